@@ -1,0 +1,115 @@
+"""One error hierarchy for citegraph; the faces in ``app/`` translate it in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "SourceSpan",
+    "CitegraphError",
+    "IngestError",
+    "ParseError",
+    "UnresolvedCitation",
+    "NotFound",
+    "RecordNotFound",
+    "AnalysisSetNotFound",
+    "DocumentNotFound",
+    "NodeNotFound",
+    "DuplicateDeclaration",
+    "ValidationFailed",
+    "QueryLimitExceeded",
+    "StoreUnavailable",
+    "PreconditionFailed",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """A place in an input file: ``path`` as given, 1-based ``line`` and ``col``."""
+
+    path: str
+    line: int = 1
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+class CitegraphError(Exception):
+    """Base of every error citegraph raises on purpose.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, in one sentence.
+    hint : str, optional
+        What the user can do about it.
+    source : SourceSpan, optional
+        Where in an input file the problem is.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None, source: SourceSpan | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.source = source
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        return f"{where}{self.message}"
+
+
+class IngestError(CitegraphError):
+    """Raised when an input cannot be ingested; nothing from that run is stored."""
+
+
+class ParseError(IngestError):
+    """Raised when a file is not a readable analysis-set member (encoding, title, type, structure)."""
+
+
+class UnresolvedCitation(IngestError):
+    """Raised when a citation must resolve for the input to make sense and does not."""
+
+
+class NotFound(CitegraphError):
+    """Raised when an asked-for object is not in the store."""
+
+
+class RecordNotFound(NotFound):
+    """Raised when no analysis set in scope holds a record with the asked-for ID."""
+
+
+class AnalysisSetNotFound(NotFound):
+    """Raised when the asked-for analysis set is not in the store."""
+
+
+class DocumentNotFound(NotFound):
+    """Raised when the asked-for document (``<set>/<role>``) is not in the store."""
+
+
+class NodeNotFound(NotFound):
+    """Raised when an asked-for graph node id is not in the store."""
+
+
+class DuplicateDeclaration(IngestError):
+    """Raised when one analysis set would declare the same record twice."""
+
+
+class ValidationFailed(CitegraphError):
+    """Raised when a set fails validation with errors; ``findings`` holds them all."""
+
+    def __init__(self, message: str, findings: list, **kwargs):
+        super().__init__(message, **kwargs)
+        self.findings = findings
+
+
+class QueryLimitExceeded(CitegraphError):
+    """Raised when a query asks for more than the configured limits allow (depth, page size)."""
+
+
+class StoreUnavailable(CitegraphError):
+    """Raised when the store cannot be reached (Neo4j down, transient failure after retries)."""
+
+
+class PreconditionFailed(CitegraphError):
+    """Raised when a conditional write's expected version (ETag) no longer matches the store."""

@@ -1,0 +1,70 @@
+"""The store contract every backend implements: a few batched primitives with exact edge behaviour.
+
+Semantics (depth, paths, ordering, deduplication) live once in ``queries/``; a store only answers
+these primitives. The same contract suite (``tests/contract/``) runs against every backend.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Collection, Iterable, Mapping, Protocol, runtime_checkable
+
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+
+__all__ = ["Direction", "GraphStore"]
+
+
+class Direction(StrEnum):
+    """Which edges of a node: ``OUT`` (node is ``src``) or ``IN`` (node is ``dst``)."""
+
+    OUT = "out"
+    IN = "in"
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """A persistent property graph of citegraph nodes and edges."""
+
+    def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
+        """Nodes by id, one round trip. Unknown ids are simply absent from the result."""
+
+    def find_nodes(
+        self,
+        label: Label,
+        *,
+        set_id: str | None = None,
+        document_id: str | None = None,
+        where: Mapping[str, Any] | None = None,
+    ) -> list[Node]:
+        """Nodes with ``label`` whose ``set_id``/``document_id`` equal the given ones (when given) and
+        whose properties equal **all** ``where`` items. Sorted by id. An empty store gives ``[]``."""
+
+    def edges(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, list[Edge]]:
+        """Edges leaving (``OUT``) or entering (``IN``) each id, one round trip, restricted to
+        ``kinds`` when given. Every asked id is a key (``[]`` when it has none or is unknown).
+        Each list is sorted by :meth:`Edge.sort_key`."""
+
+    def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
+        """Every edge of ``kinds`` whose ``dst`` can reach one of ``ids`` along edges of ``kinds``
+        (reverse reachability, the start nodes included as destinations), one round trip. Cycles
+        are harmless. Sorted by :meth:`Edge.sort_key`; unknown ids contribute nothing."""
+
+    def write_set(self, batch: SetBatch) -> WriteSummary:
+        """Apply ``batch`` atomically, in the order documented on :class:`SetBatch`. On any failure
+        the store is left exactly as before. Writing the same batch twice leaves the store as after
+        once."""
+
+    def delete_documents(self, ids: Iterable[str]) -> WriteSummary:
+        """Delete documents and all they own, then orphaned shared nodes and, for sets left with no
+        document, the set (and its system if no other set remains). Unknown ids are ignored.
+        Derived edges of the touched sets are not recomputed here; callers that need them rewrite
+        the set."""
+
+    def counts(self) -> dict[str, int]:
+        """Node count per label and edge count per kind, keys are label/kind names; absent ones are
+        0. Plus ``nodes`` and ``edges`` totals."""
+
+    def close(self) -> None:
+        """Release resources. Safe to call twice."""

@@ -1,0 +1,320 @@
+"""The embedded store: a networkx MultiDiGraph in memory, persisted as one JSON file."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any, Collection, Iterable, Mapping
+
+import networkx as nx
+
+from graph.errors import CitegraphError, StoreUnavailable
+from graph.model import SHARED_LABELS, Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.store import Direction
+
+__all__ = ["MemoryStore", "FORMAT_VERSION"]
+
+_COLLECTABLE = SHARED_LABELS - {Label.SYSTEM, Label.ANALYSIS_SET}
+
+FORMAT_VERSION = 1
+"""Version of the persisted file layout; a file of another version is refused."""
+
+
+class MemoryStore:
+    """The embedded :class:`~graph.store.GraphStore`: zero setup, persisted atomically.
+
+    Parameters
+    ----------
+    path : Path or None
+        File holding the graph (gzip-compressed JSON, ``{"version", "nodes", "edges"}``). Read on
+        open if it exists; rewritten after every successful write through a temporary file,
+        ``fsync`` and ``rename``, so a crash leaves the old or the new file, never a torn one.
+        ``None`` keeps the graph in memory only (tests, doctests).
+
+    Raises
+    ------
+    StoreUnavailable
+        The file exists but is not a citegraph store of this version.
+    """
+
+    def __init__(self, path: Path | None = None):
+        self.path = Path(path) if path is not None else None
+        self._g = nx.MultiDiGraph()
+        self._by_label: dict[Label, set[str]] = defaultdict(set)
+        self._by_document: dict[str, set[str]] = defaultdict(set)
+        self._edges_by_owner: dict[str, set[tuple]] = defaultdict(set)
+        self._shared_by_set: dict[str | None, set[str]] = defaultdict(set)
+        if self.path is not None and self.path.exists():
+            self._load()
+
+    # -- persistence -------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        assert self.path is not None
+        try:
+            with gzip.open(self.path, "rt", encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise StoreUnavailable(
+                f"cannot read the embedded store {self.path}: {exc}",
+                hint="remove the file to start from an empty store",
+            ) from exc
+        if data.get("version") != FORMAT_VERSION:
+            raise StoreUnavailable(f"{self.path} is not a citegraph store of format {FORMAT_VERSION}")
+        self._reset()
+        for raw in data["nodes"]:
+            self._add_node(Node.from_dict(raw))
+        for raw in data["edges"]:
+            self._add_edge(Edge.from_dict(raw))
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {
+            "version": FORMAT_VERSION,
+            "nodes": [self._g.nodes[n]["node"].to_dict() for n in sorted(self._g.nodes)],
+            "edges": [e.to_dict() for e in sorted(self._all_edges(), key=Edge.sort_key)],
+        }
+        fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+                fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def _snapshot(self) -> tuple:
+        return (self._g.copy(), {k: set(v) for k, v in self._by_label.items()},
+                {k: set(v) for k, v in self._by_document.items()},
+                {k: set(v) for k, v in self._edges_by_owner.items()},
+                {k: set(v) for k, v in self._shared_by_set.items()})
+
+    def _restore(self, snap: tuple) -> None:
+        g, by_label, by_doc, by_owner, by_set = snap
+        self._shared_by_set = defaultdict(set, by_set)
+        self._g = g
+        self._by_label = defaultdict(set, by_label)
+        self._by_document = defaultdict(set, by_doc)
+        self._edges_by_owner = defaultdict(set, by_owner)
+
+    # -- primitive mutations -----------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self._g = nx.MultiDiGraph()
+        self._by_label = defaultdict(set)
+        self._by_document = defaultdict(set)
+        self._edges_by_owner = defaultdict(set)
+        self._shared_by_set = defaultdict(set)
+
+    def _add_node(self, node: Node) -> None:
+        old = self._g.nodes[node.id]["node"] if node.id in self._g else None
+        if old is not None:
+            self._by_label[old.label].discard(node.id)
+            if old.document_id:
+                self._by_document[old.document_id].discard(node.id)
+        self._g.add_node(node.id, node=node)
+        self._by_label[node.label].add(node.id)
+        if node.document_id:
+            self._by_document[node.document_id].add(node.id)
+        elif node.label in _COLLECTABLE:
+            self._shared_by_set[node.set_id].add(node.id)
+
+    def _remove_node(self, node_id: str) -> None:
+        node: Node = self._g.nodes[node_id]["node"]
+        self._by_label[node.label].discard(node_id)
+        if node.document_id:
+            self._by_document[node.document_id].discard(node_id)
+        self._shared_by_set[node.set_id].discard(node_id)
+        self._g.remove_node(node_id)
+
+    def _add_edge(self, edge: Edge) -> None:
+        for end in (edge.src, edge.dst):
+            if end not in self._g:
+                raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
+        key = (str(edge.kind), edge.seq, edge.document_id)
+        self._g.add_edge(edge.src, edge.dst, key=key, edge=edge)
+        self._edges_by_owner[_owner(edge)].add((edge.src, edge.dst, key))
+
+    def _remove_edges_of(self, owner: str) -> None:
+        for u, v, k in self._edges_by_owner.pop(owner, ()):
+            if self._g.has_edge(u, v, k):
+                self._g.remove_edge(u, v, k)
+
+    def _all_edges(self) -> Iterable[Edge]:
+        return (d["edge"] for _, _, d in self._g.edges(data=True))
+
+    # -- contract: reads ---------------------------------------------------------------------
+
+    def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
+        """See :meth:`graph.store.GraphStore.get_nodes`."""
+        return {i: self._g.nodes[i]["node"] for i in ids if i in self._g}
+
+    def find_nodes(
+        self,
+        label: Label,
+        *,
+        set_id: str | None = None,
+        document_id: str | None = None,
+        where: Mapping[str, Any] | None = None,
+    ) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.find_nodes`."""
+        ids = self._by_document.get(document_id, set()) if document_id else self._by_label.get(label, set())
+        out = []
+        for i in ids:
+            node: Node = self._g.nodes[i]["node"]
+            if node.label != label:
+                continue
+            if set_id is not None and node.set_id != set_id:
+                continue
+            if document_id is not None and node.document_id != document_id:
+                continue
+            if where and any(node.props.get(k) != v for k, v in where.items()):
+                continue
+            out.append(node)
+        return sorted(out, key=lambda n: n.id)
+
+    def edges(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, list[Edge]]:
+        """See :meth:`graph.store.GraphStore.edges`."""
+        wanted = set(kinds) if kinds is not None else None
+        out: dict[str, list[Edge]] = {}
+        for i in ids:
+            if i not in self._g:
+                out[i] = []
+                continue
+            view = self._g.out_edges(i, data=True) if direction == Direction.OUT else self._g.in_edges(i, data=True)
+            found = [d["edge"] for _, _, d in view if wanted is None or d["edge"].kind in wanted]
+            out[i] = sorted(found, key=Edge.sort_key)
+        return out
+
+    def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
+        """See :meth:`graph.store.GraphStore.closure`."""
+        wanted = set(kinds)
+        seen = {i for i in ids if i in self._g}
+        queue = deque(seen)
+        found: list[Edge] = []
+        while queue:
+            dst = queue.popleft()
+            for src, _, data in self._g.in_edges(dst, data=True):
+                edge: Edge = data["edge"]
+                if edge.kind not in wanted:
+                    continue
+                found.append(edge)
+                if src not in seen:
+                    seen.add(src)
+                    queue.append(src)
+        return sorted(found, key=Edge.sort_key)
+
+    def counts(self) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.counts`."""
+        out = {str(label): len(self._by_label.get(label, ())) for label in Label}
+        out.update({str(kind): 0 for kind in EdgeKind})
+        for edge in self._all_edges():
+            out[str(edge.kind)] += 1
+        out["nodes"] = self._g.number_of_nodes()
+        out["edges"] = self._g.number_of_edges()
+        return out
+
+    # -- contract: writes --------------------------------------------------------------------
+
+    def write_set(self, batch: SetBatch) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.write_set`."""
+        snap = self._snapshot()
+        try:
+            for doc_id in {*batch.replace, *(d.id for d in batch.documents)}:
+                self._delete_document(doc_id)
+            for node in batch.shared:
+                self._upsert_shared(node)
+            for doc in batch.documents:
+                for node in (doc.document, *doc.nodes):
+                    self._add_node(node)
+            for doc in batch.documents:
+                for edge in doc.edges:
+                    self._add_edge(edge)
+            self._replace_derived(batch.set_id, batch.derived)
+            self._collect_orphans({batch.set_id})
+            self._save()
+        except BaseException:
+            self._restore(snap)
+            raise
+        return WriteSummary(
+            written=tuple(d.id for d in batch.documents),
+            deleted=tuple(sorted(set(batch.replace) - {d.id for d in batch.documents})),
+            nodes=self._g.number_of_nodes(),
+            edges=self._g.number_of_edges(),
+        )
+
+    def delete_documents(self, ids: Iterable[str]) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.delete_documents`."""
+        snap = self._snapshot()
+        deleted, sets = [], set()
+        try:
+            for doc_id in ids:
+                if doc_id in self._g:
+                    sets.add(self._g.nodes[doc_id]["node"].set_id)
+                    self._delete_document(doc_id)
+                    deleted.append(doc_id)
+            self._collect_orphans(sets)
+            self._save()
+        except BaseException:
+            self._restore(snap)
+            raise
+        return WriteSummary((), tuple(deleted), self._g.number_of_nodes(), self._g.number_of_edges())
+
+    def close(self) -> None:
+        """Nothing to release: every write is already on disk."""
+
+    # -- write helpers -----------------------------------------------------------------------
+
+    def _delete_document(self, doc_id: str) -> None:
+        for node_id in list(self._by_document.get(doc_id, ())):
+            self._remove_node(node_id)
+        self._by_document.pop(doc_id, None)
+        if doc_id in self._g:
+            self._remove_node(doc_id)
+        # Edges between two shared nodes (SUPERSEDED_BY, PART_OF) survive their endpoints' removal:
+        self._remove_edges_of(doc_id)
+
+    def _upsert_shared(self, node: Node) -> None:
+        if node.id in self._g:
+            old: Node = self._g.nodes[node.id]["node"]
+            merged = dict(old.props)
+            merged.update({k: v for k, v in node.props.items() if v is not None})
+            node = Node(node.id, node.label, node.set_id, node.document_id, merged)
+        self._add_node(node)
+
+    def _replace_derived(self, set_id: str, derived: Iterable[Edge]) -> None:
+        self._remove_edges_of(f"set:{set_id}")
+        for edge in derived:
+            self._add_edge(edge)
+
+    def _collect_orphans(self, set_ids: set[str | None]) -> None:
+        for set_id in set_ids:
+            for node_id in list(self._shared_by_set.get(set_id, ())):
+                touching = [*self._g.in_edges(node_id, data=True), *self._g.out_edges(node_id, data=True)]
+                if not any(d["edge"].document_id for _, _, d in touching):
+                    self._remove_node(node_id)
+            has_docs = set_id in self._g and any(
+                self._g.nodes[v]["node"].label == Label.DOCUMENT for v in self._g.successors(set_id)
+            )
+            if not has_docs and set_id in self._g:
+                system_ids = [u for u, _ in self._g.in_edges(set_id)]
+                self._remove_node(set_id)
+                for system_id in system_ids:
+                    if self._g.out_degree(system_id) == 0:
+                        self._remove_node(system_id)
+
+
+def _owner(edge: Edge) -> str:
+    """Index key of the owner of ``edge``: its document id, or ``set:<id>`` for derived edges."""
+    return edge.document_id or f"set:{edge.set_id}"

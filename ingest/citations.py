@@ -1,0 +1,181 @@
+"""Citation extraction from a statement's plain text (GRAMMAR §5 and §9 rule 5).
+
+Shared by the plain-text and Markdown parsers: both reduce a block to plain text first, then call
+:func:`extract_citations`. Forms recognised, in order of precedence:
+
+1. citation groups: ``(…)`` and ``[…]`` (not a link label) split on ``;`` then ``,`` — a group
+   counts when one token is an ID or path, or when it closes a sentence and every token is a short
+   name (``(boundary, Source register).``);
+2. a bare trailing ID list after the final sentence (seed 003: ``… effects. RT-RTE-owner-chat,
+   RT-OBJ-active-runs.``);
+3. whole table cells of citation columns (Limitations ``affected …`` column);
+4. every other record/source ID or ``dir/file.ext`` path in running prose, as a ``mention``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
+from ingest.parsers.parsed import ParsedCitation
+
+__all__ = ["extract_citations", "split_cell_citations"]
+
+_GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
+_SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
+_MAX_NAME_WORDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
+def _split(text: str, base: int) -> list[_Token]:
+    """Split ``text`` (at offset ``base``) on ``;`` then ``,``; tokens are stripped, offsets kept."""
+    tokens = []
+    pos = 0
+    for part in re.split(r"([;,])", text):
+        if part in (";", ","):
+            pos += 1
+            continue
+        stripped = part.strip()
+        if stripped:
+            lead = len(part) - len(part.lstrip())
+            tokens.append(_Token(stripped, base + pos + lead, base + pos + lead + len(stripped)))
+        pos += len(part)
+    return tokens
+
+
+def _is_short_name(token: str) -> bool:
+    words = token.split()
+    return 0 < len(words) <= _MAX_NAME_WORDS and not re.search(r"[.:!?\"“”]", token)
+
+
+def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[ParsedCitation]:
+    """Classify the tokens of one citation group; IDs inside a longer token are cited on their own."""
+    out: list[ParsedCitation] = []
+    current_source: str | None = None
+    for tok in tokens:
+        text, start = tok.text, tok.start
+        # "SRC-1: path" (GRAMMAR §5 bracketed/bare source + anchors)
+        m = re.match(r"^(SRC-\d+)\s*:\s*(.+)$", text)
+        if m:
+            current_source = m.group(1)
+            out.append(ParsedCitation(m.group(1), "source", m.group(1), form, start, start + len(m.group(1)), *span))
+            rest_start = start + m.start(2)
+            text, start = m.group(2).strip(), rest_start
+        kind = classify_token(text)
+        if kind == "source":
+            current_source = text
+        if kind in ("record", "source", "file"):
+            target = text.rstrip("/")
+            out.append(ParsedCitation(text, kind, target, form, start, start + len(text), *span,
+                                      source_id=current_source if kind == "file" else None))
+            continue
+        inner = sorted([*RECORD_ID.finditer(text), *SOURCE_ID.finditer(text)], key=lambda x: x.start())
+        if inner:
+            for im in inner:
+                k = "source" if im.group().startswith("SRC-") else "record"
+                out.append(ParsedCitation(im.group(), k, im.group(), form, start + im.start(), start + im.end(), *span))
+            continue
+        out.append(ParsedCitation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
+    return out
+
+
+def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
+    if not tokens:
+        return False
+    if any(classify_token(re.sub(r"^SRC-\d+\s*:\s*", "", t.text)) != "named" or t.text.startswith("SRC-")
+           for t in tokens):
+        return True
+    if any(RECORD_ID.search(t.text) or SOURCE_ID.search(t.text) for t in tokens):
+        return True
+    closes_sentence = re.match(r"[.;]?\s*$", text[end:]) is not None or re.match(r"[.;](?:\s|$)", text[end:]) is not None
+    return closes_sentence and all(_is_short_name(t.text) for t in tokens)
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around ``text[start:end]``: after the previous ``. `` and through the next."""
+    left = 0
+    for m in _SENTENCE_END.finditer(text, 0, start):
+        left = m.end()
+    m = _SENTENCE_END.search(text, end)
+    right = m.start() + 1 if m else len(text)
+    return left, right
+
+
+def _trailing_list(text: str, taken: list[tuple[int, int]]) -> tuple[int, list[_Token]] | None:
+    """A bare ID list after the final sentence (seed 003), as (offset, tokens), or None."""
+    body = text.rstrip()
+    if body.endswith("."):
+        body = body[:-1]
+    boundary = max((m.end() for m in re.finditer(r"[.!?]\s+", body)), default=0)
+    tail = body[boundary:]
+    if not tail or "(" in tail or any(s < len(body) and e > boundary for s, e in taken):
+        return None
+    tokens = _split(tail, boundary)
+    if not any(classify_token(t.text) in ("record", "source") for t in tokens):
+        return None
+    if not all(classify_token(t.text) in ("record", "source") or _is_short_name(t.text) for t in tokens):
+        return None
+    if any(classify_token(t.text) == "named" and t.text[:1].isupper() and " " not in t.text for t in tokens):
+        return None
+    return boundary, tokens
+
+
+def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
+    """Every citation in one statement's plain ``text``, ordered by offset.
+
+    >>> [(c.target_kind, c.target, c.form) for c in extract_citations(
+    ...     "Stop does not undo writes (workflow account, RT-RTE-workspace-send).")]
+    [('named', 'workflow account', 'citation'), ('record', 'RT-RTE-workspace-send', 'citation')]
+    >>> [(c.target, c.form) for c in extract_citations("Carried by RT-RTE-x (SRC-1, a/b.js).")]
+    [('RT-RTE-x', 'mention'), ('SRC-1', 'citation'), ('a/b.js', 'citation')]
+    """
+    found: list[ParsedCitation] = []
+    taken: list[tuple[int, int]] = []
+    span_from = 0
+    for m in _GROUP.finditer(text):
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
+        inner_start = m.start(1) if m.group(1) is not None else m.start(2)
+        tokens = _split(inner, inner_start)
+        if not _is_citation_group(tokens, text, m.end()):
+            continue
+        found.extend(_group_citations(tokens, "citation", (span_from, m.end())))
+        taken.append((m.start(), m.end()))
+        span_from = m.end()
+    trailing = _trailing_list(text, taken)
+    if trailing:
+        offset, tokens = trailing
+        end = len(text.rstrip())
+        found.extend(_group_citations(tokens, "citation", (span_from, end)))
+        taken.append((offset, end))
+
+    def free(s: int, e: int) -> bool:
+        return not any(ts <= s and e <= te for ts, te in taken)
+
+    for m in [*RECORD_ID.finditer(text), *SOURCE_ID.finditer(text)]:
+        if free(m.start(), m.end()):
+            kind = "source" if m.group().startswith("SRC-") else "record"
+            found.append(ParsedCitation(m.group(), kind, m.group(), "mention", m.start(), m.end(),
+                                        *_sentence_bounds(text, m.start(), m.end())))
+    for m in PROSE_PATH.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
+                                        *_sentence_bounds(text, m.start(), m.end())))
+    return tuple(sorted(found, key=lambda c: (c.start, c.end)))
+
+
+def split_cell_citations(cell: str, base: int) -> tuple[ParsedCitation, ...]:
+    """Citations of a whole citation-column cell starting at offset ``base`` of the row text
+    (Limitations ``affected SRC IDs and record citations``: ``SRC-1; RT-RTE-x, workflow account``).
+
+    >>> [(c.target_kind, c.target) for c in split_cell_citations("SRC-1; RT-RTE-x, report verification limits", 0)]
+    [('source', 'SRC-1'), ('record', 'RT-RTE-x'), ('named', 'report verification limits')]
+    """
+    tokens = _split(cell, base)
+    return tuple(_group_citations(tokens, "citation", (base, base + len(cell))))

@@ -1,0 +1,220 @@
+"""The analysis-set grammar as data: identifier patterns, member types and section vocabularies.
+
+Every rule here cites its source in ``../shared/format/GRAMMAR.md`` (copied as ``corpus/`` is not;
+the grammar is described in the README). Both parsers and the set checker read this module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "RECORD_ID",
+    "RECORD_ID_STRICT",
+    "SOURCE_ID",
+    "RUN_ID",
+    "PATH_TOKEN",
+    "PROSE_PATH",
+    "KINDS",
+    "ANALYSTS",
+    "KIND_HEADINGS",
+    "MemberType",
+    "member_type",
+    "EMPTY_KIND",
+    "parse_record_id",
+    "ParsedRecordId",
+    "classify_token",
+    "system_from_title",
+]
+
+KINDS = ("CMP", "OBJ", "RTE", "CLM", "ABS", "BAP")
+"""Record kinds (GRAMMAR §1.1): components, operative objects, routes, claims, evidenced absences,
+behavioral-authority paths."""
+
+ANALYSTS = ("RT", "MEM", "EPI")
+"""Declaring-analyst prefixes (GRAMMAR §1.1): runtime, memory, epistemic."""
+
+_NAME = r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*){0,2}"
+RECORD_ID_STRICT = re.compile(rf"(?<![\w-])(?:RT|MEM|EPI)-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}(?![\w-])")
+"""Newest record-ID form (GRAMMAR §1.1, validator ``records.py``): ``RT-RTE-workspace-send``."""
+
+RECORD_ID = re.compile(
+    rf"(?<![\w-])(?:(?:RT|MEM|EPI)-)?(?:CMP|OBJ|RTE|CLM|ABS|BAP)-(?:\d+|{_NAME})(?![\w-])"
+)
+"""Tolerant record-ID form (GRAMMAR §1.1, §10): slug, prefixed numeric (``RT-OBJ-1``) and G2
+unprefixed numeric (``RTE-11``). ``EPI-M1`` does not match: ``M`` is not a kind."""
+
+SOURCE_ID = re.compile(r"(?<![\w-])SRC-\d+(?![\w-])")
+"""Source IDs (GRAMMAR §1.2): ``SRC-1``; G0 ``SRC-01``."""
+
+RUN_ID = re.compile(r"^AAS-\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-\d{2}$")
+"""Run IDs (GRAMMAR §1.2): ``AAS-2026-10-04-dynamic-cheatsheet-01``."""
+
+PATH_TOKEN = re.compile(r"^(?:[\w.@~+-]+/)*[\w.@~+-]+(?:\.[A-Za-z0-9]{1,8}|/)$|^(?:[\w.@~+-]+/)+[\w.@~+-]+$")
+"""A citation-group token that is a commit-relative path (GRAMMAR §9 rule 5: contains ``/`` or a
+``.ext``)."""
+
+PROSE_PATH = re.compile(r"(?<![\w./@-])(?:[\w.@-]+/)+[\w@-][\w.@-]*\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/])")
+"""A path mentioned in running prose: at least one ``/`` and a file extension
+(``src/lib/aiAgentSession.ts``). Bare names such as ``AGENTS.md`` are not taken as source files."""
+
+KIND_HEADINGS = (
+    ("CMP", "Components"),
+    ("OBJ", "Operative objects"),
+    ("RTE", "Routes"),
+    ("CLM", "Claims"),
+    ("ABS", "Evidenced absences"),
+    ("BAP", "Behavioral-authority paths"),
+)
+"""The six H3 kind headings under ``## Shared records``, in order (GRAMMAR §4.1)."""
+
+EMPTY_KIND = re.compile(r"^none declared in this member\.?$")
+"""The empty-kind sentence (GRAMMAR §4.1; a test fixture adds a trailing period)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemberType:
+    """One member type: its role in a set and the headings a plain-text parser may recover.
+
+    ``sections`` are the H2 names (GRAMMAR §3); ``subsections`` the fixed H3 names; ``free`` the H2
+    sections whose short lines are free H3 subheadings (GRAMMAR §9 rule 2); ``record_prefix`` the
+    analyst prefix it may declare (GRAMMAR §2.2 rule 4), or None.
+    """
+
+    name: str
+    role: str
+    sections: tuple[str, ...]
+    subsections: tuple[str, ...] = ()
+    free: tuple[str, ...] = ()
+    record_prefix: str | None = None
+
+
+_KIND_NAMES = tuple(name for _, name in KIND_HEADINGS)
+
+_MEMBER_TYPES = (
+    MemberType("agentic-system-synthesis", "synthesis", ("Bounded synthesis", "Limitations"),
+               free=("Bounded synthesis",)),
+    MemberType("agentic-system-workflow-report", "workflow-report",
+               ("Workflow account", "Shared records", "Annotations"), _KIND_NAMES, free=("Workflow account",)),
+    MemberType("agentic-system-runtime-report", "runtime", ("Runtime account", "Shared records", "Annotations"),
+               _KIND_NAMES, free=("Runtime account",), record_prefix="RT"),
+    MemberType("agentic-system-memory-report", "memory",
+               ("Boundary and evidence", "Core ideas", "Shared records", "Annotations", "Write side", "Read-back",
+                "Comparison rationale", "Integration issues", "Limitations and checks"),
+               _KIND_NAMES, record_prefix="MEM"),
+    MemberType("agent-memory-analysis-report", "memory",
+               ("Boundary and evidence", "Core ideas", "Shared records", "Annotations", "Write side", "Read-back",
+                "Comparison rationale", "Integration issues", "Limitations and checks"),
+               _KIND_NAMES, record_prefix="MEM"),
+    MemberType("agentic-system-epistemic-report", "epistemic",
+               ("Source-and-claim boundary", "Epistemic-object inventory", "Authority-route ledger",
+                "System-claim versus route comparison", "Per-object lifecycle disposition", "Bounded conclusion",
+                "Shared records", "Annotations"),
+               _KIND_NAMES, record_prefix="EPI"),
+    MemberType("agentic-system-reconciliation-report", "reconciliation", ("Reconciliation",),
+               free=("Reconciliation",)),
+    MemberType("agentic-system-memory-profile", "memory-profile", ("Comparison rationale",)),
+    MemberType("agent-memory-profile", "memory-profile", ("Comparison rationale",)),
+    MemberType("agentic-system-analysis-overview", "overview",
+               ("Boundary and evidence", "Source register", "Bounded synthesis", "Limitations",
+                "Verification and blockers", "Members"),
+               ("Record verification", "Profile verification", "Synthesis verification",
+                "Deterministic validation", "Blockers"),
+               free=("Bounded synthesis",)),
+    MemberType("agentic-system-boundary", "boundary", ("Boundary and evidence", "Source register", "Not reached")),
+    MemberType("agentic-system-verification", "verification", ("Verification", "Blockers", "Limits")),
+    MemberType("generated-review", "generated-review", ("Limitations",)),
+)
+
+_TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "types/")
+"""Type-path prefixes of the four generations (GRAMMAR §0, §10)."""
+
+
+def member_type(type_path: str) -> MemberType | None:
+    """The member type named by a ``type:`` value, or None when it is not a member type.
+
+    Accepts the four prefixes of GRAMMAR §10 and both names of the memory and profile types.
+
+    >>> member_type("agentic-system-analyses/types/agentic-system-synthesis.md").role
+    'synthesis'
+    >>> member_type("types/agent-memory-analysis-report.md").role
+    'memory'
+    >>> member_type("agentic-system-analyses/types/agentic-system-analysis-set.md") is None
+    True
+    """
+    path = type_path.strip()
+    for prefix in _TYPE_PREFIXES:
+        if path.startswith(prefix):
+            path = path[len(prefix):]
+            break
+    else:
+        return None
+    name = path.removesuffix(".md")
+    return next((t for t in _MEMBER_TYPES if t.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedRecordId:
+    """A record ID split into analyst prefix (or None for G2 unprefixed), kind and slug/number."""
+
+    analyst: str | None
+    kind: str
+    slug: str
+
+
+def parse_record_id(record_id: str) -> ParsedRecordId:
+    """Split a record ID (GRAMMAR §1.1).
+
+    >>> parse_record_id("RT-RTE-mcp-write")
+    ParsedRecordId(analyst='RT', kind='RTE', slug='mcp-write')
+    >>> parse_record_id("RTE-11")
+    ParsedRecordId(analyst=None, kind='RTE', slug='11')
+
+    Raises
+    ------
+    ValueError
+        ``record_id`` does not match the tolerant record-ID pattern.
+    """
+    if not RECORD_ID.fullmatch(record_id):
+        raise ValueError(f"not a record ID: {record_id!r}")
+    parts = record_id.split("-")
+    if parts[0] in ANALYSTS:
+        return ParsedRecordId(parts[0], parts[1], "-".join(parts[2:]))
+    return ParsedRecordId(None, parts[0], "-".join(parts[1:]))
+
+
+def classify_token(token: str) -> str:
+    """Classify one citation-group token (GRAMMAR §9 rule 5): ``record``, ``source``, ``file`` or
+    ``named``.
+
+    >>> [classify_token(t) for t in ["RT-RTE-mcp-write", "SRC-1", "mcp-server/vault.js", "workflow account"]]
+    ['record', 'source', 'file', 'named']
+    """
+    if RECORD_ID.fullmatch(token):
+        return "record"
+    if SOURCE_ID.fullmatch(token):
+        return "source"
+    if " " not in token and PATH_TOKEN.match(token):
+        return "file"
+    return "named"
+
+
+_ROLE_WORDS = frozenset(
+    "synthesis workflow report runtime memory epistemic reconciliation profile overview boundary "
+    "verification analysis agent agentic system record synthesis-verification generated review".split()
+)
+
+
+def system_from_title(title: str) -> str:
+    """The system's name from a member's H1 title: trailing role words dropped.
+
+    >>> system_from_title("Tolaria workflow report")
+    'Tolaria'
+    >>> system_from_title("Dynamic Cheatsheet memory profile")
+    'Dynamic Cheatsheet'
+    """
+    words = title.split()
+    while len(words) > 1 and words[-1].lower() in _ROLE_WORDS:
+        words.pop()
+    return " ".join(words)

@@ -1,0 +1,304 @@
+"""Loading: parsed members → graph nodes and edges → one atomic store write per analysis set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
+from graph.model import (
+    DocumentGraph,
+    Edge,
+    EdgeKind,
+    Label,
+    Node,
+    SetBatch,
+    named_reference_node_id,
+    record_node_id,
+    slugify,
+    source_file_node_id,
+    source_node_id,
+)
+from graph.store import GraphStore
+from ingest.grammar import parse_record_id
+from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument
+from ingest.resolve import SectionRef, resolve_named_reference
+
+__all__ = [
+    "set_id_of",
+    "document_id_of",
+    "build_document",
+    "build_set_batch",
+    "DocumentOutcome",
+    "IngestReport",
+    "ingest_parsed",
+]
+
+
+def set_id_of(doc: ParsedDocument) -> str:
+    """The set a member belongs to: its run-id when it has one, else its system's slug."""
+    return doc.run_id or slugify(doc.system)
+
+
+def document_id_of(doc: ParsedDocument) -> str:
+    """``<set>/<role>``, e.g. ``tolaria/synthesis``."""
+    return f"{set_id_of(doc)}/{doc.role}"
+
+
+@dataclass
+class _Builder:
+    """Accumulates one document's owned nodes/edges and the shared nodes it touches."""
+
+    set_id: str
+    doc_id: str
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    shared: dict[str, Node] = field(default_factory=dict)
+
+    def own(self, node_id: str, label: Label, **props) -> str:
+        self.nodes.append(Node(node_id, label, self.set_id, self.doc_id, props))
+        return node_id
+
+    def share(self, node: Node) -> str:
+        old = self.shared.get(node.id)
+        if old is not None:
+            merged = {**old.props, **{k: v for k, v in node.props.items() if v is not None}}
+            node = Node(node.id, node.label, node.set_id, None, merged)
+        self.shared[node.id] = node
+        return node.id
+
+    def edge(self, kind: EdgeKind, src: str, dst: str, seq: int = 0, **props) -> None:
+        self.edges.append(Edge(kind, src, dst, seq, self.doc_id, self.set_id, props))
+
+    def record(self, record_id: str) -> str:
+        parsed = parse_record_id(record_id)
+        return self.share(Node(record_node_id(self.set_id, record_id), Label.RECORD, self.set_id, None,
+                               {"record_id": record_id, "analyst": parsed.analyst, "kind": parsed.kind,
+                                "slug": parsed.slug}))
+
+    def target(self, c: ParsedCitation) -> str:
+        if c.target_kind == "record":
+            return self.record(c.target)
+        if c.target_kind == "source":
+            return self.share(Node(source_node_id(self.set_id, c.target), Label.SOURCE, self.set_id, None,
+                                   {"source_id": c.target}))
+        if c.target_kind == "file":
+            return self.share(Node(source_file_node_id(self.set_id, c.target), Label.SOURCE_FILE, self.set_id, None,
+                                   {"path": c.target, "source_id": c.source_id}))
+        return self.share(Node(named_reference_node_id(self.set_id, c.target), Label.NAMED_REFERENCE, self.set_id,
+                               None, {"name": c.target, "slug": slugify(c.target)}))
+
+
+def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
+    for seq, c in enumerate(citations):
+        b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
+               start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
+               **({"member": c.member} if c.member else {}))
+
+
+def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
+    """The graph of one parsed member and the shared nodes it touches.
+
+    Sections nest by heading level; every statement hangs under the innermost open section (or
+    the document before the first heading). Statements inside an annotation section ANNOTATE its
+    record, as does the section itself; a declaration section is where its Record is DECLARED_IN.
+
+    Returns
+    -------
+    (DocumentGraph, list[Node])
+        The document-owned part, and the shared nodes (System, AnalysisSet, Record, Source,
+        SourceFile, NamedReference) with the properties this member states about them.
+    """
+    set_id, doc_id = set_id_of(doc), document_id_of(doc)
+    b = _Builder(set_id, doc_id)
+    system_id = f"system/{slugify(doc.system)}"
+    b.share(Node(system_id, Label.SYSTEM, None, None, {"name": doc.system, "slug": slugify(doc.system)}))
+    b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
+                 {"system": system_id, "run_id": doc.run_id, "reviewed_boundary": doc.reviewed_boundary}))
+    document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, {
+        "role": doc.role, "title": doc.title, "member_type": doc.member_type, "format": doc.format,
+        "path": doc.path, "sha256": doc.sha256, "size": doc.size, "preamble": doc.preamble,
+        "trailer": doc.trailer, "frontmatter": doc.frontmatter, "run_id": doc.run_id,
+    })
+    b.edge(EdgeKind.CONTAINS, set_id, doc_id, order=0)
+    for pin in doc.pins:
+        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, {
+            "source_id": pin.source_id, "kind": pin.kind, "url": pin.url, "commit": pin.commit,
+            "cutoff": pin.cutoff, "evidence_layers": pin.evidence_layers,
+        }))
+    _cite(b, doc_id, doc.frontmatter_citations)
+    stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
+    for order, block in enumerate(doc.blocks, start=1):
+        node_id = f"{doc_id}#L{block.line}"
+        if block.kind == "heading":
+            while stack[-1][0] >= block.level:
+                stack.pop()
+            b.own(node_id, Label.SECTION, heading=block.text, level=block.level, order=order, line=block.line,
+                  kind=block.section_kind, markup=block.markup, gap=block.gap, **block.extra)
+            b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
+            if block.section_kind == "annotation":
+                b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
+            if block.section_kind == "declaration":
+                b.edge(EdgeKind.DECLARED_IN, b.record(block.extra["record_id"]), node_id,
+                       label=block.extra.get("label"))
+            _cite(b, node_id, block.citations)
+            stack.append((block.level, node_id, block))
+            continue
+        b.own(node_id, Label.STATEMENT, kind=block.kind, text=block.text, markup=block.markup, gap=block.gap,
+              order=order, line=block.line, **block.extra)
+        b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
+        _cite(b, node_id, block.citations)
+        annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)
+        if annotation is not None:
+            b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.extra["annotates"]))
+        if block.quotation is not None:
+            q = block.quotation
+            quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, text=q.text, path=q.path,
+                                 lines=q.lines, revision=q.revision, line=block.line)
+            b.edge(EdgeKind.QUOTES, node_id, quotation_id)
+            file_id = b.share(Node(source_file_node_id(set_id, q.path), Label.SOURCE_FILE, set_id, None,
+                                   {"path": q.path, "source_id": None}))
+            b.edge(EdgeKind.ATTRIBUTED_TO, quotation_id, file_id)
+        for seq, superseded in enumerate(block.extra.get("supersedes", ())):
+            old, new = superseded
+            b.edge(EdgeKind.SUPERSEDED_BY, b.record(old), b.record(new), seq, statement=node_id)
+        if block.extra.get("part_of"):
+            declared = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "declaration"), None)
+            if declared is not None:
+                b.edge(EdgeKind.PART_OF, b.record(declared.extra["record_id"]), b.record(block.extra["part_of"]),
+                       statement=node_id)
+    return DocumentGraph(document, tuple(b.nodes), tuple(b.edges)), list(b.shared.values())
+
+
+def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) -> SetBatch:
+    """One atomic write for ``set_id``: the given members replace their stored versions, and the
+    set's derived edges (System CONTAINS set, SourceFile IN_SOURCE Source, NamedReference
+    RESOLVES_TO Section/Document) are recomputed over stored + new members."""
+    graphs, shared = [], {}
+    for doc in docs:
+        graph, nodes = build_document(doc)
+        graphs.append(graph)
+        for node in nodes:
+            if node.id in shared:
+                old = shared[node.id]
+                node = Node(node.id, node.label, node.set_id, None,
+                            {**old.props, **{k: v for k, v in node.props.items() if v is not None}})
+            shared[node.id] = node
+    replaced = {g.id for g in graphs}
+    stored_docs = [d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id) if d.id not in replaced]
+    documents = {d.get("role"): d.id for d in stored_docs} | {g.document.get("role"): g.id for g in graphs}
+    roles = {d.id: d.get("role") for d in stored_docs} | {g.id: g.document.get("role") for g in graphs}
+    sections = [
+        SectionRef(s.id, roles[s.document_id], s.get("heading"))
+        for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
+    ] + [SectionRef(n.id, roles[n.document_id], n.get("heading")) for g in graphs for n in g.nodes
+         if n.label == Label.SECTION]
+    sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#L", 1)[1])))
+    refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
+    refs.update({n.id: n for n in shared.values() if n.label == Label.NAMED_REFERENCE})
+    derived: list[Edge] = []
+    system = next(n for n in shared.values() if n.label == Label.SYSTEM)
+    derived.append(Edge(EdgeKind.CONTAINS, system.id, set_id, 0, None, set_id, {"order": 0}))
+    for ref in refs.values():
+        target = resolve_named_reference(ref.get("name"), documents, sections)
+        if target is not None:
+            derived.append(Edge(EdgeKind.RESOLVES_TO, ref.id, target, 0, None, set_id, {}))
+    sources = {n.id: n for n in store.find_nodes(Label.SOURCE, set_id=set_id)}
+    sources.update({n.id: n for n in shared.values() if n.label == Label.SOURCE})
+    files = {n.id: n for n in store.find_nodes(Label.SOURCE_FILE, set_id=set_id)}
+    files.update({n.id: n for n in shared.values() if n.label == Label.SOURCE_FILE})
+    for f in files.values():
+        src = f.get("source_id")
+        target = source_node_id(set_id, src) if src else (next(iter(sources)) if len(sources) == 1 else None)
+        if target in sources:
+            derived.append(Edge(EdgeKind.IN_SOURCE, f.id, target, 0, None, set_id, {}))
+    return SetBatch(set_id, tuple(shared.values()), tuple(graphs), tuple(derived))
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentOutcome:
+    """What ingest did with one file: ``status`` is ``written``, ``unchanged`` or ``skipped``
+    (``error`` says why, for skipped files); counts are of the document's own graph."""
+
+    path: str
+    document: str | None
+    status: str
+    statements: int = 0
+    sections: int = 0
+    records: int = 0
+    citations: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """Outcomes per input file, in input order, and the sets written."""
+
+    documents: tuple[DocumentOutcome, ...]
+    sets: tuple[str, ...]
+
+
+def _outcome(doc: ParsedDocument, graph: DocumentGraph | None, status: str) -> DocumentOutcome:
+    if graph is None:
+        return DocumentOutcome(doc.path, document_id_of(doc), status)
+    records = {e.dst for e in graph.edges if e.dst.startswith(f"{set_id_of(doc)}/") and
+               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and e.props.get("target_kind", "record") == "record"}
+    return DocumentOutcome(
+        doc.path, graph.id, status,
+        statements=sum(1 for n in graph.nodes if n.label == Label.STATEMENT),
+        sections=sum(1 for n in graph.nodes if n.label == Label.SECTION),
+        records=len(records),
+        citations=sum(1 for e in graph.edges if e.kind == EdgeKind.CITES),
+    )
+
+
+def ingest_parsed(
+    store: GraphStore,
+    parsed: list[ParsedDocument],
+    *,
+    errors: list[tuple[str, CitegraphError]] = (),
+    check: Callable[[str, list[ParsedDocument]], None] | None = None,
+) -> IngestReport:
+    """Write parsed members to ``store``, one atomic write per analysis set.
+
+    Members whose SHA-256 equals the stored document's are left untouched (``unchanged``); a set
+    with no changed member is not written at all. ``errors`` are files already refused (listed as
+    ``skipped``). ``check``, when given, is called per set before writing and may raise to refuse it.
+
+    Raises
+    ------
+    IngestError
+        Two inputs claim the same document id (``<set>/<role>``); nothing is written.
+    """
+    by_set: dict[str, list[ParsedDocument]] = {}
+    seen: dict[str, str] = {}
+    for doc in parsed:
+        doc_id = document_id_of(doc)
+        if doc_id in seen:
+            raise IngestError(f"{doc.path} and {seen[doc_id]} are both document {doc_id}",
+                              source=SourceSpan(doc.path, 1), hint="ingest one version of each member")
+        seen[doc_id] = doc.path
+        by_set.setdefault(set_id_of(doc), []).append(doc)
+    stored = {n.id: n for n in store.find_nodes(Label.DOCUMENT)}
+    outcomes: dict[str, DocumentOutcome] = {}
+    written_sets = []
+    for set_id, docs in by_set.items():
+        changed = [d for d in docs if stored.get(document_id_of(d)) is None
+                   or stored[document_id_of(d)].get("sha256") != d.sha256]
+        for d in docs:
+            if d not in changed:
+                outcomes[d.path] = _outcome(d, None, "unchanged")
+        if not changed:
+            continue
+        if check is not None:
+            check(set_id, changed)
+        batch = build_set_batch(store, set_id, changed)
+        store.write_set(batch)
+        written_sets.append(set_id)
+        for d, g in zip(changed, batch.documents):
+            outcomes[d.path] = _outcome(d, g, "written")
+    for path, err in errors:
+        outcomes[path] = DocumentOutcome(path, None, "skipped", error=str(err))
+    order = [d.path for d in parsed] + [p for p, _ in errors]
+    return IngestReport(tuple(outcomes[p] for p in order if p in outcomes), tuple(written_sets))

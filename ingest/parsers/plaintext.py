@@ -1,0 +1,325 @@
+"""Plain-text member parser: the seeds' rendering of Markdown members (GRAMMAR §9).
+
+Recovery rules (GRAMMAR §9, "Recovery rules for a plain-text parser"): line 1 is the title, a
+``Type:`` line names the member type and so the heading vocabulary; a line is a heading when it is a
+known section or kind name, an ``On <ID>`` under ``Annotations``, a declaration ``<ID> — label``
+under a kind heading, or a short unpunctuated line inside a section that allows free subheadings;
+``|`` lines form tables; a paragraph ending `` --- <path>`` is a quotation, which may span several
+paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field, replace
+
+from graph.errors import ParseError, SourceSpan
+from ingest.citations import extract_citations, split_cell_citations
+from ingest.grammar import (
+    EMPTY_KIND,
+    KIND_HEADINGS,
+    RECORD_ID,
+    SOURCE_ID,
+    MemberType,
+    member_type,
+    system_from_title,
+)
+from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+
+__all__ = ["parse_plaintext", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
+
+_TYPE_LINE = re.compile(r"^Type: (\S+)$")
+_ATTRIBUTION = re.compile(r"\s---\s(\S+)$")
+_TABLE_SEPARATOR = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
+_ANNOTATION_HEADING = re.compile(rf"^On ({RECORD_ID.pattern})$")
+_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?: \u2014 (.+))?$")
+_FIELD = re.compile(r"^(?:- )?([A-Z][^:\n]{0,80}?):\s+(\S.*)$")
+_FREE_HEADING_MAX = 100
+_KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
+
+
+def decode_member(data: bytes, path: str) -> str:
+    """UTF-8 text of a member file.
+
+    Raises
+    ------
+    ParseError
+        The file is empty, binary (has a NUL byte) or not valid UTF-8; the error names the line.
+    """
+    if not data.strip():
+        raise ParseError("file is empty", source=SourceSpan(path, 1),
+                         hint="an analysis-set member starts with a title line")
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise ParseError("file is binary (NUL byte), not a text member", source=SourceSpan(path, line))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ParseError(f"invalid UTF-8 at byte {exc.start}", source=SourceSpan(path, line, col),
+                         hint="members are UTF-8 text; re-save the file as UTF-8") from None
+
+
+def table_cells(row: str) -> list[tuple[str, int]]:
+    """Cells of a pipe-table row with their start offsets; escaped pipes ``\\|`` stay in the cell
+    (GRAMMAR §3.5 table rules).
+
+    >>> [c for c, _ in table_cells("| a | b \\\\| c |")]
+    ['a', 'b \\\\| c']
+    """
+    cells: list[tuple[str, int]] = []
+    starts = [m.start() for m in re.finditer(r"(?<!\\)\|", row)]
+    for left, right in zip(starts, starts[1:]):
+        raw = row[left + 1 : right]
+        lead = len(raw) - len(raw.lstrip())
+        cells.append((raw.strip(), left + 1 + lead))
+    return cells
+
+
+def citation_columns(section_heading: str, header_cells: list[str]) -> set[int]:
+    """Columns whose cells are citation lists: the Limitations table's second column (matched by
+    position, GRAMMAR §3.8), and any column whose header says ``record citations``."""
+    cols = {i for i, h in enumerate(header_cells) if "record citations" in h.lower() or "affected" in h.lower()}
+    if section_heading.startswith("Limitations") and len(header_cells) >= 2:
+        cols.add(1)
+    return cols
+
+
+def row_citations(cells: list[tuple[str, int]], cite_cols: set[int]) -> tuple[ParsedCitation, ...]:
+    """Citations of one table row: citation columns split whole, other cells scanned as prose."""
+    out: list[ParsedCitation] = []
+    for i, (cell, offset) in enumerate(cells):
+        if i in cite_cols:
+            out.extend(split_cell_citations(cell, offset))
+        else:
+            for c in extract_citations(cell):
+                out.append(replace(c, start=c.start + offset, end=c.end + offset,
+                                   span_start=c.span_start + offset, span_end=c.span_end + offset))
+    return tuple(out)
+
+
+_URL = re.compile(r"https?://[^\s,;()]+[^\s,;().]")
+_COMMIT = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
+_CUTOFF = re.compile(r"cutoff (?:of |date )?(\d{4}-\d{2}-\d{2})")
+
+
+def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
+    """The source pin stated in prose (seeds: ``… at commit <40 hex> of <url>, with an applicability
+    cutoff of 2026-10-14``): the first paragraph naming a URL and a commit pins the ``SRC-n`` it
+    cites (``SRC-1`` when it names none)."""
+    for text in texts:
+        url, commit = _URL.search(text), _COMMIT.search(text)
+        if url and commit:
+            cutoff = _CUTOFF.search(text)
+            src = SOURCE_ID.search(text)
+            return (ParsedSourcePin(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
+                                    cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
+    return ()
+
+
+@dataclass
+class _Line:
+    text: str
+    start: int
+    end: int
+    number: int
+
+
+@dataclass
+class _Context:
+    member: MemberType
+    h2: str = ""
+    h3_kind: str = ""
+    annotates: str | None = None
+    in_declaration: bool = False
+    blocks: list[ParsedBlock] = field(default_factory=list)
+
+
+def _lines(text: str) -> list[_Line]:
+    out, pos = [], 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        out.append(_Line(raw, pos, pos + len(raw), number))
+        pos += len(raw) + 1
+    return out
+
+
+def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
+    """(level, section kind, extra) when ``line`` is a heading in this context, else None."""
+    if line in ctx.member.sections:
+        return 2, "section", {}
+    if line in _KIND_NAMES and ctx.h2 == "Shared records":
+        return 3, "kinds", {"record_kind": _KIND_NAMES[line]}
+    if line in ctx.member.subsections:
+        return 3, "subsection", {}
+    if ctx.h2 == "Annotations" and (m := _ANNOTATION_HEADING.match(line)):
+        return 4, "annotation", {"annotates": m.group(1)}
+    if ctx.h2 == "Shared records" and ctx.h3_kind and (m := _DECLARATION.match(line)):
+        return 4, "declaration", {"record_id": m.group(1), "label": m.group(2)}
+    if (
+        ctx.h2 in ctx.member.free
+        and len(line) < _FREE_HEADING_MAX
+        and not line.startswith("|")
+        and line[-1] not in ".:;,)"
+        and not _ATTRIBUTION.search(line)
+    ):
+        return 3, "subsection", {}
+    return None
+
+
+def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
+    """Parse one plain-text member.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's raw bytes; the SHA-256 is taken over them.
+    path : str
+        The path shown in errors and stored on the document.
+
+    Returns
+    -------
+    ParsedDocument
+        Blocks in document order; ``preamble`` is the title through the ``Type:`` line, ``trailer``
+        what follows the last block (``""`` for the seeds, which end without a newline).
+
+    Raises
+    ------
+    ParseError
+        Not UTF-8, empty, binary, no title or ``Type:`` line within the first three lines, or a
+        type that is not a known member type; the error names the line.
+    """
+    text = decode_member(data, path)
+    lines = _lines(text)
+    title = lines[0].text.strip()
+    if not title or title.startswith(("---", "#", "|")):
+        raise ParseError("expected a title on line 1", source=SourceSpan(path, 1),
+                         hint="plain-text members start with the title line, then `Type: <type path>`")
+    type_line = next((ln for ln in lines[1:4] if ln.text.strip()), None)
+    match = _TYPE_LINE.match(type_line.text) if type_line else None
+    if not match:
+        raise ParseError("expected a `Type: <member type>` line after the title",
+                         source=SourceSpan(path, type_line.number if type_line else 2))
+    mtype = member_type(match.group(1))
+    if mtype is None:
+        raise ParseError(f"unknown member type {match.group(1)!r}", source=SourceSpan(path, type_line.number),
+                         hint="expected an agentic-system analysis member type such as "
+                              "agentic-system-analyses/types/agentic-system-synthesis.md")
+    ctx = _Context(mtype)
+    prev_end = type_line.end
+    rest = [ln for ln in lines[type_line.number:] if ln.text.strip()]
+    i = 0
+    while i < len(rest):
+        ln = rest[i]
+        gap = text[prev_end : ln.start]
+        if ln.text.startswith("|"):
+            i, prev_end = _table(rest, i, gap, text, ctx)
+            continue
+        _block(ln, gap, ctx)
+        prev_end = ln.end
+        i += 1
+    trailer = text[prev_end:]
+    statements = [b.text for b in ctx.blocks if b.kind == "paragraph"]
+    return ParsedDocument(
+        path=path,
+        format="txt",
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        title=title,
+        member_type=match.group(1),
+        role=mtype.role,
+        system=system_from_title(title),
+        preamble=text[: type_line.end],
+        blocks=tuple(ctx.blocks),
+        trailer=trailer,
+        pins=source_pins_from_prose(statements),
+    )
+
+
+def _block(ln: _Line, gap: str, ctx: _Context) -> None:
+    line = ln.text
+    heading = _heading(line, ctx)
+    if heading:
+        level, kind, extra = heading
+        if level == 2:
+            ctx.h2, ctx.h3_kind, ctx.annotates, ctx.in_declaration = line, "", None, False
+        elif kind == "kinds":
+            ctx.h3_kind, ctx.in_declaration = line, False
+        elif kind == "annotation":
+            ctx.annotates = extra["annotates"]
+        elif kind == "declaration":
+            ctx.in_declaration = True
+        elif level == 3:
+            ctx.h3_kind, ctx.in_declaration = "", False
+        ctx.blocks.append(ParsedBlock("heading", ln.number, line, gap, text=line, level=level,
+                                      section_kind=kind, extra=extra))
+        return
+    if EMPTY_KIND.match(line):
+        ctx.blocks.append(ParsedBlock("empty_marker", ln.number, line, gap, text=line))
+        return
+    attribution = _ATTRIBUTION.search(line)
+    if attribution:
+        _quotation(ln, gap, attribution, ctx)
+        return
+    kind = "paragraph"
+    extra: dict = {}
+    if ctx.in_declaration and (m := _FIELD.match(line)):
+        kind, extra = "field", {"label": m.group(1), "value": m.group(2)}
+    elif ctx.annotates:
+        kind = "annotation_body"
+    ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=extract_citations(line),
+                                  extra=extra))
+
+
+def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> None:
+    """A quotation ends at the attribution line; it starts after the nearest preceding paragraph
+    ending with ``:`` (GRAMMAR §9 rule 4), taking the paragraphs in between with it."""
+    j = len(ctx.blocks) - 1
+    taken: list[ParsedBlock] = []
+    while j >= 0 and ctx.blocks[j].kind == "paragraph" and not ctx.blocks[j].text.rstrip().endswith(":"):
+        taken.insert(0, ctx.blocks[j])
+        j -= 1
+    introduced = j >= 0 and ctx.blocks[j].kind == "paragraph" and ctx.blocks[j].text.rstrip().endswith(":")
+    if not introduced:
+        taken = []
+    del ctx.blocks[len(ctx.blocks) - len(taken):]
+    first_gap = taken[0].gap if taken else gap
+    markup = "".join([taken[0].markup, *(b.gap + b.markup for b in taken[1:]), gap + ln.text]) if taken else ln.text
+    path = attribution.group(1)
+    body = markup[: len(markup) - len(attribution.group(0))]
+    at = len(markup) - len(path)
+    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(markup), 0, len(markup))
+    ctx.blocks.append(ParsedBlock(
+        "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=markup,
+        citations=(cite,), quotation=ParsedQuotation(body, path),
+    ))
+
+
+def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tuple[int, int]:
+    """Consume a pipe table starting at ``rest[i]``: one ``table_header`` block (header and
+    separator rows) and one ``table_row`` block per row (GRAMMAR §9 rule 6)."""
+    header = rest[i]
+    j = i + 1
+    if j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text) and rest[j].number == header.number + 1:
+        end = rest[j]
+        j += 1
+    else:
+        end = header
+    header_cells = [c for c, _ in table_cells(header.text)]
+    table = "limitations" if ctx.h2.startswith("Limitations") else ("register" if ctx.h2 == "Source register" else "table")
+    ctx.blocks.append(ParsedBlock("table_header", header.number, text[header.start : end.end], gap,
+                                  text=header.text, extra={"cells": header_cells, "table": table}))
+    cite_cols = citation_columns(ctx.h2, header_cells)
+    prev_end = end.end
+    while j < len(rest) and rest[j].text.startswith("|") and rest[j].number == rest[j - 1].number + 1:
+        row = rest[j]
+        cells = table_cells(row.text)
+        ctx.blocks.append(ParsedBlock(
+            "table_row", row.number, row.text, text[prev_end : row.start], text=row.text,
+            citations=row_citations(cells, cite_cols),
+            extra={"cells": [c for c, _ in cells], "table": table},
+        ))
+        prev_end = row.end
+        j += 1
+    return j, prev_end

@@ -1,0 +1,266 @@
+"""Traversals: what rests on a node, with the shortest citation path that explains each answer.
+
+Written once for every backend: one ``store.closure`` round trip fetches the dependency edges that
+can reach the start nodes, and :func:`explain` ranks paths in Python. A store with a faster way to
+fetch the same edge set only changes ``closure``; the semantics stay here.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Collection, Iterable
+
+from graph.errors import AnalysisSetNotFound, QueryLimitExceeded, RecordNotFound
+from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId
+from graph.store import Direction, GraphStore
+
+__all__ = [
+    "MAX_DEPTH",
+    "Explanation",
+    "explain",
+    "RestsOnResult",
+    "RestsOnReport",
+    "records_named",
+    "rests_on",
+]
+
+MAX_DEPTH = 16
+"""Largest ``max_depth`` any query accepts (evidence steps)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why a node rests on a start node: ``depth`` in evidence steps (CITES, ANNOTATES, QUOTES,
+    SUPERSEDED_BY; structural hops cost nothing), ``path`` of node ids from the node to the start
+    node, ``edges`` the kinds along it (``len(edges) == len(path) - 1``)."""
+
+    depth: int
+    path: tuple[str, ...]
+    edges: tuple[str, ...]
+
+
+def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | None = None) -> dict[str, Explanation]:
+    """Best explanation for every node that reaches ``starts`` along ``edges``.
+
+    Parameters
+    ----------
+    edges : iterable of Edge
+        Dependency edges (``src`` rests on ``dst``), typically ``store.closure(starts, …)``.
+    starts : collection of str
+        Start node ids; each explains itself with depth 0.
+    max_depth : int, optional
+        Drop explanations deeper than this many evidence steps.
+
+    Returns
+    -------
+    dict[str, Explanation]
+        Keyed by node id, start nodes included. Among all paths the best is the one with fewest
+        evidence steps, then fewest hops, then the earliest nodes (ids compared with their
+        ``#L<line>`` numerically): a total order, so every backend gives the same answer.
+
+    Notes
+    -----
+    Dijkstra from the starts over reversed edges with (depth, hops, path) costs; cycles are
+    visited once.
+
+    Examples
+    --------
+    >>> from graph.model import EdgeKind
+    >>> es = [Edge(EdgeKind.CITES, "s1", "r"), Edge(EdgeKind.CITES, "s2", "ref"),
+    ...       Edge(EdgeKind.RESOLVES_TO, "ref", "sec"), Edge(EdgeKind.CONTAINS, "sec", "s1")]
+    >>> {k: (v.depth, v.path) for k, v in sorted(explain(es, ["r"]).items())}  # doctest: +NORMALIZE_WHITESPACE
+    {'r': (0, ('r',)), 'ref': (1, ('ref', 'sec', 's1', 'r')), 's1': (1, ('s1', 'r')),
+     's2': (2, ('s2', 'ref', 'sec', 's1', 'r')), 'sec': (1, ('sec', 's1', 'r'))}
+    """
+    incoming: dict[str, list[Edge]] = {}
+    for e in edges:
+        if e.kind in DEPENDENCY_KINDS:
+            incoming.setdefault(e.dst, []).append(e)
+    best: dict[str, Explanation] = {}
+    heap = [(0, 0, (_id_key(s),), (s,), ()) for s in sorted(set(starts))]
+    heapq.heapify(heap)
+    while heap:
+        depth, hops, key, path, kinds = heapq.heappop(heap)
+        node = path[0]
+        if node in best:
+            continue
+        best[node] = Explanation(depth, path, kinds)
+        for e in incoming.get(node, ()):
+            if e.src in best:
+                continue
+            step = 1 if e.kind in EVIDENCE_KINDS else 0
+            if max_depth is not None and depth + step > max_depth:
+                continue
+            heapq.heappush(heap, (depth + step, hops + 1, (_id_key(e.src), *key), (e.src, *path),
+                                  (str(e.kind), *kinds)))
+    return best
+
+
+def _id_key(node_id: str) -> tuple[str, int, str]:
+    """Sort key of a node id: document part, then line number, so ``#L7`` precedes ``#L19``."""
+    head, sep, tail = node_id.partition("#")
+    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+@dataclass(frozen=True, slots=True)
+class RestsOnResult:
+    """One statement resting on the record.
+
+    ``set``, ``document`` (``<set>/<role>``), ``section`` (innermost section id, or None),
+    ``section_heading``, ``statement`` (node id), ``kind`` (statement kind), ``text``, ``line``,
+    ``order`` (document order), ``direct`` (the statement itself cites or annotates the record),
+    ``depth`` (evidence steps, 1 = direct), ``path`` (node ids from the statement to the record).
+    """
+
+    set: str
+    document: str
+    section: str | None
+    section_heading: str | None
+    statement: str
+    kind: str
+    text: str
+    line: int
+    order: int
+    direct: bool
+    depth: int
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RestsOnReport:
+    """Answer to "what rests on ``record``": ``record`` as asked, ``set`` filter (or None),
+    ``records`` (node ids of the matching records, sorted), ``results`` sorted by (set, document,
+    order)."""
+
+    record: str
+    set: str | None
+    records: tuple[str, ...]
+    results: tuple[RestsOnResult, ...]
+
+    def to_dict(self) -> dict:
+        """JSON-compatible form: ``{"record", "set", "records", "results": [...]}``."""
+        return {
+            "record": self.record,
+            "set": self.set,
+            "records": list(self.records),
+            "results": [
+                {
+                    "set": r.set, "document": r.document, "section": r.section,
+                    "section_heading": r.section_heading, "statement": r.statement, "kind": r.kind,
+                    "text": r.text, "line": r.line, "direct": r.direct, "depth": r.depth, "path": list(r.path),
+                }
+                for r in self.results
+            ],
+        }
+
+
+def records_named(store: GraphStore, record_id: str, set_id: str | None = None) -> list[Node]:
+    """Record nodes carrying ``record_id`` (in ``set_id`` only, when given), sorted by node id.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is given and not in the store.
+    RecordNotFound
+        No record in scope has that ID.
+    """
+    if set_id is not None and not store.get_nodes([set_id]):
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+    found = store.find_nodes(Label.RECORD, set_id=set_id, where={"record_id": record_id})
+    if not found:
+        scope = f" in set {set_id!r}" if set_id else ""
+        raise RecordNotFound(f"record {record_id} is not cited or declared{scope}",
+                             hint="IDs are case-sensitive, e.g. RT-RTE-mcp-write")
+    return found
+
+
+def _check_depth(max_depth: int | None) -> None:
+    if max_depth is not None and not 1 <= max_depth <= MAX_DEPTH:
+        raise QueryLimitExceeded(f"max_depth must be between 1 and {MAX_DEPTH} evidence steps, not {max_depth}")
+
+
+def rests_on(
+    store: GraphStore,
+    record_id: RecordId | str,
+    *,
+    set_id: str | None = None,
+    direct_only: bool = False,
+    max_depth: int | None = None,
+) -> RestsOnReport:
+    """Statements that rest on ``record_id``, by reverse dependency reachability.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend satisfying the store contract.
+    record_id : str
+        A record ID such as ``"RT-RTE-mcp-write"``; it is looked up in every set (IDs are
+        set-scoped) unless ``set_id`` is given.
+    set_id : str, optional
+        Restrict to one analysis set.
+    direct_only : bool, default False
+        Only statements that cite or annotate the record themselves.
+    max_depth : int, optional
+        Maximum evidence steps (1..:data:`MAX_DEPTH`); unlimited when None.
+
+    Returns
+    -------
+    RestsOnReport
+        One result per statement, with its best explanation (see :func:`explain`), sorted by set,
+        document and document order.
+
+    Raises
+    ------
+    RecordNotFound, AnalysisSetNotFound
+        See :func:`records_named`.
+    QueryLimitExceeded
+        ``max_depth`` outside 1..:data:`MAX_DEPTH`.
+
+    Notes
+    -----
+    A statement rests directly on R when one of its citations resolves to R in its own set or it
+    is the body of an annotation on R; transitively when it cites a named reference, section,
+    document or record that rests on R (a section or document rests on R when a statement inside
+    it does; a record when a statement of its declaration does; a superseded record rests on its
+    successor). One ``store.closure`` and one ``store.get_nodes`` call.
+    """
+    _check_depth(max_depth)
+    records = records_named(store, str(record_id), set_id)
+    starts = [r.id for r in records]
+    best = explain(store.closure(starts, kinds=DEPENDENCY_KINDS), starts,
+                   max_depth=1 if direct_only else max_depth)
+    nodes = store.get_nodes(list(best))
+    results = []
+    for node_id, why in best.items():
+        node = nodes.get(node_id)
+        if node is None or node.label != Label.STATEMENT:
+            continue
+        direct = len(why.path) == 2
+        if direct_only and not direct:
+            continue
+        results.append((node, why, direct))
+    section_ids = _innermost_sections(store, [n.id for n, _, _ in results])
+    headings = store.get_nodes([s for s in section_ids.values() if s])
+    out = []
+    for node, why, direct in results:
+        section = section_ids.get(node.id)
+        out.append(RestsOnResult(
+            set=node.set_id or "", document=node.document_id or "", section=section,
+            section_heading=headings[section].get("heading") if section in headings else None,
+            statement=node.id, kind=node.get("kind"), text=node.get("text"), line=node.get("line"),
+            order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
+        ))
+    out.sort(key=lambda r: (r.set, r.document, r.order))
+    return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out))
+
+
+def _innermost_sections(store: GraphStore, statement_ids: list[str]) -> dict[str, str | None]:
+    """Parent section id of each statement (None when it sits directly under its document)."""
+    parents = store.edges(statement_ids, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
+    out: dict[str, str | None] = {}
+    for sid, edges in parents.items():
+        parent = edges[0].src if edges else None
+        out[sid] = parent if parent and "#" in parent else None
+    return out
