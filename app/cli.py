@@ -1,0 +1,235 @@
+"""The ``citegraph`` command line: thin commands over ``ingest/`` and ``queries/``.
+
+Every command accepts ``--neo4j URI`` (use that Neo4j server instead of the embedded store) and
+``--home DIR`` (the embedded store's folder). Errors print ``path:line: message`` and a hint, and
+exit with the code from :mod:`app.errors`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import asdict
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from app.errors import face_of
+from app.settings import Settings, get_settings
+from app.wiring import open_store
+from graph.errors import CitegraphError
+from graph.store import GraphStore
+from ingest.files import read_members
+from ingest.loader import ingest_parsed
+from queries.stats import stats
+from queries.traversal import MAX_DEPTH, rests_on
+from queries.validation import check
+
+__all__ = ["cli", "main"]
+
+cli = typer.Typer(
+    name="citegraph",
+    help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
+HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
+
+
+def _settings(neo4j: str | None, home: Path | None) -> Settings:
+    base = get_settings()
+    update: dict[str, Any] = {}
+    if neo4j:
+        update.update(neo4j_uri=neo4j, store="neo4j")
+    if home:
+        update["home"] = home
+    return base.model_copy(update=update) if update else base
+
+
+def _store(neo4j: str | None, home: Path | None) -> GraphStore:
+    return open_store(_settings(neo4j, home))
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def handles_errors(fn: Callable) -> Callable:
+    """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except CitegraphError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            if exc.hint:
+                err.print(f"hint: {exc.hint}", highlight=False, markup=False)
+            raise typer.Exit(face_of(exc).exit) from None
+
+    return wrapper
+
+
+@cli.command("ingest")
+@handles_errors
+def ingest_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="Member files or folders (searched recursively).")],
+    skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Ingest analysis-set members; each set is written all or nothing.
+
+    Example: citegraph ingest corpus/seeds
+    """
+    store = _store(neo4j, home)
+    try:
+        read = read_members(paths, skip_invalid=skip_invalid)
+        report = ingest_parsed(store, read.parsed, errors=read.errors)
+    finally:
+        store.close()
+    if as_json:
+        _print_json({"sets": list(report.sets), "documents": [asdict(d) for d in report.documents]})
+        return
+    table = Table(title="Ingested")
+    for col in ("document", "status", "sections", "statements", "records", "citations"):
+        table.add_column(col, justify="right" if col not in ("document", "status") else "left")
+    for d in report.documents:
+        table.add_row(d.document or d.path, d.status, str(d.sections), str(d.statements), str(d.records), str(d.citations))
+    out.print(table)
+    for d in report.documents:
+        if d.status == "skipped":
+            err.print(f"skipped {d.path}: {d.error}", markup=False, highlight=False)
+
+
+@cli.command("rests-on")
+@handles_errors
+def rests_on_cmd(
+    record: Annotated[str, typer.Argument(help="Record ID, e.g. RT-RTE-mcp-write.")],
+    set_id: SetOpt = None,
+    direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
+    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Statements that rest on RECORD, with the citation path explaining each.
+
+    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria
+    """
+    store = _store(neo4j, home)
+    try:
+        report = rests_on(store, record, set_id=set_id, direct_only=direct,
+                          max_depth=max_depth or _settings(neo4j, home).max_depth)
+    finally:
+        store.close()
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    table = Table(title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""))
+    for col in ("statement", "kind", "direct", "depth", "text", "path"):
+        table.add_column(col)
+    for r in report.results:
+        path = "direct" if r.direct else " → ".join(r.path[1:])
+        table.add_row(r.statement, r.kind, "yes" if r.direct else "no", str(r.depth), _short(r.text), path)
+    out.print(table)
+    direct_n = sum(r.direct for r in report.results)
+    out.print(f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive")
+
+
+def _short(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@cli.command("stats")
+@handles_errors
+def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """Counts of documents, statements, records and citations, per analysis set.
+
+    Example: citegraph stats --json
+    """
+    store = _store(neo4j, home)
+    try:
+        result = stats(store)
+    finally:
+        store.close()
+    if as_json:
+        _print_json(result.to_dict())
+        return
+    table = Table(title="Analysis sets")
+    for col in ("set", "documents", "statements", "records", "record occurrences", "source files", "quotations"):
+        table.add_column(col)
+    for s in result.sets:
+        table.add_row(s.set, str(len(s.documents)), str(s.statements), str(s.records), str(s.record_occurrences),
+                      str(len(s.source_files)), str(s.quotations))
+    out.print(table)
+    t = result.totals
+    out.print(f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations)")
+
+
+@cli.command("check")
+@handles_errors
+def check_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """Validate the stored sets; exit 1 when any error is found (warnings do not fail).
+
+    Example: citegraph check --set tolaria --json
+    """
+    store = _store(neo4j, home)
+    try:
+        report = check(store, set_id=set_id)
+    finally:
+        store.close()
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        for f in report.findings:
+            where = f"{f.file}:{f.line}: " if f.file else ""
+            out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
+        out.print(f"{report.errors} errors, {report.warnings} warnings")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@cli.command("serve")
+@handles_errors
+def serve_cmd(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Serve the REST API, GraphQL (with GraphiQL) and the embeddable views over HTTP.
+
+    Example: citegraph serve --port 8000
+    """
+    import uvicorn
+
+    from app.rest.main import create_app
+
+    settings = _settings(neo4j, home)
+    base = f"http://{host}:{port}"
+    out.print(f"citegraph serving the {settings.store} store at {base}")
+    out.print(f"  GraphiQL:  {base}/graphql")
+    out.print(f"  REST docs: {base}/docs")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The one mapping from citegraph errors to HTTP statuses, GraphQL codes and CLI exit codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.errors import (
+    CitegraphError,
+    DuplicateDeclaration,
+    IngestError,
+    NotFound,
+    PreconditionFailed,
+    QueryLimitExceeded,
+    StoreUnavailable,
+    ValidationFailed,
+)
+
+__all__ = ["ErrorFace", "face_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorFace:
+    """How one error class shows on each face: HTTP ``status``, GraphQL ``code``, CLI ``exit``."""
+
+    status: int
+    code: str
+    exit: int
+
+
+_TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
+    (DuplicateDeclaration, ErrorFace(409, "CONFLICT", 65)),
+    (IngestError, ErrorFace(422, "INVALID_INPUT", 65)),
+    (ValidationFailed, ErrorFace(422, "INVALID_INPUT", 65)),
+    (NotFound, ErrorFace(404, "NOT_FOUND", 66)),
+    (QueryLimitExceeded, ErrorFace(400, "LIMIT_EXCEEDED", 64)),
+    (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
+    (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
+    (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
+)
+_INTERNAL = ErrorFace(500, "INTERNAL", 70)
+
+
+def face_of(error: BaseException) -> ErrorFace:
+    """The face of ``error``: the first table row whose class it is an instance of; anything that
+    is not a :class:`CitegraphError` is internal (500 / ``INTERNAL`` / exit 70) and its message is
+    masked by the faces."""
+    for cls, face in _TABLE:
+        if isinstance(error, cls):
+            return face
+    return _INTERNAL

@@ -1,0 +1,68 @@
+"""The FastAPI application: REST routes, GraphQL at ``/graphql``, one error handler."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from app.errors import face_of
+from app.graphql.schema import graphql_router
+from app.rest.deps import StoreDep
+from app.rest.routes import documents, records
+from app.rest.schemas import HealthOut
+from app.settings import Settings, get_settings
+from app.wiring import open_store
+from graph.errors import CitegraphError
+from graph.store import GraphStore
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings | None = None, *, store: GraphStore | None = None) -> FastAPI:
+    """Build the app.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Defaults to :func:`get_settings`.
+    store : GraphStore, optional
+        Use this store instead of opening the one the settings select (tests); the app then does
+        not close it.
+    """
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        owned = store is None
+        app.state.store = open_store(settings) if owned else store
+        try:
+            yield
+        finally:
+            if owned:
+                app.state.store.close()
+
+    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan,
+                  description="Knowledge graph of agentic-system analysis documents.")
+    app.state.settings = settings
+
+    @app.exception_handler(CitegraphError)
+    async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
+        face = face_of(exc)
+        body = {"error": {"code": face.code, "message": exc.message, "hint": exc.hint}}
+        if exc.source:
+            body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
+        return JSONResponse(body, status_code=face.status)
+
+    @app.get("/health", response_model=HealthOut, tags=["health"])
+    async def health(store: StoreDep) -> HealthOut:
+        """Liveness plus the store's totals."""
+        counts = await run_in_threadpool(store.counts)
+        return HealthOut(status="ok", store=settings.store or "memory", nodes=counts["nodes"], edges=counts["edges"])
+
+    app.include_router(documents.router)
+    app.include_router(records.router)
+    app.include_router(graphql_router(), prefix="/graphql")
+    return app
