@@ -145,9 +145,10 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         tokens = _split(inner, inner_start)
         if not _is_citation_group(tokens, text, m.end()):
             continue
-        found.extend(_group_citations(tokens, "citation", (span_from, m.end())))
+        span_end = m.end() + (1 if text[m.end() : m.end() + 1] in (".", "!", "?") else 0)
+        found.extend(_group_citations(tokens, "citation", (span_from, span_end)))
         taken.append((m.start(), m.end()))
-        span_from = m.end()
+        span_from = span_end
     trailing = _trailing_list(text, taken)
     if trailing:
         offset, tokens = trailing

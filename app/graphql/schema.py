@@ -147,7 +147,7 @@ def _masked(error: GraphQLError) -> bool:
 
 schema = strawberry.Schema(
     query=Query,
-    extensions=[QueryDepthLimiter(max_depth=10), MaskErrors(should_mask_error=_masked)],
+    extensions=[lambda: QueryDepthLimiter(max_depth=10), lambda: MaskErrors(should_mask_error=_masked)],
 )
 
 

@@ -1,0 +1,35 @@
+# citegraph: the two quick-start commands and a few helpers.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: demo test install install-dev neo4j-start neo4j-stop clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-dev: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+
+## demo: ingest the bundled seeds into the embedded store and serve REST + GraphiQL on :8000
+demo: install
+	$(BIN)/citegraph ingest corpus/seeds
+	$(BIN)/citegraph rests-on RT-RTE-mcp-write --set tolaria
+	$(BIN)/citegraph serve --port 8000
+
+## test: install everything, start a real Neo4j (no Docker needed) and run the whole suite
+test: install-dev
+	bash scripts/test
+
+neo4j-start:
+	docker/neo4j-local/start
+
+neo4j-stop:
+	docker/neo4j-local/stop
+
+clean:
+	rm -rf $(VENV) .citegraph .pytest_cache
