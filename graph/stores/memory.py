@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import json
 import os
 import tempfile
+import threading
 from collections import defaultdict, deque
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Iterator, Mapping
 
 import networkx as nx
 
@@ -35,6 +38,13 @@ class MemoryStore:
         ``fsync`` and ``rename``, so a crash leaves the old or the new file, never a torn one.
         ``None`` keeps the graph in memory only (tests, doctests).
 
+    Notes
+    -----
+    Thread-safe (one lock) and safe across processes sharing ``path``: a write takes an exclusive
+    ``flock`` on ``<path>.lock``, reloads the file if another process changed it, applies the batch
+    and saves; every read first reloads the file when its (mtime, size) changed, so a running
+    ``citegraph serve`` sees what ``citegraph ingest`` wrote.
+
     Raises
     ------
     StoreUnavailable
@@ -48,10 +58,69 @@ class MemoryStore:
         self._by_document: dict[str, set[str]] = defaultdict(set)
         self._edges_by_owner: dict[str, set[tuple]] = defaultdict(set)
         self._shared_by_set: dict[str | None, set[str]] = defaultdict(set)
-        if self.path is not None and self.path.exists():
-            self._load()
+        self._lock = threading.RLock()
+        self._stamp: tuple[int, int] | None = None
+        self._sync()
 
     # -- persistence -------------------------------------------------------------------------
+
+    def _file_stamp(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)  # type: ignore[arg-type]
+        except (FileNotFoundError, TypeError):
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def _sync(self) -> None:
+        """Reload from disk when the file changed since this process last read or wrote it."""
+        if self.path is None:
+            return
+        stamp = self._file_stamp()
+        if stamp != self._stamp:
+            if stamp is None:
+                self._reset()
+            else:
+                self._load()
+            self._stamp = stamp
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        with self._lock:
+            self._sync()
+            yield
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Exclusive, all-or-nothing write: lock (thread and file), sync, mutate, save. On any error
+        the file is untouched and the graph is rolled back: reloaded from the file when persisted
+        (no per-write copy of a large graph), restored from a snapshot when in memory only."""
+        with self._lock, self._file_lock():
+            self._sync()
+            snap = self._snapshot() if self.path is None else None
+            try:
+                yield
+                self._save()
+            except BaseException:
+                if snap is not None:
+                    self._restore(snap)
+                else:
+                    self._stamp = None
+                    self._sync()
+                raise
+            self._stamp = self._file_stamp()
+
+    @contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        if self.path is None:
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
 
     def _load(self) -> None:
         assert self.path is not None
@@ -156,7 +225,8 @@ class MemoryStore:
 
     def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
         """See :meth:`graph.store.GraphStore.get_nodes`."""
-        return {i: self._g.nodes[i]["node"] for i in ids if i in self._g}
+        with self._reading():
+            return {i: self._g.nodes[i]["node"] for i in ids if i in self._g}
 
     def find_nodes(
         self,
@@ -167,6 +237,10 @@ class MemoryStore:
         where: Mapping[str, Any] | None = None,
     ) -> list[Node]:
         """See :meth:`graph.store.GraphStore.find_nodes`."""
+        with self._reading():
+            return self._find_nodes(label, set_id, document_id, where)
+
+    def _find_nodes(self, label, set_id, document_id, where) -> list[Node]:
         ids = self._by_document.get(document_id, set()) if document_id else self._by_label.get(label, set())
         out = []
         for i in ids:
@@ -186,6 +260,10 @@ class MemoryStore:
         self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
     ) -> dict[str, list[Edge]]:
         """See :meth:`graph.store.GraphStore.edges`."""
+        with self._reading():
+            return self._edges(ids, kinds, direction)
+
+    def _edges(self, ids, kinds, direction) -> dict[str, list[Edge]]:
         wanted = set(kinds) if kinds is not None else None
         out: dict[str, list[Edge]] = {}
         for i in ids:
@@ -199,6 +277,10 @@ class MemoryStore:
 
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
         """See :meth:`graph.store.GraphStore.closure`."""
+        with self._reading():
+            return self._closure(ids, kinds)
+
+    def _closure(self, ids, kinds) -> list[Edge]:
         wanted = set(kinds)
         seen = {i for i in ids if i in self._g}
         queue = deque(seen)
@@ -217,6 +299,10 @@ class MemoryStore:
 
     def counts(self) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`."""
+        with self._reading():
+            return self._counts()
+
+    def _counts(self) -> dict[str, int]:
         out = {str(label): len(self._by_label.get(label, ())) for label in Label}
         out.update({str(kind): 0 for kind in EdgeKind})
         for edge in self._all_edges():
@@ -229,8 +315,7 @@ class MemoryStore:
 
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.write_set`."""
-        snap = self._snapshot()
-        try:
+        with self._transaction():
             for doc_id in {*batch.replace, *(d.id for d in batch.documents)}:
                 self._delete_document(doc_id)
             for node in batch.shared:
@@ -243,10 +328,6 @@ class MemoryStore:
                     self._add_edge(edge)
             self._replace_derived(batch.set_id, batch.derived)
             self._collect_orphans({batch.set_id})
-            self._save()
-        except BaseException:
-            self._restore(snap)
-            raise
         return WriteSummary(
             written=tuple(d.id for d in batch.documents),
             deleted=tuple(sorted(set(batch.replace) - {d.id for d in batch.documents})),
@@ -256,19 +337,14 @@ class MemoryStore:
 
     def delete_documents(self, ids: Iterable[str]) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`."""
-        snap = self._snapshot()
         deleted, sets = [], set()
-        try:
+        with self._transaction():
             for doc_id in ids:
                 if doc_id in self._g:
                     sets.add(self._g.nodes[doc_id]["node"].set_id)
                     self._delete_document(doc_id)
                     deleted.append(doc_id)
             self._collect_orphans(sets)
-            self._save()
-        except BaseException:
-            self._restore(snap)
-            raise
         return WriteSummary((), tuple(deleted), self._g.number_of_nodes(), self._g.number_of_edges())
 
     def close(self) -> None:

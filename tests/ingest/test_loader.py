@@ -117,7 +117,7 @@ def test_persisted_store_reopens_identically(tmp_path):
     again = MemoryStore(path)
     assert again.counts() == store.counts()
     assert again.find_nodes(Label.STATEMENT) == store.find_nodes(Label.STATEMENT)
-    assert not [p for p in path.parent.iterdir() if p.name != "graph.json.gz"]  # no temp files left
+    assert sorted(p.name for p in path.parent.iterdir()) == ["graph.json.gz", "graph.json.gz.lock"]  # no temp file
 
 
 def test_folder_with_one_bad_file_ingests_nothing(tmp_path):
