@@ -292,6 +292,8 @@ class SetBatch:
 
     The store applies it as one unit (see :meth:`graph.store.GraphStore.write_set`):
 
+    0. every ``expect`` item (document id → SHA-256 it must have now, or None: must not exist) is
+       checked; any mismatch raises :class:`~graph.errors.PreconditionFailed` and nothing changes;
     1. every stored document named in ``replace`` or in ``documents`` is deleted with all it owns;
     2. ``shared`` nodes are upserted (non-null properties overwrite, null ones never erase);
     3. the ``documents`` are written;
@@ -305,6 +307,7 @@ class SetBatch:
     documents: tuple[DocumentGraph, ...]
     derived: tuple[Edge, ...]
     replace: tuple[str, ...] = ()
+    expect: Mapping[str, str | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

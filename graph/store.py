@@ -54,10 +54,17 @@ class GraphStore(Protocol):
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """Apply ``batch`` atomically, in the order documented on :class:`SetBatch`. On any failure
         the store is left exactly as before. Writing the same batch twice leaves the store as after
-        once."""
+        once. The ``expect`` check and the write are one atomic compare-and-swap: of two writers
+        expecting the same version, exactly one succeeds.
 
-    def delete_documents(self, ids: Iterable[str]) -> WriteSummary:
-        """Delete documents and all they own, then orphaned shared nodes and, for sets left with no
+        Raises
+        ------
+        PreconditionFailed
+            An ``expect`` item does not match the stored document."""
+
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+        """Check ``expect`` exactly as :class:`SetBatch` step 0 does (raising PreconditionFailed
+        and changing nothing on a mismatch), then delete documents and all they own, then orphaned shared nodes and, for sets left with no
         document, the set (and its system if no other set remains). Unknown ids are ignored.
         Derived edges of the touched sets are not recomputed here; callers that need them rewrite
         the set."""

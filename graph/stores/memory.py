@@ -15,7 +15,7 @@ from typing import Any, Collection, Iterable, Iterator, Mapping
 
 import networkx as nx
 
-from graph.errors import CitegraphError, StoreUnavailable
+from graph.errors import CitegraphError, PreconditionFailed, StoreUnavailable
 from graph.model import SHARED_LABELS, Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction
 
@@ -316,6 +316,7 @@ class MemoryStore:
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.write_set`."""
         with self._transaction():
+            self._check_expected(batch.expect)
             for doc_id in {*batch.replace, *(d.id for d in batch.documents)}:
                 self._delete_document(doc_id)
             for node in batch.shared:
@@ -335,10 +336,11 @@ class MemoryStore:
             edges=self._g.number_of_edges(),
         )
 
-    def delete_documents(self, ids: Iterable[str]) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`."""
         deleted, sets = [], set()
         with self._transaction():
+            self._check_expected(expect or {})
             for doc_id in ids:
                 if doc_id in self._g:
                     sets.add(self._g.nodes[doc_id]["node"].set_id)
@@ -351,6 +353,14 @@ class MemoryStore:
         """Nothing to release: every write is already on disk."""
 
     # -- write helpers -----------------------------------------------------------------------
+
+    def _check_expected(self, expect: Mapping[str, str | None]) -> None:
+        for doc_id, sha in expect.items():
+            current = self._g.nodes[doc_id]["node"].props.get("sha256") if doc_id in self._g else None
+            if current != sha:
+                raise PreconditionFailed(
+                    f"document {doc_id} is at {current or 'nothing'}, not the expected {sha or 'nothing'}",
+                    hint="fetch the document again for its current ETag and retry")
 
     def _delete_document(self, doc_id: str) -> None:
         for node_id in list(self._by_document.get(doc_id, ())):
