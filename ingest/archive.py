@@ -1,0 +1,82 @@
+"""Safe reading of uploaded zip archives: no path traversal, no zip bombs, nothing written to disk."""
+
+from __future__ import annotations
+
+import io
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from graph.errors import IngestError, SourceSpan
+
+__all__ = ["ArchiveLimits", "read_zip"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveLimits:
+    """Bounds on an uploaded archive: ``max_files`` entries, ``max_total_bytes`` uncompressed
+    bytes in all, ``max_member_bytes`` per entry, ``max_ratio`` uncompressed/compressed per entry."""
+
+    max_files: int = 200
+    max_total_bytes: int = 64 * 1024 * 1024
+    max_member_bytes: int = 8 * 1024 * 1024
+    max_ratio: float = 200.0
+
+
+def _safe_name(name: str, archive: str) -> str:
+    path = PurePosixPath(name.replace("\\", "/"))
+    parts = path.parts
+    if not parts or path.is_absolute() or ".." in parts or ":" in parts[0]:
+        raise IngestError(f"unsafe path {name!r} in archive", source=SourceSpan(archive, 1),
+                          hint="archive entries must be relative paths inside the archive")
+    return str(path)
+
+
+def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = ArchiveLimits()) -> list[tuple[str, bytes]]:
+    """The regular files of a zip archive as ``(relative path, bytes)`` pairs, sorted by path.
+
+    Directories are skipped, as are macOS ``__MACOSX/`` resource forks. Entries are read with a
+    hard cap, so a lying header cannot make it read more than the limits.
+
+    Raises
+    ------
+    IngestError
+        Not a zip archive; an absolute, ``..`` or drive path; a symbolic link; more entries or more
+        uncompressed bytes than ``limits`` allow; an entry compressed more than ``max_ratio``.
+
+    Examples
+    --------
+    >>> buf = io.BytesIO()
+    >>> with zipfile.ZipFile(buf, "w") as z:
+    ...     z.writestr("set/overview.md", "hello")
+    >>> read_zip(buf.getvalue())
+    [('set/overview.md', b'hello')]
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as exc:
+        raise IngestError(f"not a zip archive: {exc}", source=SourceSpan(name, 1)) from None
+    entries = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+    if len(entries) > limits.max_files:
+        raise IngestError(f"archive has {len(entries)} files, over the limit of {limits.max_files}",
+                          source=SourceSpan(name, 1))
+    out: list[tuple[str, bytes]] = []
+    total = 0
+    for info in entries:
+        path = _safe_name(info.filename, name)
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise IngestError(f"symbolic link {info.filename!r} in archive", source=SourceSpan(name, 1))
+        if info.file_size > limits.max_member_bytes or (
+            info.compress_size and info.file_size / info.compress_size > limits.max_ratio
+        ):
+            raise IngestError(f"entry {info.filename!r} expands too much ({info.file_size} bytes)",
+                              source=SourceSpan(name, 1), hint="is this a zip bomb?")
+        with archive.open(info) as fh:
+            content = fh.read(limits.max_member_bytes + 1)
+        total += len(content)
+        if len(content) > limits.max_member_bytes or total > limits.max_total_bytes:
+            raise IngestError(f"archive expands past {limits.max_total_bytes} bytes", source=SourceSpan(name, 1),
+                              hint="is this a zip bomb?")
+        out.append((path, content))
+    return sorted(out)
