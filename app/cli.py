@@ -23,11 +23,15 @@ from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import CitegraphError
 from graph.store import GraphStore
-from ingest.files import read_members
+from graph.stores.memory import MemoryStore
+from ingest.files import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries.stats import stats
 from queries.traversal import MAX_DEPTH, rests_on
 from queries.validation import check
+from queries.documents import document_trees
+from render import Format
+from render.document import verify
 
 __all__ = ["cli", "main"]
 
@@ -48,12 +52,16 @@ SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis
 
 
 def _settings(neo4j: str | None, home: Path | None) -> Settings:
+    """The process settings with the command's store options applied: ``--neo4j URI`` selects that
+    server, ``--home DIR`` selects the embedded store in DIR (even when CITEGRAPH_NEO4J_URI is set)."""
     base = get_settings()
     update: dict[str, Any] = {}
+    if neo4j and home:
+        raise typer.BadParameter("--neo4j and --home choose different stores; give one")
     if neo4j:
         update.update(neo4j_uri=neo4j, store="neo4j")
     if home:
-        update["home"] = home
+        update.update(home=home, store="memory")
     return base.model_copy(update=update) if update else base
 
 
@@ -181,16 +189,29 @@ def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = 
 
 @cli.command("check")
 @handles_errors
-def check_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
-    """Validate the stored sets; exit 1 when any error is found (warnings do not fail).
+def check_cmd(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Check these member files or folders without ingesting them (default: the stored sets).")] = None,
+    set_id: SetOpt = None,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 when any error
+    is found (warnings do not fail).
 
-    Example: citegraph check --set tolaria --json
+    Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
-    store = _store(neo4j, home)
-    try:
-        report = check(store, set_id=set_id)
-    finally:
-        store.close()
+    if paths:
+        assembly = read_sets(paths)  # parse and assemble, then check in a throwaway store
+        store: GraphStore = MemoryStore(None)
+        ingest_parsed(store, list(assembly.documents))
+        report = check(store, set_id=set_id, problems=assembly.problems)
+    else:
+        store = _store(neo4j, home)
+        try:
+            report = check(store, set_id=set_id)
+        finally:
+            store.close()
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -200,6 +221,87 @@ def check_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt =
         out.print(f"{report.errors} errors, {report.warnings} warnings")
     if report.errors:
         raise typer.Exit(1)
+
+
+@cli.command("verify")
+@handles_errors
+def verify_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """Rebuild every stored document from its graph nodes; exit 1 if any SHA-256 differs from the original's.
+
+    The first differing hunk is shown when the original file is still at its ingested path.
+
+    Example: citegraph verify --set tolaria
+    """
+    from app.rendering import original_bytes
+
+    store = _store(neo4j, home)
+    try:
+        trees = document_trees(store, set_id=set_id)
+    finally:
+        store.close()
+    report = verify(trees, original=original_bytes)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        for r in report.results:
+            status = "ok" if r.ok else "DIFFERS"
+            out.print(f"{status:8} {r.document}  {r.actual[:12]}  {r.rebuilt_size} bytes  ({r.format}, {r.path})",
+                      markup=False, highlight=False)
+            if not r.ok:
+                out.print(f"         stored sha256 {r.expected}, rebuilt {r.actual} ({r.size} → {r.rebuilt_size} bytes)",
+                          markup=False, highlight=False)
+                if r.diff:
+                    sys.stdout.write(r.diff)
+                elif r.note:
+                    out.print(f"         {r.note}", markup=False, highlight=False)
+        out.print(f"{len(report.results)} documents, {len(report.differing)} differ", markup=False, highlight=False)
+    if report.differing:
+        raise typer.Exit(1)
+
+
+FormatOpt = Annotated[Optional[Format], typer.Option("--format", "-f", help="md, txt or html (documents default to their own format, reports to md).")]
+
+
+@cli.command("render")
+@handles_errors
+def render_cmd(
+    document: Annotated[Optional[str], typer.Argument(help="Document id (e.g. tolaria/synthesis) or the path it was ingested from.")] = None,
+    fmt: FormatOpt = None,
+    rests_on_id: Annotated[Optional[str], typer.Option("--rests-on", metavar="ID", help="Report the statements resting on this record.")] = None,
+    record: Annotated[Optional[str], typer.Option("--record", metavar="ID", help="Report this record's dossier.")] = None,
+    set_id: SetOpt = None,
+    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps of rests-on parts.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Render a document from the graph, or a report of a subgraph (--rests-on, --record, --set).
+
+    --rests-on ID: the statements resting on a record; --record ID: its dossier; --set S alone: the
+    whole set with its record index.
+
+    Example: citegraph render --rests-on RT-RTE-mcp-write --format html -o rests-on.html
+    """
+    from app.rendering import render_request
+
+    store = _store(neo4j, home)
+    try:
+        rendered = render_request(store, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
+                                  fmt=fmt, max_depth=max_depth or _settings(neo4j, home).max_depth)
+    finally:
+        store.close()
+    data = rendered.text.encode("utf-8")
+    if output is not None:
+        output.write_bytes(data)
+        err.print(f"wrote {len(data)} bytes ({rendered.format}) to {output}", markup=False, highlight=False)
+        return
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+        buffer.flush()
+    else:
+        sys.stdout.write(rendered.text)
 
 
 @cli.command("serve")
@@ -224,6 +326,10 @@ def serve_cmd(
     out.print(f"  GraphiQL:  {base}/graphql")
     out.print(f"  REST docs: {base}/docs")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+
+
+import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
+import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
 
 
 def main() -> None:

@@ -20,6 +20,9 @@ __all__ = [
     "QueryLimitExceeded",
     "StoreUnavailable",
     "PreconditionFailed",
+    "AmbiguousScope",
+    "SourceRepositoryError",
+    "RevisionNotFound",
 ]
 
 
@@ -113,3 +116,16 @@ class StoreUnavailable(CitegraphError):
 
 class PreconditionFailed(CitegraphError):
     """Raised when a conditional write's expected version (ETag) no longer matches the store."""
+
+
+class AmbiguousScope(CitegraphError):
+    """Raised when a query needs one analysis set or source, none was named, and several match."""
+
+
+class SourceRepositoryError(CitegraphError):
+    """Raised when the analysed source's repository cannot be read: not a git repository, no ``git``
+    binary, a failing git command."""
+
+
+class RevisionNotFound(SourceRepositoryError):
+    """Raised when a revision (given, or a source's pinned commit) is not in the repository."""

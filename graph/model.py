@@ -29,12 +29,15 @@ Record           ``<set>/<record id>``                 ``tolaria/RT-RTE-mcp-writ
 Source           ``<set>/<SRC-n>``                     ``tolaria/SRC-1``
 SourceFile       ``<set>/file/<path>``                 ``tolaria/file/mcp-server/vault.js``
 NamedReference   ``<set>/ref/<slug>``                  ``tolaria/ref/workflow-account``
+Review           ``review/<node id>@<revision>``       ``review/tolaria/synthesis#L29@48f2a70…``
 ===============  ====================================  =====================================
 
 Ownership: a node or edge with a ``document_id`` belongs to that document and is replaced with it.
 Shared nodes (System, AnalysisSet, Record, Source, SourceFile, NamedReference) belong to a set and
 are removed when no document-owned edge touches them any more. Derived edges (``document_id`` is
-``None``: RESOLVES_TO, IN_SOURCE) are recomputed for the whole set on every write.
+``None``: RESOLVES_TO, IN_SOURCE) are recomputed for the whole set on every write. Review nodes
+(a suspect reviewed at a source revision, issue #6) have no edges, belong to no document and are
+never collected; only :meth:`graph.store.GraphStore.put_reviews` writes them.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ __all__ = [
     "source_node_id",
     "source_file_node_id",
     "named_reference_node_id",
+    "review_node_id",
     "slugify",
 ]
 
@@ -86,6 +90,7 @@ class Label(StrEnum):
     SOURCE = "Source"
     SOURCE_FILE = "SourceFile"
     NAMED_REFERENCE = "NamedReference"
+    REVIEW = "Review"
 
 
 class EdgeKind(StrEnum):
@@ -152,6 +157,11 @@ def named_reference_node_id(set_id: str, name: str) -> str:
     return f"{set_id}/ref/{slugify(name)}"
 
 
+def review_node_id(node_id: str, revision: str) -> str:
+    """Node id of the review of node ``node_id`` at source ``revision`` (a full commit id)."""
+    return f"review/{node_id}@{revision}"
+
+
 def _freeze(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -178,17 +188,32 @@ class Node:
         - Document: ``role``, ``title``, ``member_type``, ``format`` (``txt``|``md``), ``path``,
           ``sha256`` (of the original bytes), ``size`` (bytes), ``preamble`` (markup before the
           first section), ``trailer`` (markup after the last block), ``frontmatter`` (map).
+          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI or None),
+          ``reviewed_boundary``, ``frontmatter_lines`` (key → line) and, in a set with a manifest,
+          ``manifest`` (path), ``manifest_members``, ``manifest_lines``, ``pinned_sha256`` (None
+          when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`).
         - Section: ``heading``, ``level`` (2–6), ``order`` (block index), ``line``, ``kind``
-          (``section``|``kinds``|``declaration``|``annotation``|``subsection``), ``markup``, ``gap``.
+          (``section``|``kinds``|``declaration``|``annotation``|``subsection``), ``markup``, ``gap``;
+          ``record_kind`` (kinds), ``record_id``/``label`` (declaration), ``annotates``/``label``
+          (annotation), ``malformed_declaration``/``malformed_annotation`` (ID-like headings).
         - Statement: ``kind`` (``paragraph``|``table_header``|``table_row``|``quotation``|
-          ``annotation_body``|``field``|``empty_marker``|``amendment``|``conflict``|``list_item``),
-          ``text`` (plain), ``markup`` (exact source block), ``gap`` (whitespace before it),
-          ``order``, ``line``, ``table`` (table role for rows), ``cells`` (list of str for rows).
+          ``annotation_body``|``field``|``empty_marker``|``amendment``|``conflict``|``list_item``|
+          ``code``|``html``|``rule``), ``text`` (plain), ``markup`` (exact source block), ``gap``
+          (whitespace before it), ``order``, ``line``, ``table`` (table role for rows), ``cells``
+          (list of str for rows). Markdown fields add ``label``/``value``/``form``
+          (``bullet``|``bold``|``line``); and any statement may carry ``statuses`` ([label, value]
+          pairs), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
+          (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges``, ``unattributed``.
         - Quotation: ``text`` (body), ``path``, ``lines`` (or None), ``revision`` (or None), ``line``.
         - Record: ``record_id``, ``analyst`` (RT|MEM|EPI or None), ``kind``, ``slug``.
-        - Source: ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff`` (any may be None).
+        - Source: ``source_id``, ``kind``, ``url`` (identity), ``commit`` (revision), ``cutoff``,
+          ``evidence_layers``, ``declared`` (True when a Source register row declares it; any may
+          be None).
         - SourceFile: ``path``.
         - NamedReference: ``name`` (as first written), ``slug``.
+        - Review: ``node`` (the reviewed node id), ``revision`` (commit reviewed at), ``reviewer``,
+          ``at`` (UTC ISO 8601 time), ``note`` (or None), ``fingerprint`` (SHA-256 of the reviewed
+          node's content when reviewed; see :mod:`queries.impact`).
     """
 
     id: str

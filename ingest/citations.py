@@ -61,8 +61,8 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
     current_source: str | None = None
     for tok in tokens:
         text, start = tok.text, tok.start
-        # "SRC-1: path" (GRAMMAR §5 bracketed/bare source + anchors)
-        m = re.match(r"^(SRC-\d+)\s*:\s*(.+)$", text)
+        # "SRC-1: path" or "SRC-1 path" (GRAMMAR §5 bracketed/bare source + anchors)
+        m = re.match(r"^(SRC-\d+)(?:\s*:\s*|\s+)(.+)$", text)
         if m:
             current_source = m.group(1)
             out.append(ParsedCitation(m.group(1), "source", m.group(1), form, start, start + len(m.group(1)), *span))
@@ -135,6 +135,8 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     [('named', 'workflow account', 'citation'), ('record', 'RT-RTE-workspace-send', 'citation')]
     >>> [(c.target, c.form) for c in extract_citations("Carried by RT-RTE-x (SRC-1, a/b.js).")]
     [('RT-RTE-x', 'mention'), ('SRC-1', 'citation'), ('a/b.js', 'citation')]
+    >>> [(c.target_kind, c.target, c.source_id) for c in extract_citations("Facts reach it (SRC-2 src/prompt.rs).")]
+    [('source', 'SRC-2', None), ('file', 'src/prompt.rs', 'SRC-2')]
     """
     found: list[ParsedCitation] = []
     taken: list[tuple[int, int]] = []

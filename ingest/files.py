@@ -1,15 +1,17 @@
-"""Finding and reading member files: paths and folders → parsed members, all or nothing."""
+"""Finding and reading member files: paths and folders → parsed members of whole sets, all or nothing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
-from ingest.parsers import MEMBER_SUFFIXES, parse_member
+from graph.errors import CitegraphError, IngestError, SourceSpan
+from ingest.loader import set_id_of
+from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
+from ingest.sets import MANIFEST_NAME, Assembly, InputFile, assemble
 
-__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_members"]
+__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept"]
 
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
 """Largest member accepted (bytes); real members are under 100 KiB."""
@@ -24,8 +26,8 @@ class ReadResult:
 
 
 def member_files(paths: list[Path]) -> list[Path]:
-    """Files to read: each file as given, and every member-suffixed file under each folder
-    (recursively, sorted, hidden entries skipped).
+    """Files to read: each file as given, and every member-suffixed file (``.txt``, ``.md``) and
+    manifest (``ARTIFACT.yaml``) under each folder (recursively, sorted, hidden entries skipped).
 
     Raises
     ------
@@ -37,7 +39,7 @@ def member_files(paths: list[Path]) -> list[Path]:
         if path.is_dir():
             out.extend(sorted(
                 p for p in path.rglob("*")
-                if p.is_file() and p.suffix.lower() in MEMBER_SUFFIXES
+                if p.is_file() and (p.suffix.lower() in MEMBER_SUFFIXES or p.name == MANIFEST_NAME)
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             ))
         elif path.is_file():
@@ -47,27 +49,79 @@ def member_files(paths: list[Path]) -> list[Path]:
     return out
 
 
-def read_members(paths: list[Path], *, skip_invalid: bool = False) -> ReadResult:
-    """Read and parse every member under ``paths``.
+def read_inputs(paths: list[Path]) -> list[InputFile]:
+    """The bytes of every file :func:`member_files` finds; a file given by path is ``explicit``.
+    Files over :data:`MAX_MEMBER_BYTES` are not read (``refusal`` says why).
 
     Raises
     ------
-    ParseError
-        The first refused file when ``skip_invalid`` is false; the message counts the others.
+    IngestError
+        A path does not exist.
     """
-    parsed, errors = [], []
+    given = {p.resolve() for p in paths if p.is_file()}
+    out = []
     for path in member_files(paths):
-        try:
-            size = path.stat().st_size
-            if size > MAX_MEMBER_BYTES:
-                raise ParseError(f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit",
-                                 source=SourceSpan(str(path), 1))
-            parsed.append(parse_member(path.read_bytes(), str(path)))
-        except CitegraphError as exc:
-            errors.append((str(path), exc))
-    if errors and not skip_invalid:
-        path, first = errors[0]
-        more = f" (and {len(errors) - 1} more refused files)" if len(errors) > 1 else ""
+        size = path.stat().st_size
+        explicit = path.resolve() in given
+        if size > MAX_MEMBER_BYTES:
+            out.append(InputFile(str(path), None, explicit,
+                                 f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"))
+        else:
+            out.append(InputFile(str(path), path.read_bytes(), explicit))
+    return out
+
+
+def read_sets(paths: list[Path]) -> Assembly:
+    """Read every file under ``paths`` and assemble analysis sets (see :func:`ingest.sets.assemble`),
+    refusing nothing: the checker reports the problems, ingest refuses on them."""
+    return assemble(read_inputs(paths))
+
+
+def read_members(paths: list[Path], *, skip_invalid: bool = False) -> ReadResult:
+    """Read, parse and assemble every member under ``paths``; a set is taken whole or not at all.
+
+    Returns
+    -------
+    ReadResult
+        Members of the sets without error problems, in input order; with ``skip_invalid`` the
+        refused files (a problem's own file, and every member of a refused set) with their errors.
+
+    Raises
+    ------
+    CitegraphError
+        The first error problem when ``skip_invalid`` is false (``ParseError`` for unreadable files,
+        ``IngestError`` for a missing or mismatched manifest pin, ``DuplicateDeclaration``); the
+        message counts the others.
+    """
+    return accept(read_sets(paths), skip_invalid=skip_invalid)
+
+
+def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
+    """The members of ``assembly`` that may be ingested: every set without an error problem.
+
+    For any face that has files as bytes rather than paths (an uploaded archive):
+    ``accept(assemble(InputFile(path, data) for path, data in read_zip(upload)))``.
+
+    Raises
+    ------
+    CitegraphError
+        As :func:`read_members`.
+    """
+    problems = [p for p in assembly.problems if p.severity == "error"]
+    if problems and not skip_invalid:
+        first = problems[0].to_error()
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         raise type(first)(first.message + more, hint=(first.hint or "") + " Nothing was ingested; "
-                          "pass --skip-invalid to ingest the valid files.", source=first.source)
+                          "pass --skip-invalid to ingest the valid sets.", source=first.source)
+    refused = assembly.refused_sets
+    errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
+    listed = {p.path for p in problems}
+    parsed = []
+    for doc in assembly.documents:
+        set_id = set_id_of(doc)
+        if set_id not in refused:
+            parsed.append(doc)
+        elif doc.path not in listed:
+            errors.append((doc.path, IngestError(f"set {set_id} was refused as a whole",
+                                                 source=SourceSpan(doc.path, 1))))
     return ReadResult(parsed, errors)

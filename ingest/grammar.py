@@ -22,10 +22,20 @@ __all__ = [
     "MemberType",
     "member_type",
     "EMPTY_KIND",
+    "EVIDENCE_LAYERS",
     "parse_record_id",
     "ParsedRecordId",
     "classify_token",
     "system_from_title",
+    "ATTRIBUTION",
+    "ID_LIKE",
+    "SOURCE_RANGE",
+    "RECORD_RANGE",
+    "MEMBER_FILES",
+    "NON_MEMBER_TYPES",
+    "record_id_from_anchor",
+    "role_of",
+    "role_file",
 ]
 
 KINDS = ("CMP", "OBJ", "RTE", "CLM", "ABS", "BAP")
@@ -68,6 +78,9 @@ KIND_HEADINGS = (
     ("BAP", "Behavioral-authority paths"),
 )
 """The six H3 kind headings under ``## Shared records``, in order (GRAMMAR §4.1)."""
+
+EVIDENCE_LAYERS = ("implementation", "doctrine/design", "reported operation", "observed run", "causal experiment")
+"""Evidence layers of the Source register (GRAMMAR §7, §8)."""
 
 EMPTY_KIND = re.compile(r"^none declared in this member\.?$")
 """The empty-kind sentence (GRAMMAR §4.1; a test fixture adds a trailing period)."""
@@ -190,12 +203,14 @@ def classify_token(token: str) -> str:
 
     >>> [classify_token(t) for t in ["RT-RTE-mcp-write", "SRC-1", "mcp-server/vault.js", "workflow account"]]
     ['record', 'source', 'file', 'named']
+    >>> classify_token("doctrine/design")  # an evidence layer (GRAMMAR §7), not a path
+    'named'
     """
     if RECORD_ID.fullmatch(token):
         return "record"
     if SOURCE_ID.fullmatch(token):
         return "source"
-    if " " not in token and PATH_TOKEN.match(token):
+    if " " not in token and PATH_TOKEN.match(token) and token.lower() not in EVIDENCE_LAYERS:
         return "file"
     return "named"
 
@@ -218,3 +233,101 @@ def system_from_title(title: str) -> str:
     while len(words) > 1 and words[-1].lower() in _ROLE_WORDS:
         words.pop()
     return " ".join(words)
+
+
+ATTRIBUTION = re.compile(
+    r"^[ \t]*>[ \t]*---[ \t]+`([^`]+)`(?:[ \t]*@[ \t]*`([0-9a-f]{7,64})`)?[ \t]*$"
+)
+"""A quotation's attribution line (GRAMMAR §6, tolerant): ``> --- `path` `` with optional
+``:lines`` inside the code span and an optional `` @ `rev` ``; leading indentation allowed for quotes
+nested in list items. Group 1 is the code span, group 2 the revision."""
+
+ID_LIKE = re.compile(r"(?<![\w-])(?:RT|MEM|EPI)-[A-Za-z]+-[\w-]*\w(?![\w-])")
+"""Tokens shaped like an analyst-prefixed record ID (``RT-XYZ-foo``, ``RT-RTE-Foo``,
+``RT-RTE-a-b-c-d``); those the tolerant :data:`RECORD_ID` does not match are malformed (GRAMMAR §1.1).
+Wildcards such as ``RT-*`` and mismatch markers such as ``EPI-M1`` are not ID-shaped."""
+
+SOURCE_RANGE = re.compile(
+    r"(?<![\w-])SRC-\d+(?:[ \t]+through[ \t]+SRC-\d+|[ \t]*[\u2013\u2014][ \t]*SRC-\d+|-\d+)(?![\w-])"
+)
+"""A source range, refused by the contract (GRAMMAR §1.2): ``SRC-1 through SRC-3``, ``SRC-1–SRC-3``,
+``SRC-1-3``."""
+
+RECORD_RANGE = re.compile(
+    rf"({RECORD_ID.pattern})[ \t]+through[ \t]+({RECORD_ID.pattern})"
+)
+"""A record range such as ``RTE-4 through RTE-9``, refused by the record contract but present in G2
+prose (GRAMMAR §1.1)."""
+
+MEMBER_FILES: dict[str, str] = {
+    "boundary": "boundary.md",
+    "overview": "overview.md",
+    "runtime": "runtime.md",
+    "memory": "memory.md",
+    "epistemic": "epistemic.md",
+    "reconciliation": "reconciliation.md",
+    "memory-profile": "memory-profile.md",
+    "synthesis": "synthesis.md",
+    "report-verification": "report-verification.md",
+    "record-verification": "record-verification.md",
+    "profile-verification": "profile-verification.md",
+    "synthesis-verification": "synthesis-verification.md",
+    "workflow-report": "workflow.md",
+}
+"""Role → file name in a set folder (GRAMMAR §2 layout; the verification type's own name
+``record-verification.md`` is accepted beside the layout's ``report-verification.md``)."""
+
+_FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
+
+NON_MEMBER_TYPES = frozenset({
+    "type-spec", "note", "agentic-system-analysis-set", "agentic-system-analysis-run-state",
+})
+"""Type names of Markdown files that live beside members but are not members: type definitions,
+instructions, the set type itself and run state (GRAMMAR §2; ``corpus/…/types/``)."""
+
+
+def role_of(member: MemberType, file_name: str) -> str:
+    """The role of a member of type ``member`` stored as ``file_name``.
+
+    The three verification members share one type, so their role comes from the file name
+    (GRAMMAR §2, §3.9); every other role comes from the type.
+
+    >>> role_of(member_type("agentic-system-analyses/types/agentic-system-verification.md"),
+    ...         "profile-verification.md")
+    'profile-verification'
+    >>> role_of(member_type("types/agent-memory-profile.md"), "anything.md")
+    'memory-profile'
+    """
+    if member.role == "verification":
+        return _FILE_ROLES.get(file_name, "verification") if file_name.endswith("verification.md") else "verification"
+    return member.role
+
+
+def role_file(role: str) -> str | None:
+    """The file name of ``role`` in a set folder, or None for an unknown role.
+
+    >>> role_file("memory-profile")
+    'memory-profile.md'
+    """
+    return MEMBER_FILES.get(role)
+
+
+_ANCHOR = re.compile(r"^(?:(rt|mem|epi)-)?(cmp|obj|rte|clm|abs|bap)-([a-z0-9]+(?:-[a-z0-9]+)*)$")
+
+
+def record_id_from_anchor(anchor: str) -> str | None:
+    """The record ID an anchor names, its analyst prefix and kind upper-cased again (GRAMMAR §1.1:
+    ``ANCHOR = lower(ID)``), or None when the anchor is not a record anchor.
+
+    >>> record_id_from_anchor("rt-rte-cumulative-update")
+    'RT-RTE-cumulative-update'
+    >>> record_id_from_anchor("rte-3"), record_id_from_anchor("limitations")
+    ('RTE-3', None)
+    """
+    m = _ANCHOR.match(anchor.strip().lower())
+    if not m:
+        return None
+    prefix, kind, name = m.groups()
+    record_id = f"{prefix.upper()}-" if prefix else ""
+    record_id += f"{kind.upper()}-{name}"
+    return record_id if RECORD_ID.fullmatch(record_id) else None

@@ -37,8 +37,9 @@ __all__ = [
 
 
 def set_id_of(doc: ParsedDocument) -> str:
-    """The set a member belongs to: its run-id when it has one, else its system's slug."""
-    return doc.run_id or slugify(doc.system)
+    """The set a member belongs to: the one a set assembly put it in (``doc.set_id``), else its
+    run-id when it has one, else its system's slug."""
+    return doc.set_id or doc.run_id or slugify(doc.system)
 
 
 def document_id_of(doc: ParsedDocument) -> str:
@@ -56,7 +57,7 @@ class _Builder:
     edges: list[Edge] = field(default_factory=list)
     shared: dict[str, Node] = field(default_factory=dict)
 
-    def own(self, node_id: str, label: Label, **props) -> str:
+    def own(self, node_id: str, label: Label, /, **props) -> str:  # positional: a declaration has a `label` prop
         self.nodes.append(Node(node_id, label, self.set_id, self.doc_id, props))
         return node_id
 
@@ -94,7 +95,7 @@ def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
     for seq, c in enumerate(citations):
         b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
                start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
-               **({"member": c.member} if c.member else {}))
+               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}))
 
 
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
@@ -117,6 +118,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
                  {"system": system_id, "run_id": doc.run_id, "reviewed_boundary": doc.reviewed_boundary}))
     document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, {
+        **doc.extra,
         "role": doc.role, "title": doc.title, "member_type": doc.member_type, "format": doc.format,
         "path": doc.path, "sha256": doc.sha256, "size": doc.size, "preamble": doc.preamble,
         "trailer": doc.trailer, "frontmatter": doc.frontmatter, "run_id": doc.run_id,
@@ -126,6 +128,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, {
             "source_id": pin.source_id, "kind": pin.kind, "url": pin.url, "commit": pin.commit,
             "cutoff": pin.cutoff, "evidence_layers": pin.evidence_layers,
+            "declared": True if pin.declared else None,
         }))
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]

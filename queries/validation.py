@@ -1,14 +1,77 @@
-"""Set validation (``citegraph check``): findings with stable codes, read from the stored graph."""
+"""Set validation (``citegraph check``): findings with stable codes, read from the stored graph.
+
+The rules are the set rules of GRAMMAR §2.2 and the record rules of §4, evaluated on what the
+parsers stored (declarations, fields, statuses, ``Part of:`` facts, manifest pins, frontmatter
+identity), so they run unchanged on every store backend. Problems only a file can show (malformed
+YAML, unknown types, missing or mismatched manifest members) come from set assembly and are merged
+in through ``problems``.
+"""
 
 from __future__ import annotations
 
+import re
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
+from typing import Any, Iterable
 
 from graph.errors import AnalysisSetNotFound
-from graph.model import EdgeKind, Label
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 
-__all__ = ["Finding", "CheckReport", "check"]
+__all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
+
+STATUS_VALUES = frozenset({
+    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
+})
+"""Conclusion-status vocabulary (GRAMMAR §4.4); values are compared with backticks stripped."""
+
+ROUTE_FIELDS = (
+    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
+    "Invalidation or expiry", "Activation or effect", "Evidence limits",
+)
+"""Route field labels every slug-ID route declaration states once, as unindented bullets (GRAMMAR §4.5)."""
+
+_ANALYST_ROLES = {"RT": "runtime", "MEM": "memory", "EPI": "epistemic", None: "runtime"}
+"""Member that declares an analyst's records (GRAMMAR §1.1; G2 unprefixed IDs are runtime's)."""
+
+_REGISTER_ROLES = ("boundary", "overview")
+"""Members holding the Source register (GRAMMAR §2.2 rule 3: the boundary's, older: the overview's)."""
+
+_UNCERTAIN = re.compile(r"^(inapplicable|uninspected)\b(?P<rest>.*)$", re.S)
+_ID_TOKEN = re.compile(r"^(?:[A-Z]+-)+[A-Za-z0-9][\w-]*$")
+_INDEX = re.compile(r"^Amended or superseded records:\s*(?P<ids>[^;]*);")
+
+CODES: dict[str, tuple[str, str]] = {
+    "duplicate-declaration": ("error", "GRAMMAR §2.2 rule 2: a record is declared twice in the set"),
+    "wrong-prefix": ("error", "GRAMMAR §2.2 rule 4: a member declares another analyst's prefix"),
+    "annotates-own-record": ("error", "GRAMMAR §4.6: an annotation of a record its own member declares"),
+    "malformed-id": ("error", "GRAMMAR §1.1: an ID-shaped token or declaration heading that is no record ID"),
+    "source-range": ("error", "GRAMMAR §1.2: a source range such as SRC-1 through SRC-3"),
+    "record-range": ("warning", "GRAMMAR §1.1: a record range such as RTE-4 through RTE-9 (refused, seen in G2)"),
+    "status-value": ("error", "GRAMMAR §4.4: a conclusion status outside the vocabulary"),
+    "status-duplicate": ("error", "GRAMMAR §4.4: a status label stated twice for one record"),
+    "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status"),
+    "route-field-missing": ("error", "GRAMMAR §4.5: a route declaration lacks a route field"),
+    "route-field-duplicate": ("error", "GRAMMAR §4.5: a route field stated twice"),
+    "route-field-reason": ("error", "GRAMMAR §4.5: `inapplicable`/`uninspected` without `— reason`"),
+    "part-of-malformed": ("error", "GRAMMAR §4.7: a malformed, bulleted or repeated `Part of:`"),
+    "part-of-self": ("error", "GRAMMAR §4.7: `Part of:` names the record itself"),
+    "dangling-record-citation": ("error", "GRAMMAR §2.2 rule 3: a record citation its named member does not declare"),
+    "link-target": ("error", "GRAMMAR §2.2 rule 3: a link names a member that does not declare the record"),
+    "link-label": ("error", "GRAMMAR §2.2 rule 3 (G4): a record link whose label is another ID"),
+    "dangling-source-citation": ("error", "GRAMMAR §2.2 rule 3: an SRC ID the Source register does not declare"),
+    "pin-mismatch": ("error", "GRAMMAR §2.1: a member's SHA-256 differs from its manifest pin"),
+    "unpinned-member": ("error", "GRAMMAR §2.2 rule 1: a member the set's manifest does not pin"),
+    "manifest-missing-member": ("error", "GRAMMAR §2.1: the manifest pins a member that is absent"),
+    "run-id-mismatch": ("error", "GRAMMAR §2.2 rule 5: a member's run-id disagrees with its set"),
+    "boundary-mismatch": ("error", "GRAMMAR §2.2 rule 5: a member's reviewed-boundary disagrees with the set's"),
+    "amendment-index": ("error", "GRAMMAR §2.2 rule 6: the overview's amendment index disagrees with the reconciliation"),
+    "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
+    "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
+    "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+}
+"""Every graph rule: code → (severity, rule and source). Set assembly adds its own codes
+(``ingest.sets``: ``malformed-frontmatter``, ``unknown-member-type``, ``parse-error`` …)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,37 +132,364 @@ def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[s
     return out
 
 
-def check(store: GraphStore, *, set_id: str | None = None) -> CheckReport:
+def _kind_and_slug(record_id: str) -> tuple[str, str]:
+    """(kind, slug or number) of a record ID, prefixed or not (GRAMMAR §1.1)."""
+    parts = record_id.split("-")
+    if parts[0] in _ANALYST_ROLES and len(parts) > 2:
+        parts = parts[1:]
+    return parts[0], "-".join(parts[1:])
+
+
+class _Checker:
+    """Evaluates every rule of :data:`CODES` over the stored graph (one set or all)."""
+
+    def __init__(self, store: GraphStore, set_id: str | None):
+        self.store = store
+        self.findings: list[Finding] = []
+        self.docs = {d.id: d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)}
+        sections = store.find_nodes(Label.SECTION, set_id=set_id)
+        statements = store.find_nodes(Label.STATEMENT, set_id=set_id)
+        self.nodes: dict[str, Node] = {n.id: n for n in [*self.docs.values(), *sections, *statements]}
+        self.blocks: dict[str, list[Node]] = defaultdict(list)
+        for n in [*sections, *statements]:
+            self.blocks[n.document_id or ""].append(n)
+        for blocks in self.blocks.values():
+            blocks.sort(key=lambda n: (n.get("order") or 0, n.get("line") or 0))
+        self.records = store.find_nodes(Label.RECORD, set_id=set_id)
+        ids = [r.id for r in self.records]
+        self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
+        self.record_in = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.ANNOTATES], direction=Direction.IN)
+        self.enclosing = self._enclosing()
+
+    # -- places -------------------------------------------------------------------------------
+
+    def place(self, node_id: str, edge: Edge | None = None) -> tuple[str, int]:
+        """(file path, line) of a node (a frontmatter citation's own line for Document sources)."""
+        node = self.nodes.get(node_id)
+        if node is None:
+            return "", 0
+        doc = self.docs.get(node.document_id or "")
+        path = doc.get("path") if doc is not None else ""
+        if node.label == Label.DOCUMENT:
+            return path, int((edge.props.get("line") if edge is not None else 0) or 0)
+        return path, int(node.get("line") or 0)
+
+    def add(self, code: str, set_id: str, node_id: str, message: str, *, edge: Edge | None = None,
+            place: tuple[str, int] | None = None, severity: str | None = None) -> None:
+        path, line = place if place is not None else self.place(node_id, edge)
+        self.findings.append(Finding(code, severity or CODES[code][0], set_id, path, line, node_id, message))
+
+    def _enclosing(self) -> dict[str, Node | None]:
+        """Innermost declaration or annotation section of every block (None outside records)."""
+        out: dict[str, Node | None] = {}
+        for blocks in self.blocks.values():
+            stack: list[Node] = []
+            for n in blocks:
+                if n.label == Label.SECTION:
+                    level = int(n.get("level") or 2)
+                    while stack and int(stack[-1].get("level") or 2) >= level:
+                        stack.pop()
+                    stack.append(n)
+                record = next((s for s in reversed(stack) if s.get("kind") in ("declaration", "annotation")), None)
+                out[n.id] = record if record is not n else None
+        return out
+
+    def in_record(self, section: Node) -> list[Node]:
+        """Statements inside a declaration or annotation section, in document order."""
+        return [n for n in self.blocks.get(section.document_id or "", [])
+                if n.label == Label.STATEMENT and self.enclosing.get(n.id) is section]
+
+    def sets(self) -> dict[str, list[Node]]:
+        """Documents per set id."""
+        by_set: dict[str, list[Node]] = defaultdict(list)
+        for d in self.docs.values():
+            by_set[d.set_id or ""].append(d)
+        return by_set
+
+    # -- rules --------------------------------------------------------------------------------
+
+    def declarations(self) -> None:
+        """duplicate-declaration, wrong-prefix, annotates-own-record, malformed-id (headings)."""
+        declared_by_doc: dict[str, set[str]] = defaultdict(set)
+        for record in self.records:
+            places = sorted((self.place(e.dst), e.dst) for e in self.record_out[record.id]
+                            if e.kind == EdgeKind.DECLARED_IN)
+            for _, section_id in places:
+                if section_id in self.nodes:
+                    declared_by_doc[self.nodes[section_id].document_id or ""].add(record.id)
+            for _, section_id in places[1:]:
+                first = places[0][0]
+                self.add("duplicate-declaration", record.set_id or "", section_id,
+                         f"{record.get('record_id')} is declared again; first declared at {first[0]}:{first[1]}")
+            for _, section_id in places:
+                section = self.nodes.get(section_id)
+                doc = self.docs.get(section.document_id or "") if section else None
+                if doc is None or "record_prefix" not in doc.props:
+                    continue
+                prefix, analyst = doc.get("record_prefix"), record.get("analyst")
+                if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
+                    allowed = f"only {prefix}- records" if prefix else "no records"
+                    self.add("wrong-prefix", record.set_id or "", section_id,
+                             f"the {doc.get('role')} member declares {record.get('record_id')}; it may declare {allowed}")
+        for record in self.records:
+            for e in self.record_in[record.id]:
+                source = self.nodes.get(e.src)
+                if (e.kind == EdgeKind.ANNOTATES and source is not None and source.label == Label.SECTION
+                        and record.id in declared_by_doc.get(source.document_id or "", set())):
+                    self.add("annotates-own-record", record.set_id or "", e.src,
+                             f"the member annotates {record.get('record_id')}, which it declares itself")
+        for node in self.nodes.values():
+            for key in ("malformed_declaration", "malformed_annotation"):
+                if node.get(key):
+                    what = "declaration" if key == "malformed_declaration" else "annotation"
+                    self.add("malformed-id", node.set_id or "", node.id,
+                             f"{what} heading {node.get('heading')!r} does not name a well-formed record ID")
+
+    def statements(self) -> None:
+        """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed."""
+        for node in self.nodes.values():
+            if node.label != Label.STATEMENT:
+                continue
+            set_id = node.set_id or ""
+            for token in node.get("malformed_ids") or ():
+                self.add("malformed-id", set_id, node.id, f"{token} is shaped like a record ID but is not one")
+            for token in node.get("source_ranges") or ():
+                self.add("source-range", set_id, node.id, f"source range {token!r}: list every SRC ID instead")
+            for token in node.get("record_ranges") or ():
+                self.add("record-range", set_id, node.id, f"record range {token!r}: list every full ID instead")
+            if node.get("unattributed"):
+                self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
+            if node.get("part_of_malformed"):
+                self.add("part-of-malformed", set_id, node.id,
+                         f"malformed `Part of:` {node.get('part_of_malformed')}: write exactly one record ID "
+                         "on its own unindented line")
+
+    def records_fields(self) -> None:
+        """status-*, route-field-*, part-of-* per declaration."""
+        for section in self.nodes.values():
+            if section.label != Label.SECTION or section.get("kind") != "declaration":
+                continue
+            set_id, rid = section.set_id or "", section.get("record_id") or ""
+            body = self.in_record(section)
+            labels: Counter[str] = Counter()
+            for n in body:
+                for label, value in n.get("statuses") or ():
+                    labels[label.lower()] += 1
+                    if labels[label.lower()] == 2:
+                        self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
+                    if value.replace("`", "").strip() not in STATUS_VALUES:
+                        self.add("status-value", set_id, n.id,
+                                 f"{rid}: {label} {value!r} is not one of {', '.join(sorted(STATUS_VALUES))}")
+            kind, slug = _kind_and_slug(rid)
+            if kind == "RTE" and not labels:
+                self.add("status-missing", set_id, section.id, f"route {rid} states no conclusion status")
+            if kind == "RTE" and not slug.isdigit():
+                self._route_fields(section, body, rid)
+            parts = [n for n in body if n.get("part_of") or n.get("part_of_malformed")]
+            for n in parts[1:]:
+                self.add("part-of-malformed", set_id, n.id, f"{rid} states `Part of:` more than once")
+        for record in self.records:
+            for e in self.record_out[record.id]:
+                if e.kind == EdgeKind.PART_OF and e.src == e.dst:
+                    statement = e.props.get("statement") or e.src
+                    self.add("part-of-self", record.set_id or "", statement,
+                             f"{record.get('record_id')} is declared `Part of:` itself")
+
+    def _route_fields(self, section: Node, body: list[Node], rid: str) -> None:
+        set_id = section.set_id or ""
+        bullets = [n for n in body if n.get("kind") == "field" and n.get("form") == "bullet"]
+        for label in ROUTE_FIELDS:
+            stated = [n for n in bullets if n.get("label") == label]
+            if not stated:
+                self.add("route-field-missing", set_id, section.id, f"route {rid} has no `- {label}:` field")
+            for n in stated[1:]:
+                self.add("route-field-duplicate", set_id, n.id, f"route {rid} states `- {label}:` more than once")
+            for n in stated:
+                m = _UNCERTAIN.match((n.get("value") or "").strip())
+                if m and not re.match(r"^\s+\u2014\s+\S", m.group("rest")):
+                    self.add("route-field-reason", set_id, n.id,
+                             f"route {rid}: `{label}: {m.group(1)}` needs `{m.group(1)} \u2014 <reason>`")
+
+    def citations(self) -> None:
+        """dangling-record-citation / undeclared-record, link-target, link-label."""
+        present: dict[str, set[str]] = defaultdict(set)
+        for d in self.docs.values():
+            present[d.set_id or ""].update({d.get("role") or "", d.get("file_name") or ""})
+        for record in self.records:
+            set_id = record.set_id or ""
+            declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
+            citing = sorted(self.record_in[record.id], key=lambda e: (self.place(e.src, e), e.seq))
+            declaring_files = {self.docs[self.nodes[s].document_id].get("file_name")
+                               for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
+            for e in citing:
+                token, member = e.props.get("token"), e.props.get("member")
+                if e.props.get("form") == "link" and token and _ID_TOKEN.match(token) and token != record.get("record_id"):
+                    self.add("link-label", set_id, e.src, f"link labelled {token} points at {record.get('record_id')}",
+                             edge=e)
+                if declared and member and declaring_files and member not in declaring_files:
+                    self.add("link-target", set_id, e.src,
+                             f"{record.get('record_id')} is cited in {member}, but declared in "
+                             f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
+            if declared or not citing:
+                continue
+            expected = {e.props.get("member") for e in citing if e.props.get("member")}
+            role = _ANALYST_ROLES.get(record.get("analyst"), "runtime")
+            named_present = [m for m in expected if m in present[set_id]]
+            first = citing[0]
+            where = f" ({len(citing)} citations)" if len(citing) > 1 else ""
+            if named_present or role in present[set_id]:
+                member = named_present[0] if named_present else f"the {role} member"
+                self.add("dangling-record-citation", set_id, first.src,
+                         f"{record.get('record_id')} is cited{where} but {member} does not declare it", edge=first)
+            else:
+                self.add("undeclared-record", set_id, first.src,
+                         f"record {record.get('record_id')} is cited but declared in no ingested member of set "
+                         f"{set_id}", edge=first)
+
+    def sources(self, set_id: str | None) -> None:
+        """dangling-source-citation, for sets holding a Source register."""
+        sources = self.store.find_nodes(Label.SOURCE, set_id=set_id)
+        incoming = self.store.edges([s.id for s in sources], kinds=[EdgeKind.CITES], direction=Direction.IN)
+        registers = {d.set_id for d in self.docs.values() if d.get("role") in _REGISTER_ROLES}
+        for source in sources:
+            if source.set_id not in registers or source.get("declared") or not incoming[source.id]:
+                continue
+            first = min(incoming[source.id], key=lambda e: (self.place(e.src, e), e.seq))
+            self.add("dangling-source-citation", source.set_id or "", first.src,
+                     f"{source.get('source_id')} is cited but the Source register does not declare it", edge=first)
+
+    def members(self) -> None:
+        """pin-mismatch, unpinned-member, manifest-missing-member, run-id-mismatch, boundary-mismatch."""
+        for set_id, docs in sorted(self.sets().items()):
+            manifests = sorted({d.get("manifest") for d in docs if d.get("manifest")})
+            files = {d.get("file_name") for d in docs}
+            for d in docs:
+                if d.get("pin_verified") is False:
+                    self.add("pin-mismatch", set_id, d.id,
+                             f"SHA-256 {d.get('sha256')} differs from the pin {d.get('pinned_sha256')} in "
+                             f"{d.get('manifest')}", place=(d.get("path"), 0))
+                elif manifests and not d.get("pinned_sha256"):
+                    self.add("unpinned-member", set_id, d.id,
+                             f"{d.get('file_name') or d.get('path')} is not pinned by {manifests[0]}",
+                             place=(d.get("path"), 0))
+            for manifest in manifests:
+                holder = next(d for d in docs if d.get("manifest") == manifest)
+                lines = holder.get("manifest_lines") or {}
+                for name in holder.get("manifest_members") or ():
+                    if name not in files:
+                        self.add("manifest-missing-member", set_id, set_id,
+                                 f"the manifest pins {name}, which is not among the inputs",
+                                 place=(manifest, int(lines.get(name, 0))))
+            md = [d for d in docs if d.get("format") == "md"]
+            self._identity(set_id, md, "run_id", "run-id", "run-id-mismatch",
+                           set_id if re.match(r"^A[AG]S-", set_id) else None)
+            reference = next((d.get("reviewed_boundary") for role in _REGISTER_ROLES for d in md
+                              if d.get("role") == role and d.get("reviewed_boundary")), None)
+            self._identity(set_id, md, "reviewed_boundary", "reviewed-boundary", "boundary-mismatch", reference)
+
+    def _identity(self, set_id: str, docs: list[Node], prop: str, key: str, code: str, reference: Any) -> None:
+        values = Counter(d.get(prop) for d in docs if d.get(prop))
+        if reference is None and values:
+            reference = sorted(values.items(), key=lambda kv: (-kv[1], str(kv[0])))[0][0]
+        if reference is None:
+            return
+        for d in docs:
+            value = d.get(prop)
+            if value == reference:
+                continue
+            line = (d.get("frontmatter_lines") or {}).get(key, 1)
+            stated = f"states {key} {value}" if value else f"states no {key}"
+            self.add(code, set_id, d.id, f"{d.get('file_name') or d.get('role')} {stated}; the set's is {reference}",
+                     place=(d.get("path"), line))
+
+    def amendment_index(self) -> None:
+        """The overview's ``Amended or superseded records:`` line against the reconciliation."""
+        for set_id, docs in sorted(self.sets().items()):
+            roles = {d.get("role"): d for d in docs}
+            if "overview" not in roles or "reconciliation" not in roles:
+                continue
+            amended = sorted({n.get("amends") for d in docs for n in self.blocks.get(d.id, [])
+                              if n.get("kind") == "amendment" and n.get("amends")})
+            for n in self.blocks.get(roles["overview"].id, []):
+                m = _INDEX.match(n.get("text") or "") if n.label == Label.STATEMENT else None
+                if not m:
+                    continue
+                ids = m.group("ids").strip()
+                listed = [] if ids == "none" else [i.strip() for i in ids.split(",") if i.strip()]
+                if listed != amended:
+                    expected = ", ".join(amended) or "none"
+                    self.add("amendment-index", set_id, n.id,
+                             f"the amendment index lists {ids or 'nothing'}; the reconciliation amends {expected}")
+
+    def references(self, set_id: str | None) -> None:
+        """unresolved-reference."""
+        refs = self.store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)
+        resolved = self.store.edges([r.id for r in refs], kinds=[EdgeKind.RESOLVES_TO], direction=Direction.OUT)
+        unresolved = [r for r in refs if not resolved[r.id]]
+        where = _first_citation(self.store, [r.id for r in unresolved])
+        for ref in unresolved:
+            self.add("unresolved-reference", ref.set_id or "", ref.id,
+                     f"named reference {ref.get('name')!r} resolves to no section or member of set {ref.set_id}",
+                     place=where[ref.id])
+
+
+def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[Any] = ()) -> CheckReport:
     """Validate the stored sets (or one set).
 
-    Rules (stable codes):
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend satisfying the store contract.
+    set_id : str, optional
+        Only this analysis set.
+    problems : iterable, optional
+        Problems found while reading files (objects with ``code``, ``severity``, ``path``,
+        ``line``, ``message`` and ``set_id``, e.g. :class:`ingest.sets.SetProblem`); merged in,
+        except where a graph rule reports the same code at the same place.
 
-    - ``unresolved-reference`` (warning): a named reference resolves to no section or member of
-      its set (seeds issue: named references resolve within the citing set only).
-    - ``undeclared-record`` (warning): a record is cited but declared in no ingested member.
+    Returns
+    -------
+    CheckReport
+        Findings sorted by (set, file, line, code, node); rules and codes in :data:`CODES`.
 
     Raises
     ------
     AnalysisSetNotFound
         ``set_id`` is given and not in the store.
+
+    Examples
+    --------
+    >>> from queries.demo import demo_store
+    >>> [(f.code, f.severity, f.line) for f in check(demo_store()).findings]
+    [('undeclared-record', 'warning', 4)]
+
+    Notes
+    -----
+    A record citation is ``dangling-record-citation`` (error) when the member that should declare
+    it — the member a link names, else the analyst's member by prefix — is in the set and does not;
+    when that member is absent (the seeds) it is only ``undeclared-record`` (warning). Source
+    citations are checked only in sets holding a Source register (a boundary or overview member).
+    Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration.
     """
     if set_id is not None and not store.get_nodes([set_id]):
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    findings: list[Finding] = []
-    refs = store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)
-    records = store.find_nodes(Label.RECORD, set_id=set_id)
-    resolved = store.edges([r.id for r in refs], kinds=[EdgeKind.RESOLVES_TO], direction=Direction.OUT)
-    declared = store.edges([r.id for r in records], kinds=[EdgeKind.DECLARED_IN], direction=Direction.OUT)
-    unresolved = [r for r in refs if not resolved[r.id]]
-    undeclared = [r for r in records if not declared[r.id]]
-    where = _first_citation(store, [n.id for n in unresolved + undeclared])
-    for ref in unresolved:
-        path, line = where[ref.id]
-        findings.append(Finding("unresolved-reference", "warning", ref.set_id or "", path, line, ref.id,
-                                f"named reference {ref.get('name')!r} resolves to no section or member of set {ref.set_id}"))
-    for rec in undeclared:
-        path, line = where[rec.id]
-        findings.append(Finding("undeclared-record", "warning", rec.set_id or "", path, line, rec.id,
-                                f"record {rec.get('record_id')} is cited but declared in no ingested member of set {rec.set_id}"))
+    checker = _Checker(store, set_id)
+    checker.declarations()
+    checker.statements()
+    checker.records_fields()
+    checker.citations()
+    checker.sources(set_id)
+    checker.members()
+    checker.amendment_index()
+    checker.references(set_id)
+    findings = checker.findings
+    seen = {(f.code, f.file, f.line) for f in findings}
+    for p in problems:
+        if set_id is not None and p.set_id not in (None, set_id):
+            continue
+        if (p.code, p.path, p.line) in seen:
+            continue
+        seen.add((p.code, p.path, p.line))
+        findings.append(Finding(p.code, p.severity, p.set_id or "", p.path, p.line, "", p.message))
     findings.sort(key=lambda f: (f.set, f.file, f.line, f.code, f.node))
     return CheckReport(tuple(findings))

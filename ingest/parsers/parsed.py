@@ -24,7 +24,9 @@ class ParsedCitation:
     citation group, cell or trailing list), ``mention`` (running prose), ``quotation`` (a quotation's
     attribution), ``link`` (a Markdown link) or ``frontmatter``; ``start``/``end`` are character
     offsets of the token in ``text``; ``span_start``/``span_end`` delimit the text it supports.
-    ``source_id`` is the ``SRC-n`` a file token belongs to when the group names one.
+    ``source_id`` is the ``SRC-n`` a file token belongs to when the group names one; ``member`` the
+    member file a Markdown link names (``runtime.md``); ``line`` the file line of a citation that
+    sits outside any block (frontmatter ``records`` entries), else None.
     """
 
     token: str
@@ -37,6 +39,7 @@ class ParsedCitation:
     span_end: int
     source_id: str | None = None
     member: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,10 @@ class ParsedDocument:
 
     ``path`` is the file as given; ``format`` ``txt`` or ``md``; ``sha256`` of the raw bytes;
     ``role`` from the member type (``synthesis``, ``workflow-report``, …); ``system`` the system's
-    name; ``run_id`` from frontmatter or None.
+    name; ``run_id`` from frontmatter or None. ``set_id`` is the analysis set a set assembly put the
+    member in (a manifest may pin a member whose run-id disagrees), None to derive it from
+    ``run_id``; ``extra`` holds further Document properties (``file_name``, ``record_prefix``,
+    ``reviewed_boundary``, ``frontmatter_lines``, manifest pins …).
     """
 
     path: str
@@ -112,6 +118,8 @@ class ParsedDocument:
     frontmatter: dict[str, Any] = field(default_factory=dict)
     pins: tuple[ParsedSourcePin, ...] = ()
     frontmatter_citations: tuple[ParsedCitation, ...] = ()
+    set_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def span(self, line: int) -> SourceSpan:
         """A :class:`SourceSpan` at ``line`` of this file."""

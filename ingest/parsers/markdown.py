@@ -1,0 +1,949 @@
+"""Markdown member parser: canonical analysis-set members, every generation (GRAMMAR §3–§7, §10).
+
+Structure comes from markdown-it-py tokens (their ``map`` gives source lines), frontmatter from
+PyYAML. The result has the plain-text parser's shape: a flat list of blocks whose ``gap + markup``
+concatenation between ``preamble`` and ``trailer`` is the file's text, byte for byte.
+
+Blocks, in document order (GRAMMAR section in brackets):
+
+- headings: ``section`` (H2), ``kinds`` (H3 kind heading under ``## Shared records``, §4.1),
+  ``declaration`` (``#### ID — Label`` or G4 ``#### ID`` + ``Label:`` line, §4.2), ``annotation``
+  (``#### On ID — label`` or the link form, §4.6), ``subsection`` (any other H3–H6);
+- statements: ``paragraph``, ``list_item`` (one per top-level bullet), ``field`` (a ``Label: value``
+  bullet, bold bullet or line inside a declaration or annotation, §4.3–§4.5, and ``Route ID:``
+  ledger lines, §3.5), ``table_header``/``table_row`` (§7), ``quotation`` (one blockquote passage
+  with its attribution, §6), ``empty_marker`` (§4.1), ``amendment`` (§4.8), ``conflict`` (§4.9),
+  ``code`` (fenced or indented code), ``html`` and ``rule``.
+
+Quoted and fenced text never yields citations, declarations, statuses or ID findings (§6).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
+from typing import Any, Iterator
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from graph.errors import ParseError, SourceSpan
+from ingest.citations import extract_citations, split_cell_citations
+from ingest.grammar import (
+    ATTRIBUTION,
+    EMPTY_KIND,
+    ID_LIKE,
+    KIND_HEADINGS,
+    MEMBER_FILES,
+    RECORD_ID,
+    RECORD_RANGE,
+    SOURCE_RANGE,
+    MemberType,
+    member_type,
+    record_id_from_anchor,
+    role_of,
+    system_from_title,
+)
+from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+from ingest.parsers.plaintext import citation_columns, decode_member
+
+__all__ = ["Frontmatter", "read_frontmatter", "parse_markdown", "frontmatter_records"]
+
+_MD = MarkdownIt("commonmark").enable("table")
+
+_KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
+_FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
+_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
+_DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
+_ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
+_LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
+_STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
+_STATUS_IN_PROSE = re.compile(r"(?im)(?:^|(?<=[.;]\s))((?:[\w-]+ ){0,3}conclusion status):[ \t]*([^;.\n]*)")
+_PART_OF = re.compile(
+    rf"^Part of:[ \t]+(?:({RECORD_ID.pattern})|\[({RECORD_ID.pattern})\]\(([^()\s]*)\))[ \t]*$"
+)
+_SUPERSESSION = re.compile(
+    rf"^Amendment:\s*({RECORD_ID.pattern})\s+is superseded by\s+"
+    rf"((?:{RECORD_ID.pattern})(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:{RECORD_ID.pattern}))*)"
+)
+_LINES_SUFFIX = re.compile(r"^(.*?):(\d+(?:-\d+)?)$")
+_GITHUB_BLOB = re.compile(
+    r"^https://github\.com/[^/\s]+/[^/\s]+/blob/([0-9a-f]{7,40})/([^#?\s]+)(?:#L(\d+)(?:-L(\d+))?)?$"
+)
+_TABLE_ROLES = {
+    "limitations": "limitations",
+    "source register": "register",
+    "epistemic-object inventory": "inventory",
+    "authority-route ledger": "ledger",
+    "system-claim versus route comparison": "claims",
+}
+_SOURCE_ROW = re.compile(r"^SRC-\d+$")
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that keeps dates as the strings written (``run-date: 2026-10-04``), so quoted and
+    unquoted dates read the same and the frontmatter stays JSON-compatible (GRAMMAR §3.2, §10)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _plain_value(value: Any) -> Any:
+    """A YAML value as JSON-compatible data: string keys, lists for sequences, text for the rest."""
+    if isinstance(value, dict):
+        return {str(k): _plain_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_value(v) for v in value]
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter:
+    """A member's YAML frontmatter.
+
+    ``data`` is the mapping as JSON-compatible values; ``lines`` maps each top-level key to its
+    1-based file line; ``node`` is the composed YAML node (for line numbers deeper down); ``end`` is
+    the character offset just after the closing ``---`` line's text and ``end_line`` its line.
+    """
+
+    data: dict[str, Any]
+    lines: dict[str, int]
+    node: Any
+    end: int
+    end_line: int
+
+
+def read_frontmatter(text: str, path: str) -> Frontmatter | None:
+    """The YAML frontmatter at the top of ``text``, or None when the text does not open with ``---``.
+
+    Parameters
+    ----------
+    text : str
+        The member's text.
+    path : str
+        Shown in errors.
+
+    Returns
+    -------
+    Frontmatter or None
+
+    Raises
+    ------
+    ParseError
+        The frontmatter is never closed, is not valid YAML (the error names the YAML's line in the
+        file), or is not a mapping.
+
+    Examples
+    --------
+    >>> fm = read_frontmatter("---\\ntype: t.md\\nrun-date: 2026-10-04\\n---\\n# T\\n", "m.md")
+    >>> fm.data, fm.lines, fm.end_line
+    ({'type': 't.md', 'run-date': '2026-10-04'}, {'type': 2, 'run-date': 3}, 4)
+    """
+    lines = text.split("\n")
+    if lines[0].rstrip("\r") != "---":
+        return None
+    close = next((k for k in range(1, len(lines)) if lines[k].rstrip("\r") in ("---", "...")), None)
+    if close is None:
+        raise ParseError("the frontmatter opened on line 1 is never closed", source=SourceSpan(path, 1),
+                         hint="close the YAML frontmatter with a `---` line")
+    body = "\n".join(lines[1:close])
+    try:
+        node = yaml.compose(body, Loader=_Loader)
+        data = yaml.load(body, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 2 if mark is not None else 2
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ParseError(f"malformed YAML frontmatter: {problem}", source=SourceSpan(path, line),
+                         hint="quote values that contain `: ` or start with a special character") from None
+    if data is None:
+        data, node = {}, None
+    if not isinstance(data, dict):
+        raise ParseError("the frontmatter is not a YAML mapping", source=SourceSpan(path, 2))
+    key_lines = {}
+    if isinstance(node, yaml.MappingNode):
+        key_lines = {str(k.value): k.start_mark.line + 2 for k, _ in node.value}
+    end = sum(len(line) + 1 for line in lines[:close]) + len(lines[close])
+    return Frontmatter(_plain_value(data), key_lines, node, end, close + 1)
+
+
+def frontmatter_records(node: Any) -> Iterator[tuple[str, int]]:
+    """Every entry of every ``records`` list in a composed frontmatter, with its 1-based file line
+    (the memory profile's ``memory-comparison``, GRAMMAR §3.7), in document order.
+
+    >>> fm = read_frontmatter("---\\nm:\\n  a: {records: [RT-OBJ-x]}\\n  records:\\n  - runtime.md#rt-obj-y\\n---\\n", "p.md")
+    >>> list(frontmatter_records(fm.node))
+    [('RT-OBJ-x', 3), ('runtime.md#rt-obj-y', 5)]
+    """
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "records" and isinstance(value, yaml.SequenceNode):
+                for item in value.value:
+                    if isinstance(item, yaml.ScalarNode) and item.value.strip():
+                        yield item.value.strip(), item.start_mark.line + 2
+            else:
+                yield from frontmatter_records(value)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from frontmatter_records(item)
+
+
+# -- inline rendering -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    """A Markdown link in rendered plain text: ``[start, end)`` is its label."""
+
+    start: int
+    end: int
+    href: str
+    label: str
+
+
+def _render_inline(children: list[Token] | None) -> tuple[str, list[_Link]]:
+    """Plain text of inline tokens the GRAMMAR §9 way (backticks removed, links → label, emphasis
+    markers dropped, line breaks → one space) and the links inside it."""
+    out: list[str] = []
+    pos = 0
+    links: list[_Link] = []
+    open_links: list[tuple[int, str]] = []
+    for tok in children or ():
+        if tok.type in ("text", "text_special", "code_inline", "html_inline"):
+            piece = tok.content
+        elif tok.type in ("softbreak", "hardbreak"):
+            piece = " "
+        elif tok.type == "image":
+            piece = _render_inline(tok.children)[0]
+        elif tok.type == "link_open":
+            open_links.append((pos, str(tok.attrs.get("href", ""))))
+            continue
+        elif tok.type == "link_close" and open_links:
+            start, href = open_links.pop()
+            links.append(_Link(start, pos, href, "".join(out)[start:pos]))
+            continue
+        else:
+            continue
+        out.append(piece)
+        pos += len(piece)
+    return "".join(out), sorted(links, key=lambda link: link.start)
+
+
+def _split_lines(children: list[Token] | None) -> list[list[Token]]:
+    """Inline tokens split at line breaks: one token list per source line."""
+    lines: list[list[Token]] = [[]]
+    for tok in children or ():
+        if tok.type in ("softbreak", "hardbreak"):
+            lines.append([])
+        else:
+            lines[-1].append(tok)
+    return lines
+
+
+def _bold_label(children: list[Token] | None) -> tuple[str, list[Token]] | None:
+    """``(label, rest)`` when inline tokens open with a bold label ``**Label.**`` / ``**Label:**``
+    (G2 bold-bullet fields, GRAMMAR §4.3), else None."""
+    toks = [t for t in (children or ()) if not (t.type == "text" and not t.content)]
+    if not toks or toks[0].type != "strong_open":
+        return None
+    close = next((i for i, t in enumerate(toks) if t.type == "strong_close"), None)
+    if close is None:
+        return None
+    label = _render_inline(toks[1:close])[0].strip()
+    rest = toks[close + 1:]
+    after = _render_inline(rest)[0]
+    if label.endswith((".", ":")) or after.lstrip().startswith(":"):
+        return label.rstrip(".:").strip(), rest
+    return None
+
+
+# -- citations --------------------------------------------------------------------------------
+
+
+def _member_role(file_name: str) -> str | None:
+    return _FILE_ROLES.get(file_name)
+
+
+def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
+    """Citations a Markdown link makes (GRAMMAR §5), or None to leave its label to the plain-text
+    rules: a record anchor → that record (``link`` form, ``member`` set); a whole member → the IDs
+    in its label when the label is only an ID list (G2 ``[CMP-1, CMP-2](runtime.md)``), else a named
+    reference to the member plus the IDs its label mentions (G2 ``[annotations on OBJ-1](memory.md)``);
+    a GitHub blob URL → the file it pins."""
+    href = link.href.strip()
+    blob = _GITHUB_BLOB.match(href)
+    if blob:
+        return [ParsedCitation(link.label, "file", blob.group(2), "link", link.start, link.end, link.start,
+                               link.end)]
+    if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
+        return None
+    file_part, _, anchor = href.partition("#")
+    file_name = PurePosixPath(file_part).name if file_part else own_file
+    if file_part and (file_part not in (file_name, f"./{file_name}") or _member_role(file_name) is None):
+        return None
+    role = _member_role(file_name) or ""
+    if anchor:
+        record = record_id_from_anchor(anchor)
+        if record is not None:
+            return [ParsedCitation(link.label, "record", record, "link", link.start, link.end, link.start,
+                                   link.end, member=file_name)]
+        name = " ".join([role.replace("-", " "), anchor.replace("-", " ")]).strip()
+        return [ParsedCitation(link.label, "named", name, "link", link.start, link.end, link.start, link.end,
+                               member=file_name)]
+    ids = list(RECORD_ID.finditer(link.label))
+    pure = bool(ids) and not RECORD_ID.sub("", link.label).replace(",", " ").replace(" and ", " ").strip()
+    records = [ParsedCitation(m.group(), "record", m.group(), "link", link.start + m.start(), link.start + m.end(),
+                              link.start, link.end, member=file_name if pure else None) for m in ids]
+    if pure:
+        return records
+    named = ParsedCitation(link.label, "named", role.replace("-", " "), "link", link.start, link.end, link.start,
+                           link.end, member=file_name)
+    return [named, *records]
+
+
+def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
+                own_file: str) -> tuple[ParsedCitation, ...]:
+    """``citations`` found in plain text, with those made by links replaced by the links' own.
+
+    Plain-text named references are dropped: in Markdown a reference to a member or section is a
+    link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one."""
+    out = [c for c in citations if c.target_kind != "named"]
+    for link in links:
+        made = _link_citations(link, own_file)
+        if made is None:
+            continue
+        overlapping = [c for c in out if c.start < link.end and link.start < c.end]
+        if overlapping:
+            span = (min(c.span_start for c in overlapping), max(c.span_end for c in overlapping))
+            out = [c for c in out if c not in overlapping]
+            made = [replace(c, span_start=span[0], span_end=span[1]) for c in made]
+        out.extend(made)
+    return tuple(sorted(out, key=lambda c: (c.start, c.end)))
+
+
+def _shift(citations, offset: int) -> list[ParsedCitation]:
+    return [replace(c, start=c.start + offset, end=c.end + offset, span_start=c.span_start + offset,
+                    span_end=c.span_end + offset) for c in citations]
+
+
+def _id_findings(text: str) -> dict[str, list[str]]:
+    """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
+    out: dict[str, list[str]] = {}
+    malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
+    if malformed:
+        out["malformed_ids"] = malformed
+    ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
+    if ranges:
+        out["source_ranges"] = ranges
+    record_ranges = [m.group() for m in RECORD_RANGE.finditer(text)]
+    if record_ranges:
+        out["record_ranges"] = record_ranges
+    return out
+
+
+def _statuses(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
+    """Conclusion-status fields stated by one statement (GRAMMAR §4.4): a ``label: value`` bullet
+    or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
+    and run-on prose (G2) give each ``… conclusion status: value`` up to the next ``;`` or ``.``."""
+    if (label is not None and form in ("bullet", "line") and _STATUS_LABEL.match(label)
+            and not _STATUS_IN_PROSE.search(value or "")):
+        return [[label, (value or "").strip()]]
+    return [[m.group(1).strip(), m.group(2).strip()] for m in _STATUS_IN_PROSE.finditer(text)]
+
+
+_RUN_ON_LABEL = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w/,' -]{2,80}?):\s")
+
+
+def _run_on_fields(text: str) -> list[list[str]]:
+    """``[label, value]`` pairs of a run-on prose record body (G2: ``Source-native identity: …
+    Representational form: … Storage substrate: …``, GRAMMAR §4.3); empty unless it has two."""
+    marks = list(_RUN_ON_LABEL.finditer(text))
+    if len(marks) < 2:
+        return []
+    return [[m.group(1).strip(), text[m.end():nxt.start() if nxt else len(text)].strip()]
+            for m, nxt in zip(marks, [*marks[1:], None])]
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    """Where the parser is: the open H2, kind heading, declaration and annotation."""
+
+    member: MemberType
+    file_name: str
+    h2: str = ""
+    record_kind: str | None = None
+    declaration: dict | None = None
+    annotation: str | None = None
+    first_in_record: bool = False
+
+
+@dataclass
+class _Builder:
+    """Emits blocks with exact ``gap``/``markup`` from file line ranges."""
+
+    path: str
+    text: str
+    lines: list[str]
+    starts: list[int]
+    prev_end: int
+    blocks: list[ParsedBlock] = field(default_factory=list)
+
+    def bounds(self, first: int, stop: int) -> tuple[int, int, int]:
+        """(start offset, end offset, last line) of file lines ``[first, stop)`` (0-based) without
+        trailing blank lines."""
+        while stop > first + 1 and not self.lines[stop - 1].strip():
+            stop -= 1
+        return self.starts[first], self.starts[stop - 1] + len(self.lines[stop - 1]), stop
+
+    def emit(self, kind: str, first: int, stop: int, **kwargs) -> ParsedBlock:
+        start, end, _ = self.bounds(first, stop)
+        if start < self.prev_end:
+            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, first + 1))
+        block = ParsedBlock(kind, first + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
+        self.blocks.append(block)
+        self.prev_end = end
+        return block
+
+
+def _close(tokens: list[Token], i: int) -> int:
+    """Index of the token closing ``tokens[i]`` (``i`` itself for self-contained tokens)."""
+    if tokens[i].nesting != 1:
+        return i
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1
+
+
+def parse_markdown(data: bytes, path: str) -> ParsedDocument:
+    """Parse one Markdown analysis-set member.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's raw bytes; the SHA-256 is taken over them.
+    path : str
+        The path shown in errors and stored on the document; its file name gives the role of
+        verification members (GRAMMAR §3.9) and the member named by same-file links.
+
+    Returns
+    -------
+    ParsedDocument
+        ``preamble`` is the frontmatter, the H1 and anything before the first H2; ``blocks`` every
+        heading and statement after it (see the module docstring); ``trailer`` the whitespace
+        after the last block. ``pins`` holds the Source register rows (``declared``) and a boundary
+        or overview frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
+        frontmatter (form ``frontmatter``).
+
+    Raises
+    ------
+    ParseError
+        Not UTF-8, no frontmatter, malformed YAML, no ``type`` or one that is not a member type, no
+        ``# title`` heading; the error names the line.
+
+    Examples
+    --------
+    >>> data = (b"---\\ntype: agentic-system-analyses/types/agentic-system-reconciliation-report.md\\n"
+    ...     b"run-id: AAS-2026-10-04-x-01\\n---\\n\\n# X reconciliation\\n\\n## Reconciliation\\n\\n"
+    ...     b"Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\\n")
+    >>> doc = parse_markdown(data, "reconciliation.md")
+    >>> [(b.kind, b.line, b.extra.get("supersedes")) for b in doc.blocks]
+    [('heading', 8, None), ('amendment', 10, [('RT-OBJ-a', 'EPI-OBJ-b')])]
+    >>> doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data.decode()
+    True
+    """
+    text = decode_member(data, path)
+    file_name = PurePosixPath(path.replace("\\", "/")).name
+    fm = read_frontmatter(text, path)
+    if fm is None:
+        raise ParseError("expected YAML frontmatter opening with `---` on line 1", source=SourceSpan(path, 1),
+                         hint="analysis-set members start with frontmatter naming their `type`")
+    type_path = fm.data.get("type")
+    if not isinstance(type_path, str) or not type_path.strip():
+        raise ParseError("the frontmatter has no `type`", source=SourceSpan(path, 2))
+    mtype = member_type(type_path)
+    if mtype is None:
+        raise ParseError(f"unknown member type {type_path!r}", source=SourceSpan(path, fm.lines.get("type", 2)),
+                         hint="expected an agentic-system analysis member type such as "
+                              "agentic-system-analyses/types/agentic-system-runtime-report.md")
+    lines = text.split("\n")
+    starts = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    body_first = fm.end_line  # 0-based index of the first body line
+    body = "\n".join(lines[body_first:])
+    tokens = _MD.parse(body)
+    top = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting != -1]
+    h1 = next((i for i in top if tokens[i].type == "heading_open" and tokens[i].tag == "h1"), None)
+    if h1 is None:
+        raise ParseError("expected a `# title` heading after the frontmatter",
+                         source=SourceSpan(path, body_first + 1))
+    title = _render_inline(tokens[h1 + 1].children)[0].strip()
+    first = next((i for i in top if tokens[i].type == "heading_open" and tokens[i].tag == "h2"), None)
+    if first is None:
+        first = next((i for i in top if i > h1 + 2), len(tokens))
+    if first < len(tokens):
+        k = body_first + tokens[first].map[0]
+        while k > 0 and not lines[k - 1].strip():
+            k -= 1
+        preamble_end = starts[k - 1] + len(lines[k - 1]) if k > 0 else 0
+    else:
+        preamble_end = len(text.rstrip())
+    builder = _Builder(path, text, lines, starts, preamble_end)
+    ctx = _Context(mtype, file_name)
+    i = first
+    while i < len(tokens):
+        close = _close(tokens, i)
+        if tokens[i].nesting != -1 and tokens[i].map is not None:
+            _top_block(tokens, i, close, body_first, builder, ctx)
+        i = close + 1
+    blocks = builder.blocks
+    preamble = text[:preamble_end]
+    trailer = text[builder.prev_end:]
+    pins = _frontmatter_pins(fm.data, mtype) + tuple(
+        b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
+    fm_citations = tuple(_frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
+    run_id = fm.data.get("run-id")
+    boundary = fm.data.get("reviewed-boundary")
+    system = fm.data.get("system")
+    return ParsedDocument(
+        path=path,
+        format="md",
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        title=title,
+        member_type=type_path.strip(),
+        role=role_of(mtype, file_name),
+        system=str(system).strip() if system else system_from_title(title),
+        preamble=preamble,
+        blocks=tuple(blocks),
+        trailer=trailer,
+        run_id=str(run_id) if run_id is not None else None,
+        reviewed_boundary=str(boundary) if boundary is not None else None,
+        frontmatter=fm.data,
+        pins=pins,
+        frontmatter_citations=tuple(c for c in fm_citations if c is not None),
+        extra={
+            "file_name": file_name,
+            "record_prefix": mtype.record_prefix,
+            "reviewed_boundary": str(boundary) if boundary is not None else None,
+            "frontmatter_lines": fm.lines,
+        },
+    )
+
+
+def _frontmatter_pins(data: dict, mtype: MemberType) -> tuple[ParsedSourcePin, ...]:
+    """The boundary's (or an overview's) frontmatter ``source`` as the pin of ``SRC-1`` (GRAMMAR §3.1,
+    §7: the register row equals it)."""
+    source = data.get("source")
+    if mtype.role not in ("boundary", "overview") or not isinstance(source, dict):
+        return ()
+    return (ParsedSourcePin("SRC-1", url=_str(source.get("identity")), commit=_str(source.get("revision")),
+                            kind=_str(source.get("kind"))),)
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _frontmatter_citation(value: str, line: int) -> ParsedCitation | None:
+    """A ``records`` entry: a bare record ID or ``member.md#anchor`` (GRAMMAR §3.7)."""
+    member = None
+    record = value
+    if "#" in value:
+        member, _, anchor = value.partition("#")
+        record = record_id_from_anchor(anchor) or anchor
+        member = PurePosixPath(member).name or None
+    kind = "record" if RECORD_ID.fullmatch(record) else "named"
+    return ParsedCitation(value, kind, record, "frontmatter", 0, len(value), 0, len(value), member=member, line=line)
+
+
+def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx: _Context) -> None:
+    """Emit the blocks of one top-level token range ``tokens[i..close]``."""
+    tok = tokens[i]
+    first, stop = base + tok.map[0], base + tok.map[1]
+    if tok.type == "heading_open":
+        _heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
+    elif tok.type == "paragraph_open":
+        _paragraph(tokens[i + 1], first, stop, b, ctx)
+    elif tok.type in ("bullet_list_open", "ordered_list_open"):
+        j = i + 1
+        while j < close:
+            item_close = _close(tokens, j)
+            if tokens[j].type == "list_item_open":
+                _list_item(tokens, j, item_close, base, b, ctx)
+            j = item_close + 1
+    elif tok.type == "blockquote_open":
+        _blockquote(first, stop, b, ctx)
+    elif tok.type == "table_open":
+        _table(tokens, i, close, base, b, ctx)
+    elif tok.type in ("fence", "code_block"):
+        _statement(b, ctx, "code", first, stop, tok.content.rstrip("\n"), scan=False)
+    elif tok.type == "html_block":
+        _statement(b, ctx, "html", first, stop, tok.content.rstrip("\n"), scan=False)
+    elif tok.type == "hr":
+        _statement(b, ctx, "rule", first, stop, "", scan=False)
+
+
+def _heading(inline: Token, level: int, first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    text, links = _render_inline(inline.children)
+    text = text.strip()
+    extra: dict[str, Any] = {}
+    kind = "subsection"
+    if level <= 2:
+        extra = {"h1": True} if level == 1 else {}
+        level, kind = 2, "section"
+        ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
+    elif level == 3:
+        ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
+        if ctx.h2 == "Shared records" and text in _KIND_NAMES:
+            kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
+            extra = {"record_kind": ctx.record_kind}
+    elif level == 4:
+        ctx.declaration, ctx.annotation = None, None
+        if ctx.h2 == "Shared records" and ctx.record_kind:
+            m = _DECLARATION.match(text)
+            if m:
+                kind = "declaration"
+                extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
+                ctx.declaration, ctx.first_in_record = extra, True
+            elif like := _DECLARATION_LIKE.match(text):
+                extra = {"malformed_declaration": like.group(1)}
+        elif ctx.h2 == "Annotations" and text.startswith("On"):
+            record, label = _annotated(text, links, ctx.file_name)
+            if record:
+                kind = "annotation"
+                extra = {"annotates": record, "label": label}
+                ctx.annotation, ctx.first_in_record = record, True
+            else:
+                extra = {"malformed_annotation": text}
+    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra)
+
+
+def _annotated(text: str, links: list[_Link], own_file: str) -> tuple[str | None, str | None]:
+    """(record ID, label) of an annotation heading: ``On ID — label`` or the G4 link form with
+    exactly one record link (GRAMMAR §4.6)."""
+    records = [(link, c) for link in links for c in (_link_citations(link, own_file) or ())
+               if c.target_kind == "record"]
+    if len(records) == 1:
+        link, record = records[0]
+        rest = text[link.end:].strip()
+        label = re.sub(r"^[\u2014\u2013-][ \t]+", "", rest) or None
+        return record.target, label
+    m = _ANNOTATION.match(text)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, text: str, *,
+               links: list[_Link] = (), scan: bool = True, citations=None, **extra) -> ParsedBlock:
+    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration,
+    and ID findings; ``scan=False`` for quoted, fenced and raw HTML text."""
+    extra = {k: v for k, v in extra.items() if v is not None}
+    if scan:
+        if citations is None:
+            citations = _with_links(extract_citations(text), list(links), ctx.file_name)
+        extra.update(_id_findings(text))
+        if ctx.declaration is not None:
+            statuses = _statuses(text, extra.get("label"), extra.get("value"), extra.get("form"))
+            if statuses:
+                extra["statuses"] = statuses
+        if ctx.declaration is not None or ctx.annotation is not None:
+            fields = _run_on_fields(text) if kind in ("field", "paragraph") and extra.get("form") in (None, "line") else []
+            if fields:
+                extra["fields"] = fields
+    elif citations is None:
+        citations = ()
+    if ctx.annotation is not None and kind == "paragraph":
+        kind = "annotation_body"
+    block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    if ctx.first_in_record:
+        ctx.first_in_record = False
+        if (ctx.declaration is not None and kind == "field" and extra.get("label") == "Label"
+                and not ctx.declaration.get("label")):
+            ctx.declaration["label"] = extra.get("value")
+    return block
+
+
+def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> dict[str, Any]:
+    """``label``/``value``/``form`` of a field, plus ``part_of`` (or ``part_of_malformed``) for a
+    ``Part of:`` line inside a declaration (GRAMMAR §4.7) and ``route_ids`` for a ledger
+    ``Route ID:`` line (§3.5)."""
+    extra: dict[str, Any] = {"label": label, "value": value, "form": form}
+    if label == "Part of" and ctx.declaration is not None:
+        m = _PART_OF.match(raw)
+        if form != "line":
+            extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"
+        elif m and m.group(1):
+            extra["part_of"] = m.group(1)
+        elif m and m.group(2) and record_id_from_anchor(m.group(3).partition("#")[2]) == m.group(2):
+            extra["part_of"] = m.group(2)
+        else:
+            extra["part_of_malformed"] = raw.strip()
+    if label == "Route ID":
+        extra["route_ids"] = [m.group() for m in RECORD_ID.finditer(value)]
+    return extra
+
+
+def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    text, links = _render_inline(inline.children)
+    if EMPTY_KIND.match(text.strip()):
+        _statement(b, ctx, "empty_marker", first, stop, text)
+        return
+    if text.startswith("Amendment:"):
+        block = _statement(b, ctx, "amendment", first, stop, text, links=links)
+        _amendment(block)
+        return
+    if text.startswith("Unresolved conflict:"):
+        _statement(b, ctx, "conflict", first, stop, text, links=links)
+        return
+    in_record = ctx.declaration is not None or ctx.annotation is not None
+    ledger = ctx.h2 == "Authority-route ledger" and text.startswith("Route ID:")
+    if in_record or ledger:
+        per_line = [_render_inline(line) for line in _split_lines(inline.children)]
+        matches = [_LABEL.match(t) for t, _ in per_line]
+        if len(per_line) == stop - first and all(matches):
+            for n, ((line_text, line_links), m) in enumerate(zip(per_line, matches)):
+                raw = b.lines[first + n]
+                _statement(b, ctx, "field", first + n, first + n + 1, line_text, links=line_links,
+                           **_field_extra(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx))
+            return
+    _statement(b, ctx, "paragraph", first, stop, text, links=links)
+
+
+def _amendment(block: ParsedBlock) -> None:
+    """Add ``amends`` (the amended record: the first ID, GRAMMAR §4.8) and, for the supersession
+    form, ``supersedes`` = [(old, new), …] from the block's record citations."""
+    records = [c for c in block.citations if c.target_kind == "record"]
+    if not records:
+        return
+    block.extra["amends"] = records[0].target
+    m = _SUPERSESSION.match(block.text)
+    if m:
+        old = [c.target for c in records if m.start(1) <= c.start < m.end(1)]
+        new = [c.target for c in records if m.start(2) <= c.start < m.end(2)]
+        if old and new:
+            block.extra["amends"] = old[0]
+            block.extra["supersedes"] = [(old[0], n) for n in new]
+
+
+def _item_parts(tokens: list[Token], i: int, close: int) -> list[tuple[str, int, int]]:
+    """The children of list item ``tokens[i..close]`` as (kind, first token, last token), kind
+    ``text`` for ordinary content and ``quote``/``code`` for nested blockquotes and fences."""
+    parts = []
+    j = i + 1
+    while j < close:
+        end = _close(tokens, j)
+        kind = {"blockquote_open": "quote", "fence": "code", "code_block": "code"}.get(tokens[j].type, "text")
+        parts.append((kind, j, end))
+        j = end + 1
+    return parts
+
+
+def _render_blocks(tokens: list[Token], i: int, close: int) -> tuple[str, list[_Link]]:
+    """Plain text of block tokens ``tokens[i..close]``: paragraphs, nested list items and table
+    cells one per line; nested quotes and fences are left out (GRAMMAR §6)."""
+    out: list[str] = []
+    links: list[_Link] = []
+    skip_until = -1
+    offset = 0
+    for j in range(i, close + 1):
+        tok = tokens[j]
+        if j <= skip_until:
+            continue
+        if tok.type in ("blockquote_open",):
+            skip_until = _close(tokens, j)
+            continue
+        if tok.type == "inline":
+            piece, piece_links = _render_inline(tok.children)
+            if out:
+                offset += 1
+            links.extend(replace(link, start=link.start + offset, end=link.end + offset) for link in piece_links)
+            out.append(piece)
+            offset += len(piece)
+    return "\n".join(out), links
+
+
+def _list_item(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx: _Context) -> None:
+    """One top-level bullet: a ``field`` or ``list_item`` block, with nested quotes and fences split
+    out as their own blocks (GRAMMAR §6: quotes may sit inside a list item's context)."""
+    item_first, item_stop = base + tokens[i].map[0], base + tokens[i].map[1]
+    parts = _item_parts(tokens, i, close)
+    groups: list[tuple[str, list[tuple[str, int, int]]]] = []
+    for part in parts:
+        if part[0] == "text" and groups and groups[-1][0] == "text":
+            groups[-1][1].append(part)
+        else:
+            groups.append((part[0], [part]))
+    special_starts = [base + tokens[g[1][0][1]].map[0] for g in groups]
+    for n, (kind, members) in enumerate(groups):
+        first = item_first if n == 0 else special_starts[n]
+        stop = special_starts[n + 1] if n + 1 < len(groups) else item_stop
+        if kind == "quote":
+            _blockquote(first, stop, b, ctx)
+        elif kind == "code":
+            tok = tokens[members[0][1]]
+            _statement(b, ctx, "code", first, stop, tok.content.rstrip("\n"), scan=False)
+        else:
+            _item_text(tokens, members, first, stop, b, ctx, is_first=n == 0)
+    if not groups:
+        _statement(b, ctx, "list_item", item_first, item_stop, "")
+
+
+def _item_text(tokens: list[Token], members: list[tuple[str, int, int]], first: int, stop: int,
+               b: _Builder, ctx: _Context, *, is_first: bool) -> None:
+    text, links = _render_blocks(tokens, members[0][1], members[-1][2])
+    if not is_first:
+        _statement(b, ctx, "list_item", first, stop, text, links=links, continuation=True)
+        return
+    if ctx.declaration is not None or ctx.annotation is not None:
+        lead = tokens[members[0][1]]
+        bold = _bold_label(tokens[members[0][1] + 1].children) if lead.type == "paragraph_open" else None
+        if bold is not None:
+            label, rest = bold
+            value = _render_inline(rest)[0].strip().lstrip(":").strip()
+            more = text.split("\n", 1)[1] if "\n" in text else ""
+            value = f"{value}\n{more}".strip() if more else value
+            _statement(b, ctx, "field", first, stop, text, links=links,
+                       **_field_extra(label, value, "bold", b.lines[first], ctx))
+            return
+        m = _LABEL.match(text)
+        if m and ". " not in m.group(1):
+            _statement(b, ctx, "field", first, stop, text, links=links,
+                       **_field_extra(m.group(1).strip(), m.group(2).strip(), "bullet", b.lines[first], ctx))
+            return
+    _statement(b, ctx, "list_item", first, stop, text, links=links)
+
+
+def _attribution(span: str) -> tuple[str, str | None, str | None]:
+    """(path, lines, revision) of an attribution's code span: ``path``, ``path:270-275`` or a pinned
+    GitHub blob URL (GRAMMAR §6)."""
+    blob = _GITHUB_BLOB.match(span)
+    if blob:
+        rev, path, start, end = blob.groups()
+        lines = None if start is None else (start if end is None else f"{start}-{end}")
+        return path, lines, rev
+    m = _LINES_SUFFIX.match(span)
+    if m and not span.startswith(("http://", "https://")):
+        return m.group(1), m.group(2), None
+    return span, None, None
+
+
+def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    """One ``quotation`` block per attributed passage of a blockquote (GRAMMAR §6); the attribution
+    path is the block's only citation (form ``quotation``)."""
+    _, _, stop = b.bounds(first, stop)
+    start = first
+    for n in range(first, stop):
+        m = ATTRIBUTION.match(b.lines[n].rstrip("\r"))
+        if m or n == stop - 1:
+            _quotation(start, n + 1, m, b, ctx)
+            start = n + 1
+
+
+def _quotation(first: int, stop: int, attribution: re.Match | None, b: _Builder, ctx: _Context) -> None:
+    raw = b.lines[first:stop - 1] if attribution else b.lines[first:stop]
+    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line.rstrip("\r")) for line in raw).strip("\n")
+    flat = " ".join(body.split())
+    if attribution is None:
+        _statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)
+        return
+    span, revision = attribution.group(1), attribution.group(2)
+    path, lines, rev = _attribution(span)
+    text = f"{flat} --- {span}" if flat else f"--- {span}"
+    at = len(text) - len(span)
+    cite = ParsedCitation(span, "file", path, "quotation", at, len(text), 0, len(text))
+    block = _statement(b, ctx, "quotation", first, stop, text, scan=False, citations=(cite,))
+    b.blocks[-1] = replace(block, quotation=ParsedQuotation(body, path, lines, revision or rev))
+
+
+def _cells(tokens: list[Token], tr: int, tr_close: int) -> list[tuple[str, list[_Link], list[Token]]]:
+    """(plain text, links, inline children) of each cell of table row ``tokens[tr..tr_close]``."""
+    out = []
+    for j in range(tr, tr_close):
+        if tokens[j].type == "inline":
+            text, links = _render_inline(tokens[j].children)
+            out.append((text.strip(), links, tokens[j].children or []))
+    return out
+
+
+def _row(cells: list[tuple[str, list[_Link], list[Token]]]) -> tuple[str, list[tuple[str, int, list[_Link]]]]:
+    """A row's plain text ``| a | b |`` (literal pipes escaped again) and each cell's (text, offset,
+    links shifted to the row)."""
+    text = "|"
+    placed = []
+    for cell, links, _ in cells:
+        escaped = cell.replace("|", "\\|")
+        moved = []
+        for link in links:
+            extra = link.start + cell[: link.start].count("|")
+            moved.append(replace(link, start=len(text) + 1 + extra,
+                                 end=len(text) + 1 + extra + len(link.label.replace("|", "\\|"))))
+        placed.append((escaped, len(text) + 1, moved))
+        text += f" {escaped} |"
+    return text, placed
+
+
+def _table(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx: _Context) -> None:
+    """A pipe table: one ``table_header`` block (header and separator rows) and one ``table_row``
+    per body row (GRAMMAR §7); Source register rows also pin their source."""
+    rows = [j for j in range(i, close) if tokens[j].type == "tr_open"]
+    table = _TABLE_ROLES.get(ctx.h2.strip().lower(), "table")
+    header_close = _close(tokens, rows[0])
+    header = _cells(tokens, rows[0], header_close)
+    header_text, _ = _row(header)
+    header_cells = [c for c, _, _ in header]
+    first = base + tokens[rows[0]].map[0]
+    header_stop = base + tokens[rows[1]].map[0] if len(rows) > 1 else base + tokens[i].map[1]
+    _statement(b, ctx, "table_header", first, header_stop, header_text, scan=False,
+               cells=header_cells, table=table)
+    cite_cols = citation_columns(ctx.h2, header_cells) if table == "limitations" else {
+        n for n, h in enumerate(header_cells) if "record citations" in h.lower()}
+    for tr in rows[1:]:
+        cells = _cells(tokens, tr, _close(tokens, tr))
+        text, placed = _row(cells)
+        found: list[ParsedCitation] = []
+        links: list[_Link] = []
+        for n, (cell, offset, cell_links) in enumerate(placed):
+            links.extend(cell_links)
+            if n in cite_cols:
+                found.extend(split_cell_citations(cell, offset))
+            else:
+                found.extend(_shift(extract_citations(cell), offset))
+        citations = _with_links(found, links, ctx.file_name)
+        extra: dict[str, Any] = {"cells": [c for c, _, _ in cells], "table": table}
+        if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
+            extra["source_id"] = cells[0][0]
+            extra["_pin"] = _register_pin(cells)
+        row_first = base + tokens[tr].map[0]
+        _statement(b, ctx, "table_row", row_first, base + tokens[tr].map[1], text, citations=citations, **extra)
+
+
+def _register_pin(cells: list[tuple[str, list[_Link], list[Token]]]) -> ParsedSourcePin:
+    """The source a Source register row declares (GRAMMAR §7): ``SRC-n | kind | identity/location
+    | revision or capture | evidence layer | …``; the identity is the cell's first code span, or
+    its text before an ``(access root …)`` note."""
+
+    def cell(n: int) -> str | None:
+        return cells[n][0] if n < len(cells) and cells[n][0] else None
+
+    identity = None
+    if len(cells) > 2:
+        spans = [t.content for t in cells[2][2] if t.type == "code_inline"]
+        identity = spans[0] if spans else re.split(r"\s*[(;]\s*access root", cells[2][0])[0].strip() or None
+    return ParsedSourcePin(cells[0][0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4),
+                           declared=True)

@@ -1,0 +1,456 @@
+"""Analysis-set assembly: input files → members grouped into sets, pinned by their manifests.
+
+A set is assembled from every folder it is given (GRAMMAR §2: retained sets keep some members in
+``retained/<system>/`` and others in ``retained-archive/<run-id>/``). Members are found by manifest
+(``ARTIFACT.yaml``, §2.1) and by frontmatter type; they are grouped by run-id, and a manifest joins
+the set of the members beside it. Each pinned member's SHA-256 is compared with its pin.
+
+Everything that can only be known from the files is reported here as a :class:`SetProblem` with a
+stable code: ``malformed-frontmatter``, ``malformed-manifest``, ``unknown-member-type``,
+``not-a-member``, ``parse-error``, ``manifest-missing-member``, ``pin-mismatch``,
+``duplicate-manifest``, ``duplicate-member``, ``duplicate-declaration``. A set with an error problem is
+refused as a whole (all or nothing); the checker reports the same problems without ingesting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
+from typing import Iterable
+
+import yaml
+
+from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
+from ingest.grammar import NON_MEMBER_TYPES, member_type
+from ingest.loader import set_id_of
+from ingest.parsers import parse_member
+from ingest.parsers.markdown import read_frontmatter
+from ingest.parsers.parsed import ParsedDocument
+from ingest.parsers.plaintext import decode_member
+
+__all__ = [
+    "MANIFEST_NAME",
+    "SET_TYPES",
+    "ManifestPin",
+    "Manifest",
+    "parse_manifest",
+    "InputFile",
+    "SetProblem",
+    "Assembly",
+    "assemble",
+]
+
+MANIFEST_NAME = "ARTIFACT.yaml"
+"""File name of a set's manifest (GRAMMAR §2.1)."""
+
+SET_TYPES = (
+    "agentic-system-analyses/types/agentic-system-analysis-set.md",
+    "agentic-systems/types/agentic-system-analysis-set.md",
+    "reports/types/agentic-system-analysis-set.md",
+)
+"""Manifest ``type`` values, newest first (GRAMMAR §2.1)."""
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_RUN_ID_LINE = re.compile(r"(?m)^run-id:[ \t]*[\"']?([^\s\"'#]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestPin:
+    """One ``members`` entry: member file ``name``, its pinned ``sha256`` (64 hex) and the 1-based
+    ``line`` of the entry in the manifest."""
+
+    name: str
+    sha256: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """A parsed ``ARTIFACT.yaml``: ``path`` as given, ``type``, ``pins`` in file order, ``worker``
+    (map or None)."""
+
+    path: str
+    type: str
+    pins: tuple[ManifestPin, ...]
+    worker: dict | None = None
+
+    @property
+    def folder(self) -> str:
+        """The folder holding the manifest."""
+        return str(PurePosixPath(self.path.replace("\\", "/")).parent)
+
+    def names(self) -> list[str]:
+        """Pinned member file names, in manifest order."""
+        return [p.name for p in self.pins]
+
+
+def parse_manifest(data: bytes, path: str) -> Manifest:
+    r"""Parse a set manifest (GRAMMAR §2.1 schema: ``type`` const, ``members`` map of file name →
+    ``{sha256: <64 hex>}``, optional ``worker``).
+
+    Raises
+    ------
+    ParseError
+        Not UTF-8, not YAML, not a mapping, unknown ``type``, or a ``members`` entry without a
+        well-formed ``sha256``; the error names the line.
+
+    Examples
+    --------
+    >>> m = parse_manifest(b"type: agentic-system-analyses/types/agentic-system-analysis-set.md\n"
+    ...                    b"members:\n  overview.md:\n    sha256: " + b"0" * 64 + b"\n", "s/ARTIFACT.yaml")
+    >>> m.pins[0].name, m.pins[0].sha256 == "0" * 64, m.pins[0].line, m.folder
+    ('overview.md', True, 3, 's')
+    """
+    text = decode_member(data, path)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ParseError(f"malformed manifest YAML: {getattr(exc, 'problem', None) or exc}",
+                         source=SourceSpan(path, mark.line + 1 if mark else 1)) from None
+    if not isinstance(value, dict) or not isinstance(node, yaml.MappingNode):
+        raise ParseError("the manifest is not a YAML mapping", source=SourceSpan(path, 1))
+    lines = {str(k.value): (k.start_mark.line + 1, v) for k, v in node.value}
+    set_type = value.get("type")
+    if set_type not in SET_TYPES:
+        raise ParseError(f"manifest type {set_type!r} is not the analysis-set type",
+                         source=SourceSpan(path, lines.get("type", (1, None))[0]),
+                         hint=f"expected type: {SET_TYPES[0]}")
+    members = value.get("members")
+    members_node = lines.get("members", (1, None))[1]
+    if not isinstance(members, dict) or not isinstance(members_node, yaml.MappingNode):
+        raise ParseError("the manifest has no `members` map", source=SourceSpan(path, lines.get("members", (1,))[0]))
+    pins = []
+    for key, entry in members_node.value:
+        line = key.start_mark.line + 1
+        name = str(key.value)
+        # Read the digest as written: YAML would turn an all-digit one into an int.
+        sha = next((v.value for k, v in entry.value if k.value == "sha256" and isinstance(v, yaml.ScalarNode)),
+                   None) if isinstance(entry, yaml.MappingNode) else None
+        if not isinstance(sha, str) or not _SHA256.match(sha):
+            raise ParseError(f"member {name} has no well-formed sha256 pin (64 lowercase hex digits)",
+                             source=SourceSpan(path, line))
+        if "/" in name or "\\" in name:
+            raise ParseError(f"member {name} is not a file name in the set folder", source=SourceSpan(path, line))
+        pins.append(ManifestPin(name, sha, line))
+    worker = value.get("worker")
+    return Manifest(path, set_type, tuple(pins), worker if isinstance(worker, dict) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """One input: ``path`` as given, raw ``data`` (None when refused before reading, with
+    ``refusal`` saying why), and whether the path was given ``explicit``-ly rather than found by
+    walking a folder."""
+
+    path: str
+    data: bytes | None
+    explicit: bool = False
+    refusal: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The file name."""
+        return PurePosixPath(self.path.replace("\\", "/")).name
+
+    @property
+    def folder(self) -> str:
+        """The folder holding the file."""
+        return str(PurePosixPath(self.path.replace("\\", "/")).parent)
+
+
+_ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-member": IngestError,
+           "pin-mismatch": IngestError, "duplicate-manifest": IngestError, "duplicate-member": IngestError}
+
+
+@dataclass(frozen=True, slots=True)
+class SetProblem:
+    """A problem found while reading files and assembling sets.
+
+    ``code`` is stable (see the module docstring), ``severity`` ``error`` or ``warning``, ``path``
+    and ``line`` where it is (``line`` 0 for a whole file), ``set_id`` the set it refuses (None when
+    the file's set is unknown: only that file is refused), ``error`` the parser's own exception.
+    """
+
+    code: str
+    severity: str
+    path: str
+    line: int
+    message: str
+    set_id: str | None = None
+    hint: str | None = None
+    error: CitegraphError | None = None
+
+    def to_error(self) -> CitegraphError:
+        """The problem as the exception ingest raises: the parser's own, or one named by the code."""
+        if self.error is not None:
+            return self.error
+        cls = _ERRORS.get(self.code, ParseError)
+        return cls(self.message, hint=self.hint, source=SourceSpan(self.path, max(self.line, 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class Assembly:
+    """Members in input order, each placed in its set (``set_id``) and, when its set has a manifest,
+    carrying it in ``extra`` (``manifest``, ``manifest_members``, ``manifest_lines``,
+    ``pinned_sha256`` — None when unpinned — and ``pin_verified``); the manifests read; every
+    problem found."""
+
+    documents: tuple[ParsedDocument, ...]
+    manifests: tuple[Manifest, ...]
+    problems: tuple[SetProblem, ...]
+
+    @property
+    def refused_sets(self) -> frozenset[str]:
+        """Sets with at least one error problem: none of their members may be ingested."""
+        return frozenset(p.set_id for p in self.problems if p.severity == "error" and p.set_id)
+
+    def accepted(self) -> tuple[ParsedDocument, ...]:
+        """Members of sets that are not refused."""
+        refused = self.refused_sets
+        return tuple(d for d in self.documents if _set_of(d) not in refused)
+
+
+def _set_of(doc: ParsedDocument) -> str:
+    return set_id_of(doc)
+
+
+def _guess_run_id(data: bytes | None) -> str | None:
+    """The ``run-id:`` a file states in its first lines, read without YAML (for unparseable files)."""
+    if not data:
+        return None
+    m = _RUN_ID_LINE.search(data[:4096].decode("utf-8", "replace"))
+    return m.group(1) if m else None
+
+
+def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
+    """Parse one candidate member, or record why not; None also for walked non-member Markdown."""
+    if f.data is None:
+        problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
+        return None
+    if f.name.lower().endswith(".md"):
+        try:
+            text = decode_member(f.data, f.path)
+            fm = read_frontmatter(text, f.path)
+        except ParseError as exc:
+            code = "malformed-frontmatter" if "frontmatter" in exc.message else "parse-error"
+            problems.append(SetProblem(code, "error", f.path, exc.source.line if exc.source else 1, exc.message,
+                                       _guess_run_id(f.data), exc.hint, exc))
+            return None
+        if fm is None:
+            if f.explicit or named:
+                problems.append(SetProblem("not-a-member", "error", f.path, 1,
+                                           "not an analysis-set member: no YAML frontmatter",
+                                           hint="members open with `---` frontmatter naming their `type`"))
+            return None
+        type_path = fm.data.get("type")
+        if not isinstance(type_path, str) or member_type(type_path) is None:
+            type_name = PurePosixPath(type_path).stem if isinstance(type_path, str) else None
+            run_id = fm.data.get("run-id")
+            if not (f.explicit or named) and (type_name in NON_MEMBER_TYPES or run_id is None):
+                return None
+            line = fm.lines.get("type", 2)
+            if not isinstance(type_path, str):
+                problems.append(SetProblem("unknown-member-type", "error", f.path, line,
+                                           "the frontmatter has no `type`", str(run_id) if run_id else None))
+            elif type_name in NON_MEMBER_TYPES:
+                problems.append(SetProblem("not-a-member", "error", f.path, line,
+                                           f"not an analysis-set member: its type is {type_path!r}"))
+            else:
+                problems.append(SetProblem(
+                    "unknown-member-type", "error", f.path, line, f"unknown member type {type_path!r}",
+                    str(run_id) if run_id is not None else None,
+                    "expected an agentic-system analysis member type such as "
+                    "agentic-system-analyses/types/agentic-system-runtime-report.md"))
+            return None
+    try:
+        return parse_member(f.data, f.path)
+    except ParseError as exc:
+        problems.append(SetProblem("parse-error", "error", f.path, exc.source.line if exc.source else 1, exc.message,
+                                   _guess_run_id(f.data), exc.hint, exc))
+        return None
+
+
+def assemble(files: Iterable[InputFile]) -> Assembly:
+    """Group input files into analysis sets.
+
+    Parameters
+    ----------
+    files : iterable of InputFile
+        Member files (``.md``, ``.txt``) and manifests (``ARTIFACT.yaml``), in input order.
+        Walked (not ``explicit``) Markdown without member frontmatter — ``NOTICE.md``, type
+        definitions, instructions — is skipped; given explicitly it is a ``not-a-member`` error.
+
+    Returns
+    -------
+    Assembly
+        Members in input order with their set and pins, and every problem found.
+
+    Notes
+    -----
+    Set rules (GRAMMAR §2, §2.1): a manifest belongs to the set (run-id) of the members beside it,
+    or, with none beside it, to the run-id of the members it names. Each pinned name is looked up
+    beside the manifest first, then among members of that run-id in other folders; a pinned member
+    joins the manifest's set even if its own run-id disagrees (the checker reports that). A name
+    found nowhere is ``manifest-missing-member``; a digest that differs is ``pin-mismatch``
+    (SHA-256 over the raw bytes). Two members with one role in one set are ``duplicate-member``; an
+    ID declared twice in one set is ``duplicate-declaration``.
+
+    Examples
+    --------
+    >>> assemble([]).documents
+    ()
+    """
+    files = list(files)
+    problems: list[SetProblem] = []
+    manifests: list[Manifest] = []
+    for f in files:
+        if f.name == MANIFEST_NAME:
+            try:
+                if f.data is None:
+                    raise ParseError(f.refusal or "file was not read", source=SourceSpan(f.path, 1))
+                manifests.append(parse_manifest(f.data, f.path))
+            except ParseError as exc:
+                problems.append(SetProblem("malformed-manifest", "error", f.path,
+                                           exc.source.line if exc.source else 1, exc.message, None, exc.hint, exc))
+    named_here = {(m.folder, name) for m in manifests for name in m.names()}
+    docs: list[ParsedDocument] = []
+    unparsed: dict[tuple[str, str], InputFile] = {}
+    for f in files:
+        if f.name == MANIFEST_NAME:
+            continue
+        doc = _read_member(f, (f.folder, f.name) in named_here, problems)
+        if doc is None:
+            unparsed[(f.folder, f.name)] = f
+        else:
+            docs.append(doc)
+    docs, folder_sets = _pin(docs, manifests, unparsed, problems)
+    for n, p in enumerate(problems):
+        folder = str(PurePosixPath(p.path.replace("\\", "/")).parent)
+        if p.set_id is None and folder in folder_sets:
+            problems[n] = replace(p, set_id=folder_sets[folder])
+    docs = _unique_members(docs, problems)
+    _duplicate_declarations(docs, problems)
+    return Assembly(tuple(docs), tuple(manifests), tuple(problems))
+
+
+def _folder(doc: ParsedDocument) -> str:
+    return str(PurePosixPath(doc.path.replace("\\", "/")).parent)
+
+
+def _file_name(doc: ParsedDocument) -> str:
+    return doc.extra.get("file_name") or PurePosixPath(doc.path.replace("\\", "/")).name
+
+
+def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[tuple[str, str], InputFile],
+         problems: list[SetProblem]) -> tuple[list[ParsedDocument], dict[str, str]]:
+    """Place each manifest in a set and pin the members it names (see :func:`assemble`)."""
+    folder_sets: dict[str, str] = {}
+    set_manifest: dict[str, Manifest] = {}
+    placed: dict[int, ParsedDocument] = {}
+    for manifest in manifests:
+        names = set(manifest.names())
+        beside = [d for d in docs if _folder(d) == manifest.folder]
+        votes = Counter(d.run_id for d in beside if d.run_id and _file_name(d) in names) or \
+            Counter(d.run_id for d in beside if d.run_id) or \
+            Counter(d.run_id for d in docs if d.run_id and _file_name(d) in names)
+        set_id = votes.most_common(1)[0][0] if votes else None
+        if set_id is None:
+            set_id = next((r for r in (_guess_run_id(f.data) for (folder, _), f in unparsed.items()
+                                       if folder == manifest.folder) if r), None)
+        if set_id is not None:
+            folder_sets[manifest.folder] = set_id
+            if set_id in set_manifest:
+                problems.append(SetProblem("duplicate-manifest", "error", manifest.path, 1,
+                                           f"set {set_id} already has the manifest {set_manifest[set_id].path}",
+                                           set_id))
+                continue
+            set_manifest[set_id] = manifest
+        for pin in manifest.pins:
+            index = next((n for n, d in enumerate(docs) if n not in placed and _folder(d) == manifest.folder
+                          and _file_name(d) == pin.name), None)
+            if index is None:
+                index = next((n for n, d in enumerate(docs) if n not in placed and d.run_id == set_id
+                              and _file_name(d) == pin.name), None)
+            if index is None:
+                raw = unparsed.get((manifest.folder, pin.name))
+                if raw is not None and raw.data is not None:
+                    if hashlib.sha256(raw.data).hexdigest() != pin.sha256:
+                        problems.append(_mismatch(raw.path, hashlib.sha256(raw.data).hexdigest(), manifest, pin, set_id))
+                    continue
+                problems.append(SetProblem(
+                    "manifest-missing-member", "error", manifest.path, pin.line,
+                    f"the manifest pins {pin.name}, which is not among the inputs", set_id,
+                    f"pass the folder holding {pin.name} too (e.g. retained-archive/{set_id or '<run-id>'}/)"))
+                continue
+            doc = docs[index]
+            verified = doc.sha256 == pin.sha256
+            placed[index] = replace(doc, set_id=set_id, extra={
+                **doc.extra, **_manifest_extra(manifest), "pinned_sha256": pin.sha256, "pin_verified": verified})
+            if not verified:
+                problems.append(_mismatch(doc.path, doc.sha256, manifest, pin, set_id))
+    out = []
+    for n, doc in enumerate(docs):
+        doc = placed.get(n, doc)
+        if n not in placed and _set_of(doc) in set_manifest:
+            manifest = set_manifest[_set_of(doc)]
+            doc = replace(doc, extra={**doc.extra, **_manifest_extra(manifest), "pinned_sha256": None})
+        out.append(doc)
+    return out, folder_sets
+
+
+def _manifest_extra(manifest: Manifest) -> dict:
+    """Document properties naming the manifest of a member's set: its path, the pinned names and
+    the line of each pin."""
+    return {"manifest": manifest.path, "manifest_members": manifest.names(),
+            "manifest_lines": {p.name: p.line for p in manifest.pins}}
+
+
+def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_id: str | None) -> SetProblem:
+    return SetProblem(
+        "pin-mismatch", "error", path, 0,
+        f"SHA-256 {actual} differs from the pin {pin.sha256} at {manifest.path}:{pin.line}", set_id,
+        "the member changed after the set was frozen; restore it or publish a new run")
+
+
+def _unique_members(docs: list[ParsedDocument], problems: list[SetProblem]) -> list[ParsedDocument]:
+    """Keep one member per role and set (the pinned one when there is one); the others are
+    ``duplicate-member``."""
+    keep: dict[tuple[str, str], ParsedDocument] = {}
+    for doc in docs:
+        key = (_set_of(doc), doc.role)
+        if key not in keep or (doc.extra.get("pinned_sha256") and not keep[key].extra.get("pinned_sha256")):
+            keep[key] = doc
+    out = []
+    for doc in docs:
+        key = (_set_of(doc), doc.role)
+        if keep[key] is doc:
+            out.append(doc)
+            continue
+        problems.append(SetProblem(
+            "duplicate-member", "error", doc.path, 1,
+            f"{doc.path} and {keep[key].path} are both document {key[0]}/{key[1]}", key[0],
+            "ingest one version of each member"))
+    return out
+
+
+def _duplicate_declarations(docs: list[ParsedDocument], problems: list[SetProblem]) -> None:
+    """An ID declared twice in one set, across members or within one (GRAMMAR §2.2 rule 2)."""
+    first: dict[tuple[str, str], tuple[str, int]] = {}
+    for doc in docs:
+        for block in doc.blocks:
+            if block.section_kind != "declaration":
+                continue
+            key = (_set_of(doc), block.extra["record_id"])
+            if key in first:
+                path, line = first[key]
+                problems.append(SetProblem(
+                    "duplicate-declaration", "error", doc.path, block.line,
+                    f"{key[1]} is declared again; first declared at {path}:{line}", key[0],
+                    "declare each record once; other members annotate it"))
+            else:
+                first[key] = (doc.path, block.line)
