@@ -69,6 +69,16 @@ class GraphStore(Protocol):
         Derived edges of the touched sets are not recomputed here; callers that need them rewrite
         the set."""
 
+    def put_reviews(self, reviews: Collection[Node]) -> int:
+        """Create or replace Review nodes by id, atomically; returns how many were written.
+
+        Every node must have label :attr:`Label.REVIEW` and ``document_id`` ``None``; otherwise a
+        :class:`~graph.errors.CitegraphError` is raised and nothing is written. Reviews have no
+        edges and belong to no document: :meth:`write_set`, :meth:`delete_documents` and orphan
+        collection never touch them, so they outlive re-ingests of the reviewed set. Read them with
+        ``find_nodes(Label.REVIEW, set_id=…, where={"node": …})``. An empty collection writes
+        nothing and returns 0."""
+
     def counts(self) -> dict[str, int]:
         """Node count per label and edge count per kind, keys are label/kind names; absent ones are
         0. Plus ``nodes`` and ``edges`` totals."""

@@ -349,6 +349,19 @@ class MemoryStore:
             self._collect_orphans(sets)
         return WriteSummary((), tuple(deleted), self._g.number_of_nodes(), self._g.number_of_edges())
 
+    def put_reviews(self, reviews: Collection[Node]) -> int:
+        """See :meth:`graph.store.GraphStore.put_reviews`."""
+        reviews = list(reviews)
+        for node in reviews:
+            if node.label != Label.REVIEW or node.document_id is not None:
+                raise CitegraphError(f"put_reviews takes Review nodes without a document, not {node.label} {node.id}")
+        if not reviews:
+            return 0
+        with self._transaction():
+            for node in reviews:
+                self._add_node(node)
+        return len(reviews)
+
     def close(self) -> None:
         """Nothing to release: every write is already on disk."""
 

@@ -1,0 +1,47 @@
+"""``citegraph copy --to URI``: move the embedded store's content into Neo4j (issue #4).
+
+Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open both stores
+through :func:`app.wiring.open_store`, call :func:`graph.transfer.copy_store`, print.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, handles_errors, out
+from app.wiring import open_store
+from graph.transfer import copy_store
+
+__all__ = ["copy_cmd"]
+
+
+@cli.command("copy")
+@handles_errors
+def copy_cmd(
+    to: Annotated[str, typer.Option("--to", metavar="URI", help="Neo4j server to copy into (bolt://, neo4j:// or neo4j+s://); user, password and database from CITEGRAPH_NEO4J_USER/_PASSWORD/_DATABASE.")],
+    as_json: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Copy everything in the embedded store (--home) into Neo4j, one atomic write per analysis set.
+
+    Sets already in Neo4j are replaced by the embedded version; sets only in Neo4j are left alone;
+    copying twice changes nothing. Example: citegraph copy --to bolt://localhost:7687
+    """
+    settings = _settings(None, home)
+    source = open_store(settings.model_copy(update={"store": "memory"}))
+    try:
+        target = open_store(settings.model_copy(update={"store": "neo4j", "neo4j_uri": to}))
+        try:
+            report = copy_store(source, target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    if as_json:
+        _print_json({"sets": list(report.sets), "documents": report.documents, "reviews": report.reviews,
+                     "nodes": report.nodes, "edges": report.edges})
+        return
+    out.print(f"copied {len(report.sets)} sets ({report.documents} documents, {report.reviews} reviews) to {to}; "
+              f"it now holds {report.nodes} nodes and {report.edges} edges", markup=False, highlight=False)

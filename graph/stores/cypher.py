@@ -1,0 +1,325 @@
+"""Every Cypher statement the Neo4j store runs: named constants and small documented builders.
+
+Values only ever travel as ``$parameters``; batches arrive as ``UNWIND $rows AS row``. Builders
+splice in nothing but names from closed sets: a :class:`~graph.model.Label`, an
+:class:`~graph.model.EdgeKind` (both validated by their enum) or a property key matching
+:data:`PROPERTY_KEY` (backtick-quoted).
+
+Layout in Neo4j
+---------------
+- Every citegraph node carries :data:`NODE_LABEL` (``:CgNode``) plus its model label
+  (``:Record``, ``:Statement``, …), and the properties ``id``, ``set_id``, ``document_id`` (absent
+  when ``None``), ``props_json`` (the exact JSON of ``Node.props``, the source of truth on read) and,
+  for readability in Neo4j Browser and for indexed lookups, each prop whose value Neo4j can hold
+  natively (a string, number, boolean or a list of strings) under its own name unless that name is
+  reserved.
+- Every edge is a relationship typed by its :class:`~graph.model.EdgeKind` name (``:CITES``, …)
+  with ``owner`` (the document id, or ``set:<set id>`` for derived edges), ``seq``,
+  ``document_id``, ``set_id``, ``props_json`` and the native props the same way. ``(src, kind, dst,
+  owner, seq)`` identifies an edge: writing it again replaces it, as in the embedded store.
+- One ``:CgWriteLock`` node serialises writers (see :data:`LOCK_WRITES`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Collection, Iterable, Sequence
+
+from graph.model import SHARED_LABELS, EdgeKind, Label
+
+__all__ = [
+    "NODE_LABEL",
+    "LOCK_LABEL",
+    "PROPERTY_KEY",
+    "RESERVED_NODE_KEYS",
+    "RESERVED_EDGE_KEYS",
+    "schema_statements",
+    "AWAIT_INDEXES",
+    "GET_NODES",
+    "find_nodes",
+    "edges",
+    "closure",
+    "count_nodes_and_edges",
+    "TOTALS",
+    "LOCK_WRITES",
+    "EXISTING_NODES",
+    "EXISTING_IDS",
+    "DELETE_DOCUMENT_NODES",
+    "delete_owned_edges",
+    "merge_nodes",
+    "merge_edges",
+    "COLLECT_ORPHANS",
+    "REMOVE_EMPTY_SET",
+    "WIPE",
+]
+
+NODE_LABEL = "CgNode"
+"""Label every citegraph node carries; ``:CgNode(id)`` is unique."""
+
+LOCK_LABEL = "CgWriteLock"
+"""Label of the per-set lock nodes that serialise writers; not a citegraph node."""
+
+PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
+
+RESERVED_NODE_KEYS = frozenset({"id", "set_id", "document_id", "props_json"})
+"""Node property names the store uses itself; a prop with such a name lives in ``props_json`` only."""
+
+RESERVED_EDGE_KEYS = frozenset({"owner", "seq", "document_id", "set_id", "props_json"})
+"""Relationship property names the store uses itself."""
+
+_COLLECTABLE = sorted(str(label) for label in SHARED_LABELS - {Label.SYSTEM, Label.ANALYSIS_SET})
+
+
+def _label(label: Label | str) -> str:
+    return Label(label).value
+
+
+def _kind(kind: EdgeKind | str) -> str:
+    return EdgeKind(kind).value
+
+
+def _kinds(kinds: Iterable[EdgeKind | str]) -> str:
+    """``CITES|QUOTES``: a relationship-type union of validated kinds, in a stable order."""
+    names = sorted({_kind(k) for k in kinds})
+    if not names:
+        raise ValueError("a relationship-type union needs at least one kind")
+    return "|".join(names)
+
+
+def _key(key: str) -> str:
+    if not PROPERTY_KEY.fullmatch(key):
+        raise ValueError(f"property key {key!r} cannot be spliced into Cypher")
+    return f"`{key}`"
+
+
+# -- schema -----------------------------------------------------------------------------------
+
+
+def schema_statements() -> list[str]:
+    """Idempotent schema: uniqueness of ``:CgNode(id)`` and ``:CgWriteLock(name)``, and indexes for
+    every lookup the store runs: ``:CgNode(document_id)`` (document deletes), ``(set_id)`` per model
+    label (``find_nodes(label, set_id=…)``, orphan collection), ``:Record(record_id)`` (rests-on start
+    nodes) and ``owner`` per relationship type (deleting a document's or a set's edges)."""
+    out = [
+        f"CREATE CONSTRAINT cg_node_id IF NOT EXISTS FOR (n:{NODE_LABEL}) REQUIRE n.id IS UNIQUE",
+        f"CREATE CONSTRAINT cg_write_lock IF NOT EXISTS FOR (l:{LOCK_LABEL}) REQUIRE l.name IS UNIQUE",
+        f"CREATE INDEX cg_node_document IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.document_id)",
+        f"CREATE INDEX cg_node_set IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.set_id)",
+        "CREATE INDEX cg_record_record_id IF NOT EXISTS FOR (n:Record) ON (n.record_id)",
+    ]
+    out += [f"CREATE INDEX cg_{label.value.lower()}_set IF NOT EXISTS FOR (n:{label.value}) ON (n.set_id)"
+            for label in Label]
+    out += [f"CREATE INDEX cg_rel_{kind.value.lower()}_owner IF NOT EXISTS FOR ()-[r:{kind.value}]-() ON (r.owner)"
+            for kind in EdgeKind]
+    return out
+
+
+AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
+"""Block until every index is online (at most ``$seconds``)."""
+
+
+# -- reads ------------------------------------------------------------------------------------
+
+_NODE_FIELDS = (
+    "n.id AS id, [l IN labels(n) WHERE l <> 'CgNode'] AS labels, n.set_id AS set_id, "
+    "n.document_id AS document_id, n.props_json AS props_json"
+)
+_EDGE_FIELDS = (
+    "a.id AS src, type(r) AS kind, b.id AS dst, r.seq AS seq, r.document_id AS document_id, "
+    "r.set_id AS set_id, r.props_json AS props_json"
+)
+
+GET_NODES = f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN {_NODE_FIELDS}
+"""
+"""Nodes whose id is in ``$ids`` (list of str); unknown ids give no row."""
+
+
+def find_nodes(label: Label | str, *, by_set: bool, by_document: bool, where_keys: Sequence[str]) -> str:
+    """Nodes with ``label``, filtered by ``$set_id`` and ``$document_id`` when asked, and by
+    ``n.<where_keys[i]> = $where_values[i]`` for each pushed-down property (string values only, so
+    Cypher equality agrees with Python's; the store re-checks every ``where`` item on the decoded
+    props). Unordered: the store sorts by node id in Python, as the embedded store does."""
+    conditions = []
+    if by_set:
+        conditions.append("n.set_id = $set_id")
+    if by_document:
+        conditions.append("n.document_id = $document_id")
+    conditions += [f"n.{_key(k)} = $where_values[{i}]" for i, k in enumerate(where_keys)]
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    return f"MATCH (n:{NODE_LABEL}:{_label(label)}) {where} RETURN {_NODE_FIELDS}"
+
+
+def edges(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
+    """Edges leaving (``outgoing``) or entering each node of ``$ids`` (list of distinct str),
+    restricted to ``kinds`` (a non-empty collection) when given. Rows carry the edge's ``src`` and
+    ``dst`` ids; the store groups them by the asked id and sorts each list."""
+    types = f":{_kinds(kinds)}" if kinds is not None else ""
+    pattern = f"(a:{NODE_LABEL} {{id: id}})-[r{types}]->(b:{NODE_LABEL})" if outgoing else \
+        f"(a:{NODE_LABEL})-[r{types}]->(b:{NODE_LABEL} {{id: id}})"
+    return f"UNWIND $ids AS id MATCH {pattern} RETURN id AS asked, {_EDGE_FIELDS}"
+
+
+def closure(kinds: Collection[EdgeKind]) -> str:
+    """Every edge of ``kinds`` whose target reaches a node of ``$ids`` along edges of ``kinds``, in
+    one query.
+
+    First the reached nodes: per start node, every node with a path of ``kinds`` to it (``*0..``
+    includes the start itself). ``RETURN DISTINCT b`` right after the unbounded variable-length
+    pattern lets the planner use a pruning breadth-first expand (``VarLengthExpand(Pruning,BFS)``:
+    each node expanded once, so cycles and diamonds cost nothing) instead of enumerating paths.
+    Then ``WITH DISTINCT b`` across the start nodes, and every edge of ``kinds`` into a reached
+    node: its source is reached too, so these are exactly the edges among reached nodes. Rows carry
+    ``rid`` (the relationship's element id) so the store can drop any duplicate row.
+
+    Notes
+    -----
+    The per-start ``CALL`` subquery is deliberate. Written flat (``MATCH (b)-[*0..]->(s) WITH
+    DISTINCT b`` with several start rows), Neo4j 5.26 plans the pruning expand and drops the
+    ``Distinct`` operator (also for ``collect(DISTINCT b)``), so a node reached from k starts comes
+    back k times. Inside the subquery each expand has one start, and the outer ``DISTINCT`` stays a
+    real operator. ``tests/contract/test_parity.py`` checks closures of many starts at once.
+    """
+    types = _kinds(kinds)
+    return f"""
+MATCH (s:{NODE_LABEL}) WHERE s.id IN $ids
+CALL (s) {{
+  MATCH (b:{NODE_LABEL})-[:{types}*0..]->(s)
+  RETURN DISTINCT b
+}}
+WITH DISTINCT b
+MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
+RETURN elementId(r) AS rid, {_EDGE_FIELDS}
+"""
+
+
+def count_nodes_and_edges() -> str:
+    """Node count per model label (one scan of ``:CgNode``) and relationship count per
+    :class:`~graph.model.EdgeKind` (count-store lookups), one row ``{name, count}`` per name."""
+    per_kind = "\n".join(
+        f"  UNION ALL MATCH (:{NODE_LABEL})-[r:{kind.value}]->() RETURN '{kind.value}' AS name, count(r) AS count"
+        for kind in EdgeKind
+    )
+    return f"""
+CALL () {{
+  MATCH (n:{NODE_LABEL})
+  UNWIND [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS name
+  RETURN name, count(*) AS count
+{per_kind}
+}}
+RETURN name, count
+"""
+
+
+TOTALS = f"""
+CALL () {{ MATCH (n:{NODE_LABEL}) RETURN count(n) AS nodes }}
+CALL () {{ MATCH (:{NODE_LABEL})-[r]->() RETURN count(r) AS edges }}
+RETURN nodes, edges
+"""
+"""Total node and edge counts (for :class:`~graph.model.WriteSummary`)."""
+
+
+# -- writes (each runs inside the one transaction of a write) ---------------------------------
+
+LOCK_WRITES = f"""
+MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
+SET l.writes = coalesce(l.writes, 0) + 1
+"""
+"""Take the store-wide write lock, first thing in every write transaction. Neo4j runs at
+read-committed isolation: without the lock two replacements of one document could interleave into
+a mix of both, and a set emptied while another set of its system is written could take the shared
+System node with it. Writers wait for each other (whole-set writes are rare); readers never wait."""
+
+EXISTING_NODES = f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN {_NODE_FIELDS}
+"""
+"""Like :data:`GET_NODES`, run inside a write transaction."""
+
+EXISTING_IDS = f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN n.id AS id
+"""
+"""Which ids of ``$ids`` name a node (edge ends are checked before edges are written)."""
+
+DELETE_DOCUMENT_NODES = f"""
+UNWIND $document_ids AS d
+CALL (d) {{
+  MATCH (n:{NODE_LABEL} {{document_id: d}})
+  DETACH DELETE n
+}}
+CALL (d) {{
+  MATCH (n:{NODE_LABEL} {{id: d}})
+  DETACH DELETE n
+}}
+"""
+"""Delete each document of ``$document_ids``: the nodes it owns and the node with its id, with
+every relationship touching them (whoever owns those)."""
+
+
+def delete_owned_edges() -> str:
+    """Delete every relationship whose ``owner`` is in ``$owners`` (document ids, or ``set:<id>`` for
+    a set's derived edges), whatever its type: one subquery per type, each using that type's
+    ``owner`` index."""
+    parts = "\n".join(f"CALL (o) {{ MATCH ()-[r:{kind.value} {{owner: o}}]->() DELETE r }}" for kind in EdgeKind)
+    return f"UNWIND $owners AS o\n{parts}"
+
+
+def merge_nodes(label: Label | str) -> str:
+    """Create or replace nodes of ``label`` from ``$rows`` (``{id, properties}``): the properties
+    replace all of the node's properties, and its model label becomes ``label`` alone."""
+    others = [lab.value for lab in Label if lab.value != _label(label)]
+    return f"""
+UNWIND $rows AS row
+MERGE (n:{NODE_LABEL} {{id: row.id}})
+SET n = row.properties
+REMOVE n:{':'.join(others)}
+SET n:{_label(label)}
+"""
+
+
+def merge_edges(kind: EdgeKind | str) -> str:
+    """Create or replace ``kind`` relationships from ``$rows`` (``{src, dst, owner, seq,
+    properties}``), identified by (src, dst, owner, seq). Returns how many rows found both ends
+    (``written``); the store checks the ends first and refuses an edge naming an unknown node."""
+    return f"""
+UNWIND $rows AS row
+MATCH (a:{NODE_LABEL} {{id: row.src}})
+MATCH (b:{NODE_LABEL} {{id: row.dst}})
+MERGE (a)-[r:{_kind(kind)} {{owner: row.owner, seq: row.seq}}]->(b)
+SET r = row.properties
+RETURN count(r) AS written
+"""
+
+
+COLLECT_ORPHANS = f"""
+MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
+WHERE n.document_id IS NULL AND ({' OR '.join(f'n:{name}' for name in _COLLECTABLE)})
+  AND NOT EXISTS {{ MATCH (n)-[r]-() WHERE r.document_id IS NOT NULL AND r.document_id <> '' }}
+DETACH DELETE n
+"""
+"""Delete the shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
+document-owned relationship touches any more."""
+
+REMOVE_EMPTY_SET = f"""
+MATCH (s:{NODE_LABEL} {{id: $set_id}})
+WHERE NOT EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }}
+OPTIONAL MATCH (u:{NODE_LABEL})-->(s)
+WITH s, collect(DISTINCT u) AS parents
+DETACH DELETE s
+WITH parents
+UNWIND parents AS u
+WITH DISTINCT u
+WHERE NOT EXISTS {{ MATCH (u)-->() }}
+DETACH DELETE u
+"""
+"""If the node of set ``$set_id`` contains no Document any more: delete it, then each node that pointed at it (its System) and now has no outgoing relationship."""
+
+WIPE = f"""
+MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL}
+CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 10000 ROWS
+"""
+"""Delete every citegraph node and lock node (tests; other data in the database is left alone).
+Must run in an auto-commit transaction (``session.run``)."""

@@ -1,0 +1,509 @@
+"""The Neo4j store: the store contract over Bolt with the official driver, answering exactly as the
+embedded store does.
+
+Every Cypher statement lives in :mod:`graph.stores.cypher`. Reads are one
+``driver.execute_query(..., routing_=READ)`` each; a write (:meth:`Neo4jStore.write_set`,
+:meth:`Neo4jStore.delete_documents`, :meth:`Neo4jStore.put_reviews`) is one managed write
+transaction, so a failure anywhere leaves the previous version in place. Results are decoded into the same :class:`~graph.model.Node` and
+:class:`~graph.model.Edge` values the embedded store holds, and sorted in Python by the same keys
+(node id, :meth:`~graph.model.Edge.sort_key`), so both stores order strings identically.
+Driver errors are translated here: an unreachable or overloaded server becomes
+:class:`~graph.errors.StoreUnavailable`, a uniqueness violation
+:class:`~graph.errors.DuplicateDeclaration`.
+
+Needs Neo4j 5.23 or later (scoped ``CALL () {…}`` subqueries); 5.26 LTS is what the tests run on.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import Any, Collection, Iterable, Iterator, Mapping
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
+from neo4j.exceptions import (
+    AuthError,
+    ConfigurationError,
+    ConstraintError,
+    DriverError,
+    IncompleteCommit,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+
+from graph.errors import CitegraphError, DuplicateDeclaration, PreconditionFailed, StoreUnavailable
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.store import Direction
+from graph.stores import cypher
+
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
+
+DRIVER_CONFIG: dict[str, Any] = {
+    "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
+}
+"""Driver options :meth:`Neo4jStore.connect` uses: the server's "property key does not exist"
+notices are off (absent keys such as ``document_id`` on shared nodes are part of the layout);
+deprecation and performance notices stay on."""
+
+BATCH_ROWS = 2000
+"""Rows per ``UNWIND`` statement when writing nodes or edges; a write stays one transaction."""
+
+_INT64 = (-(2**63), 2**63 - 1)
+_ALREADY_EXISTS = {
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+}
+_LABELS = {label.value: label for label in Label}
+_BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
+
+
+class Neo4jStore:
+    """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
+
+    Parameters
+    ----------
+    driver : neo4j.Driver
+        A ready driver (one per process; it is thread-safe and owns the connection pool).
+    database : str, default "neo4j"
+        Database to use; named explicitly on every call.
+    owns_driver : bool, default False
+        Close ``driver`` in :meth:`close` (true for stores made by :meth:`connect`).
+
+    Notes
+    -----
+    The schema is not touched here; call :meth:`ensure_schema` once (``connect`` does). Writers
+    take a store-wide lock (:data:`graph.stores.cypher.LOCK_WRITES`), so concurrent writes run one
+    after the other; reads never wait. A query made of several reads (rests-on reads the closure,
+    then the nodes) can see a write that committed between them.
+    """
+
+    def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False):
+        self.driver = driver
+        self.database = database
+        self._owns_driver = owns_driver
+        self._closed = False
+
+    @classmethod
+    def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j") -> "Neo4jStore":
+        """Open a driver on ``uri``, check that the server answers, and make sure the schema exists.
+
+        Parameters
+        ----------
+        uri : str
+            ``bolt://host:7687``, ``neo4j://host:7687`` (routing, clusters) or ``neo4j+s://…`` (Aura).
+        user, password : str
+            Credentials; an empty password connects without authentication.
+        database : str, default "neo4j"
+            Database to use.
+
+        Raises
+        ------
+        StoreUnavailable
+            The URI is malformed, the server does not answer, refuses the credentials or lacks the
+            database.
+        """
+        scheme = uri.partition("://")[0].lower()
+        if scheme not in _BOLT_SCHEMES:
+            raise StoreUnavailable(f"cannot use Neo4j URI {uri!r}: citegraph talks Bolt, not {scheme or 'no scheme'}",
+                                   hint="use bolt://HOST:7687, neo4j://HOST:7687 or neo4j+s://HOST for Aura")
+        try:
+            driver = GraphDatabase.driver(uri, auth=(user, password) if password else None, **DRIVER_CONFIG)
+        except (ConfigurationError, ValueError) as exc:
+            raise StoreUnavailable(f"cannot use Neo4j URI {uri!r}: {exc}",
+                                   hint="use bolt://HOST:7687, neo4j://HOST:7687 or neo4j+s://HOST for Aura") from exc
+        store = cls(driver, database=database, owns_driver=True)
+        try:
+            with _translated(uri):
+                driver.verify_connectivity()
+            store.ensure_schema()
+        except BaseException:
+            driver.close()
+            raise
+        return store
+
+    def ensure_schema(self, *, timeout: int = 300) -> None:
+        """Create the constraints and indexes of :func:`graph.stores.cypher.schema_statements` if they
+        do not exist, then wait (at most ``timeout`` seconds) until every index is online.
+        Idempotent, and safe when several processes do it at once."""
+        with _translated(self.database):
+            for statement in cypher.schema_statements():
+                try:
+                    self.driver.execute_query(statement, database_=self.database)
+                except Neo4jError as exc:
+                    if exc.code not in _ALREADY_EXISTS:
+                        raise
+            self.driver.execute_query(cypher.AWAIT_INDEXES, {"seconds": timeout}, database_=self.database)
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    def _read(self, query: str, **params: Any) -> list:
+        with _translated(self.database):
+            return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
+                                             database_=self.database).records
+
+    def _write(self, work, *args: Any):
+        """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
+        ``work`` only reads and writes through ``tx``)."""
+        with _translated(self.database):
+            with self.driver.session(database=self.database,
+                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                return session.execute_write(work, *args)
+
+    # -- contract: reads -------------------------------------------------------------------------
+
+    def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
+        """See :meth:`graph.store.GraphStore.get_nodes`."""
+        wanted = _distinct(ids)
+        if not wanted:
+            return {}
+        found = {n.id: n for n in map(_node_from_row, self._read(cypher.GET_NODES, ids=wanted))}
+        return {i: found[i] for i in wanted if i in found}
+
+    def find_nodes(
+        self,
+        label: Label,
+        *,
+        set_id: str | None = None,
+        document_id: str | None = None,
+        where: Mapping[str, Any] | None = None,
+    ) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.find_nodes`.
+
+        String-valued ``where`` items on ordinary keys are matched in Cypher (indexed where an index
+        exists, e.g. ``record_id``); every item is then checked on the decoded props with Python's
+        ``==``, exactly as the embedded store does.
+        """
+        where = dict(where or {})
+        pushed = [k for k, v in where.items()
+                  if isinstance(v, str) and cypher.PROPERTY_KEY.fullmatch(k) and k not in cypher.RESERVED_NODE_KEYS]
+        query = cypher.find_nodes(label, by_set=set_id is not None, by_document=document_id is not None,
+                                  where_keys=pushed)
+        rows = self._read(query, set_id=set_id, document_id=document_id, where_values=[where[k] for k in pushed])
+        out = [n for n in map(_node_from_row, rows)
+               if n.label == label and all(n.props.get(k) == v for k, v in where.items())]
+        return sorted(out, key=lambda n: n.id)
+
+    def edges(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, list[Edge]]:
+        """See :meth:`graph.store.GraphStore.edges`."""
+        wanted = _distinct(ids)
+        out: dict[str, list[Edge]] = {i: [] for i in wanted}
+        if not wanted or (kinds is not None and not list(kinds)):
+            return out
+        query = cypher.edges(outgoing=direction == Direction.OUT, kinds=kinds)
+        for row in self._read(query, ids=wanted):
+            out[row["asked"]].append(_edge_from_row(row))
+        for found in out.values():
+            found.sort(key=Edge.sort_key)
+        return out
+
+    def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
+        """See :meth:`graph.store.GraphStore.closure`. One query: :func:`graph.stores.cypher.closure`."""
+        wanted, kinds = _distinct(ids), list(kinds)
+        if not wanted or not kinds:
+            return []
+        rows = {row["rid"]: row for row in self._read(cypher.closure(kinds), ids=wanted)}
+        return sorted(map(_edge_from_row, rows.values()), key=Edge.sort_key)
+
+    def counts(self) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.counts`."""
+        out = {label.value: 0 for label in Label} | {kind.value: 0 for kind in EdgeKind}
+        for row in self._read(cypher.count_nodes_and_edges()):
+            if row["name"] in out:
+                out[row["name"]] += row["count"]
+        out["nodes"] = sum(out[label.value] for label in Label)
+        out["edges"] = sum(out[kind.value] for kind in EdgeKind)
+        return out
+
+    # -- contract: writes ------------------------------------------------------------------------
+
+    def write_set(self, batch: SetBatch) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.write_set`. One write transaction running the
+        :class:`~graph.model.SetBatch` steps in order, each a batched ``UNWIND``."""
+        nodes, edges = self._write(self._write_set_tx, batch)
+        written = tuple(d.id for d in batch.documents)
+        return WriteSummary(written, tuple(sorted(set(batch.replace) - set(written))), nodes, edges)
+
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.delete_documents`. One write transaction."""
+        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}))
+        return WriteSummary((), tuple(deleted), nodes, edges)
+
+    def put_reviews(self, reviews: Collection[Node]) -> int:
+        """See :meth:`graph.store.GraphStore.put_reviews`. One write transaction."""
+        reviews = list(reviews)
+        for node in reviews:
+            if node.label != Label.REVIEW or node.document_id is not None:
+                raise CitegraphError(f"put_reviews takes Review nodes without a document, not {node.label} {node.id}")
+        if not reviews:
+            return 0
+        self._write(self._put_reviews_tx, reviews)
+        return len(reviews)
+
+    def close(self) -> None:
+        """Close the driver if this store opened it (:meth:`connect`). Safe to call twice."""
+        if not self._closed and self._owns_driver:
+            self.driver.close()
+        self._closed = True
+
+    def clear(self) -> None:
+        """Delete every citegraph node and relationship (and the write lock) from the database; other
+        data is left alone. Not part of the store contract: for tests and for starting over."""
+        with _translated(self.database):
+            with self.driver.session(database=self.database,
+                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                session.run(cypher.WIPE).consume()
+
+    # -- write steps (each runs inside the one transaction of a write) ---------------------------
+
+    def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch) -> tuple[int, int]:
+        _run(tx, cypher.LOCK_WRITES)
+        self._check_expected_step(tx, batch.expect)
+        self._delete_documents_step(tx, sorted({*batch.replace, *(d.id for d in batch.documents)}))
+        self._upsert_shared_step(tx, batch.shared)
+        self._merge_nodes_step(tx, [n for d in batch.documents for n in (d.document, *d.nodes)])
+        self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges])
+        self._replace_derived_step(tx, batch.set_id, batch.derived)
+        self._collect_orphans_step(tx, [batch.set_id])
+        return self._totals(tx)
+
+    def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str],
+                             expect: Mapping[str, str | None]) -> tuple[list[str], int, int]:
+        _run(tx, cypher.LOCK_WRITES)
+        self._check_expected_step(tx, expect)
+        existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
+        deleted: list[str] = []
+        gone: set[str] = set()
+        sets: set[str] = set()
+        for doc_id in ids:  # in order, as the embedded store: a node deleted with an earlier document is gone
+            node = existing.get(doc_id)
+            if node is None or doc_id in gone or node.document_id in gone:
+                continue
+            deleted.append(doc_id)
+            gone.add(doc_id)
+            if node.set_id is not None:
+                sets.add(node.set_id)
+        self._delete_documents_step(tx, deleted)
+        self._collect_orphans_step(tx, sorted(sets))
+        return (deleted, *self._totals(tx))
+
+    def _put_reviews_tx(self, tx: ManagedTransaction, reviews: list[Node]) -> None:
+        _run(tx, cypher.LOCK_WRITES)
+        self._merge_nodes_step(tx, reviews)
+
+    def _check_expected_step(self, tx: ManagedTransaction, expect: Mapping[str, str | None]) -> None:
+        """SetBatch step 0: each document id must be at the expected SHA-256 (None: absent). Runs
+        under the write lock, so check and write are one compare-and-swap.
+
+        Raises
+        ------
+        PreconditionFailed
+            A document is at another version (the transaction rolls back).
+        """
+        if not expect:
+            return
+        stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=list(expect)))}
+        for doc_id, sha in expect.items():
+            current = stored[doc_id].props.get("sha256") if doc_id in stored else None
+            if current != sha:
+                raise PreconditionFailed(
+                    f"document {doc_id} is at {current or 'nothing'}, not the expected {sha or 'nothing'}",
+                    hint="fetch the document again for its current ETag and retry")
+
+    def _delete_documents_step(self, tx: ManagedTransaction, document_ids: list[str]) -> None:
+        """SetBatch step 1: each document's nodes (with every relationship touching them), then the
+        relationships it owns between nodes that stay (SUPERSEDED_BY, PART_OF between records)."""
+        if document_ids:
+            _run(tx, cypher.DELETE_DOCUMENT_NODES, document_ids=document_ids)
+            _run(tx, cypher.delete_owned_edges(), owners=document_ids)
+
+    def _upsert_shared_step(self, tx: ManagedTransaction, shared: Iterable[Node]) -> None:
+        """SetBatch step 2: shared nodes, merged onto the stored ones (non-null props overwrite,
+        null ones never erase)."""
+        shared = list(shared)
+        if not shared:
+            return
+        current = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(n.id for n in shared)))}
+        for node in shared:
+            old = current.get(node.id)
+            if old is not None:
+                merged = dict(old.props)
+                merged.update({k: v for k, v in node.props.items() if v is not None})
+                node = Node(node.id, node.label, node.set_id, node.document_id, merged)
+            current[node.id] = node
+        self._merge_nodes_step(tx, [current[i] for i in _distinct(n.id for n in shared)])
+
+    def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
+        """Create or wholly replace nodes (the last of equal ids wins), batched per label."""
+        final: dict[str, Node] = {}
+        for node in nodes:
+            final[node.id] = node
+        by_label: dict[Label, list[dict]] = {}
+        for node in final.values():
+            by_label.setdefault(node.label, []).append({"id": node.id, "properties": _node_properties(node)})
+        for label, rows in by_label.items():
+            for chunk in _chunks(rows):
+                _run(tx, cypher.merge_nodes(label), rows=chunk)
+
+    def _merge_edges_step(self, tx: ManagedTransaction, edges: list[Edge]) -> None:
+        """Create or replace edges (the last of equal identities wins), batched per kind.
+
+        Raises
+        ------
+        CitegraphError
+            An edge names a node that is not in the store (the transaction rolls back).
+        """
+        if not edges:
+            return
+        ends = _distinct(i for e in edges for i in (e.src, e.dst))
+        known = {row["id"] for row in _run(tx, cypher.EXISTING_IDS, ids=ends)}
+        for edge in edges:
+            for end in (edge.src, edge.dst):
+                if end not in known:
+                    raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
+        final: dict[tuple, Edge] = {}
+        for edge in edges:
+            final[(edge.src, str(edge.kind), edge.dst, _owner(edge), edge.seq)] = edge
+        by_kind: dict[EdgeKind, list[dict]] = {}
+        for edge in final.values():
+            by_kind.setdefault(edge.kind, []).append({
+                "src": edge.src, "dst": edge.dst, "owner": _owner(edge), "seq": edge.seq,
+                "properties": _edge_properties(edge),
+            })
+        for kind, rows in by_kind.items():
+            for chunk in _chunks(rows):
+                _run(tx, cypher.merge_edges(kind), rows=chunk)
+
+    def _replace_derived_step(self, tx: ManagedTransaction, set_id: str, derived: Iterable[Edge]) -> None:
+        """SetBatch step 4: the set's derived edges are replaced by ``derived``."""
+        _run(tx, cypher.delete_owned_edges(), owners=[f"set:{set_id}"])
+        self._merge_edges_step(tx, list(derived))
+
+    def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
+        """SetBatch step 5, set by set: orphaned shared nodes, then the set (and its System) when it
+        has no document left."""
+        for set_id in set_ids:
+            _run(tx, cypher.COLLECT_ORPHANS, set_id=set_id)
+            _run(tx, cypher.REMOVE_EMPTY_SET, set_id=set_id)
+
+    @staticmethod
+    def _totals(tx: ManagedTransaction) -> tuple[int, int]:
+        row = _run(tx, cypher.TOTALS)[0]
+        return row["nodes"], row["edges"]
+
+
+# -- encoding -------------------------------------------------------------------------------------
+
+
+def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:
+    """Run one statement in ``tx`` and consume its records (managed transactions may be retried)."""
+    return list(tx.run(query, params))
+
+
+def _chunks(rows: list[dict]) -> Iterator[list[dict]]:
+    """``rows`` in slices of :data:`BATCH_ROWS` (all inside the one transaction of the write)."""
+    for start in range(0, len(rows), BATCH_ROWS):
+        yield rows[start:start + BATCH_ROWS]
+
+
+def _distinct(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def _owner(edge: Edge) -> str:
+    """Who owns ``edge``: its document id, or ``set:<id>`` for a derived edge (as the embedded store)."""
+    return edge.document_id or f"set:{edge.set_id}"
+
+
+def _native(value: Any) -> bool:
+    """Whether Neo4j holds ``value`` as a property that compares as Python does."""
+    if isinstance(value, (str, bool, float)):
+        return True
+    if isinstance(value, int):
+        return _INT64[0] <= value <= _INT64[1]
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def _props_json(props: Mapping[str, Any], what: str) -> str:
+    try:
+        return json.dumps(dict(props), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise CitegraphError(f"{what} has a property that is not JSON: {exc}") from exc
+
+
+def _with_natives(base: dict[str, Any], props: Mapping[str, Any], reserved: frozenset[str]) -> dict[str, Any]:
+    for key, value in props.items():
+        if key not in reserved and cypher.PROPERTY_KEY.fullmatch(key) and _native(value):
+            base[key] = list(value) if isinstance(value, tuple) else value
+    return base
+
+
+def _node_properties(node: Node) -> dict[str, Any]:
+    """The Neo4j property map of ``node`` (see :mod:`graph.stores.cypher` for the layout)."""
+    base: dict[str, Any] = {"id": node.id, "props_json": _props_json(node.props, f"node {node.id}")}
+    if node.set_id is not None:
+        base["set_id"] = node.set_id
+    if node.document_id is not None:
+        base["document_id"] = node.document_id
+    return _with_natives(base, node.props, cypher.RESERVED_NODE_KEYS)
+
+
+def _edge_properties(edge: Edge) -> dict[str, Any]:
+    """The Neo4j property map of ``edge``."""
+    base: dict[str, Any] = {"owner": _owner(edge), "seq": edge.seq,
+                            "props_json": _props_json(edge.props, f"edge {edge.kind} {edge.src} -> {edge.dst}")}
+    if edge.set_id is not None:
+        base["set_id"] = edge.set_id
+    if edge.document_id is not None:
+        base["document_id"] = edge.document_id
+    return _with_natives(base, edge.props, cypher.RESERVED_EDGE_KEYS)
+
+
+def _node_from_row(row) -> Node:
+    label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
+    return Node(row["id"], label, row["set_id"], row["document_id"], json.loads(row["props_json"] or "{}"))
+
+
+def _edge_from_row(row) -> Edge:
+    return Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"],
+                json.loads(row["props_json"] or "{}"))
+
+
+# -- error translation ----------------------------------------------------------------------------
+
+
+@contextmanager
+def _translated(where: str) -> Iterator[None]:
+    """Turn driver errors into citegraph errors; citegraph errors and bugs pass through."""
+    try:
+        yield
+    except CitegraphError:
+        raise
+    except IncompleteCommit as exc:
+        raise StoreUnavailable(f"Neo4j ({where}) lost the connection while committing: {exc}",
+                               hint="the write may or may not have been applied; write the set again") from exc
+    except (ServiceUnavailable, SessionExpired) as exc:
+        raise StoreUnavailable(f"Neo4j ({where}) is unreachable: {exc}",
+                               hint="check CITEGRAPH_NEO4J_URI and that the server is running") from exc
+    except AuthError as exc:
+        raise StoreUnavailable(f"Neo4j ({where}) refused the credentials: {exc.message}",
+                               hint="check CITEGRAPH_NEO4J_USER and CITEGRAPH_NEO4J_PASSWORD") from exc
+    except TransientError as exc:
+        raise StoreUnavailable(f"Neo4j ({where}) could not serve the request after retries: {exc.message}",
+                               hint="retry later") from exc
+    except ConstraintError as exc:
+        raise DuplicateDeclaration(f"Neo4j refused a duplicate: {exc.message}",
+                                   hint="two writes declared the same node id; write the set again") from exc
+    except Neo4jError as exc:
+        if exc.code in ("Neo.ClientError.Database.DatabaseNotFound", "Neo.ClientError.Database.DatabaseUnavailable"):
+            raise StoreUnavailable(f"Neo4j has no usable database {where!r}: {exc.message}",
+                                   hint="check CITEGRAPH_NEO4J_DATABASE") from exc
+        raise
+    except DriverError as exc:
+        if isinstance(exc, ConfigurationError):
+            raise StoreUnavailable(f"Neo4j driver configuration ({where}): {exc}") from exc
+        raise StoreUnavailable(f"Neo4j ({where}): {exc}", hint="retry later") from exc
