@@ -1,0 +1,139 @@
+"""One render request for every face (CLI, REST, GraphQL): run the query, pick the renderer.
+
+``citegraph render``, ``GET /documents/{id}/render``, ``GET /records/{id}/dossier``,
+``GET /records/{id}/rests-on/report``, ``GET /sets/{id}/render`` and the GraphQL ``render`` field all
+call :func:`render_request`, so they return the same bytes for the same question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from graph.errors import CitegraphError
+from graph.store import GraphStore
+from queries.documents import DocumentTree, document_tree
+from queries.dossier import record_dossiers
+from queries.reports import analysis_set_report, rests_on_subgraph
+from render import MEDIA_TYPES, Format
+from render.document import rebuild
+from render.plaintext import plaintext_of
+from render.reports import document_page, dossier_page, rests_on_page, set_page
+from render.writers import write
+
+__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A rendering: ``text``, its ``format`` and HTTP ``media_type`` (UTF-8)."""
+
+    text: str
+    format: Format
+    media_type: str
+
+
+def parse_format(value: str | Format | None) -> Format | None:
+    """``md``, ``txt`` or ``html`` as a :class:`Format` (None stays None).
+
+    Raises
+    ------
+    CitegraphError
+        Any other value.
+    """
+    if value is None or isinstance(value, Format):
+        return value
+    try:
+        return Format(value.lower())
+    except ValueError:
+        raise CitegraphError(f"unknown format {value!r}", hint="use md, txt or html") from None
+
+
+def _rendered(text: str, fmt: Format) -> Rendered:
+    return Rendered(text, fmt, MEDIA_TYPES[fmt])
+
+
+def render_document(store: GraphStore, document: str, fmt: str | Format | None = None) -> Rendered:
+    """A stored member rendered from its graph nodes.
+
+    In its own format (the default) the rendering is the exact original text; ``txt`` of a
+    Markdown member is the seeds' plain-text style; ``html`` (and ``md`` of a plain-text member) is a
+    page of its sections and statements.
+
+    Raises
+    ------
+    DocumentNotFound
+        No such document.
+    CitegraphError
+        Unknown format.
+    """
+    tree = document_tree(store, document)
+    chosen = parse_format(fmt) or Format(tree.format)
+    if chosen.value == tree.format:
+        return _rendered(rebuild(tree), chosen)
+    if chosen is Format.TXT:
+        return _rendered(plaintext_of(tree), chosen)
+    return _rendered(write(document_page(tree), chosen), chosen)
+
+
+def render_request(
+    store: GraphStore,
+    *,
+    document: str | None = None,
+    rests_on: str | None = None,
+    record: str | None = None,
+    set_id: str | None = None,
+    fmt: str | Format | None = None,
+    max_depth: int | None = None,
+) -> Rendered:
+    """Render exactly one thing: a ``document``, the statements resting on record ``rests_on``, the
+    dossier of ``record``, or (``set_id`` alone) a whole analysis set.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend.
+    document, rests_on, record : str, optional
+        What to render; at most one. ``set_id`` restricts ``rests_on``/``record`` to one set.
+    set_id : str, optional
+        Alone: render the whole set with its record index.
+    fmt : str, optional
+        ``md`` (default for reports), ``txt`` or ``html``; documents default to their own format.
+    max_depth : int, optional
+        Evidence-step limit for rests-on parts (1..16).
+
+    Raises
+    ------
+    CitegraphError
+        Nothing or more than one thing asked for, or an unknown format.
+    RecordNotFound, AnalysisSetNotFound, DocumentNotFound, QueryLimitExceeded
+        From the queries.
+    """
+    asked = [name for name, value in (("document", document), ("rests-on", rests_on), ("record", record))
+             if value]
+    if len(asked) > 1:
+        raise CitegraphError(f"render one thing at a time, not {' and '.join(asked)}",
+                             hint="give a document, --rests-on ID, --record ID or --set S alone")
+    if document:
+        return render_document(store, document, fmt)
+    chosen = parse_format(fmt) or Format.MD
+    if rests_on:
+        page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth))
+    elif record:
+        page = dossier_page(record_dossiers(store, record, set_id=set_id, max_depth=max_depth))
+    elif set_id:
+        page = set_page(analysis_set_report(store, set_id))
+    else:
+        raise CitegraphError("nothing to render",
+                             hint="give a document id, --rests-on ID, --record ID or --set S")
+    return _rendered(write(page, chosen), chosen)
+
+
+def original_bytes(tree: DocumentTree) -> bytes | None:
+    """Diagnostics for ``citegraph verify``: the bytes at the path a document was ingested from, or
+    None when that file is gone. Only read after a rebuild differs, to show the first difference."""
+    path = Path(tree.document.get("path") or "")
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None

@@ -1,0 +1,326 @@
+"""Documents as stored: each member's Document node and its sections and statements in document order.
+
+The renderer rebuilds members from these trees (issue 5); it never sees the store. A tree is fetched
+with a fixed number of batched store calls, whatever the size of the document or the set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from graph.errors import AnalysisSetNotFound, DocumentNotFound
+from graph.model import EdgeKind, Label, Node
+from graph.store import Direction, GraphStore
+
+__all__ = [
+    "ROLE_ORDER",
+    "BlockCitation",
+    "BlockQuotation",
+    "DocumentBlock",
+    "DocumentTree",
+    "document_tree",
+    "document_trees",
+    "find_document",
+]
+
+ROLE_ORDER = (
+    "boundary", "overview", "runtime", "memory", "epistemic", "reconciliation", "memory-profile",
+    "workflow-report", "synthesis", "verification", "generated-review",
+)
+"""Member roles in the order of a set's layout (GRAMMAR §2); other roles sort after them by id."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockCitation:
+    """One outgoing citation of a block, in the order written (edge ``seq``).
+
+    ``target_kind`` is ``record``, ``source``, ``file`` or ``named``; ``target`` the record ID,
+    ``SRC-n``, path or reference name of the cited node ``node``; ``token`` as written and ``form``
+    (``citation``, ``mention``, ``quotation``, ``link``, ``frontmatter``); ``start``/``end`` are
+    character offsets of the token in the block's plain ``text`` and ``span_start``/``span_end``
+    delimit the text it supports (tokens of one citation group share the span).
+    """
+
+    target_kind: str
+    target: str
+    node: str
+    token: str
+    form: str
+    start: int
+    end: int
+    span_start: int = 0
+    span_end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BlockQuotation:
+    """The quotation a quotation statement QUOTES: ``text`` (body), attributed ``path``, optional
+    ``lines`` (``"270-275"``) and ``revision``; ``node`` is the Quotation node id."""
+
+    node: str
+    text: str
+    path: str
+    lines: str | None = None
+    revision: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentBlock:
+    """One Section or Statement node of a document.
+
+    ``label`` is ``Section`` or ``Statement``; ``kind`` the section kind (``section``, ``kinds``,
+    ``declaration``, ``annotation``, ``subsection``) or statement kind (``paragraph``,
+    ``table_row``, …); ``order`` the block index in the document (1-based); ``line`` its first
+    line in the member; ``level`` the heading level (2–6, sections) or 0; ``text`` the heading
+    (sections) or the plain text (statements); ``markup`` the exact source of the block and
+    ``gap`` the whitespace before it; ``parent`` the id of the containing section or document;
+    ``props`` every stored property.
+    """
+
+    id: str
+    label: str
+    kind: str
+    order: int
+    line: int
+    level: int
+    text: str
+    markup: str
+    gap: str
+    parent: str | None
+    citations: tuple[BlockCitation, ...] = ()
+    quotation: BlockQuotation | None = None
+    props: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_section(self) -> bool:
+        """True for Section nodes (headings)."""
+        return self.label == Label.SECTION
+
+    def cited_records(self) -> tuple[str, ...]:
+        """Record IDs this block cites, first occurrence order, without repeats."""
+        return tuple(dict.fromkeys(c.target for c in self.citations if c.target_kind == "record"))
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentTree:
+    """A document as stored: ``document`` (the Document node, with ``preamble``, ``trailer``,
+    ``sha256``, ``format``, ``title``, ``frontmatter`` …) and ``blocks`` sorted by ``order``."""
+
+    document: Node
+    blocks: tuple[DocumentBlock, ...]
+    _by_id: dict[str, DocumentBlock] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {b.id: b for b in self.blocks})
+
+    @property
+    def id(self) -> str:
+        """The document id, ``<set>/<role>``."""
+        return self.document.id
+
+    @property
+    def set_id(self) -> str:
+        """The analysis set the document belongs to."""
+        return self.document.set_id or ""
+
+    @property
+    def title(self) -> str:
+        """The member's title (its H1 or first line)."""
+        return self.document.get("title") or self.document.id
+
+    @property
+    def format(self) -> str:
+        """``txt`` or ``md``: the format the member was ingested from."""
+        return self.document.get("format") or "txt"
+
+    def block(self, block_id: str) -> DocumentBlock:
+        """The block with node id ``block_id``.
+
+        Raises
+        ------
+        KeyError
+            No block of this document has that id.
+        """
+        return self._by_id[block_id]
+
+    def headings(self, block_id: str) -> tuple[DocumentBlock, ...]:
+        """Sections enclosing ``block_id``, outermost first (the block itself excluded).
+
+        Raises
+        ------
+        KeyError
+            No block of this document has that id.
+        """
+        index = self._by_id
+        out: list[DocumentBlock] = []
+        parent = index[block_id].parent
+        while parent in index:
+            out.append(index[parent])
+            parent = index[parent].parent
+        return tuple(reversed(out))
+
+    def within(self, section_id: str) -> tuple[DocumentBlock, ...]:
+        """Blocks nested (at any depth) in section ``section_id``, in document order."""
+        return tuple(b for b in self.blocks if any(h.id == section_id for h in self.headings(b.id)))
+
+
+def find_document(store: GraphStore, reference: str) -> Node:
+    """The Document node named by ``reference``: a document id (``tolaria/synthesis``) or the path
+    it was ingested from.
+
+    Raises
+    ------
+    DocumentNotFound
+        No stored document has that id or path.
+    """
+    found = store.get_nodes([reference]).get(reference)
+    if found is not None and found.label == Label.DOCUMENT:
+        return found
+    by_path = store.find_nodes(Label.DOCUMENT, where={"path": reference})
+    if by_path:
+        return by_path[0]
+    raise DocumentNotFound(f"no document {reference!r} in the store",
+                           hint="give a document id such as tolaria/synthesis (see `GET /documents`)")
+
+
+def document_tree(store: GraphStore, document_id: str) -> DocumentTree:
+    """The stored tree of one document.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend satisfying the store contract.
+    document_id : str
+        ``<set>/<role>``, e.g. ``"tolaria/synthesis"``, or the path the member was ingested from.
+
+    Returns
+    -------
+    DocumentTree
+        The Document node and its blocks sorted by ``order``.
+
+    Raises
+    ------
+    DocumentNotFound
+        No such document.
+
+    Examples
+    --------
+    >>> from queries.demo import demo_store
+    >>> tree = document_tree(demo_store(), "demo/synthesis")
+    >>> [(b.label, b.kind, b.order) for b in tree.blocks][:3]
+    [('Section', 'section', 1), ('Statement', 'paragraph', 2), ('Statement', 'paragraph', 3)]
+    """
+    document = find_document(store, document_id)
+    return _trees(store, [document], document_id=document.id)[0]
+
+
+def document_trees(store: GraphStore, *, set_id: str | None = None,
+                   document_ids: list[str] | None = None) -> tuple[DocumentTree, ...]:
+    """Trees of every stored document (of one set, or the given ones), sorted by (set, role order, id).
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend satisfying the store contract.
+    set_id : str, optional
+        Only the documents of this analysis set.
+    document_ids : list of str, optional
+        Only these documents (unknown ids are ignored).
+
+    Returns
+    -------
+    tuple of DocumentTree
+        Possibly empty.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is given and not in the store.
+
+    Notes
+    -----
+    Six store calls per set involved (documents, sections, statements, quotations, outgoing
+    citations and quotations, containment), plus one to name the cited nodes.
+    """
+    if set_id is not None and not store.get_nodes([set_id]):
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+    if document_ids is not None:
+        documents = [n for n in store.get_nodes(document_ids).values() if n.label == Label.DOCUMENT]
+        if set_id is not None:
+            documents = [d for d in documents if d.set_id == set_id]
+    else:
+        documents = store.find_nodes(Label.DOCUMENT, set_id=set_id)
+    by_set: dict[str, list[Node]] = {}
+    for d in documents:
+        by_set.setdefault(d.set_id or "", []).append(d)
+    trees: list[DocumentTree] = []
+    for sid, docs in sorted(by_set.items()):
+        only = docs[0].id if len(docs) == 1 else None
+        trees.extend(_trees(store, docs, set_id=sid if only is None else None, document_id=only))
+    return tuple(sorted(trees, key=_tree_key))
+
+
+def _tree_key(tree: DocumentTree) -> tuple:
+    role = tree.document.get("role")
+    rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
+    return (tree.set_id, rank, tree.id)
+
+
+def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = None,
+           document_id: str | None = None) -> list[DocumentTree]:
+    """Trees of ``documents``, all of one set: blocks fetched by ``document_id`` when given, else by
+    ``set_id``."""
+    wanted = {d.id for d in documents}
+    scope = {"document_id": document_id} if document_id else {"set_id": set_id}
+    sections = [n for n in store.find_nodes(Label.SECTION, **scope) if n.document_id in wanted]
+    statements = [n for n in store.find_nodes(Label.STATEMENT, **scope) if n.document_id in wanted]
+    quotations = {n.id: n for n in store.find_nodes(Label.QUOTATION, **scope)}
+    ids = [n.id for n in sections + statements]
+    outgoing = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.QUOTES], direction=Direction.OUT)
+    incoming = store.edges(ids, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
+    cited = store.get_nodes({e.dst for es in outgoing.values() for e in es if e.kind == EdgeKind.CITES})
+    blocks: dict[str, list[DocumentBlock]] = {d.id: [] for d in documents}
+    for node in sections + statements:
+        out = outgoing.get(node.id, [])
+        cites = sorted((e for e in out if e.kind == EdgeKind.CITES), key=lambda e: (e.seq, e.dst))
+        quoted = next((quotations[e.dst] for e in out if e.kind == EdgeKind.QUOTES and e.dst in quotations), None)
+        parents = incoming.get(node.id, [])
+        is_section = node.label == Label.SECTION
+        blocks[node.document_id or ""].append(DocumentBlock(
+            id=node.id,
+            label=str(node.label),
+            kind=node.get("kind") or ("section" if is_section else "paragraph"),
+            order=int(node.get("order") or 0),
+            line=int(node.get("line") or 0),
+            level=int(node.get("level") or 0) if is_section else 0,
+            text=(node.get("heading") if is_section else node.get("text")) or "",
+            markup=node.get("markup") or "",
+            gap=node.get("gap") or "",
+            parent=parents[0].src if parents else None,
+            citations=tuple(_citation(e, cited.get(e.dst)) for e in cites),
+            quotation=None if quoted is None else BlockQuotation(
+                quoted.id, quoted.get("text") or "", quoted.get("path") or "", quoted.get("lines"),
+                quoted.get("revision")),
+            props=dict(node.props),
+        ))
+    return [DocumentTree(d, tuple(sorted(blocks[d.id], key=lambda b: (b.order, b.line, b.id)))) for d in documents]
+
+
+_TARGET_PROP = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
+
+
+def _citation(edge, node: Node | None) -> BlockCitation:
+    kind = edge.props.get("target_kind") or "record"
+    target = node.get(_TARGET_PROP.get(kind, "name")) if node is not None else None
+    return BlockCitation(
+        target_kind=kind,
+        target=target or edge.props.get("token") or edge.dst,
+        node=edge.dst,
+        token=edge.props.get("token") or "",
+        form=edge.props.get("form") or "citation",
+        start=int(edge.props.get("start") or 0),
+        end=int(edge.props.get("end") or 0),
+        span_start=int(edge.props.get("span_start") or 0),
+        span_end=int(edge.props.get("span_end") or 0),
+    )

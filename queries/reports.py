@@ -1,0 +1,216 @@
+"""What subgraph reports show: the statements resting on a record with their documents and explained
+paths, and a whole analysis set with its record index (issue 5, item 4).
+
+Each function gathers everything a report needs in a bounded number of batched store calls and
+returns frozen results; ``render/`` turns them into Markdown, plain text or HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.errors import AnalysisSetNotFound
+from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, RecordId
+from graph.store import Direction, GraphStore
+from queries.documents import DocumentTree, document_trees
+from queries.traversal import RestsOnReport, rests_on
+
+__all__ = [
+    "PathStep",
+    "RestsOnSubgraph",
+    "rests_on_subgraph",
+    "RecordEntry",
+    "SetReport",
+    "analysis_set_report",
+]
+
+_NAME_PROP = {
+    Label.RECORD: "record_id", Label.SECTION: "heading", Label.DOCUMENT: "title",
+    Label.NAMED_REFERENCE: "name", Label.SOURCE_FILE: "path", Label.SOURCE: "source_id",
+    Label.QUOTATION: "path", Label.ANALYSIS_SET: "system",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PathStep:
+    """One node of an explanation path.
+
+    ``node`` id, ``label`` (``Statement``, ``Section``, ``NamedReference``, ``Record`` …), ``name``
+    for readers (record ID, heading, reference name, path; the node id for statements),
+    ``document`` owning it (None for shared nodes), and ``kinds``: the edge kinds leading from
+    this node to the next one on the path, sorted (empty for the last node).
+    """
+
+    node: str
+    label: str
+    name: str
+    document: str | None
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RestsOnSubgraph:
+    """The part of the graph resting on one record ID.
+
+    ``report`` the rests-on answer (results in set, document, order); ``documents`` the trees of
+    the documents holding results, in (set, role order, id) order; ``steps`` the explanation path
+    of each result statement (statement id → steps from the statement to the record);
+    ``max_depth`` the evidence-step limit asked (None = unlimited); ``direct_only`` as asked.
+    """
+
+    report: RestsOnReport
+    documents: tuple[DocumentTree, ...]
+    steps: dict[str, tuple[PathStep, ...]]
+    max_depth: int | None = None
+    direct_only: bool = False
+
+
+def rests_on_subgraph(
+    store: GraphStore,
+    record_id: RecordId | str,
+    *,
+    set_id: str | None = None,
+    direct_only: bool = False,
+    max_depth: int | None = None,
+) -> RestsOnSubgraph:
+    """Statements resting on ``record_id``, with their documents and named explanation paths.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend satisfying the store contract.
+    record_id : str
+        A record ID such as ``"RT-RTE-mcp-write"``, looked up in every set unless ``set_id``.
+    set_id : str, optional
+        Restrict to one analysis set.
+    direct_only : bool, default False
+        Only statements citing or annotating the record themselves.
+    max_depth : int, optional
+        Maximum evidence steps (1..16); unlimited when None.
+
+    Returns
+    -------
+    RestsOnSubgraph
+        See the class.
+
+    Raises
+    ------
+    RecordNotFound, AnalysisSetNotFound, QueryLimitExceeded
+        As :func:`queries.traversal.rests_on`.
+
+    Examples
+    --------
+    >>> from queries.demo import demo_store
+    >>> sub = rests_on_subgraph(demo_store(), "RT-RTE-x")
+    >>> [(s.name, s.kinds) for s in sub.steps["demo/synthesis#L4"]]
+    [('demo/synthesis#L4', ('CITES',)), ('RT-RTE-x', ())]
+
+    Notes
+    -----
+    :func:`~queries.traversal.rests_on` plus three batched calls (path nodes, their outgoing
+    dependency edges) and the calls of :func:`~queries.documents.document_trees`.
+    """
+    report = rests_on(store, record_id, set_id=set_id, direct_only=direct_only, max_depth=max_depth)
+    path_ids = sorted({n for r in report.results for n in r.path})
+    nodes = store.get_nodes(path_ids)
+    out_edges = store.edges(path_ids, kinds=DEPENDENCY_KINDS, direction=Direction.OUT)
+    steps: dict[str, tuple[PathStep, ...]] = {}
+    for r in report.results:
+        chain = []
+        for i, node_id in enumerate(r.path):
+            nxt = r.path[i + 1] if i + 1 < len(r.path) else None
+            kinds = tuple(sorted({str(e.kind) for e in out_edges.get(node_id, []) if e.dst == nxt})) if nxt else ()
+            chain.append(_step(node_id, nodes.get(node_id), kinds))
+        steps[r.statement] = tuple(chain)
+    documents = document_trees(store, document_ids=sorted({r.document for r in report.results}))
+    return RestsOnSubgraph(report, documents, steps, max_depth, direct_only)
+
+
+def _step(node_id: str, node: Node | None, kinds: tuple[str, ...]) -> PathStep:
+    if node is None:
+        return PathStep(node_id, "", node_id, None, kinds)
+    name = node_id if node.label == Label.STATEMENT else node.get(_NAME_PROP.get(node.label, ""), None)
+    return PathStep(node_id, str(node.label), str(name or node_id), node.document_id, kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEntry:
+    """One record of a set's index.
+
+    ``record`` the Record node; ``declarations`` the declaration sections (node ids) declaring it;
+    ``annotations`` the annotation sections on it; ``citations`` the statements and sections citing
+    it, in (document, order) order, each once.
+    """
+
+    record: Node
+    declarations: tuple[str, ...]
+    annotations: tuple[str, ...]
+    citations: tuple[str, ...]
+
+    @property
+    def record_id(self) -> str:
+        """The record ID as written, e.g. ``RT-RTE-mcp-write``."""
+        return self.record.get("record_id") or self.record.id
+
+
+@dataclass(frozen=True, slots=True)
+class SetReport:
+    """A whole analysis set: its AnalysisSet node, system name, member trees in layout order and
+    the record index sorted by record ID."""
+
+    analysis_set: Node
+    system: str
+    documents: tuple[DocumentTree, ...]
+    records: tuple[RecordEntry, ...]
+
+    @property
+    def id(self) -> str:
+        """The set id."""
+        return self.analysis_set.id
+
+
+def analysis_set_report(store: GraphStore, set_id: str) -> SetReport:
+    """Everything needed to render ``set_id`` as one document with a record index.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is not in the store.
+
+    Examples
+    --------
+    >>> from queries.demo import demo_store
+    >>> report = analysis_set_report(demo_store(), "demo")
+    >>> report.system, [(e.record_id, e.citations) for e in report.records]
+    ('Demo', [('RT-RTE-x', ('demo/synthesis#L4',))])
+    """
+    found = store.get_nodes([set_id]).get(set_id)
+    if found is None or found.label != Label.ANALYSIS_SET:
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+    system_id = found.get("system")
+    system = store.get_nodes([system_id]).get(system_id) if system_id else None
+    trees = document_trees(store, set_id=set_id)
+    records = store.find_nodes(Label.RECORD, set_id=set_id)
+    ids = [r.id for r in records]
+    declared = store.edges(ids, kinds=[EdgeKind.DECLARED_IN], direction=Direction.OUT)
+    annotated = store.edges(ids, kinds=[EdgeKind.ANNOTATES], direction=Direction.IN)
+    sections = {b.id for t in trees for b in t.blocks if b.is_section}
+    citing: dict[str, list[str]] = {}
+    for tree in trees:
+        for block in tree.blocks:
+            for c in block.citations:
+                if c.target_kind == "record" and block.id not in citing.setdefault(c.node, []):
+                    citing[c.node].append(block.id)
+    entries = [
+        RecordEntry(
+            record=r,
+            declarations=tuple(e.dst for e in declared[r.id]),
+            annotations=tuple(e.src for e in annotated[r.id] if e.src in sections),
+            citations=tuple(citing.get(r.id, ())),
+        )
+        for r in records
+    ]
+    entries.sort(key=lambda e: e.record_id)
+    name = system.get("name") if system is not None else found.get("system") or set_id
+    return SetReport(found, str(name), trees, tuple(entries))
+

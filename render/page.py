@@ -1,0 +1,154 @@
+"""A small format-neutral page model: what a report says, before it is written as Markdown, plain
+text or HTML by :mod:`render.writers`.
+
+Every item carries its text in the forms the writers need: ``plain`` (the seeds' plain text, one
+line per paragraph), ``markdown`` (the member's own Markdown, or the plain text for plain-text
+members) and, for HTML, plain text that the HTML writer escapes. ``set_id`` says in which analysis
+set record IDs in the text resolve (IDs are set-scoped), so the HTML writer can link them to the
+page's record anchors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Heading",
+    "Paragraph",
+    "TableRow",
+    "Table",
+    "Quote",
+    "Note",
+    "IndexEntry",
+    "Index",
+    "Item",
+    "Page",
+    "anchor",
+    "record_anchor",
+]
+
+
+def anchor(prefix: str, node_id: str) -> str:
+    """An HTML id for a node: ``prefix-`` plus the id lowercased, runs of other characters → ``-``.
+
+    >>> anchor("st", "tolaria/synthesis#L29")
+    'st-tolaria-synthesis-l29'
+    """
+    return f"{prefix}-" + re.sub(r"[^a-z0-9]+", "-", node_id.lower()).strip("-")
+
+
+def record_anchor(set_id: str, record_id: str) -> str:
+    """The one anchor of record ``record_id`` of set ``set_id`` on a page.
+
+    >>> record_anchor("tolaria", "RT-RTE-mcp-write")
+    'rec-tolaria-rt-rte-mcp-write'
+    """
+    return anchor("rec", f"{set_id}-{record_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading at ``level`` 2–6 (the page title is level 1)."""
+
+    level: int
+    plain: str
+    markdown: str
+    anchor: str | None = None
+    set_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A statement or prose paragraph; ``plain`` may hold several lines (list items), ``kind`` is
+    the statement kind (CSS class in HTML)."""
+
+    plain: str
+    markdown: str
+    anchor: str | None = None
+    set_id: str | None = None
+    kind: str = "paragraph"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One table row: ``cells`` as plain text, the row as ``plain`` and ``markdown`` lines."""
+
+    cells: tuple[str, ...]
+    plain: str
+    markdown: str
+    anchor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A pipe table: ``header`` row (its ``plain``/``markdown`` hold the header and separator
+    lines) and ``rows``."""
+
+    header: TableRow
+    rows: tuple[TableRow, ...]
+    set_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A quotation: ``text`` (body with its line breaks), attributed ``path``; ``plain`` is the
+    seeds' one-line form (``… --- path``) and ``markdown`` the blockquote."""
+
+    text: str
+    path: str
+    plain: str
+    markdown: str
+    anchor: str | None = None
+    set_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A remark about the preceding item: ``tag`` (``direct``, ``transitive``, …) and ``text``."""
+
+    tag: str
+    text: str
+    set_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One record of a record index: ``record_id`` of ``set_id``, its ``anchor``, a ``summary``
+    sentence and ``links`` (label, target anchor) to the places that cite or declare it."""
+
+    record_id: str
+    set_id: str
+    anchor: str
+    summary: str
+    links: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """A record index; ``html_only`` indexes exist to give every record an anchor in HTML and are
+    left out of Markdown and plain text."""
+
+    entries: tuple[IndexEntry, ...]
+    html_only: bool = False
+
+
+Item = Heading | Paragraph | Table | Quote | Note | Index
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A whole report: ``title``, ``lead`` lines (what was asked, counts) and ``items``."""
+
+    title: str
+    lead: tuple[str, ...] = ()
+    items: tuple[Item, ...] = field(default_factory=tuple)
+
+    def record_anchors(self) -> dict[str, dict[str, str]]:
+        """Anchors of the page's indexed records: set id → record ID → anchor."""
+        out: dict[str, dict[str, str]] = {}
+        for item in self.items:
+            if isinstance(item, Index):
+                for e in item.entries:
+                    out.setdefault(e.set_id, {})[e.record_id] = e.anchor
+        return out

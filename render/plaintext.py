@@ -1,0 +1,214 @@
+"""Markdown members → plain text in the style of the seeds (GRAMMAR §9, issue 5 item 3).
+
+Mapping, block by block from each node's Markdown ``markup``:
+
+- the H1 becomes line 1 and the frontmatter is reduced to ``Type: <type>``;
+- headings of every level become bare lines (``#### On RT-OBJ-x — Label`` → ``On RT-OBJ-x — Label``);
+- inline markup is dropped: code-span backticks, emphasis and bold markers, link targets (a link
+  keeps its label; see below for record anchors), raw HTML is kept as written;
+- list markers (``-``, ``*``, ``+``) are stripped and each paragraph or list item is one line;
+- a quotation's lines are joined with single spaces onto one line ending `` --- <path>``; a bare
+  ``>`` line becomes a paragraph break;
+- tables are kept as pipe rows, header separator included; cells lose backticks and link targets,
+  and a literal ``|`` in a cell stays escaped (``\\|``) so the row still splits into the same cells;
+- blocks are separated by a blank line (seed 001), table rows by a single newline, and the text
+  ends without a newline.
+
+One deliberate addition to "links keep their label": a link whose target is a record anchor
+(``[runtime](runtime.md#rt-rte-cumulative-update)``, GRAMMAR §5, G3 overview) is written as the
+record ID (``RT-RTE-cumulative-update``) when its label is not already that ID. Dropping the target
+would lose the citation, and the plain text must cite the same records as the Markdown member.
+Plain-text members are returned unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+from queries.documents import DocumentBlock, DocumentTree
+from render.document import rebuild
+
+__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading", "record_id_from_anchor"]
+
+_MD = MarkdownIt("commonmark")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)")
+_CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
+_LIST_MARKER = re.compile(r"^\s*[-*+][ \t]+")
+_ANCHOR = re.compile(r"#((?:rt|mem|epi)-(?:cmp|obj|rte|clm|abs|bap))-([a-z0-9]+(?:-[a-z0-9]+)*)$")
+_ATTRIBUTION = re.compile(r"^>\s*---\s+(.*?)\s*$")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def record_id_from_anchor(href: str) -> str | None:
+    """The record ID a link target's anchor names (GRAMMAR §1.1: ``ANCHOR = lower(ID)``), or None.
+
+    >>> record_id_from_anchor("runtime.md#rt-rte-cumulative-update")
+    'RT-RTE-cumulative-update'
+    >>> record_id_from_anchor("reconciliation.md") is None
+    True
+    """
+    m = _ANCHOR.search(href)
+    return f"{m.group(1).upper()}-{m.group(2)}" if m else None
+
+
+def plain_inline(markup: str, *, cell: bool = False) -> str:
+    """Plain text of one line (or soft-wrapped paragraph) of Markdown inline content.
+
+    Parameters
+    ----------
+    markup : str
+        Inline Markdown; soft line breaks become single spaces.
+    cell : bool, default False
+        The text is a table cell: a literal ``|`` is written ``\\|``.
+
+    Examples
+    --------
+    >>> plain_inline("Reads `final_cheatsheet` ([runtime](runtime.md#rt-obj-cheatsheet); **SRC-1**).")
+    'Reads final_cheatsheet (RT-OBJ-cheatsheet; SRC-1).'
+    >>> plain_inline("[RT-OBJ-store](#rt-obj-store) and [reconciliation](reconciliation.md)")
+    'RT-OBJ-store and reconciliation'
+    """
+    tokens = _MD.parseInline(markup)
+    out: list[str] = []
+    link_stack: list[tuple[str | None, int]] = []
+    for tok in tokens[0].children or () if tokens else ():
+        if tok.type in ("text", "code_inline", "html_inline"):
+            out.append(tok.content)
+        elif tok.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif tok.type == "image":
+            out.append(tok.content)
+        elif tok.type == "link_open":
+            link_stack.append((record_id_from_anchor(str(tok.attrs.get("href") or "")), len(out)))
+        elif tok.type == "link_close" and link_stack:
+            record, at = link_stack.pop()
+            if record is not None and "".join(out[at:]).strip() != record:
+                del out[at:]
+                out.append(record)
+    text = "".join(out)
+    return text.replace("|", "\\|") if cell else text
+
+
+def plain_heading(markup: str) -> str:
+    """A heading line without its ``#`` markers and inline markup.
+
+    >>> plain_heading("#### On [RT-RTE-model-call](runtime.md#rt-rte-model-call)")
+    'On RT-RTE-model-call'
+    """
+    line = markup.strip().splitlines()[0] if markup.strip() else ""
+    line = _CLOSING_HASHES.sub("", _HEADING.sub("", line, count=1))
+    return plain_inline(line.strip())
+
+
+def _table_row(line: str) -> str:
+    stripped = line.strip()
+    if re.fullmatch(r"\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?", stripped):
+        return stripped
+    cells = re.split(r"(?<!\\)\|", stripped)
+    if stripped.startswith("|"):
+        cells = cells[1:]
+    if stripped.endswith("|") and not stripped.endswith("\\|"):
+        cells = cells[:-1]
+    # GFM: a cell's escaped pipes are unescaped before inline parsing, code spans included
+    return "| " + " | ".join(plain_inline(c.strip().replace("\\|", "|"), cell=True) for c in cells) + " |"
+
+
+def _quotation(block: DocumentBlock) -> str:
+    """Body lines joined with spaces, a bare ``>`` as a paragraph break, `` --- path`` appended."""
+    paragraphs: list[list[str]] = [[]]
+    path = block.quotation.path if block.quotation is not None else ""
+    for raw in block.markup.splitlines():
+        m = _ATTRIBUTION.match(raw)
+        if m:
+            if not path:
+                path = plain_inline(m.group(1))
+            continue
+        body = re.sub(r"^\s{0,3}>[ ]?", "", raw)
+        if not body.strip():
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        paragraphs[-1].append(" ".join(body.split()))
+    parts = [plain_inline(" ".join(p)) for p in paragraphs if p]
+    lines = block.quotation.lines if block.quotation is not None else None
+    attribution = f"{path}:{lines}" if lines and f":{lines}" not in path else path
+    if not parts:
+        return f"--- {attribution}"
+    parts[-1] = f"{parts[-1]} --- {attribution}"
+    return "\n\n".join(parts)
+
+
+def plain_block(block: DocumentBlock) -> str:
+    """The plain-text lines of one block of a Markdown member (see the module docstring).
+
+    Returns
+    -------
+    str
+        One line for headings, paragraphs and list items, one line per row for tables, one line
+        per quote paragraph for quotations. Several list items in one block give one line each.
+
+    Examples
+    --------
+    >>> from queries.documents import DocumentBlock
+    >>> b = DocumentBlock("d#L9", "Statement", "field", 9, 9, 0, "", "- **Owner:** the `runner`\\n  and host.", "", None)
+    >>> plain_block(b)
+    'Owner: the runner and host.'
+    """
+    if block.is_section:
+        return plain_heading(block.markup)
+    if block.kind in ("table_header", "table_row"):
+        return "\n".join(_table_row(line) for line in block.markup.splitlines() if line.strip())
+    if block.kind == "quotation" or block.quotation is not None:
+        return _quotation(block)
+    lines = block.markup.splitlines()
+    if lines and _FENCE.match(lines[0]):
+        return "\n".join(line for line in lines[1:] if not _FENCE.match(line))
+    items: list[list[str]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if _LIST_MARKER.match(line) or not items:
+            items.append([_LIST_MARKER.sub("", line, count=1).strip()])
+        else:
+            items[-1].append(line.strip())
+    return "\n".join(plain_inline("\n".join(item)) for item in items)
+
+
+def plaintext_of(tree: DocumentTree) -> str:
+    """The member as plain text in the seeds' style.
+
+    Parameters
+    ----------
+    tree : DocumentTree
+        A stored member. Plain-text members are rebuilt exactly; Markdown members are converted.
+
+    Returns
+    -------
+    str
+        Title line, blank line, ``Type: <type>`` line, then the blocks (module docstring); no
+        trailing newline.
+
+    Examples
+    --------
+    >>> from queries.demo import DEMO_TEXT, demo_store
+    >>> from queries.documents import document_tree
+    >>> plaintext_of(document_tree(demo_store(), "demo/synthesis")) == DEMO_TEXT
+    True
+    """
+    if tree.format != "md":
+        return rebuild(tree)
+    doc = tree.document
+    frontmatter = doc.get("frontmatter") or {}
+    member_type = frontmatter.get("type") if isinstance(frontmatter, dict) else None
+    out = [plain_inline(tree.title), "\n\nType: " + str(member_type or doc.get("member_type") or "")]
+    previous: DocumentBlock | None = None
+    for block in tree.blocks:
+        text = plain_block(block)
+        if not text:
+            continue
+        joined = block.kind == "table_row" and previous is not None and previous.kind in ("table_header", "table_row")
+        out.append(("\n" if joined else "\n\n") + text)
+        previous = block
+    return "".join(out)

@@ -1,0 +1,107 @@
+"""Markdown members → plain text in the seeds' style (GRAMMAR §9) and the cross-format check
+(issue 5, item 3)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graph.stores.memory import MemoryStore
+from ingest.loader import ingest_parsed
+from ingest.parsers.plaintext import parse_plaintext
+from queries.documents import DocumentTree, document_tree, document_trees
+from render.document import rebuild
+from render.plaintext import plain_block, plain_inline, plaintext_of
+from tests.render.conftest import DC_MEMBERS, DC_SET
+
+
+def _txt(dc_store, member: str) -> str:
+    return plaintext_of(document_tree(dc_store, f"{DC_SET}/{member}"))
+
+
+def test_plain_text_members_render_as_themselves(seeds_store):
+    tree = document_tree(seeds_store, "tolaria/workflow-report")
+    assert plaintext_of(tree) == rebuild(tree)
+
+
+@pytest.mark.parametrize("member", DC_MEMBERS)
+def test_markdown_members_follow_the_seeds_style(dc_store, member):
+    text = _txt(dc_store, member)
+    lines = text.split("\n")
+    tree = document_tree(dc_store, f"{DC_SET}/{member}")
+    assert lines[0] == tree.title and lines[1] == ""
+    assert lines[2] == f"Type: {tree.document.get('frontmatter')['type']}"
+    assert not text.endswith("\n")
+    assert "run-id:" not in text and "description:" not in text and not text.startswith("---")
+    prose = [line for line in lines if " --- " not in line]  # quoted source text keeps its own characters
+    assert not any(line.startswith("#") for line in prose), "heading markers remain"
+    assert not any(line.startswith(("- ", "> ")) for line in prose), "list or quote markers remain"
+    assert not any("`" in line or "**" in line for line in prose)
+    assert not any(re.search(r"\]\([^)]*\)", line) for line in prose), "a link target remains"
+
+
+def test_headings_become_bare_lines(dc_store):
+    lines = _txt(dc_store, "runtime").split("\n")
+    for heading in ("Runtime account", "Ordinary benchmark invocation", "Shared records", "Components",
+                    "RT-CMP-configured-model — Configured provider model"):
+        assert heading in lines
+
+
+def test_quotations_join_onto_one_line_with_their_path(dc_store):
+    lines = _txt(dc_store, "runtime").split("\n")
+    assert 'cheatsheet = output_dict["final_cheatsheet"] --- run_benchmark.py' in lines
+    memory = _txt(dc_store, "memory").split("\n")
+    multi = [line for line in memory if line.endswith(" --- dynamic_cheatsheet/utils/extractor.py")]
+    assert multi and multi[0].startswith('if "<cheatsheet>" in response: try: txt = response.split(')
+
+
+def test_tables_are_kept_and_cells_lose_backticks(dc_store):
+    lines = _txt(dc_store, "overview").split("\n")
+    assert "| Top-level tracked path | Boundary | Role and coverage |" in lines
+    i = lines.index("| Top-level tracked path | Boundary | Role and coverage |")
+    assert lines[i + 1] == "|---|---|---|"
+    assert lines[i + 2].startswith("| .gitignore | Excluded | Repository housekeeping;")
+
+
+def test_record_anchor_links_keep_the_record_id(dc_store):
+    text = _txt(dc_store, "overview")
+    assert "(RT-RTE-cumulative-update; EPI-RTE-answer-evaluation; MEM-OBJ-generation-traces)" in text
+    assert plain_inline("[runtime](runtime.md#rt-rte-cumulative-update)") == "RT-RTE-cumulative-update"
+    assert plain_inline("[reconciliation](reconciliation.md)") == "reconciliation"
+
+
+def test_table_cells_keep_escaped_pipes():
+    from queries.documents import DocumentBlock
+
+    row = DocumentBlock("d#L3", "Statement", "table_row", 3, 3, 0, "", "| `a \\| b` | [c](x.md) |", "\n", None)
+    assert plain_block(row) == "| a \\| b | c |"
+
+
+def test_a_bare_quote_line_becomes_a_paragraph_break():
+    from queries.documents import BlockQuotation, DocumentBlock
+
+    markup = "> first line\n> second line\n>\n> `after` break\n> --- `src/a.js`"
+    block = DocumentBlock("d#L3", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
+                          quotation=BlockQuotation("d#Q3", "", "src/a.js"))
+    assert plain_block(block) == "first line second line\n\nafter break --- src/a.js"
+
+
+def _signature(tree: DocumentTree) -> set[tuple[int, frozenset[str]]]:
+    """(statement order, cited record and source IDs) of every statement of ``tree``."""
+    return {
+        (b.order, frozenset(c.target for c in b.citations if c.target_kind in ("record", "source")))
+        for b in tree.blocks if not b.is_section
+    }
+
+
+@pytest.mark.parametrize("member", DC_MEMBERS)
+def test_cross_format_plain_text_cites_what_the_markdown_cites(dc_store, member):
+    markdown = document_tree(dc_store, f"{DC_SET}/{member}")
+    text = plaintext_of(markdown)
+    plain_store = MemoryStore(None)
+    ingest_parsed(plain_store, [parse_plaintext(text.encode("utf-8"), f"{member}.txt")])
+    (plain,) = document_trees(plain_store)
+    assert plain.format == "txt"
+    assert _signature(plain) == _signature(markdown)
+    assert any(ids for _, ids in _signature(markdown)) or member == "memory-profile"
