@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.errors import (
+    AmbiguousScope,
     CitegraphError,
     DuplicateDeclaration,
     IngestError,
     NotFound,
     PreconditionFailed,
     QueryLimitExceeded,
+    SourceRepositoryError,
     StoreUnavailable,
     ValidationFailed,
 )
@@ -35,6 +37,8 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (QueryLimitExceeded, ErrorFace(400, "LIMIT_EXCEEDED", 64)),
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
+    (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
+    (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
 _INTERNAL = ErrorFace(500, "INTERNAL", 70)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional
 
 import strawberry
 from fastapi import Depends, Request
@@ -13,10 +14,13 @@ from strawberry.fastapi import BaseContext, GraphQLRouter
 from strawberry.types import Info
 
 from app.errors import face_of
+from app.graphql.impact import Impact
 from app.settings import Settings
 from graph.errors import CitegraphError, QueryLimitExceeded
 from graph.model import Label, Node
 from graph.store import GraphStore
+from ingest.git import GitRepository
+from queries.impact import impact_of
 from queries.traversal import RestsOnReport, records_named, rests_on
 
 __all__ = ["schema", "graphql_router", "Context"]
@@ -132,6 +136,30 @@ class Query:
             raise GraphQLError(f"record {id} occurs in sets {', '.join(n.set_id or '' for n in found)}; pass set",
                                extensions={"code": face_of(QueryLimitExceeded("")).code})
         return Record.from_domain(found[0])
+
+    @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
+                                  "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "
+                                  "record index; `format` md, txt or html.")
+    async def render(self, info: Info[Context, None], document: Optional[str] = None, format: Optional[str] = None,
+                     rests_on: Optional[str] = None, record: Optional[str] = None, set: Optional[str] = None,
+                     max_depth: Optional[int] = None) -> str:
+        from app.rendering import render_request
+
+        ctx = info.context
+        rendered = await _call(render_request, ctx.store, document=document, rests_on=rests_on, record=record,
+                               set_id=set, fmt=format, max_depth=max_depth or ctx.settings.max_depth)
+        return rendered.text
+
+    @strawberry.field(description="Changed cited files, quotation drift and suspects between two revisions of a set's "
+                                  "source; `repo` is a git clone on the server, `from` defaults to the pinned commit.")
+    async def impact(self, info: Info[Context, None], repo: str, to: str, set: Optional[str] = None,
+                     source: Optional[str] = None,
+                     from_: Annotated[Optional[str], strawberry.argument(name="from")] = None) -> Impact:
+        def run():
+            return impact_of(info.context.store, GitRepository(Path(repo)), to_revision=to, from_revision=from_,
+                             set_id=set, source_id=source)
+
+        return Impact.from_domain(await _call(run))
 
     @strawberry.field(description="Ingested members, sorted by id.")
     async def documents(self, info: Info[Context, None], set: Optional[str] = None) -> list[Document]:

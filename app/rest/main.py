@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from app.errors import face_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep
-from app.rest.routes import documents, records
+from app.rest.routes import documents, impact, records, render
 from app.rest.schemas import HealthOut
 from app.settings import Settings, get_settings
 from app.wiring import open_store
@@ -62,7 +62,9 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         counts = await run_in_threadpool(store.counts)
         return HealthOut(status="ok", store=settings.store or "memory", nodes=counts["nodes"], edges=counts["edges"])
 
+    app.include_router(render.router)  # before documents: its paths contain document ids with slashes
     app.include_router(documents.router)
     app.include_router(records.router)
+    app.include_router(impact.router)
     app.include_router(graphql_router(), prefix="/graphql")
     return app

@@ -1,0 +1,143 @@
+"""``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
+
+Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
+and the repository, call :func:`queries.impact.impact_of` or :func:`queries.impact.review_suspect`,
+print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
+anything is flagged.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, _print_json, _short, _store, cli, handles_errors, out
+from ingest.git import GitRepository
+from queries.impact import ImpactReport, impact_of, review_suspect, reviews_of
+
+__all__ = ["impact_cmd", "review_cmd"]
+
+RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone of the analysed source.",
+                                       file_okay=False)]
+
+
+@cli.command("impact")
+@handles_errors
+def impact_cmd(
+    repo: RepoOpt,
+    to: Annotated[str, typer.Option("--to", help="Revision to check the set against (hash, tag, branch).")],
+    set_id: SetOpt = None,
+    source: Annotated[Optional[str], typer.Option("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
+    from_rev: Annotated[Optional[str], typer.Option("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
+    fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Changed cited files, quotation drift and suspect conclusions between two source revisions.
+
+    Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
+    """
+    repository = GitRepository(repo)
+    store = _store(neo4j, home)
+    try:
+        report = impact_of(store, repository, to_revision=to, from_revision=from_rev, set_id=set_id,
+                           source_id=source)
+    finally:
+        store.close()
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        _print_impact(report)
+    if fail_on_suspect and report.suspects:
+        raise typer.Exit(1)
+
+
+def _print_impact(report: ImpactReport) -> None:
+    out.print(f"Impact on {report.set} ({report.source or 'no source node'}) "
+              f"from {report.from_revision[:12]} to {report.to_revision[:12]}", markup=False, highlight=False)
+    files = Table(title=f"Changed cited files ({len(report.changes)}; {len(report.uncited_changes)} uncited not shown)")
+    for col in ("status", "path", "now", "cited by"):
+        files.add_column(col)
+    for c in report.changes:
+        files.add_row(c.status, c.path, c.new_path if c.renamed else "", str(len(c.cited_by)))
+    out.print(files)
+    quotes = Table(title="Quotations at " + report.to_revision[:12])
+    for col in ("quotation", "state", "path", "why"):
+        quotes.add_column(col)
+    for q in report.quotations:
+        quotes.add_row(q.quotation, q.state, q.path, q.reason)
+    out.print(quotes)
+    for q in report.quotations:
+        if q.diff:
+            out.print(f"{q.quotation} ({q.state}):", markup=False, highlight=False)
+            out.print(q.diff, markup=False, highlight=False)
+    statements = [s for s in report.suspects if s.kind == "statement"]
+    out.print(f"Suspect statements ({len(statements)}; conclusions first, marked *)", markup=False, highlight=False)
+    for s in statements:
+        out.print(f"{'*' if s.conclusion else ' '} {s.node}  depth {s.depth}  {s.change}", markup=False,
+                  highlight=False)
+        out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
+        if len(s.path) > 2:
+            out.print(f"      via {' → '.join(s.path[1:-1])}", markup=False, highlight=False)
+    for kind in ("record", "section", "document"):
+        nodes = [s.node for s in report.suspects if s.kind == kind]
+        out.print(f"Suspect {kind}s ({len(nodes)}): {', '.join(nodes) or 'none'}", markup=False, highlight=False)
+    for s in report.reviewed:
+        r = s.review
+        out.print(f"cleared: {s.node} reviewed by {r.reviewer} at {r.revision[:12]} ({r.at})", markup=False,
+                  highlight=False)
+    m = report.summary
+    out.print(f"{m.changed_files} changed cited files ({m.uncited_changes} uncited); quotations: {m.intact} intact, "
+              f"{m.moved} moved, {m.ambiguous} ambiguous, {m.broken} broken; suspects: {m.statements} statements "
+              f"({m.conclusions} conclusions, marked *), {m.records} records, {m.sections} sections, "
+              f"{m.documents} documents; {m.reviewed} cleared by reviews", markup=False, highlight=False)
+
+
+@cli.command("review")
+@handles_errors
+def review_cmd(
+    node: Annotated[Optional[str], typer.Argument(help="Suspect node id as impact prints it, e.g. tolaria/synthesis#L29.")] = None,
+    at: Annotated[Optional[str], typer.Option("--at", help="Source revision the node was reviewed against (a full commit id, or any revision with --repo).")] = None,
+    note: Annotated[Optional[str], typer.Option("--note", help="Free-text note.")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help="Reviewer (default $USER).")] = None,
+    repo: Annotated[Optional[Path], typer.Option("--repo", help="Resolve --at in this git repository.", file_okay=False)] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the stored reviews instead.")] = False,
+    set_id: SetOpt = None,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Record that a suspect was reviewed at a source revision, or list reviews (--list).
+
+    Later impact runs whose --to is at or after that revision do not flag the node again unless its
+    evidence changes after it.
+
+    Example: citegraph review tolaria/synthesis#L29 --at 48f2a70844c1e8005a7aa5f1499c66f7678360de --note "still holds"
+    """
+    if not list_ and (node is None or at is None):
+        raise typer.BadParameter("give NODE and --at REV, or --list")
+    repository = GitRepository(repo) if repo is not None and not list_ else None
+    store = _store(neo4j, home)
+    try:
+        if list_:
+            reviews = reviews_of(store, set_id=set_id, node_id=node)
+        else:
+            reviewer = by or os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
+            reviews = (review_suspect(store, node, revision=at, reviewer=reviewer, note=note, repo=repository),)
+    finally:
+        store.close()
+    if as_json:
+        _print_json([{"id": r.id, "node": r.node, "set": r.set, "revision": r.revision, "reviewer": r.reviewer,
+                      "at": r.at, "note": r.note} for r in reviews])
+        return
+    if list_:
+        out.print(f"{len(reviews)} reviews", markup=False, highlight=False)
+    for r in reviews:
+        note = f": {r.note}" if r.note else ""
+        out.print(f"{'' if list_ else 'recorded: '}{r.node} reviewed at {r.revision[:12]} by {r.reviewer} ({r.at}){note}",
+                  markup=False, highlight=False)
