@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.errors import (
+    AccessDenied,
     AmbiguousScope,
     CitegraphError,
     DuplicateDeclaration,
@@ -36,6 +37,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (NotFound, ErrorFace(404, "NOT_FOUND", 66)),
     (QueryLimitExceeded, ErrorFace(400, "LIMIT_EXCEEDED", 64)),
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
+    (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),

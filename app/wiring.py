@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from graph.errors import AccessDenied
 from graph.store import GraphStore
 from graph.stores.memory import MemoryStore
 
 from app.settings import Settings
 
-__all__ = ["open_store"]
+__all__ = ["open_store", "allowed_repository"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -28,3 +31,22 @@ def open_store(settings: Settings) -> GraphStore:
             database=settings.neo4j_database,
         )
     return MemoryStore(settings.store_file)
+
+
+def allowed_repository(settings: Settings, path: str) -> Path:
+    """``path`` resolved, when it lies under one of ``settings.repo_roots`` (HTTP faces only).
+
+    Raises
+    ------
+    AccessDenied
+        No roots are configured, or ``path`` (after resolving ``..`` and links) is outside them.
+    """
+    resolved = Path(path).resolve()
+    roots = [Path(r).resolve() for r in settings.repo_roots]
+    if not roots:
+        raise AccessDenied("impact over HTTP is disabled", hint="set CITEGRAPH_REPO_ROOTS to the folders "
+                           "that hold the analysed repositories, e.g. '[\"/srv/repos\"]'")
+    if not any(resolved == root or root in resolved.parents for root in roots):
+        raise AccessDenied(f"repository {path} is outside the allowed roots",
+                           hint="CITEGRAPH_REPO_ROOTS lists the folders impact may open")
+    return resolved

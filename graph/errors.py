@@ -114,6 +114,11 @@ class StoreUnavailable(CitegraphError):
     """Raised when the store cannot be reached (Neo4j down, transient failure after retries)."""
 
 
+class AccessDenied(CitegraphError):
+    """Raised when a request asks for something the configuration does not allow (a repository
+    outside the allowed roots)."""
+
+
 class PreconditionFailed(CitegraphError):
     """Raised when a conditional write's expected version (ETag) no longer matches the store."""
 

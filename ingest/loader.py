@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
-from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
+from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
 from graph.model import (
     DocumentGraph,
     Edge,
@@ -262,18 +262,24 @@ def ingest_parsed(
     *,
     errors: list[tuple[str, CitegraphError]] = (),
     check: Callable[[str, list[ParsedDocument]], None] | None = None,
+    expect: Mapping[str, str | None] | None = None,
 ) -> IngestReport:
     """Write parsed members to ``store``, one atomic write per analysis set.
 
     Members whose SHA-256 equals the stored document's are left untouched (``unchanged``); a set
     with no changed member is not written at all. ``errors`` are files already refused (listed as
     ``skipped``). ``check``, when given, is called per set before writing and may raise to refuse it.
+    ``expect`` maps document ids to the SHA-256 they must have when written (None: must not exist
+    yet); the store checks it atomically with the write (compare-and-swap).
 
     Raises
     ------
     IngestError
         Two inputs claim the same document id (``<set>/<role>``); nothing is written.
+    PreconditionFailed
+        An ``expect`` item does not match the stored document; that set is not written.
     """
+    expect = dict(expect or {})
     by_set: dict[str, list[ParsedDocument]] = {}
     seen: dict[str, str] = {}
     for doc in parsed:
@@ -289,14 +295,19 @@ def ingest_parsed(
     for set_id, docs in by_set.items():
         changed = [d for d in docs if stored.get(document_id_of(d)) is None
                    or stored[document_id_of(d)].get("sha256") != d.sha256]
+        wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
         for d in docs:
             if d not in changed:
+                doc_id = document_id_of(d)
+                if doc_id in wanted and stored[doc_id].get("sha256") != wanted[doc_id]:
+                    raise PreconditionFailed(f"document {doc_id} is at {stored[doc_id].get('sha256')}, "
+                                             f"not the expected {wanted[doc_id] or 'nothing'}")
                 outcomes[d.path] = _outcome(d, None, "unchanged")
         if not changed:
             continue
         if check is not None:
             check(set_id, changed)
-        batch = build_set_batch(store, set_id, changed)
+        batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
         store.write_set(batch)
         written_sets.append(set_id)
         for d, g in zip(changed, batch.documents):

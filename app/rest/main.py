@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import HTTPException
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from app.errors import face_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep
-from app.rest.routes import documents, impact, records, render
+from app.rest.routes import documents, impact, records, render, sets, writes
 from app.rest.schemas import HealthOut
+from app.rest.security import BodyLimit, require_read
 from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import CitegraphError
@@ -47,6 +49,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan,
                   description="Knowledge graph of agentic-system analysis documents.")
     app.state.settings = settings
+    if store is not None:
+        app.state.store = store  # usable before (and without) the lifespan, e.g. by ASGI test clients
 
     @app.exception_handler(CitegraphError)
     async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
@@ -56,15 +60,25 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
         return JSONResponse(body, status_code=face.status)
 
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        codes = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+        body = {"error": {"code": codes.get(exc.status_code, "BAD_REQUEST"), "message": exc.detail, "hint": None}}
+        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
     @app.get("/health", response_model=HealthOut, tags=["health"])
     async def health(store: StoreDep) -> HealthOut:
         """Liveness plus the store's totals."""
         counts = await run_in_threadpool(store.counts)
         return HealthOut(status="ok", store=settings.store or "memory", nodes=counts["nodes"], edges=counts["edges"])
 
-    app.include_router(render.router)  # before documents: its paths contain document ids with slashes
-    app.include_router(documents.router)
-    app.include_router(records.router)
-    app.include_router(impact.router)
-    app.include_router(graphql_router(), prefix="/graphql")
+    reads = [Depends(require_read)]
+    app.include_router(render.router, dependencies=reads)  # before documents: its paths hold ids with slashes
+    app.include_router(documents.router, dependencies=reads)
+    app.include_router(records.router, dependencies=reads)
+    app.include_router(sets.router, dependencies=reads)
+    app.include_router(writes.router)  # each write route requires the write token itself
+    app.include_router(impact.router, dependencies=reads)
+    app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app

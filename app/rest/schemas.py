@@ -77,3 +77,95 @@ class HealthOut(BaseModel):
     store: str
     nodes: int
     edges: int
+
+
+class Page(BaseModel):
+    """Paging of a list response: ``offset`` and ``limit`` asked, ``total`` matching items."""
+
+    offset: int
+    limit: int
+    total: int
+
+
+class RecordOut(BaseModel):
+    """One record; see :class:`queries.records.RecordSummary`."""
+
+    id: str
+    record_id: str
+    set: str
+    analyst: str | None
+    kind: str
+    slug: str
+    declared_in: str | None
+    label: str | None
+    citations: int
+
+
+class RecordsOut(BaseModel):
+    """``GET /records``: one page of records sorted by node id."""
+
+    data: list[RecordOut]
+    page: Page
+
+
+class CitationOut(BaseModel):
+    """A statement citing a record; see :class:`queries.records.Citation`."""
+
+    record: str
+    statement: str
+    document: str
+    kind: str
+    form: str
+    token: str
+    text: str
+    line: int
+
+
+class CitationsOut(BaseModel):
+    """``GET /records/{id}/citations``: every citation, sorted by document and line."""
+
+    data: list[CitationOut]
+    count: int
+
+
+class SetOut(BaseModel):
+    """One analysis set and its members."""
+
+    id: str
+    system: str | None
+    run_id: str | None
+    reviewed_boundary: str | None
+    documents: list[str]
+
+
+class SetsOut(BaseModel):
+    """``GET /sets``: every analysis set, sorted by id."""
+
+    data: list[SetOut]
+    count: int
+
+
+class DocumentOutcomeOut(BaseModel):
+    """What ingest did with one file; see :class:`ingest.loader.DocumentOutcome`."""
+
+    path: str
+    document: str | None
+    status: str
+    statements: int
+    sections: int
+    records: int
+    citations: int
+    error: str | None
+
+
+class IngestOut(BaseModel):
+    """``POST /sets`` and ``PUT /documents/{id}``: the sets written and every file's outcome."""
+
+    sets: list[str]
+    documents: list[DocumentOutcomeOut]
+
+    @classmethod
+    def from_domain(cls, report) -> "IngestOut":
+        return cls(sets=list(report.sets),
+                   documents=[DocumentOutcomeOut(**{k: getattr(d, k) for k in DocumentOutcomeOut.model_fields})
+                              for d in report.documents])

@@ -55,8 +55,9 @@ def home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def client(seeds_store):
-    with TestClient(create_app(Settings(), store=seeds_store)) as client:
+def client(seeds_store, tmp_path_factory):
+    roots = [tmp_path_factory.getbasetemp()]  # every test repository and folder lives under it
+    with TestClient(create_app(Settings(repo_roots=roots), store=seeds_store)) as client:
         yield client
 
 
@@ -104,7 +105,7 @@ def test_from_defaults_to_the_pinned_commit_on_every_face(built, tmp_path):
     got = json.loads(cli_impact("--repo", str(built.path), "--set", "tolaria", "--to", "main", "--json",
                                 home=home).stdout)
     assert (got["from"], got["to"], got["source"]) == (built["c0"], built["c7"], "tolaria/SRC-1")
-    with TestClient(create_app(Settings(home=home))) as client:
+    with TestClient(create_app(Settings(home=home, repo_roots=[tmp_path.parent.parent]))) as client:
         assert client.post("/impact", json={"repo": str(built.path), "set": "tolaria", "to": "main"}).json() == got
         gql = client.post("/graphql", json={"query": GQL, "variables": {"repo": str(built.path), "to": "main",
                                                                           "set": "tolaria"}}).json()
@@ -193,3 +194,15 @@ def test_review_input_errors(tmp_path, built):
     bad_repo = runner.invoke(cli, ["review", "tolaria/synthesis#L29", "--at", "main", "--repo", str(tmp_path),
                                    "--home", str(home)])
     assert bad_repo.exit_code == 2 and "is not a git repository" in bad_repo.stderr
+
+
+def test_impact_over_http_only_opens_allowed_repositories(built, seeds_store, tmp_path):
+    with TestClient(create_app(Settings(), store=seeds_store)) as closed:
+        refused = closed.post("/impact", json={"repo": str(built.path), "set": "tolaria", "to": "main"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "FORBIDDEN"
+    assert refused.json()["error"]["message"] == "impact over HTTP is disabled"
+    with TestClient(create_app(Settings(repo_roots=[tmp_path]), store=seeds_store)) as narrow:
+        outside = narrow.post("/impact", json={"repo": str(built.path), "set": "tolaria", "to": "main"})
+        escape = narrow.post("/impact", json={"repo": f"{tmp_path}/../..", "set": "tolaria", "to": "main"})
+    assert outside.status_code == escape.status_code == 403
+    assert "is outside the allowed roots" in outside.json()["error"]["message"]

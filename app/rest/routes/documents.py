@@ -1,12 +1,13 @@
-"""Document routes: ``/documents``."""
+"""Document reads: ``GET /documents`` and ``GET /documents/{document_id}`` (with its ETag)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import DocumentOut, DocumentsOut
+from graph.errors import DocumentNotFound
 from graph.model import Label
 
 router = APIRouter(prefix="/documents", tags=["documents"])
@@ -17,3 +18,14 @@ async def list_documents(store: StoreDep, set_id: SetFilter = None) -> Documents
     """Every ingested member (optionally of one set), sorted by id."""
     nodes = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
     return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
+
+
+@router.get("/{document_id:path}", response_model=DocumentOut,
+            responses={200: {"headers": {"ETag": {"description": "The member's SHA-256.", "schema": {"type": "string"}}}}})
+async def get_document(document_id: str, store: StoreDep, response: Response) -> DocumentOut:
+    """One member's metadata; the ``ETag`` header is its SHA-256 (use it in ``If-Match``)."""
+    node = (await run_in_threadpool(store.get_nodes, [document_id])).get(document_id)
+    if node is None or node.label != Label.DOCUMENT:
+        raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
+    response.headers["ETag"] = f'"{node.get("sha256")}"'
+    return DocumentOut.from_domain(node)

@@ -13,7 +13,9 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import StoreDep
+from app.rest.deps import SettingsDep, StoreDep
+from app.settings import Settings
+from app.wiring import allowed_repository
 from graph.store import GraphStore
 from ingest.git import GitRepository
 from queries.impact import ImpactReport, impact_of
@@ -154,14 +156,15 @@ class ImpactOut(BaseModel):
         return cls.model_validate(report.to_dict())
 
 
-def _impact(store: GraphStore, body: ImpactIn) -> ImpactReport:
-    return impact_of(store, GitRepository(Path(body.repo)), to_revision=body.to, from_revision=body.from_,
-                     set_id=body.set, source_id=body.source)
+def _impact(store: GraphStore, settings: Settings, body: ImpactIn) -> ImpactReport:
+    repo = GitRepository(allowed_repository(settings, body.repo))
+    return impact_of(store, repo, to_revision=body.to, from_revision=body.from_, set_id=body.set, source_id=body.source)
 
 
 @router.post("/impact", response_model=ImpactOut, response_model_by_alias=True)
-async def post_impact(body: ImpactIn, store: StoreDep) -> ImpactOut:
+async def post_impact(body: ImpactIn, store: StoreDep, settings: SettingsDep) -> ImpactOut:
     """Changed cited files, quotation drift and suspects between two revisions of the set's source.
-    A folder that is not a git repository, or an unknown or missing revision, is a 422."""
-    report = await run_in_threadpool(_impact, store, body)
+    The repository must lie under ``CITEGRAPH_REPO_ROOTS`` (else 403); a folder that is not a git
+    repository, or an unknown or missing revision, is a 422."""
+    report = await run_in_threadpool(_impact, store, settings, body)
     return ImpactOut.from_domain(report)

@@ -1,15 +1,52 @@
-"""Record routes: ``/records/{record_id}/…``."""
+"""Record routes: ``/records`` and ``/records/{record_id}/…``."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Optional
+
+from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
-from app.rest.schemas import RestsOnOut
+from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut
+from graph.errors import RecordNotFound
+from queries.records import citations_of, records_of
 from queries.traversal import rests_on
 
 router = APIRouter(prefix="/records", tags=["records"])
+
+Limit = Annotated[int, Query(ge=1, le=500, description="Page size (items).")]
+Offset = Annotated[int, Query(ge=0, description="Items to skip.")]
+
+
+@router.get("", response_model=RecordsOut)
+async def list_records(
+    store: StoreDep, set_id: SetFilter = None,
+    analyst: Annotated[Optional[str], Query(pattern="^(RT|MEM|EPI)$")] = None,
+    kind: Annotated[Optional[str], Query(pattern="^(CMP|OBJ|RTE|CLM|ABS|BAP)$")] = None,
+    q: Annotated[Optional[str], Query(max_length=200, description="Substring of the ID or label.")] = None,
+    limit: Limit = 50, offset: Offset = 0,
+) -> RecordsOut:
+    """Records matching every filter, sorted by node id, one page at a time."""
+    found = await run_in_threadpool(lambda: records_of(store, set_id=set_id, analyst=analyst, kind=kind, text=q))
+    page = found[offset : offset + limit]
+    return RecordsOut(data=[RecordOut(**r.to_dict()) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
+
+
+@router.get("/{record_id}", response_model=list[RecordOut])
+async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[RecordOut]:
+    """The record in every set holding it (or in ``set``); 404 when none does."""
+    found = await run_in_threadpool(lambda: records_of(store, set_id=set_id, record_id=record_id))
+    if not found:
+        raise RecordNotFound(f"record {record_id} is not cited or declared")
+    return [RecordOut(**r.to_dict()) for r in found]
+
+
+@router.get("/{record_id}/citations", response_model=CitationsOut)
+async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = None) -> CitationsOut:
+    """Every statement citing the record, with the citation's form and token."""
+    found = await run_in_threadpool(lambda: citations_of(store, record_id, set_id=set_id))
+    return CitationsOut(data=[CitationOut(**c.to_dict()) for c in found], count=len(found))
 
 
 @router.get("/{record_id}/rests-on", response_model=RestsOnOut)

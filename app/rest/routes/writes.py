@@ -1,0 +1,143 @@
+"""Write routes: ingest sets (``POST /sets``), put and delete members, delete sets.
+
+Every write needs ``Authorization: Bearer <CITEGRAPH_WRITE_TOKEN>``. Document responses carry an
+``ETag`` (the member's SHA-256); ``PUT``/``DELETE`` honour ``If-Match`` (and ``PUT`` honours
+``If-None-Match: *``) as a compare-and-swap the store checks atomically with the write.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+from fastapi import APIRouter, Header, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
+
+from app.rest.deps import StoreDep
+from app.rest.schemas import IngestOut
+from app.rest.security import WriteAccess
+from graph.errors import AnalysisSetNotFound, DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
+from graph.model import Label
+from graph.store import GraphStore
+from ingest.archive import read_zip
+from ingest.files import accept
+from ingest.loader import document_id_of, ingest_parsed
+from ingest.sets import InputFile, assemble
+
+router = APIRouter(tags=["writes"])
+
+SkipInvalid = Annotated[bool, Query(description="Ingest the valid sets and list the refused files.")]
+
+
+def _etag(sha: str) -> str:
+    return f'"{sha}"'
+
+
+def _expected(if_match: str | None, if_none_match: str | None, document_id: str) -> dict[str, str | None]:
+    """The compare-and-swap precondition of a request, from its ``If-Match``/``If-None-Match``."""
+    if if_none_match is not None:
+        if if_none_match.strip() != "*":
+            raise PreconditionFailed("only If-None-Match: * is supported (create only)")
+        return {document_id: None}
+    if if_match is None or if_match.strip() == "*":
+        return {}
+    tag = if_match.strip()
+    if tag.startswith("W/"):
+        raise PreconditionFailed("weak ETags cannot be used for If-Match")
+    return {document_id: tag.strip('"')}
+
+
+def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bool,
+                  expect: dict[str, str | None] | None = None):
+    read = accept(assemble(files), skip_invalid=skip_invalid)
+    return read, ingest_parsed(store, read.parsed, errors=read.errors, expect=expect)
+
+
+@router.post("/sets", status_code=201, response_model=IngestOut)
+async def post_sets(request: Request, store: StoreDep, _: WriteAccess, skip_invalid: SkipInvalid = False) -> IngestOut:
+    """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
+    ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
+    written all or nothing; with ``skip_invalid`` refused files are listed instead."""
+    content_type = request.headers.get("content-type", "")
+    inputs: list[InputFile] = []
+    if content_type.startswith("multipart/form-data"):
+        form = await request.form()
+        uploads = form.getlist("files")
+        if not uploads:
+            raise IngestError("the form has no `files` field", source=SourceSpan("request", 1),
+                              hint="send members as multipart fields named `files`")
+        for upload in uploads:
+            if isinstance(upload, str):
+                raise IngestError("`files` must be file fields, not text", source=SourceSpan("request", 1))
+            data = await upload.read()
+            name = upload.filename or "upload"
+            if name.lower().endswith(".zip"):
+                inputs.extend(InputFile(f"{name}/{path}", content) for path, content in read_zip(data, name=name))
+            else:
+                inputs.append(InputFile(name, data, explicit=True))
+    elif content_type.startswith(("application/zip", "application/x-zip-compressed")):
+        data = await request.body()
+        inputs.extend(InputFile(f"upload.zip/{path}", content) for path, content in read_zip(data))
+    else:
+        raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
+                          hint="POST multipart/form-data with `files`, or an application/zip body")
+    _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid)
+    return IngestOut.from_domain(report)
+
+
+@router.put("/documents/{document_id:path}", response_model=IngestOut)
+async def put_document(
+    document_id: str, request: Request, response: Response, store: StoreDep, _: WriteAccess,
+    name: Annotated[Optional[str], Query(description="File name of the member (its suffix picks the format).")] = None,
+    if_match: Annotated[Optional[str], Header()] = None,
+    if_none_match: Annotated[Optional[str], Header()] = None,
+) -> IngestOut:
+    """Create or replace one member. The body is the member's bytes; its format comes from ``name``
+    or the content type (``text/markdown`` → ``.md``, else ``.txt``). The parsed member must be
+    ``document_id``. 201 when created, 200 when replaced or unchanged; 412 when ``If-Match`` or
+    ``If-None-Match`` fails."""
+    data = await request.body()
+    if name is None:
+        suffix = ".md" if "markdown" in request.headers.get("content-type", "") else ".txt"
+        name = document_id.rsplit("/", 1)[-1] + suffix
+    expect = _expected(if_match, if_none_match, document_id)
+    existed = bool(await run_in_threadpool(store.get_nodes, [document_id]))
+
+    def work():
+        read = accept(assemble([InputFile(name, data, explicit=True)]))
+        ids = [document_id_of(d) for d in read.parsed]
+        if ids != [document_id]:
+            raise IngestError(f"the body is document {', '.join(ids) or 'nothing'}, not {document_id}",
+                              source=SourceSpan(name, 1), hint="PUT a member to its own <set>/<role> path")
+        return ingest_parsed(store, read.parsed, expect=expect)
+
+    report = await run_in_threadpool(work)
+    response.headers["ETag"] = _etag(await run_in_threadpool(_stored_sha, store, document_id))
+    response.status_code = 200 if existed else 201
+    return IngestOut.from_domain(report)
+
+
+def _stored_sha(store: GraphStore, document_id: str) -> str:
+    """The stored SHA-256 of ``document_id`` after a write."""
+    return store.get_nodes([document_id])[document_id].get("sha256")
+
+
+@router.delete("/documents/{document_id:path}", status_code=204)
+async def delete_document(
+    document_id: str, store: StoreDep, _: WriteAccess, if_match: Annotated[Optional[str], Header()] = None,
+) -> Response:
+    """Delete one member and all it owns; 404 when absent, 412 when ``If-Match`` fails."""
+    expect = _expected(if_match, None, document_id)
+    summary = await run_in_threadpool(lambda: store.delete_documents([document_id], expect=expect))
+    if not summary.deleted:
+        raise DocumentNotFound(f"no document {document_id!r} in the store")
+    return Response(status_code=204)
+
+
+@router.delete("/sets/{set_id}", status_code=204)
+async def delete_set(set_id: str, store: StoreDep, _: WriteAccess) -> Response:
+    """Delete every member of a set (and so the set); 404 when the set is absent."""
+    docs = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
+    if not docs:
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+    await run_in_threadpool(store.delete_documents, [d.id for d in docs])
+    return Response(status_code=204)

@@ -1,0 +1,117 @@
+"""Record listings and citations: which records a set holds, and which statements cite a record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.model import EdgeKind, Label, Node
+from graph.store import Direction, GraphStore
+from queries.traversal import records_named
+
+__all__ = ["RecordSummary", "records_of", "Citation", "citations_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSummary:
+    """One record: node ``id``, ``record_id``, ``set``, ``analyst`` (or None), ``kind``, ``slug``,
+    ``declared_in`` (declaration section id, or None when only cited), ``label`` (from the
+    declaration, or None), ``citations`` (number of CITES edges to it)."""
+
+    id: str
+    record_id: str
+    set: str
+    analyst: str | None
+    kind: str
+    slug: str
+    declared_in: str | None
+    label: str | None
+    citations: int
+
+    def to_dict(self) -> dict:
+        """JSON-compatible form."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def records_of(
+    store: GraphStore,
+    *,
+    set_id: str | None = None,
+    analyst: str | None = None,
+    kind: str | None = None,
+    text: str | None = None,
+    record_id: str | None = None,
+) -> list[RecordSummary]:
+    """Records matching every given filter, sorted by node id; three store calls in all.
+
+    ``text`` matches the record ID or its declared label, case-insensitively, as a substring.
+
+    >>> from queries.demo import demo_store
+    >>> [(r.id, r.declared_in, r.citations) for r in records_of(demo_store(), kind="RTE")]
+    [('demo/RT-RTE-x', None, 1)]
+    >>> records_of(demo_store(), analyst="MEM")
+    []
+    """
+    where = {k: v for k, v in (("analyst", analyst), ("kind", kind), ("record_id", record_id)) if v is not None}
+    nodes = store.find_nodes(Label.RECORD, set_id=set_id, where=where or None)
+    ids = [n.id for n in nodes]
+    declared = store.edges(ids, kinds=[EdgeKind.DECLARED_IN], direction=Direction.OUT)
+    cited = store.edges(ids, kinds=[EdgeKind.CITES], direction=Direction.IN)
+    out = []
+    for n in nodes:
+        decl = declared[n.id][0] if declared[n.id] else None
+        summary = RecordSummary(
+            id=n.id, record_id=n.get("record_id"), set=n.set_id or "", analyst=n.get("analyst"), kind=n.get("kind"),
+            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=decl.props.get("label") if decl else None,
+            citations=len(cited[n.id]),
+        )
+        if text and text.lower() not in f"{summary.record_id} {summary.label or ''}".lower():
+            continue
+        out.append(summary)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A statement citing a record: ``record`` node id, ``statement`` id, ``document``, ``kind``
+    (statement kind), ``form`` (citation, mention, link, …), ``token`` as written, ``text`` of the
+    statement, ``line``."""
+
+    record: str
+    statement: str
+    document: str
+    kind: str
+    form: str
+    token: str
+    text: str
+    line: int
+
+    def to_dict(self) -> dict:
+        """JSON-compatible form."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None) -> list[Citation]:
+    """Every citation of ``record_id`` (in every set, or ``set_id``), sorted by (document, line,
+    statement); frontmatter citations name the document itself. Three store calls.
+
+    Raises
+    ------
+    RecordNotFound, AnalysisSetNotFound
+        As :func:`queries.traversal.records_named`.
+    """
+    records = records_named(store, record_id, set_id)
+    incoming = store.edges([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+    citing: dict[str, Node] = store.get_nodes({e.src for es in incoming.values() for e in es})
+    out = []
+    for rid, edges in incoming.items():
+        for e in edges:
+            node = citing.get(e.src)
+            if node is None:
+                continue
+            out.append(Citation(
+                record=rid, statement=node.id, document=node.document_id or node.id,
+                kind=node.get("kind") or str(node.label), form=e.props.get("form", ""), token=e.props.get("token", ""),
+                text=node.get("text") or node.get("heading") or node.get("title") or "", line=node.get("line") or 0,
+            ))
+    out.sort(key=lambda c: (c.document, c.line, c.statement, c.token))
+    return out

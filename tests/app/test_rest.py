@@ -1,0 +1,211 @@
+"""REST reads and writes: parity with the queries, bearer tokens, ETags and compare-and-swap,
+body limits, uploads; and schemathesis over the OpenAPI schema (no 5xx)."""
+
+from __future__ import annotations
+
+import io
+import threading
+import zipfile
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings as hsettings
+
+from app.rest.main import create_app
+from app.settings import Settings
+from graph.model import Label
+from graph.stores.memory import MemoryStore
+from queries.records import citations_of
+from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
+from tests.live_server import live_server
+
+TOKEN = "write-secret"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+DC_FOLDERS = [
+    CORPUS / "commonplace/kb/agentic-system-analyses/retained/dynamic-cheatsheet",
+    CORPUS / "commonplace/kb/agentic-system-analyses/retained-archive/AAS-2026-10-04-dynamic-cheatsheet-01",
+]
+
+
+def seed_files() -> list[tuple[str, tuple[str, bytes, str]]]:
+    return [("files", (p.name, p.read_bytes(), "text/plain")) for p in sorted(SEEDS.iterdir())]
+
+
+@pytest.fixture
+def client(store):
+    with TestClient(create_app(Settings(write_token=TOKEN), store=store)) as client:
+        yield client
+
+
+def test_post_sets_multipart_ingests_the_seeds(client, store):
+    response = client.post("/sets", files=seed_files(), headers=AUTH)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["sets"] == ["tolaria", "talorys"]
+    assert [(d["document"], d["status"], d["statements"]) for d in body["documents"]] == [
+        ("tolaria/synthesis", "written", 24), ("tolaria/workflow-report", "written", 30),
+        ("talorys/synthesis", "written", 24)]
+    assert len(store.find_nodes(Label.DOCUMENT)) == 3
+    again = client.post("/sets", files=seed_files(), headers=AUTH).json()
+    assert [d["status"] for d in again["documents"]] == ["unchanged"] * 3
+
+
+def test_post_sets_zip_ingests_a_whole_markdown_set(client):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for folder in DC_FOLDERS:
+            for path in sorted(folder.iterdir()):
+                z.write(path, f"{folder.name}/{path.name}")
+    response = client.post("/sets", content=buf.getvalue(), headers={**AUTH, "Content-Type": "application/zip"})
+    assert response.status_code == 201, response.text
+    assert response.json()["sets"] == ["AAS-2026-10-04-dynamic-cheatsheet-01"]
+    assert sorted(d["document"].split("/")[1] for d in response.json()["documents"]) == [
+        "epistemic", "memory", "memory-profile", "overview", "reconciliation", "runtime"]
+    assert client.get("/check", params={"set": "AAS-2026-10-04-dynamic-cheatsheet-01"}).json()["errors"] == 0
+
+
+def test_bad_upload_is_422_and_stores_nothing(client, store):
+    files = seed_files() + [("files", ("broken.txt", b"Only a title\n", "text/plain"))]
+    response = client.post("/sets", files=files, headers=AUTH)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert (error["code"], error["source"]) == ("INVALID_INPUT", {"path": "broken.txt", "line": 2})
+    assert store.find_nodes(Label.DOCUMENT) == []
+
+
+@pytest.mark.parametrize(("headers", "status", "code"), [
+    ({}, 401, "UNAUTHENTICATED"),
+    ({"Authorization": "Bearer wrong"}, 403, "FORBIDDEN"),
+    ({"Authorization": f"Basic {TOKEN}"}, 401, "UNAUTHENTICATED"),
+])
+def test_writes_need_the_write_token(client, headers, status, code):
+    response = client.post("/sets", files=seed_files(), headers=headers)
+    assert response.status_code == status and response.json()["error"]["code"] == code
+    assert client.put("/documents/tolaria/synthesis", content=b"x", headers=headers).status_code == status
+    assert client.delete("/documents/tolaria/synthesis", headers=headers).status_code == status
+
+
+def test_writes_are_disabled_without_a_configured_token(seeds_store):
+    with TestClient(create_app(Settings(), store=MemoryStore(None))) as client:
+        response = client.post("/sets", files=seed_files(), headers=AUTH)
+    assert response.status_code == 403 and "CITEGRAPH_WRITE_TOKEN" in response.json()["error"]["message"]
+
+
+def test_read_token_guards_reads(seeds_store):
+    with TestClient(create_app(Settings(read_token="r", write_token=TOKEN), store=seeds_store)) as client:
+        assert client.get("/documents").status_code == 401
+        assert client.get("/documents", headers={"Authorization": "Bearer nope"}).status_code == 403
+        assert client.get("/documents", headers={"Authorization": "Bearer r"}).json()["count"] == 3
+        assert client.get("/documents", headers=AUTH).json()["count"] == 3
+        assert client.post("/graphql", json={"query": "{ documents { id } }"}).status_code == 401
+        assert client.get("/health").status_code == 200
+
+
+def test_etag_and_compare_and_swap(client):
+    text = SEED_SYNTHESIS.read_bytes()
+    created = client.put("/documents/tolaria/synthesis", content=text, headers={**AUTH, "If-None-Match": "*"})
+    assert created.status_code == 201, created.text
+    etag = created.headers["etag"]
+    assert client.get("/documents/tolaria/synthesis").headers["etag"] == etag
+    assert client.put("/documents/tolaria/synthesis", content=text,
+                      headers={**AUTH, "If-None-Match": "*"}).status_code == 412
+    changed = text + b"\nA new closing paragraph (RT-RTE-mcp-write)."
+    stale = client.put("/documents/tolaria/synthesis", content=changed, headers={**AUTH, "If-Match": '"0000"'})
+    assert stale.status_code == 412 and stale.json()["error"]["code"] == "PRECONDITION_FAILED"
+    replaced = client.put("/documents/tolaria/synthesis", content=changed, headers={**AUTH, "If-Match": etag})
+    assert replaced.status_code == 200 and replaced.headers["etag"] != etag
+    assert client.delete("/documents/tolaria/synthesis", headers={**AUTH, "If-Match": etag}).status_code == 412
+    assert client.delete("/documents/tolaria/synthesis",
+                         headers={**AUTH, "If-Match": replaced.headers["etag"]}).status_code == 204
+    assert client.get("/documents/tolaria/synthesis").status_code == 404
+
+
+def test_put_must_name_its_own_document(client):
+    response = client.put("/documents/talorys/synthesis", content=SEED_SYNTHESIS.read_bytes(), headers=AUTH)
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == "the body is document tolaria/synthesis, not talorys/synthesis"
+
+
+def test_concurrent_if_match_writers_exactly_one_wins(store):
+    """Two writers holding the same ETag race through a real server: one 2xx, one 412."""
+    text = SEED_SYNTHESIS.read_bytes()
+    app = create_app(Settings(write_token=TOKEN), store=store)
+    with live_server(app) as url:
+        etag = httpx.put(f"{url}/documents/tolaria/synthesis", content=text, headers=AUTH).headers["etag"]
+        barrier, results = threading.Barrier(2), {}
+
+        def writer(n: int) -> None:
+            body = text + f"\nWriter {n} adds this closing paragraph (RT-RTE-mcp-write).".encode()
+            barrier.wait()
+            results[n] = httpx.put(f"{url}/documents/tolaria/synthesis", content=body,
+                                   headers={**AUTH, "If-Match": etag}, timeout=60)
+
+        threads = [threading.Thread(target=writer, args=(n,)) for n in (1, 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        statuses = sorted(r.status_code for r in results.values())
+        assert statuses == [200, 412], [r.text for r in results.values()]
+        winner = next(n for n, r in results.items() if r.status_code == 200)
+        final = httpx.get(f"{url}/documents/tolaria/synthesis").headers["etag"]
+        assert final == results[winner].headers["etag"]
+    paragraphs = [n.get("text") for n in store.find_nodes(Label.STATEMENT, document_id="tolaria/synthesis")
+                  if n.get("text", "").startswith("Writer ")]
+    assert paragraphs == [f"Writer {winner} adds this closing paragraph (RT-RTE-mcp-write)."]
+
+
+def test_body_limit(store):
+    with TestClient(create_app(Settings(write_token=TOKEN, max_body_bytes=4096), store=store)) as client:
+        response = client.put("/documents/tolaria/synthesis", content=b"x" * 5000, headers=AUTH)
+    assert response.status_code == 413 and response.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
+
+
+def test_read_parity_with_queries(seeds_store):
+    with TestClient(create_app(Settings(), store=seeds_store)) as client:
+        records = client.get("/records", params={"set": "tolaria", "kind": "RTE", "limit": 5}).json()
+        assert records["page"] == {"offset": 0, "limit": 5, "total": 14}
+        assert [r["record_id"] for r in records["data"]] == [
+            "EPI-RTE-mtime-check", "EPI-RTE-note-read", "EPI-RTE-note-search", "EPI-RTE-organized-toggle",
+            "EPI-RTE-vault-register"]
+        nxt = client.get("/records", params={"set": "tolaria", "kind": "RTE", "limit": 5, "offset": 5}).json()
+        assert len(nxt["data"]) == 5 and not {r["id"] for r in nxt["data"]} & {r["id"] for r in records["data"]}
+        assert client.get("/records", params={"analyst": "MEM", "q": "vault"}).json()["page"]["total"] == 1
+        cites = client.get("/records/RT-RTE-mcp-write/citations").json()
+        assert cites == {"data": [c.to_dict() for c in citations_of(seeds_store, "RT-RTE-mcp-write")], "count": 11}
+        one = client.get("/records/RT-RTE-mcp-write").json()
+        assert [(r["id"], r["declared_in"], r["citations"]) for r in one] == [("tolaria/RT-RTE-mcp-write", None, 11)]
+        sets = client.get("/sets").json()
+        assert [(s["id"], s["documents"]) for s in sets["data"]] == [
+            ("talorys", ["talorys/synthesis"]), ("tolaria", ["tolaria/synthesis", "tolaria/workflow-report"])]
+        assert client.get("/sets/nope").status_code == 404
+        assert client.get("/stats").json()["totals"]["Document"] == 3
+        assert client.get("/check").json()["warnings"] == 74
+        assert client.get("/openapi.json").json()["info"]["title"] == "citegraph"
+
+
+def _schemathesis_cases():
+    import schemathesis
+
+    app = create_app(Settings(write_token=TOKEN), store=_fuzz_store())
+    return schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+def _fuzz_store() -> MemoryStore:
+    from tests.conftest import ingest_into
+
+    store = MemoryStore(None)
+    ingest_into(store, SEEDS)
+    return store
+
+
+schema = _schemathesis_cases()
+
+
+@schema.parametrize()
+@hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_openapi_no_server_errors(case):
+    response = case.call()
+    assert response.status_code < 500, (case.method, case.formatted_path if hasattr(case, "formatted_path") else case.path,
+                                        response.text[:500])
