@@ -147,11 +147,12 @@ def rests_on_cmd(
         _print_json(report.to_dict())
         return
     table = Table(title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""))
-    for col in ("statement", "kind", "direct", "depth", "text", "path"):
-        table.add_column(col)
+    table.add_column("statement", no_wrap=True, min_width=26)
+    table.add_column("via", no_wrap=True, min_width=26)
+    table.add_column("text", overflow="ellipsis", no_wrap=True, max_width=60)
     for r in report.results:
-        path = "direct" if r.direct else " → ".join(r.path[1:])
-        table.add_row(r.statement, r.kind, "yes" if r.direct else "no", str(r.depth), _short(r.text), path)
+        via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
+        table.add_row(r.statement, via if r.direct else f"{via} (depth {r.depth})", r.text)
     out.print(table)
     direct_n = sum(r.direct for r in report.results)
     out.print(f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive")
