@@ -9,7 +9,6 @@ while ``ingest.parsers.markdown`` does not exist).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import threading
 from pathlib import Path
@@ -25,6 +24,9 @@ from graph.stores.neo4j import Neo4jStore
 from ingest.files import read_members
 from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
+from queries.documents import document_trees
+from queries.dossier import record_dossiers
+from queries.reports import analysis_set_report, rests_on_subgraph
 from queries.stats import stats
 from queries.traversal import rests_on
 from queries.validation import check
@@ -47,8 +49,6 @@ def answer(fn: Callable[[], Any]) -> str:
 
 
 def _dynamic_cheatsheet() -> list:
-    if importlib.util.find_spec("ingest.parsers.markdown") is None:
-        pytest.skip("ingest/parsers/markdown.py does not exist yet: Dynamic Cheatsheet parity not run")
     return read_members(DYNAMIC_CHEATSHEET).parsed
 
 
@@ -137,26 +137,14 @@ def test_closure_of_every_record_and_of_all_at_once(pair):
 
 
 def test_later_queries_agree_too(pair):
-    """Queries added by later issues, each run when its module exists."""
+    """Document trees, dossiers, set reports and rests-on subgraphs: identical on both stores."""
     embedded, _ = pair
-    questions: dict[str, Callable[[GraphStore], Any]] = {}
     sets = [s.id for s in embedded.find_nodes(Label.ANALYSIS_SET)]
     records = record_ids(embedded)
-    if importlib.util.find_spec("queries.documents"):
-        from queries.documents import document_trees
-
-        questions["document trees"] = lambda s: document_trees(s)
-    if importlib.util.find_spec("queries.dossier"):
-        from queries.dossier import record_dossiers
-
-        questions.update({f"dossier {r}": lambda s, r=r: record_dossiers(s, r) for r, _ in records})
-    if importlib.util.find_spec("queries.reports"):
-        from queries.reports import analysis_set_report, rests_on_subgraph
-
-        questions.update({f"report {k}": lambda s, k=k: analysis_set_report(s, k) for k in sets})
-        questions.update({f"subgraph {r}": lambda s, r=r: rests_on_subgraph(s, r) for r, _ in records})
-    if not questions:
-        pytest.skip("no later query modules yet")
+    questions: dict[str, Callable[[GraphStore], Any]] = {"document trees": lambda s: document_trees(s)}
+    questions.update({f"dossier {r}": lambda s, r=r: record_dossiers(s, r) for r, _ in records})
+    questions.update({f"report {k}": lambda s, k=k: analysis_set_report(s, k) for k in sets})
+    questions.update({f"subgraph {r}": lambda s, r=r: rests_on_subgraph(s, r) for r, _ in records})
     assert differences(pair, questions) == []
 
 
