@@ -9,10 +9,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+## install: the package, with the embedded views' graph library vendored from npm (scripts/vendor-js)
 install: $(BIN)/python
+	bash scripts/vendor-js
 	$(BIN)/pip install --quiet -e .
 
 install-dev: $(BIN)/python
+	bash scripts/vendor-js
 	$(BIN)/pip install --quiet -e '.[dev]'
 
 ## demo: ingest the bundled seeds into the embedded store and serve REST + GraphiQL on :8000
@@ -32,4 +35,4 @@ neo4j-stop:
 	docker/neo4j-local/stop
 
 clean:
-	rm -rf $(VENV) .citegraph .pytest_cache
+	rm -rf $(VENV) .citegraph .pytest_cache node_modules app/embed/static/vendor

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from graph.errors import (
     AccessDenied,
+    Unauthenticated,
     AmbiguousScope,
     CitegraphError,
     DuplicateDeclaration,
@@ -38,6 +39,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (QueryLimitExceeded, ErrorFace(400, "LIMIT_EXCEEDED", 64)),
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
     (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
+    (Unauthenticated, ErrorFace(401, "UNAUTHENTICATED", 77)),
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),

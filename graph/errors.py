@@ -114,6 +114,10 @@ class StoreUnavailable(CitegraphError):
     """Raised when the store cannot be reached (Neo4j down, transient failure after retries)."""
 
 
+class Unauthenticated(CitegraphError):
+    """Raised when a request that needs a bearer token carries none."""
+
+
 class AccessDenied(CitegraphError):
     """Raised when a request asks for something the configuration does not allow (a repository
     outside the allowed roots)."""

@@ -1,193 +1,222 @@
-"""The GraphQL schema (strawberry), mounted at ``/graphql`` with GraphiQL on."""
+"""The GraphQL schema (strawberry), mounted at ``/graphql`` with GraphiQL on.
+
+Outline (every list of nodes is a Relay connection: ``first`` default 50, at most 200):
+
+- ``node(id:)``, ``nodes(ids:)`` (Relay global ids), ``graphNode(nodeId:)`` (graph node ids)
+- ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
+  ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
+- ``restsOn``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
+
+Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
+:mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
+DataLoaders: :mod:`app.graphql.context`.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+import asyncio
+from typing import Annotated, Iterable, Optional
 
 import strawberry
-from fastapi import Depends, Request
-from graphql import GraphQLError
-from starlette.concurrency import run_in_threadpool
-from strawberry.extensions import MaskErrors, QueryDepthLimiter
-from strawberry.fastapi import BaseContext, GraphQLRouter
+from strawberry import relay
+from strawberry.fastapi import GraphQLRouter
+from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
-from app.errors import face_of
+from app.graphql.context import Context, call, get_context
 from app.graphql.impact import Impact
-from app.settings import Settings
-from graph.errors import CitegraphError, QueryLimitExceeded
-from graph.model import Label, Node
-from graph.store import GraphStore
+from app.graphql.mutations import Mutation
+from app.graphql.limits import GraphQLLimits, limit_extensions
+from app.graphql.pagination import Connection
+from app.graphql.reports import CheckResult, RestsOn, run_check, run_rests_on
+from app.graphql.types import (
+    NODE_TYPES,
+    AnalysisSet,
+    Document,
+    GraphNode,
+    Quotation,
+    Record,
+    Section,
+    Source,
+    SourceFile,
+    Statement,
+    blocks_of,
+    document_named,
+    documents_of,
+    list_nodes,
+    records_of,
+    wrap,
+    wrap_all,
+)
+from app.wiring import allowed_repository
+from graph.errors import AmbiguousScope, AnalysisSetNotFound, CitegraphError, QueryLimitExceeded
+from graph.model import Label
 from ingest.git import GitRepository
+from queries.documents import find_document
 from queries.impact import impact_of
-from queries.traversal import RestsOnReport, records_named, rests_on
+from queries.traversal import records_named
 
-__all__ = ["schema", "graphql_router", "Context"]
+__all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
 
-
-class Context(BaseContext):
-    """Per-request context: the app's store and settings."""
-
-    def __init__(self, store: GraphStore, settings: Settings):
-        super().__init__()
-        self.store = store
-        self.settings = settings
+Ctx = Info[Context, None]
+_BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
 
 
-async def _call(fn: Callable[..., Any], *args, **kwargs) -> Any:
-    """Run a blocking query in a thread; a CitegraphError becomes a GraphQL error with its code."""
+def _matches(text: str | None, value: object) -> bool:
+    return text is None or text.casefold() in str(value or "").casefold()
+
+
+async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
     try:
-        return await run_in_threadpool(fn, *args, **kwargs)
-    except CitegraphError as exc:
-        raise GraphQLError(exc.message, extensions={"code": face_of(exc).code, "hint": exc.hint}) from exc
-
-
-@strawberry.type(description="A statement resting on a record, with the path explaining it.")
-class RestsOnResult:
-    set: str
-    document: str
-    section: Optional[str]
-    section_heading: Optional[str]
-    statement: str
-    kind: str
-    text: str
-    line: int
-    direct: bool
-    depth: int
-    path: list[str]
-
-
-@strawberry.type(description="Everything resting on one record ID.")
-class RestsOn:
-    record: str
-    set: Optional[str]
-    records: list[str]
-    results: list[RestsOnResult]
-    count: int
-
-    @classmethod
-    def from_domain(cls, report: RestsOnReport) -> "RestsOn":
-        return cls(
-            record=report.record, set=report.set, records=list(report.records), count=len(report.results),
-            results=[RestsOnResult(set=r.set, document=r.document, section=r.section,
-                                   section_heading=r.section_heading, statement=r.statement, kind=r.kind,
-                                   text=r.text, line=r.line, direct=r.direct, depth=r.depth, path=list(r.path))
-                     for r in report.results],
-        )
-
-
-@strawberry.type(description="An ingested analysis-set member.")
-class Document:
-    id: str
-    set: str
-    role: str
-    title: str
-    member_type: str
-    format: str
-    path: str
-    sha256: str
-
-    @classmethod
-    def from_domain(cls, node: Node) -> "Document":
-        p = node.props
-        return cls(id=node.id, set=node.set_id or "", role=p["role"], title=p["title"], member_type=p["member_type"],
-                   format=p["format"], path=p["path"], sha256=p["sha256"])
-
-
-@strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
-class Record:
-    id: str = strawberry.field(description="Node id, <set>/<record ID>.")
-    record_id: str
-    set: str
-    analyst: Optional[str]
-    kind: str
-    slug: str
-
-    @strawberry.field(description="Statements resting on this record, in this record's set.")
-    async def rests_on(self, info: Info[Context, None], direct: bool = False,
-                       max_depth: Optional[int] = None) -> RestsOn:
-        ctx = info.context
-        report = await _call(rests_on, ctx.store, self.record_id, set_id=self.set, direct_only=direct,
-                             max_depth=max_depth or ctx.settings.max_depth)
-        return RestsOn.from_domain(report)
-
-    @classmethod
-    def from_domain(cls, node: Node) -> "Record":
-        p = node.props
-        return cls(id=node.id, record_id=p["record_id"], set=node.set_id or "", analyst=p.get("analyst"),
-                   kind=p["kind"], slug=p["slug"])
+        parsed = relay.GlobalID.from_id(global_id)
+    except ValueError:
+        raise CitegraphError(f"malformed id {global_id!r}", hint="pass an `id` this API returned") from None
+    cls = _BY_TYPENAME.get(parsed.type_name)
+    obj = wrap(await info.context.loaders.node(parsed.node_id)) if cls is not None else None
+    return obj if cls is not None and isinstance(obj, cls) else None
 
 
 @strawberry.type
 class Query:
-    @strawberry.field(description="Statements resting on a record ID (every set, or one).")
-    async def rests_on(self, info: Info[Context, None], record: str, set: Optional[str] = None,
-                       direct: bool = False, max_depth: Optional[int] = None) -> RestsOn:
-        ctx = info.context
-        report = await _call(rests_on, ctx.store, record, set_id=set, direct_only=direct,
-                             max_depth=max_depth or ctx.settings.max_depth)
-        return RestsOn.from_domain(report)
+    @strawberry.field(description="The object with this Relay global id (null when there is none).")
+    async def node(self, info: Ctx, id: strawberry.ID) -> Optional[relay.Node]:
+        return await _by_global_id(info, id)
+
+    @strawberry.field(description="The objects with these Relay global ids, in order (null where there is none; "
+                                  "at most 200 ids).")
+    async def nodes(self, info: Ctx, ids: list[strawberry.ID]) -> list[Optional[relay.Node]]:
+        limit = info.schema.limits.max_node_ids  # type: ignore[attr-defined]
+        if len(ids) > limit:
+            raise QueryLimitExceeded(f"nodes(ids:) takes at most {limit} ids, not {len(ids)}")
+        return list(await asyncio.gather(*(_by_global_id(info, i) for i in ids)))
+
+    @strawberry.field(description="The node with this graph node id, e.g. `tolaria/synthesis#L29` (null when there is "
+                                  "none).")
+    async def graph_node(self, info: Ctx, node_id: str) -> Optional[GraphNode]:
+        return wrap(await info.context.loaders.node(node_id))
+
+    @relay.connection(Connection[AnalysisSet], description="Analysis sets, by id; `text` matches the id or system.")
+    async def sets(self, info: Ctx, text: Optional[str] = None) -> Iterable[AnalysisSet]:
+        nodes = await list_nodes(info, Label.ANALYSIS_SET, None)
+        return wrap_all(n for n in nodes if _matches(text, n.id) or _matches(text, n.get("system")))
+
+    @strawberry.field(name="set", description="One analysis set by id.")
+    async def analysis_set(self, info: Ctx, id: str) -> AnalysisSet:
+        obj = wrap(await info.context.loaders.node(id))
+        if not isinstance(obj, AnalysisSet):
+            raise AnalysisSetNotFound(f"no analysis set {id!r} in the store")
+        return obj
+
+    @relay.connection(Connection[Document], description="Ingested members, sorted by id; `role` e.g. `synthesis`; "
+                                                          "`text` matches title, role or path.")
+    async def documents(self, info: Ctx, set: Optional[str] = None, role: Optional[str] = None,
+                        member_type: Optional[str] = None, text: Optional[str] = None) -> Iterable[Document]:
+        return await documents_of(info, set, role, member_type, text)
+
+    @strawberry.field(description="One member by document id (`tolaria/synthesis`) or by the path it was ingested from.")
+    async def document(self, info: Ctx, id: str) -> Document:
+        return wrap(await call(find_document, info.context.store, id))  # type: ignore[return-value]
+
+    @relay.connection(Connection[Record], description="Records, sorted by node id; `analyst` RT, MEM or EPI; `kind` "
+                                                        "e.g. RTE; `text` matches the record ID; `declared` only "
+                                                        "(un)declared ones.")
+    async def records(self, info: Ctx, set: Optional[str] = None, analyst: Optional[str] = None,
+                      kind: Optional[str] = None, text: Optional[str] = None,
+                      declared: Optional[bool] = None) -> Iterable[Record]:
+        return await records_of(info, set, analyst, kind, text, declared)
 
     @strawberry.field(description="One record by ID; give `set` when the ID occurs in several sets.")
-    async def record(self, info: Info[Context, None], id: str, set: Optional[str] = None) -> Record:
-        found = await _call(records_named, info.context.store, id, set)
+    async def record(self, info: Ctx, id: str, set: Optional[str] = None) -> Record:
+        found = await call(records_named, info.context.store, id, set)
         if len(found) > 1:
-            raise GraphQLError(f"record {id} occurs in sets {', '.join(n.set_id or '' for n in found)}; pass set",
-                               extensions={"code": face_of(QueryLimitExceeded("")).code})
-        return Record.from_domain(found[0])
+            raise AmbiguousScope(f"record {id} occurs in sets {', '.join(n.set_id or '' for n in found)}",
+                                 hint="pass set")
+        return wrap(found[0])  # type: ignore[return-value]
+
+    @relay.connection(Connection[Section], description="Sections (headings) in document order; filters: set, "
+                                                         "document id, member role, kind, text (heading).")
+    async def sections(self, info: Ctx, set: Optional[str] = None, document: Optional[str] = None,
+                       role: Optional[str] = None, kind: Optional[str] = None,
+                       text: Optional[str] = None) -> Iterable[Section]:
+        doc = await document_named(info, document) if document is not None else None
+        return await blocks_of(info, Label.SECTION, set_id=set, document=doc, role=role, kind=kind, text=text)
+
+    @relay.connection(Connection[Statement], description="Statements in document order; filters: set, document id, "
+                                                           "member role, kind, text (case-insensitive substring).")
+    async def statements(self, info: Ctx, set: Optional[str] = None, document: Optional[str] = None,
+                         role: Optional[str] = None, kind: Optional[str] = None,
+                         text: Optional[str] = None) -> Iterable[Statement]:
+        doc = await document_named(info, document) if document is not None else None
+        return await blocks_of(info, Label.STATEMENT, set_id=set, document=doc, role=role, kind=kind, text=text)
+
+    @relay.connection(Connection[Source], description="Sources (`SRC-n`), by id.")
+    async def sources(self, info: Ctx, set: Optional[str] = None, kind: Optional[str] = None) -> Iterable[Source]:
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE, set) if kind is None or n.get("kind") == kind)
+
+    @relay.connection(Connection[SourceFile], description="Cited or quoted source files, by id; `text` matches the path.")
+    async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None) -> Iterable[SourceFile]:
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if _matches(text, n.get("path")))
+
+    @relay.connection(Connection[Quotation], description="Quotations in document order; `text` matches the quoted text, "
+                                                           "`path` the attributed path.")
+    async def quotations(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
+                         path: Optional[str] = None) -> Iterable[Quotation]:
+        nodes = [n for n in await list_nodes(info, Label.QUOTATION, set)
+                 if _matches(text, n.get("text")) and _matches(path, n.get("path"))]
+        return sorted(wrap_all(nodes), key=lambda q: q.cursor_key())
+
+    @strawberry.field(description="Validation findings of the stored graph (`citegraph check`), of one set or all.")
+    async def check(self, info: Ctx, set: Optional[str] = None) -> CheckResult:
+        return await run_check(info, set)
+
+    @strawberry.field(description="Statements resting on a record ID (every set, or one).")
+    async def rests_on(self, info: Ctx, record: str, set: Optional[str] = None, direct: bool = False,
+                       max_depth: Optional[int] = None) -> RestsOn:
+        return await run_rests_on(info, record, set_id=set, direct=direct, max_depth=max_depth)
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "
                                   "record index; `format` md, txt or html.")
-    async def render(self, info: Info[Context, None], document: Optional[str] = None, format: Optional[str] = None,
+    async def render(self, info: Ctx, document: Optional[str] = None, format: Optional[str] = None,
                      rests_on: Optional[str] = None, record: Optional[str] = None, set: Optional[str] = None,
                      max_depth: Optional[int] = None) -> str:
         from app.rendering import render_request
 
         ctx = info.context
-        rendered = await _call(render_request, ctx.store, document=document, rests_on=rests_on, record=record,
-                               set_id=set, fmt=format, max_depth=max_depth or ctx.settings.max_depth)
+        rendered = await call(render_request, ctx.store, document=document, rests_on=rests_on, record=record,
+                              set_id=set, fmt=format, max_depth=max_depth or ctx.settings.max_depth)
         return rendered.text
 
     @strawberry.field(description="Changed cited files, quotation drift and suspects between two revisions of a set's "
                                   "source; `repo` is a git clone on the server, `from` defaults to the pinned commit.")
-    async def impact(self, info: Info[Context, None], repo: str, to: str, set: Optional[str] = None,
+    async def impact(self, info: Ctx, repo: str, to: str, set: Optional[str] = None,
                      source: Optional[str] = None,
                      from_: Annotated[Optional[str], strawberry.argument(name="from")] = None) -> Impact:
         def run():
-            return impact_of(info.context.store, GitRepository(Path(repo)), to_revision=to, from_revision=from_,
+            allowed = allowed_repository(info.context.settings, repo)
+            return impact_of(info.context.store, GitRepository(allowed), to_revision=to, from_revision=from_,
                              set_id=set, source_id=source)
 
-        return Impact.from_domain(await _call(run))
-
-    @strawberry.field(description="Ingested members, sorted by id.")
-    async def documents(self, info: Info[Context, None], set: Optional[str] = None) -> list[Document]:
-        nodes = await _call(info.context.store.find_nodes, Label.DOCUMENT, set_id=set)
-        return [Document.from_domain(n) for n in nodes]
+        return Impact.from_domain(await call(run))
 
 
-def _masked(error: GraphQLError) -> bool:
-    """Mask everything that is not a deliberate GraphQL error or a CitegraphError."""
-    original = error.original_error
-    return original is not None and not isinstance(original, (CitegraphError, GraphQLError))
+class CitegraphSchema(strawberry.Schema):
+    """The schema with its :class:`GraphQLLimits` (``schema.limits``), read by connections and limits."""
+
+    def __init__(self, limits: GraphQLLimits):
+        self.limits = limits
+        super().__init__(query=Query, mutation=Mutation, types=list(NODE_TYPES), extensions=limit_extensions(limits),
+                         config=StrawberryConfig(relay_max_results=limits.max_page_size))
 
 
-schema = strawberry.Schema(
-    query=Query,
-    extensions=[lambda: QueryDepthLimiter(max_depth=10), lambda: MaskErrors(should_mask_error=_masked)],
-)
+def build_schema(limits: GraphQLLimits | None = None) -> CitegraphSchema:
+    """A schema held to ``limits`` (default :class:`GraphQLLimits`)."""
+    return CitegraphSchema(limits or GraphQLLimits())
 
 
-def _context(request: Request) -> Context:
-    return Context(request.app.state.store, request.app.state.settings)
+schema = build_schema()
 
 
-async def get_context(ctx: Context = Depends(_context)) -> Context:
-    """FastAPI dependency building the GraphQL context, so REST and GraphQL share ``Depends``."""
-    return ctx
-
-
-def graphql_router() -> GraphQLRouter:
-    """The ``/graphql`` router with GraphiQL."""
-    return GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql")
+def graphql_router(graphql_schema: CitegraphSchema | None = None) -> GraphQLRouter:
+    """The ``/graphql`` router with GraphiQL; its context comes from :func:`get_context`."""
+    return GraphQLRouter(graphql_schema or schema, context_getter=get_context, graphql_ide="graphiql")

@@ -8,7 +8,10 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import HTTPException
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.cors import CORSMiddleware
 
+from app.embed.routes import mount_embed
+from app.embed.security import SecurityHeaders, cors_options
 from app.errors import face_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep
@@ -58,7 +61,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         body = {"error": {"code": face.code, "message": exc.message, "hint": exc.hint}}
         if exc.source:
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
-        return JSONResponse(body, status_code=face.status)
+        headers = {"WWW-Authenticate": "Bearer"} if face.status == 401 else None
+        return JSONResponse(body, status_code=face.status, headers=headers)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -80,5 +84,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(writes.router)  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
+    mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CORSMiddleware, **cors_options(settings.embed_origins))  # only CITEGRAPH_EMBED_ORIGINS
+    app.add_middleware(SecurityHeaders)  # outermost: nosniff and frame-ancestors on every response
     return app

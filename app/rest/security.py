@@ -5,17 +5,20 @@ from __future__ import annotations
 import hmac
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rest.deps import SettingsDep
+from app.settings import Settings
+from graph.errors import AccessDenied, Unauthenticated
 
-__all__ = ["require_read", "require_write", "ReadAccess", "WriteAccess", "BodyLimit"]
+__all__ = ["bearer_token", "check_read", "check_write", "require_read", "require_write", "ReadAccess",
+           "WriteAccess", "BodyLimit"]
 
 
-def _token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header value, or None."""
+    scheme, _, value = (authorization or "").partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
@@ -23,28 +26,53 @@ def _matches(given: str | None, secret) -> bool:
     return given is not None and secret is not None and hmac.compare_digest(given, secret.get_secret_value())
 
 
-def require_write(request: Request, settings: SettingsDep) -> None:
-    """Writes need ``Authorization: Bearer <CITEGRAPH_WRITE_TOKEN>``: 401 without a bearer token,
-    403 with a wrong one or when no write token is configured (writes disabled)."""
-    given = _token(request)
+def check_write(authorization: str | None, settings: Settings) -> None:
+    """Writes need ``Authorization: Bearer <CITEGRAPH_WRITE_TOKEN>``.
+
+    Raises
+    ------
+    Unauthenticated
+        No bearer token (HTTP 401).
+    AccessDenied
+        A wrong token, or no write token configured: writes disabled (HTTP 403).
+    """
+    given = bearer_token(authorization)
     if settings.write_token is None:
-        raise HTTPException(403, "writes are disabled: set CITEGRAPH_WRITE_TOKEN to enable them")
+        raise AccessDenied("writes are disabled: set CITEGRAPH_WRITE_TOKEN to enable them")
     if given is None:
-        raise HTTPException(401, "writes need Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
+        raise Unauthenticated("writes need Authorization: Bearer <token>")
     if not _matches(given, settings.write_token):
-        raise HTTPException(403, "the bearer token does not allow writes")
+        raise AccessDenied("the bearer token does not allow writes")
+
+
+def check_read(authorization: str | None, settings: Settings) -> None:
+    """Reads are open unless ``CITEGRAPH_READ_TOKEN`` is set; then the read or the write token is
+    needed.
+
+    Raises
+    ------
+    Unauthenticated
+        No bearer token (HTTP 401).
+    AccessDenied
+        A token that is neither (HTTP 403).
+    """
+    if settings.read_token is None:
+        return
+    given = bearer_token(authorization)
+    if given is None:
+        raise Unauthenticated("reads need Authorization: Bearer <token>")
+    if not (_matches(given, settings.read_token) or _matches(given, settings.write_token)):
+        raise AccessDenied("the bearer token does not allow reads")
+
+
+def require_write(request: Request, settings: SettingsDep) -> None:
+    """FastAPI dependency: :func:`check_write` on the request."""
+    check_write(request.headers.get("authorization"), settings)
 
 
 def require_read(request: Request, settings: SettingsDep) -> None:
-    """Reads are open unless ``CITEGRAPH_READ_TOKEN`` is set; then the read or the write token is
-    needed (401 without a token, 403 with a wrong one)."""
-    if settings.read_token is None:
-        return
-    given = _token(request)
-    if given is None:
-        raise HTTPException(401, "reads need Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
-    if not (_matches(given, settings.read_token) or _matches(given, settings.write_token)):
-        raise HTTPException(403, "the bearer token does not allow reads")
+    """FastAPI dependency: :func:`check_read` on the request."""
+    check_read(request.headers.get("authorization"), settings)
 
 
 ReadAccess = Annotated[None, Depends(require_read)]

@@ -80,12 +80,13 @@ def test_direct_flag_on_every_face(home, client):
 
 def test_graphql_record_and_documents(client):
     gql = client.post("/graphql", json={"query": """{
-        record(id: "RT-RTE-owner-chat") { id set analyst kind slug restsOn { results { statement } } }
-        documents { id role format } }"""}).json()
+        record(id: "RT-RTE-owner-chat") { nodeId set analyst kind slug restsOn { results { statement } } }
+        documents { totalCount edges { node { nodeId role format } } } }"""}).json()
     assert gql["data"]["record"] == {
-        "id": "talorys/RT-RTE-owner-chat", "set": "talorys", "analyst": "RT", "kind": "RTE", "slug": "owner-chat",
+        "nodeId": "talorys/RT-RTE-owner-chat", "set": "talorys", "analyst": "RT", "kind": "RTE", "slug": "owner-chat",
         "restsOn": {"results": [{"statement": "talorys/synthesis#L6"}, {"statement": "talorys/synthesis#L26"}]}}
-    assert [d["id"] for d in gql["data"]["documents"]] == [
+    assert gql["data"]["documents"]["totalCount"] == 3
+    assert [e["node"]["nodeId"] for e in gql["data"]["documents"]["edges"]] == [
         "talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"]
 
 

@@ -199,6 +199,9 @@ def test_review_input_errors(tmp_path, built):
 def test_impact_over_http_only_opens_allowed_repositories(built, seeds_store, tmp_path):
     with TestClient(create_app(Settings(), store=seeds_store)) as closed:
         refused = closed.post("/impact", json={"repo": str(built.path), "set": "tolaria", "to": "main"})
+        gql = closed.post("/graphql", json={"query": GQL, "variables": {"repo": str(built.path), "to": "main",
+                                                                          "set": "tolaria"}}).json()
+    assert gql["errors"][0]["extensions"]["code"] == "FORBIDDEN" and gql["data"] is None
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "FORBIDDEN"
     assert refused.json()["error"]["message"] == "impact over HTTP is disabled"
     with TestClient(create_app(Settings(repo_roots=[tmp_path]), store=seeds_store)) as narrow:

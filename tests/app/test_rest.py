@@ -98,7 +98,10 @@ def test_read_token_guards_reads(seeds_store):
         assert client.get("/documents", headers={"Authorization": "Bearer nope"}).status_code == 403
         assert client.get("/documents", headers={"Authorization": "Bearer r"}).json()["count"] == 3
         assert client.get("/documents", headers=AUTH).json()["count"] == 3
-        assert client.post("/graphql", json={"query": "{ documents { id } }"}).status_code == 401
+        query = {"query": "{ documents { totalCount } }"}
+        assert client.post("/graphql", json=query).status_code == 401
+        assert client.post("/graphql", json=query, headers={"Authorization": "Bearer r"}).json() == {
+            "data": {"documents": {"totalCount": 3}}}
         assert client.get("/health").status_code == 200
 
 

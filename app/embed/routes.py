@@ -1,0 +1,165 @@
+"""Embed routes: the pages, their JSON twin, the dossier fragment the pages load, static files.
+
+``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report;
+``GET /embed/records/{record_id}`` beside the record's dossier. Clicking a record node loads
+``GET /embed/records/{record_id}/dossier`` (the dossier's HTML, without page chrome) into the
+pane. ``GET /embed/rests-on/{record_id}/graph`` is the graph the pages draw, as JSON. Pages and
+fragments carry the strict policy of :func:`app.embed.security.embed_policy`; reads follow
+``CITEGRAPH_READ_TOKEN`` like every other read.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from pathlib import Path
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+from app.embed.page import embed_page, error_page, main_of
+from app.embed.security import embed_policy
+from app.embed.subgraph import rests_on_graph
+from app.errors import face_of
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.security import require_read
+from graph.errors import CitegraphError
+from graph.store import GraphStore
+from queries.dossier import record_dossiers
+from queries.reports import rests_on_subgraph
+from render import Format
+from render.reports import dossier_page, rests_on_page
+from render.writers import write
+
+__all__ = ["STATIC_DIR", "VENDOR_DIR", "GRAPH_LIBRARY", "graph_library", "router", "mount_embed"]
+
+log = logging.getLogger("citegraph.embed")
+
+STATIC_DIR = Path(__file__).parent / "static"
+"""Scripts and styles of the pages, served at ``/embed/static/``."""
+VENDOR_DIR = STATIC_DIR / "vendor"
+"""Where ``scripts/vendor-js`` copies the graph library (gitignored; package data of wheels)."""
+GRAPH_LIBRARY = "cytoscape.min.js"
+"""The vendored graph library's file name."""
+
+router = APIRouter(prefix="/embed", tags=["embed"], dependencies=[Depends(require_read)])
+
+
+def graph_library() -> str | None:
+    """The vendored library's file name when it is installed, else None (pages fall back to a list)."""
+    return GRAPH_LIBRARY if (VENDOR_DIR / GRAPH_LIBRARY).is_file() else None
+
+
+def _library_version() -> str | None:
+    try:
+        return json.loads((VENDOR_DIR / "versions.json").read_text(encoding="utf-8")).get("cytoscape")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def mount_embed(app: FastAPI) -> None:
+    """Add the embed routes and ``/embed/static`` to ``app``, and say in the log whether the graph
+    library is installed."""
+    app.include_router(router)
+    app.mount("/embed/static", StaticFiles(directory=STATIC_DIR), name="embed-static")
+    if graph_library():
+        log.info("embedded views: graph library cytoscape %s at %s", _library_version() or "(version unknown)",
+                 VENDOR_DIR / GRAPH_LIBRARY)
+    else:
+        log.warning("embedded views: graph library MISSING (%s); pages under /embed show a plain list instead of "
+                    "the graph. Run scripts/vendor-js (make install does) to vendor cytoscape from the npm registry.",
+                    VENDOR_DIR / GRAPH_LIBRARY)
+
+
+def _html(text: str, request: Request, status: int = 200) -> HTMLResponse:
+    origins = request.app.state.settings.embed_origins
+    return HTMLResponse(text, status_code=status, headers={
+        "Content-Security-Policy": embed_policy(origins), "Referrer-Policy": "same-origin",
+        "Cache-Control": "no-store"})
+
+
+def _base(request: Request) -> str:
+    return request.scope.get("root_path", "").rstrip("/")
+
+
+def _failed(exc: CitegraphError, request: Request) -> HTMLResponse:
+    face = face_of(exc)
+    return _html(error_page(face.status, face.code, exc.message, exc.hint, _base(request)), request, face.status)
+
+
+def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
+                   base: str) -> str:
+    sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth)
+    graph = rests_on_graph(sub)
+    direct_count = sum(1 for r in sub.report.results if r.direct)
+    summary = (f"{graph['count']} statements rest on it ({direct_count} direct, {graph['count'] - direct_count} "
+               f"transitive){' in set ' + set_id if set_id else ''}. Click a node for its details, the record for "
+               f"its dossier.")
+    return embed_page(title=f"What rests on {record_id}", summary=summary, mode="rests-on", graph=graph,
+                      pane_html=main_of(write(rests_on_page(sub), Format.HTML)),
+                      pane_showing=f"rests-on:{record_id}", base=base, library=graph_library())
+
+
+def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_depth: int | None, base: str) -> str:
+    dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=max_depth)
+    graph = rests_on_graph(rests_on_subgraph(store, record_id, set_id=set_id, max_depth=max_depth))
+    sets = ", ".join(d.set_id for d in dossiers)
+    summary = (f"Record dossier (set {sets}) beside the {graph['count']} statements resting on it. Click a node for "
+               f"its details, another record for its dossier.")
+    return embed_page(title=f"Record {record_id}", summary=summary, mode="record", graph=graph,
+                      pane_html=main_of(write(dossier_page(dossiers), Format.HTML)),
+                      pane_showing="dossier:" + ",".join(graph["records"]), base=base, library=graph_library())
+
+
+@router.get("/rests-on/{record_id}", response_class=HTMLResponse)
+async def embed_rests_on(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
+                         set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
+    """The graph of the record and the statements resting on it, beside the rests-on report."""
+    try:
+        page = await run_in_threadpool(_rests_on_view, store, record_id, set_id, direct,
+                                       max_depth or settings.max_depth, _base(request))
+    except CitegraphError as exc:
+        return _failed(exc, request)
+    return _html(page, request)
+
+
+@router.get("/records/{record_id}", response_class=HTMLResponse)
+async def embed_record(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
+                       set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
+    """The record's dossier beside the graph of what rests on it."""
+    try:
+        page = await run_in_threadpool(_record_view, store, record_id, set_id, max_depth or settings.max_depth,
+                                       _base(request))
+    except CitegraphError as exc:
+        return _failed(exc, request)
+    return _html(page, request)
+
+
+@router.get("/records/{record_id}/dossier", response_class=HTMLResponse)
+async def embed_dossier(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
+                        set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
+    """The record's dossier as an HTML fragment (the rendered dossier's body), for the pages' pane."""
+
+    def run() -> str:
+        dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=max_depth or settings.max_depth)
+        return main_of(write(dossier_page(dossiers), Format.HTML))
+
+    try:
+        fragment = await run_in_threadpool(run)
+    except CitegraphError as exc:
+        face = face_of(exc)
+        return _html(f'<p class="cg-failed">{face.code}: {html.escape(exc.message)}</p>', request, face.status)
+    return _html(fragment, request)
+
+
+@router.get("/rests-on/{record_id}/graph")
+async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
+                               direct: bool = False, max_depth: Depth = None) -> JSONResponse:
+    """The graph the page draws: ``{"record", "set", "records", "count", "nodes", "edges"}`` (see
+    :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them."""
+    sub = await run_in_threadpool(rests_on_subgraph, store, record_id, set_id=set_id, direct_only=direct,
+                                  max_depth=max_depth or settings.max_depth)
+    return JSONResponse(rests_on_graph(sub))

@@ -1,0 +1,118 @@
+"""The per-request GraphQL context: the store, the settings and DataLoaders batched through the store
+contract's primitives, built by a FastAPI dependency so their caches die with the request."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Callable, Sequence
+
+from fastapi import Request
+from starlette.concurrency import run_in_threadpool
+from strawberry.dataloader import DataLoader
+from strawberry.fastapi import BaseContext
+
+from app.rest.deps import SettingsDep, StoreDep
+from app.settings import Settings
+from graph.model import EdgeKind, Label, Node
+from graph.model import Edge as GraphEdge
+from graph.store import Direction, GraphStore
+from queries.documents import DocumentTree, document_trees
+
+__all__ = ["Loaders", "Context", "get_context", "call"]
+
+
+async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a blocking store or query call in a worker thread (resolvers stay ``async``)."""
+    return await run_in_threadpool(fn, *args, **kwargs)
+
+
+EdgeKey = tuple[str, frozenset[EdgeKind]]
+"""Key of the edge loaders: (node id, edge kinds)."""
+
+
+class Loaders:
+    """DataLoaders over one store; each batch is one store call.
+
+    Attributes
+    ----------
+    nodes : DataLoader[str, Node | None]
+        Nodes by id, through one :meth:`GraphStore.get_nodes` per batch; unknown ids give None.
+    out_edges, in_edges : DataLoader[(str, frozenset[EdgeKind]), list[Edge]]
+        Edges leaving / entering a node, restricted to the kinds of the key, through one
+        :meth:`GraphStore.edges` per batch (kinds of all keys united, then filtered per key); each
+        list in the store's order (:meth:`Edge.sort_key`).
+    labelled : DataLoader[(Label, str | None), list[Node]]
+        Nodes of a label in one set (or every set for None), sorted by id, through one
+        :meth:`GraphStore.find_nodes` per distinct key; primes ``nodes`` with what it found.
+    trees : DataLoader[str, DocumentTree | None]
+        Documents with their blocks in order, through :func:`queries.documents.document_trees` once
+        per batch (a fixed number of store calls per set involved).
+    """
+
+    def __init__(self, store: GraphStore):
+        self.store = store
+        self.nodes: DataLoader[str, Node | None] = DataLoader(self._nodes)
+        self.out_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.OUT))
+        self.in_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.IN))
+        self.labelled: DataLoader[tuple[Label, str | None], list[Node]] = DataLoader(self._labelled)
+        self.trees: DataLoader[str, DocumentTree | None] = DataLoader(self._trees)
+
+    async def _nodes(self, ids: Sequence[str]) -> list[Node | None]:
+        found = await call(self.store.get_nodes, list(dict.fromkeys(ids)))
+        return [found.get(i) for i in ids]
+
+    async def _edges(self, direction: Direction, keys: Sequence[EdgeKey]) -> list[list[GraphEdge]]:
+        ids = list(dict.fromkeys(node_id for node_id, _ in keys))
+        kinds = sorted(frozenset().union(*(k for _, k in keys)))
+        found = await call(self.store.edges, ids, kinds=kinds, direction=direction)
+        return [[e for e in found.get(node_id, []) if e.kind in wanted] for node_id, wanted in keys]
+
+    async def _labelled(self, keys: Sequence[tuple[Label, str | None]]) -> list[list[Node]]:
+        out = []
+        for label, set_id in keys:
+            found = await call(self.store.find_nodes, label, set_id=set_id)
+            self.nodes.prime_many({n.id: n for n in found})
+            out.append(found)
+        return out
+
+    async def _trees(self, ids: Sequence[str]) -> list[DocumentTree | None]:
+        trees = {t.id: t for t in await call(document_trees, self.store, document_ids=list(dict.fromkeys(ids)))}
+        return [trees.get(i) for i in ids]
+
+    # -- conveniences ---------------------------------------------------------------------------
+
+    async def node(self, node_id: str | None) -> Node | None:
+        """The node ``node_id`` (None for None or an unknown id)."""
+        return None if node_id is None else await self.nodes.load(node_id)
+
+    async def edges(self, node_id: str, kinds: Sequence[EdgeKind] | EdgeKind, direction: Direction) -> list[GraphEdge]:
+        """Edges of ``kinds`` leaving (OUT) or entering (IN) ``node_id``."""
+        wanted = frozenset([kinds] if isinstance(kinds, EdgeKind) else kinds)
+        loader = self.out_edges if direction is Direction.OUT else self.in_edges
+        return await loader.load((node_id, wanted))
+
+    async def neighbours(self, node_id: str, kinds: Sequence[EdgeKind] | EdgeKind,
+                         direction: Direction) -> list[tuple[GraphEdge, Node]]:
+        """(edge, node at the other end) of each edge of ``kinds``, in edge order; ends that are not
+        in the store are skipped."""
+        edges = await self.edges(node_id, kinds, direction)
+        ends = [e.dst if direction is Direction.OUT else e.src for e in edges]
+        nodes = await self.nodes.load_many(ends)
+        return [(e, n) for e, n in zip(edges, nodes) if n is not None]
+
+
+class Context(BaseContext):
+    """Per-request context: the app's store and settings, and fresh :class:`Loaders`."""
+
+    def __init__(self, store: GraphStore, settings: Settings, authorization: str | None = None):
+        super().__init__()
+        self.store = store
+        self.settings = settings
+        self.authorization = authorization
+        self.loaders = Loaders(store)
+
+
+async def get_context(request: Request, store: StoreDep, settings: SettingsDep) -> Context:
+    """FastAPI dependency building the GraphQL context from the same dependencies as the REST routes;
+    it keeps the ``Authorization`` header for mutations (:func:`app.rest.security.check_write`)."""
+    return Context(store, settings, request.headers.get("authorization"))

@@ -1,0 +1,394 @@
+"""How much one GraphQL request may ask for, and the stable ``extensions.code`` of every error.
+
+Every limit is a schema extension that rejects a request before anything runs:
+
+=======================  ============================================================================
+extension                rejects (``extensions.code`` ``LIMIT_EXCEEDED``)
+=======================  ============================================================================
+:class:`TokenLimit`      a document of more than ``max_tokens`` lexical tokens (parser option)
+:class:`DepthLimit`      a field nested deeper than ``max_depth`` (strawberry's ``QueryDepthLimiter``)
+:class:`AliasLimit`      more than ``max_aliases`` aliases, counted through fragments
+                         (strawberry's ``MaxAliasesLimiter``, >= 0.315.7)
+:class:`CostLimit`       a query costing more than ``max_cost`` (see :func:`query_cost`)
+=======================  ============================================================================
+
+All validation rules first check that the document, with every fragment spread expanded, has at most
+``max_expanded_fields`` fields, computed with one memoised pass: strawberry's depth and alias rules
+expand fragments without memo, so a chain of fragments each spreading the next twice would otherwise
+take exponential time before any limit could answer.
+
+:class:`CodedErrors` gives every error a code from :func:`app.errors.face_of`, the one mapping table:
+``CitegraphError`` subclasses keep theirs (``NOT_FOUND``, ``INVALID_INPUT``, ``LIMIT_EXCEEDED`` …), a
+malformed or invalid document is a ``CitegraphError`` (``BAD_REQUEST``), and anything else is masked
+as ``INTERNAL``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+from weakref import WeakKeyDictionary
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLInterfaceType,
+    GraphQLObjectType,
+    GraphQLSyntaxError,
+    InlineFragmentNode,
+    IntValueNode,
+    ListValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    VariableNode,
+    get_named_type,
+)
+from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions.base_extension import SchemaExtension
+
+from app.errors import face_of
+from graph.errors import CitegraphError, QueryLimitExceeded
+
+__all__ = [
+    "GraphQLLimits",
+    "LIMIT_EXCEEDED",
+    "TokenLimit",
+    "DepthLimit",
+    "AliasLimit",
+    "CostLimit",
+    "CodedErrors",
+    "query_cost",
+    "limit_extensions",
+]
+
+LIMIT_EXCEEDED = face_of(QueryLimitExceeded("")).code
+"""``extensions.code`` of every limit rejection (``LIMIT_EXCEEDED``)."""
+_BAD_REQUEST = face_of(CitegraphError("")).code
+
+
+@dataclass(frozen=True, slots=True)
+class GraphQLLimits:
+    """The numbers every request is held to.
+
+    Attributes
+    ----------
+    max_depth : int, default 16
+        Field nesting (a connection level costs three: ``records { edges { node``), so four nested
+        connections fit.
+    max_aliases : int, default 20
+        Aliased fields in the whole document, fragments included.
+    max_tokens : int, default 2000
+        Lexical tokens of the document (GraphiQL's introspection query has about 180).
+    max_expanded_fields : int, default 10000
+        Fields of the document with every fragment spread expanded.
+    max_cost : int, default 10000
+        Cost of one operation, see :func:`query_cost`.
+    default_page_size, max_page_size : int, default 50 and 200
+        Items of a connection without ``first``/``last``, and the most ``first``/``last`` may ask;
+        more is rejected (``LIMIT_EXCEEDED``), never clamped.
+    max_node_ids : int, default 200
+        Ids one ``nodes(ids:)`` may ask for.
+    weights : mapping of str to int
+        Cost of one call of each traversal field (by field name, on any type).
+    """
+
+    max_depth: int = 16
+    max_aliases: int = 20
+    max_tokens: int = 2000
+    max_expanded_fields: int = 10_000
+    max_cost: int = 10_000
+    default_page_size: int = 50
+    max_page_size: int = 200
+    max_node_ids: int = 200
+    weights: Mapping[str, int] = field(default_factory=lambda: {
+        "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
+    })
+
+
+def _limit_error(message: str, nodes: Any = None) -> GraphQLError:
+    return GraphQLError(message, nodes, extensions={"code": LIMIT_EXCEEDED})
+
+
+# -- fragment expansion guard --------------------------------------------------------------------
+
+_EXPANDED: "WeakKeyDictionary[DocumentNode, int]" = WeakKeyDictionary()
+
+
+def expanded_fields(document: DocumentNode) -> int:
+    """Fields of ``document`` with every fragment spread expanded (cycles count once), in one pass
+    memoised per fragment; cached per parsed document."""
+    if document in _EXPANDED:
+        return _EXPANDED[document]
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    memo: dict[str, int] = {}
+
+    def size(selection_set: SelectionSetNode | None, active: frozenset[str]) -> int:
+        total = 0
+        for sel in selection_set.selections if selection_set else ():
+            if isinstance(sel, FieldNode):
+                total += 1 + size(sel.selection_set, active)
+            elif isinstance(sel, InlineFragmentNode):
+                total += size(sel.selection_set, active)
+            elif isinstance(sel, FragmentSpreadNode):
+                name = sel.name.value
+                if name in active or name not in fragments:
+                    continue
+                if name not in memo:
+                    memo[name] = size(fragments[name].selection_set, active | {name})
+                total += memo[name]
+        return total
+
+    total = sum(size(d.selection_set, frozenset()) for d in document.definitions
+                if isinstance(d, OperationDefinitionNode))
+    _EXPANDED[document] = total
+    return total
+
+
+class _CodingContext:
+    """A validation context whose reported errors carry ``extensions.code`` ``LIMIT_EXCEEDED``."""
+
+    def __init__(self, inner: ValidationContext):
+        self._inner = inner
+
+    def report_error(self, error: GraphQLError) -> None:
+        error.extensions = {**(error.extensions or {}), "code": LIMIT_EXCEEDED}
+        self._inner.report_error(error)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _guarded(rule: type[ValidationRule], max_expanded_fields: int) -> type[ValidationRule]:
+    """``rule`` with coded errors, run only when the expanded document is small enough (else the
+    size itself is reported, once per request, by whichever guarded rule runs first)."""
+
+    class Guarded(rule):  # type: ignore[misc, valid-type]
+        def __init__(self, context: ValidationContext) -> None:
+            count = expanded_fields(context.document)
+            if count > max_expanded_fields:
+                ValidationRule.__init__(self, context)
+                if not getattr(context, "_citegraph_size_reported", False):
+                    context._citegraph_size_reported = True  # type: ignore[attr-defined]
+                    context.report_error(_limit_error(
+                        f"the query has {count} fields with its fragments expanded; at most "
+                        f"{max_expanded_fields} are allowed"))
+                return
+            super().__init__(_CodingContext(context))  # type: ignore[arg-type]
+
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{rule.__name__}"
+    return Guarded
+
+
+# -- the limits ----------------------------------------------------------------------------------
+
+class TokenLimit(MaxTokensLimiter):
+    """strawberry's :class:`MaxTokensLimiter`; its parse error gets ``LIMIT_EXCEEDED``."""
+
+    def on_parse(self) -> Iterator[None]:
+        yield
+        for error in self.execution_context.pre_execution_errors or ():
+            if isinstance(error, GraphQLSyntaxError) and f"more than {self.max_token_count} tokens" in error.message:
+                error.extensions = {**(error.extensions or {}), "code": LIMIT_EXCEEDED}
+
+
+class DepthLimit(QueryDepthLimiter):
+    """strawberry's :class:`QueryDepthLimiter` (introspection fields ignored), with coded errors."""
+
+    def __init__(self, max_depth: int, *, max_expanded_fields: int) -> None:
+        super().__init__(max_depth=max_depth)
+        self.validation_rules = [_guarded(r, max_expanded_fields) for r in self.validation_rules]
+
+
+class AliasLimit(MaxAliasesLimiter):
+    """strawberry's :class:`MaxAliasesLimiter` (aliases inside fragments count), with coded errors."""
+
+    def __init__(self, max_alias_count: int, *, max_expanded_fields: int) -> None:
+        super().__init__(max_alias_count=max_alias_count)
+        self.validation_rules = [_guarded(r, max_expanded_fields) for r in self.validation_rules]
+
+
+def _int_argument(node: FieldNode, name: str, variables: Mapping[str, Any],
+                  defaults: Mapping[str, Any]) -> int | None:
+    for arg in node.arguments or ():
+        if arg.name.value != name:
+            continue
+        value = arg.value
+        if isinstance(value, IntValueNode):
+            return int(value.value)
+        if isinstance(value, VariableNode):
+            raw = variables.get(value.name.value, defaults.get(value.name.value))
+            return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+    return None
+
+
+def _list_length(node: FieldNode, name: str, variables: Mapping[str, Any]) -> int | None:
+    for arg in node.arguments or ():
+        if arg.name.value != name:
+            continue
+        if isinstance(arg.value, ListValueNode):
+            return len(arg.value.values)
+        if isinstance(arg.value, VariableNode):
+            raw = variables.get(arg.value.name.value)
+            return len(raw) if isinstance(raw, list) else 1
+        return 1
+    return None
+
+
+def query_cost(context: ValidationContext, operation: OperationDefinitionNode, limits: GraphQLLimits,
+               variables: Mapping[str, Any]) -> tuple[int, list[GraphQLError]]:
+    """Cost of ``operation``, and errors for page sizes over the limit.
+
+    The cost is the sum over fields of
+
+    - ``weights[name] × m`` for a traversal field (``restsOn``, ``dossier``, ``render``, ``check``,
+      ``impact``), where the multiplier ``m`` is the product of the page sizes of the connections
+      (and ``nodes(ids:)`` lists) enclosing it, 1 at the top;
+    - ``m × page size`` for a connection (one per item it may return), whose page size is
+      ``first`` or ``last`` (literal, variable, or the variable's default), else the default page
+      size; its children are counted with ``m × page size``.
+
+    So ``records(first: 100) { edges { node { restsOn { count } } } }`` costs 100 + 100 × 50.
+
+    Notes
+    -----
+    Linear in the document size: a fragment's cost is computed once per type condition, at
+    multiplier 1, and scaled (every term is proportional to ``m``).
+    """
+    schema = context.schema
+    fragments = {d.name.value: d for d in context.document.definitions if isinstance(d, FragmentDefinitionNode)}
+    defaults = {}
+    for definition in operation.variable_definitions or ():
+        if isinstance(definition.default_value, IntValueNode):
+            defaults[definition.variable.name.value] = int(definition.default_value.value)
+    errors: list[GraphQLError] = []
+    memo: dict[str, int] = {}
+
+    def cost(selection_set: SelectionSetNode | None, parent: Any, active: frozenset[str]) -> int:
+        total = 0
+        for sel in selection_set.selections if selection_set else ():
+            if isinstance(sel, FieldNode):
+                name = sel.name.value
+                fields = parent.fields if isinstance(parent, (GraphQLObjectType, GraphQLInterfaceType)) else {}
+                definition = fields.get(name)
+                if definition is None:  # introspection, __typename, or an unknown field another rule reports
+                    continue
+                total += limits.weights.get(name, 0)
+                size = None
+                if "first" in definition.args and "after" in definition.args:
+                    first = _int_argument(sel, "first", variables, defaults)
+                    last = _int_argument(sel, "last", variables, defaults)
+                    for arg_name, value in (("first", first), ("last", last)):
+                        if value is not None and value > limits.max_page_size:
+                            errors.append(_limit_error(
+                                f"{name}({arg_name}: {value}): {arg_name} must be at most {limits.max_page_size}",
+                                [sel]))
+                    asked = [v for v in (first, last) if v is not None]
+                    size = max(0, min(asked)) if asked else limits.default_page_size
+                    total += size
+                elif name == "nodes" and "ids" in definition.args:
+                    size = _list_length(sel, "ids", variables) or 0
+                if sel.selection_set is not None:
+                    inner = cost(sel.selection_set, get_named_type(definition.type), active)
+                    total += inner * (size if size is not None else 1)
+            elif isinstance(sel, InlineFragmentNode):
+                cond = schema.get_type(sel.type_condition.name.value) if sel.type_condition else parent
+                total += cost(sel.selection_set, cond, active)
+            elif isinstance(sel, FragmentSpreadNode):
+                name = sel.name.value
+                fragment = fragments.get(name)
+                if fragment is None or name in active:
+                    continue
+                if name not in memo:
+                    memo[name] = cost(fragment.selection_set, schema.get_type(fragment.type_condition.name.value),
+                                      active | {name})
+                total += memo[name]
+        return total
+
+    root = schema.get_root_type(operation.operation)
+    return cost(operation.selection_set, root, frozenset()), errors
+
+
+def _cost_rule(limits: GraphQLLimits, variables: Mapping[str, Any]) -> type[ValidationRule]:
+    class CostLimitRule(ValidationRule):
+        """Reject operations costing more than ``limits.max_cost`` (see :func:`query_cost`)."""
+
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            for definition in context.document.definitions:
+                if not isinstance(definition, OperationDefinitionNode):
+                    continue
+                total, errors = query_cost(context, definition, limits, variables)
+                for error in errors:
+                    context.report_error(error)
+                if total > limits.max_cost:
+                    name = definition.name.value if definition.name else "anonymous"
+                    context.report_error(_limit_error(
+                        f"'{name}' costs {total}; at most {limits.max_cost} is allowed "
+                        f"(traversal fields weigh {dict(limits.weights)} per call, connections one per item, "
+                        f"times the page sizes of enclosing connections); ask for smaller pages with `first`",
+                        [definition]))
+
+    return CostLimitRule
+
+
+class CostLimit(SchemaExtension):
+    """A validation rule (built per request, as strawberry's ``AddValidationRules`` does, but with the
+    request's variables) that rejects operations costing more than ``limits.max_cost``."""
+
+    def __init__(self, limits: GraphQLLimits) -> None:
+        self.limits = limits
+
+    def on_operation(self) -> Iterator[None]:
+        ctx = self.execution_context
+        rule = _guarded(_cost_rule(self.limits, dict(ctx.variables or {})), self.limits.max_expanded_fields)
+        ctx.validation_rules = (*ctx.validation_rules, rule)
+        yield
+
+
+def _masked(error: GraphQLError) -> bool:
+    """Mask everything that is neither a deliberate GraphQL error nor a CitegraphError."""
+    original = error.original_error
+    return original is not None and not isinstance(original, (CitegraphError, GraphQLError))
+
+
+class CodedErrors(MaskErrors):
+    """:class:`MaskErrors` letting ``CitegraphError`` through, giving every error ``extensions.code``
+    (and ``hint`` when the error has one) from :func:`app.errors.face_of`; masked errors are ``INTERNAL``."""
+
+    def __init__(self) -> None:
+        super().__init__(should_mask_error=_masked)
+
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        out = []
+        for error in errors:
+            if self.should_mask_error(error):
+                masked = self.anonymise_error(error)
+                masked.extensions = {"code": face_of(error.original_error).code}  # type: ignore[arg-type]
+                out.append(masked)
+                continue
+            extensions = dict(error.extensions or {})
+            original = error.original_error
+            if isinstance(original, CitegraphError):
+                extensions.setdefault("code", face_of(original).code)
+                if original.hint:
+                    extensions.setdefault("hint", original.hint)
+            extensions.setdefault("code", _BAD_REQUEST)
+            error.extensions = extensions
+            out.append(error)
+        return out
+
+
+def limit_extensions(limits: GraphQLLimits) -> list[Any]:
+    """Extension factories for a schema: the four limits, then :class:`CodedErrors`."""
+    return [
+        lambda: TokenLimit(max_token_count=limits.max_tokens),
+        lambda: DepthLimit(limits.max_depth, max_expanded_fields=limits.max_expanded_fields),
+        lambda: AliasLimit(limits.max_aliases, max_expanded_fields=limits.max_expanded_fields),
+        lambda: CostLimit(limits),
+        CodedErrors,
+    ]

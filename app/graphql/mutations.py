@@ -1,0 +1,81 @@
+"""GraphQL mutations: ingesting members through the same loader as the CLI and ``POST /sets``."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Optional
+
+import strawberry
+from strawberry.types import Info
+
+from app.graphql.context import Context, call
+from app.rest.security import check_write
+from graph.errors import IngestError, SourceSpan
+from ingest.files import accept
+from ingest.loader import IngestReport, ingest_parsed
+from ingest.sets import InputFile, assemble
+
+__all__ = ["Mutation", "MemberFileInput", "IngestResult", "IngestedDocument"]
+
+
+@strawberry.input(description="One member file: its name (the suffix picks the format) and its text, or its "
+                              "bytes in base64 when `base64` is true.")
+class MemberFileInput:
+    name: str
+    content: str
+    base64: bool = False
+
+
+@strawberry.type(description="What ingest did with one file.")
+class IngestedDocument:
+    path: str
+    document: Optional[str]
+    status: str
+    statements: int
+    sections: int
+    records: int
+    citations: int
+    error: Optional[str]
+
+
+@strawberry.type(description="The sets written and every file's outcome.")
+class IngestResult:
+    sets: list[str]
+    documents: list[IngestedDocument]
+
+    @classmethod
+    def from_domain(cls, report: IngestReport) -> "IngestResult":
+        return cls(sets=list(report.sets), documents=[
+            IngestedDocument(path=d.path, document=d.document, status=d.status, statements=d.statements,
+                             sections=d.sections, records=d.records, citations=d.citations, error=d.error)
+            for d in report.documents])
+
+
+def _inputs(files: list[MemberFileInput]) -> list[InputFile]:
+    out = []
+    for f in files:
+        if f.base64:
+            try:
+                data = base64.b64decode(f.content, validate=True)
+            except (binascii.Error, ValueError):
+                raise IngestError("content is not valid base64", source=SourceSpan(f.name, 1)) from None
+        else:
+            data = f.content.encode("utf-8")
+        out.append(InputFile(f.name, data, explicit=True))
+    return out
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="Ingest members (needs the write token); each set is written all or nothing.")
+    async def ingest(self, info: Info[Context, None], files: list[MemberFileInput],
+                     skip_invalid: bool = False) -> IngestResult:
+        ctx = info.context
+
+        def run() -> IngestReport:
+            check_write(ctx.authorization, ctx.settings)
+            read = accept(assemble(_inputs(files)), skip_invalid=skip_invalid)
+            return ingest_parsed(ctx.store, read.parsed, errors=read.errors)
+
+        return IngestResult.from_domain(await call(run))

@@ -1,0 +1,267 @@
+"""GraphQL types of query results: rests-on (:mod:`queries.traversal`), record dossiers
+(:mod:`queries.dossier`) and check findings (:mod:`queries.validation`), each converted ``from_domain``."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+import strawberry
+from strawberry import relay
+from strawberry.types import Info
+
+from app.graphql.context import Context, call
+from app.graphql.pagination import Connection
+from app.graphql.types import GraphNode, Record, Statement, node_from_block, wrap
+from queries import dossier as dossier_domain
+from queries.documents import BlockCitation, DocumentBlock, DocumentTree
+from queries.dossier import record_dossiers
+from queries.traversal import RestsOnReport, rests_on
+from queries.validation import CheckReport, check
+from queries.validation import Finding as DomainFinding
+
+__all__ = ["RestsOnResult", "RestsOn", "Dossier", "Finding", "CheckResult", "run_rests_on", "run_dossier", "run_check"]
+
+Ctx = Info[Context, None]
+
+
+# -- rests on --------------------------------------------------------------------------------------
+
+@strawberry.type(description="A statement resting on a record, with the path explaining it.")
+class RestsOnResult:
+    set: str
+    document: str
+    section: Optional[str]
+    section_heading: Optional[str]
+    statement: str
+    kind: str
+    text: str
+    line: int
+    direct: bool
+    depth: int
+    path: list[str]
+
+    @strawberry.field(description="The resting statement as a node (document, section, citations …).")
+    async def statement_node(self, info: Ctx) -> Optional[Statement]:
+        return wrap(await info.context.loaders.node(self.statement))
+
+
+@strawberry.type(description="Everything resting on one record ID.")
+class RestsOn:
+    record: str
+    set: Optional[str]
+    records: list[str]
+    results: list[RestsOnResult]
+    count: int
+
+    @classmethod
+    def from_domain(cls, report: RestsOnReport) -> "RestsOn":
+        return cls(
+            record=report.record, set=report.set, records=list(report.records), count=len(report.results),
+            results=[RestsOnResult(set=r.set, document=r.document, section=r.section,
+                                   section_heading=r.section_heading, statement=r.statement, kind=r.kind,
+                                   text=r.text, line=r.line, direct=r.direct, depth=r.depth, path=list(r.path))
+                     for r in report.results],
+        )
+
+
+async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct: bool,
+                       max_depth: int | None) -> RestsOn:
+    """:func:`queries.traversal.rests_on` in a worker thread; ``max_depth`` defaults to the settings'."""
+    ctx = info.context
+    report = await call(rests_on, ctx.store, record_id, set_id=set_id, direct_only=direct,
+                        max_depth=max_depth or ctx.settings.max_depth)
+    return RestsOn.from_domain(report)
+
+
+# -- dossier ---------------------------------------------------------------------------------------
+
+@strawberry.type(description="A citation inside a dossier block, in the order written.")
+class BlockCitationOut:
+    target_kind: str
+    target: str
+    node_id: str
+    token: str
+    form: str
+
+    @classmethod
+    def from_domain(cls, c: BlockCitation) -> "BlockCitationOut":
+        return cls(target_kind=c.target_kind, target=c.target, node_id=c.node, token=c.token, form=c.form)
+
+
+@strawberry.type(description="A quotation a dossier block quotes.")
+class BlockQuotationOut:
+    node_id: str
+    text: str
+    path: str
+    lines: Optional[str]
+    revision: Optional[str]
+
+
+@strawberry.type(description="A section or statement of a document, as the dossier shows it.")
+class DossierBlock:
+    node_id: str
+    document: str
+    label: str
+    kind: str
+    order: int
+    line: int
+    level: int
+    text: str
+    markup: str
+    parent: Optional[str]
+    citations: list[BlockCitationOut]
+    quotation: Optional[BlockQuotationOut]
+    graph_node: strawberry.Private[object]
+
+    @strawberry.field(description="The block as a graph node (Section or Statement).")
+    def node(self) -> Optional[GraphNode]:
+        return self.graph_node  # type: ignore[return-value]
+
+    @classmethod
+    def from_domain(cls, block: DocumentBlock, tree: DocumentTree) -> "DossierBlock":
+        q = block.quotation
+        return cls(node_id=block.id, document=tree.id, label=block.label, kind=block.kind, order=block.order,
+                   line=block.line, level=block.level, text=block.text, markup=block.markup, parent=block.parent,
+                   citations=[BlockCitationOut.from_domain(c) for c in block.citations],
+                   quotation=None if q is None else BlockQuotationOut(node_id=q.node, text=q.text, path=q.path,
+                                                                      lines=q.lines, revision=q.revision),
+                   graph_node=wrap(node_from_block(block, tree)))
+
+
+@strawberry.type(description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
+class DossierAnnotation:
+    document: str
+    section: Optional[DossierBlock]
+    body: list[DossierBlock]
+
+
+@strawberry.type(description="A record linked to the dossier's record, with the statement stating the link.")
+class RelatedRecord:
+    record_id: str
+    node_id: str
+    statement: Optional[str]
+
+    @strawberry.field
+    async def record(self, info: Ctx) -> Optional[Record]:
+        return wrap(await info.context.loaders.node(self.node_id))
+
+    @classmethod
+    def from_domain(cls, r: dossier_domain.RelatedRecord) -> "RelatedRecord":
+        return cls(record_id=r.record_id, node_id=r.node, statement=r.statement)
+
+
+@strawberry.type(description="A quotation behind the record's declaration or annotations.")
+class DossierQuotation:
+    statement: str
+    quotation: BlockQuotationOut
+
+
+@strawberry.type(description="Everything the ingested members say about one record of one set.")
+class Dossier:
+    record: Record
+    declaration: Optional[DossierBlock]
+    declaration_document: Optional[str]
+    fields: list[DossierBlock]
+    annotations: list[DossierAnnotation]
+    supersedes: list[RelatedRecord]
+    superseded_by: list[RelatedRecord]
+    amendments: list[DossierBlock]
+    part_of: list[RelatedRecord]
+    parts: list[RelatedRecord]
+    quotations: list[DossierQuotation]
+    source_files: list[str]
+    sources: list[str]
+    limitations: list[DossierBlock]
+    rests_on: RestsOn
+
+    @classmethod
+    def from_domain(cls, d: dossier_domain.RecordDossier) -> "Dossier":
+        trees = {t.id: t for t in d.documents}
+
+        def block(document: str | None, b: DocumentBlock | None) -> DossierBlock | None:
+            if b is None or document not in trees:
+                return None
+            return DossierBlock.from_domain(b, trees[document])
+
+        def blocks(document: str | None, bs: Iterable[DocumentBlock]) -> list[DossierBlock]:
+            return [x for x in (block(document, b) for b in bs) if x is not None]
+
+        quotations = [DossierQuotation(statement=s, quotation=BlockQuotationOut(
+            node_id=q.node, text=q.text, path=q.path, lines=q.lines, revision=q.revision)) for s, q in d.quotations]
+        return cls(
+            record=wrap(d.record),  # type: ignore[arg-type]
+            declaration=block(d.declaration_document, d.declaration),
+            declaration_document=d.declaration_document,
+            fields=blocks(d.declaration_document, d.fields),
+            annotations=[DossierAnnotation(document=a.document, section=block(a.document, a.section),
+                                           body=blocks(a.document, a.body)) for a in d.annotations],
+            supersedes=[RelatedRecord.from_domain(r) for r in d.supersedes],
+            superseded_by=[RelatedRecord.from_domain(r) for r in d.superseded_by],
+            amendments=[x for doc, b in d.amendments if (x := block(doc, b)) is not None],
+            part_of=[RelatedRecord.from_domain(r) for r in d.part_of],
+            parts=[RelatedRecord.from_domain(r) for r in d.parts],
+            quotations=quotations,
+            source_files=list(d.source_files),
+            sources=list(d.sources),
+            limitations=[x for doc, b in d.limitations if (x := block(doc, b)) is not None],
+            rests_on=RestsOn.from_domain(d.rests_on.report),
+        )
+
+
+async def run_dossier(info: Ctx, record_id: str, *, set_id: str | None, max_depth: int | None) -> Dossier:
+    """The dossier of ``record_id`` in ``set_id`` (:func:`queries.dossier.record_dossiers`)."""
+    ctx = info.context
+    found = await call(record_dossiers, ctx.store, record_id, set_id=set_id,
+                       max_depth=max_depth or ctx.settings.max_depth)
+    return Dossier.from_domain(found[0])
+
+
+# -- check -----------------------------------------------------------------------------------------
+
+@strawberry.type(description="A validation finding (`citegraph check`): a stable `code`, `severity` error or warning, "
+                             "where (`file`, `line`, 0 for whole-file findings) and the `nodeId` concerned.")
+class Finding:
+    code: str
+    severity: str
+    set: str
+    file: str
+    line: int
+    node_id: str
+    message: str
+    key: strawberry.Private[tuple]
+
+    @strawberry.field(description="The node concerned, when it is in the store.")
+    async def node(self, info: Ctx) -> Optional[GraphNode]:
+        return wrap(await info.context.loaders.node(self.node_id)) if self.node_id else None
+
+    def cursor_key(self) -> tuple:
+        return self.key
+
+    @classmethod
+    def from_domain(cls, f: DomainFinding, occurrence: int) -> "Finding":
+        return cls(code=f.code, severity=f.severity, set=f.set, file=f.file, line=f.line, node_id=f.node,
+                   message=f.message, key=(f.set, f.file, f.line, f.code, f.node, f.message, occurrence))
+
+
+@strawberry.type(description="Validation of the stored graph: counts and findings (sorted by set, file, line, code).")
+class CheckResult:
+    errors: int
+    warnings: int
+    report: strawberry.Private[CheckReport]
+
+    @relay.connection(Connection[Finding], description="Findings, optionally of one `severity` or `code`.")
+    def findings(self, severity: Optional[str] = None, code: Optional[str] = None) -> Iterable[Finding]:
+        seen: dict[tuple, int] = {}
+        out = []
+        for f in self.report.findings:
+            base = (f.set, f.file, f.line, f.code, f.node, f.message)
+            seen[base] = seen.get(base, -1) + 1
+            if (severity is None or f.severity == severity) and (code is None or f.code == code):
+                out.append(Finding.from_domain(f, seen[base]))
+        return sorted(out, key=Finding.cursor_key)
+
+
+async def run_check(info: Ctx, set_id: str | None) -> CheckResult:
+    """:func:`queries.validation.check` over the stored graph (one set, or every set)."""
+    report = await call(check, info.context.store, set_id=set_id)
+    return CheckResult(errors=report.errors, warnings=report.warnings, report=report)

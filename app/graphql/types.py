@@ -1,0 +1,821 @@
+"""GraphQL types of the graph's nodes: every label a Relay ``Node`` whose global id wraps the graph node
+id, with fields read from the node's properties and relations loaded through the request's DataLoaders.
+
+Lists of nodes are :class:`~app.graphql.pagination.Connection` pages, ordered by node id (records,
+sets, sources, files) or document order (sections, statements, quotations, citations).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Iterable, Optional
+
+import strawberry
+from strawberry import relay
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from app.graphql.context import Context, call
+from app.graphql.pagination import Connection
+from graph.errors import AnalysisSetNotFound, DocumentNotFound, NodeNotFound
+from graph.model import EdgeKind, Label, Node
+from graph.model import Edge as GraphEdge
+from graph.store import Direction
+from queries.documents import DocumentBlock, DocumentTree
+
+if TYPE_CHECKING:
+    from app.graphql.reports import CheckResult, Dossier, RestsOn
+
+__all__ = [
+    "GraphNode",
+    "Block",
+    "AnalysisSet",
+    "Document",
+    "Section",
+    "Statement",
+    "Quotation",
+    "Record",
+    "Source",
+    "SourceFile",
+    "NamedReference",
+    "Citation",
+    "Declaration",
+    "Field",
+    "Status",
+    "Annotation",
+    "wrap",
+    "node_from_block",
+    "list_nodes",
+    "blocks_of",
+    "document_named",
+    "documents_of",
+    "records_of",
+]
+
+_Reports = "app.graphql.reports"
+Ctx = Info[Context, None]
+
+
+def _doc_key(node: Node) -> tuple:
+    """Document order: (document id, block order, node id)."""
+    return (node.document_id or "", int(node.get("order") or 0), node.id)
+
+
+def _line_key(node_id: str) -> tuple:
+    """Node ids in line order: ``doc#L7`` before ``doc#L19``."""
+    head, _, tail = node_id.partition("#")
+    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+def _matches(text: str | None, value: object) -> bool:
+    """Case-insensitive substring filter; ``None`` matches everything."""
+    return text is None or text.casefold() in str(value or "").casefold()
+
+
+@strawberry.interface(description="A node of the citation graph. `id` is the Relay global id; `nodeId` the graph's own "
+                                  "id, e.g. `tolaria/synthesis#L29`, as used by the REST API and the CLI.")
+class GraphNode(relay.Node):
+    graph_id: relay.NodeID[str]
+    node: strawberry.Private[Node]
+
+    @strawberry.field(description="Graph node id, e.g. `tolaria/RT-RTE-mcp-write`.")
+    def node_id(self) -> str:
+        return self.graph_id
+
+    @strawberry.field(description="Node label: AnalysisSet, Document, Section, Statement, Quotation, Record, Source, "
+                                  "SourceFile or NamedReference.")
+    def label(self) -> str:
+        return str(self.node.label)
+
+    @strawberry.field(name="set", description="Id of the analysis set holding the node.")
+    def set_id(self) -> Optional[str]:
+        return self.node.set_id
+
+    def cursor_key(self) -> tuple:
+        """Sort key in connections: the node id."""
+        return (self.graph_id,)
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Ctx, node_ids: Iterable[str], required: bool = False) -> list:
+        """Nodes of this type by graph node id, through the request's node loader."""
+        ids = list(node_ids)
+        found = await info.context.loaders.nodes.load_many(ids)
+        out = []
+        for node_id, node in zip(ids, found):
+            obj = wrap(node)
+            if obj is not None and not isinstance(obj, cls):
+                obj = None
+            if obj is None and required:
+                raise NodeNotFound(f"no {cls.__name__} {node_id!r} in the store")
+            out.append(obj)
+        return out
+
+
+def wrap(node: Node | None) -> Optional[GraphNode]:
+    """The GraphQL object of a graph node (None for None and for System and Review nodes)."""
+    if node is None:
+        return None
+    cls = _TYPES.get(node.label)
+    return cls(graph_id=node.id, node=node) if cls is not None else None
+
+
+def wrap_all(nodes: Iterable[Node | None]) -> list:
+    """:func:`wrap` of each node, dropping the ones without a GraphQL type."""
+    return [obj for obj in map(wrap, nodes) if obj is not None]
+
+
+def node_from_block(block: DocumentBlock, tree: DocumentTree) -> Node:
+    """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
+    return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
+
+
+def _record_body(tree: DocumentTree, section_id: str) -> list[Node]:
+    """Statements whose innermost declaration or annotation heading is ``section_id``, in order (the
+    body :mod:`queries.validation` reads a record's fields and statuses from)."""
+    out = []
+    for block in tree.within(section_id):
+        if block.is_section:
+            continue
+        owner = next((h for h in reversed(tree.headings(block.id)) if h.kind in ("declaration", "annotation")), None)
+        if owner is not None and owner.id == section_id:
+            out.append(node_from_block(block, tree))
+    return out
+
+
+async def _ensure_set(info: Ctx, set_id: str | None) -> None:
+    if set_id is not None:
+        node = await info.context.loaders.nodes.load(set_id)
+        if node is None or node.label != Label.ANALYSIS_SET:
+            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+
+
+async def list_nodes(info: Ctx, label: Label, set_id: str | None, *, check_set: bool = True) -> list[Node]:
+    """Nodes of ``label`` in ``set_id`` (every set for None), sorted by id.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is given, ``check_set`` is true and the set is not in the store.
+    """
+    if check_set:
+        await _ensure_set(info, set_id)
+    return await info.context.loaders.labelled.load((label, set_id))
+
+
+async def _one(info: Ctx, node_id: str, kinds, direction: Direction, label: Label | None = None):
+    for _, node in await info.context.loaders.neighbours(node_id, kinds, direction):
+        if label is None or node.label == label:
+            return wrap(node)
+    return None
+
+
+async def _many(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list:
+    found = await info.context.loaders.neighbours(node_id, kinds, direction)
+    return wrap_all(n for _, n in found if n.label == label)
+
+
+async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | None,
+                     kinds=(EdgeKind.CITES,)) -> list["Citation"]:
+    edges = await info.context.loaders.edges(node_id, kinds, direction)
+    out = [Citation(edge=e) for e in edges if form is None or e.props.get("form") == form]
+    return sorted(out, key=Citation.cursor_key)
+
+
+# -- sets and documents ----------------------------------------------------------------------------
+
+async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_type: str | None,
+                       text: str | None, *, check_set: bool = True) -> list["Document"]:
+    """Documents of a set (or all), filtered, by id."""
+    nodes = await list_nodes(info, Label.DOCUMENT, set_id, check_set=check_set)
+    return wrap_all(n for n in nodes
+                    if (role is None or n.get("role") == role) and (member_type is None or n.get("member_type") == member_type)
+                    and (text is None or any(_matches(text, n.get(k)) for k in ("title", "role", "path"))))
+
+
+async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
+                     declared: bool | None, *, check_set: bool = True) -> list["Record"]:
+    """Records of a set (or all), filtered, by id."""
+    nodes = [n for n in await list_nodes(info, Label.RECORD, set_id, check_set=check_set)
+             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)
+             and (text is None or _matches(text, n.get("record_id")) or _matches(text, n.get("slug")))]
+    if declared is not None:
+        decls = await info.context.loaders.out_edges.load_many(
+            [(n.id, frozenset({EdgeKind.DECLARED_IN})) for n in nodes])
+        nodes = [n for n, d in zip(nodes, decls) if bool(d) == declared]
+    return wrap_all(nodes)
+
+
+async def document_named(info: Ctx, document_id: str) -> Node:
+    """The Document node ``document_id``.
+
+    Raises
+    ------
+    DocumentNotFound
+        No such document.
+    """
+    node = await info.context.loaders.node(document_id)
+    if node is None or node.label != Label.DOCUMENT:
+        raise DocumentNotFound(f"no document {document_id!r} in the store",
+                               hint="give a document id such as tolaria/synthesis")
+    return node
+
+
+async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, document: Node | None = None,
+                    role: str | None = None, kind: str | None = None, text: str | None = None,
+                    check_set: bool = True) -> list:
+    """Sections or statements of a set, of a ``document`` (or all), filtered, in document order;
+    ``text`` matches a section's heading or a statement's text."""
+    if document is not None:
+        if set_id is not None and set_id != document.set_id:
+            return []
+        nodes = await list_nodes(info, label, document.set_id, check_set=False)
+    else:
+        nodes = await list_nodes(info, label, set_id, check_set=check_set)
+    prop = "heading" if label == Label.SECTION else "text"
+    chosen = [n for n in nodes
+              if (document is None or n.document_id == document.id)
+              and (role is None or (n.document_id or "").rpartition("/")[2] == role)
+              and (kind is None or n.get("kind") == kind) and _matches(text, n.get(prop))]
+    return wrap_all(sorted(chosen, key=_doc_key))
+
+
+@strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
+class AnalysisSet(GraphNode):
+    @strawberry.field(description="The analysed system's name.")
+    async def system(self, info: Ctx) -> Optional[str]:
+        node = await info.context.loaders.node(self.node.get("system"))
+        return node.get("name") if node is not None else self.node.get("system")
+
+    @strawberry.field
+    def run_id(self) -> Optional[str]:
+        return self.node.get("run_id")
+
+    @strawberry.field
+    def reviewed_boundary(self) -> Optional[str]:
+        return self.node.get("reviewed_boundary")
+
+    @relay.connection(Connection["Document"], description="Members, by id; `role` e.g. `synthesis`, `text` matches "
+                                                          "title, role or path.")
+    async def documents(self, info: Ctx, role: Optional[str] = None, member_type: Optional[str] = None,
+                        text: Optional[str] = None) -> Iterable[Document]:
+        return await documents_of(info, self.graph_id, role, member_type, text, check_set=False)
+
+    @relay.connection(Connection["Record"], description="Records cited or declared in the set, by id; `analyst` RT, "
+                                                        "MEM or EPI; `text` matches the record ID.")
+    async def records(self, info: Ctx, analyst: Optional[str] = None, kind: Optional[str] = None,
+                      text: Optional[str] = None, declared: Optional[bool] = None) -> Iterable[Record]:
+        return await records_of(info, self.graph_id, analyst, kind, text, declared, check_set=False)
+
+    @relay.connection(Connection["Statement"], description="Statements of the set's members, in document order.")
+    async def statements(self, info: Ctx, role: Optional[str] = None, kind: Optional[str] = None,
+                         text: Optional[str] = None) -> Iterable[Statement]:
+        return await blocks_of(info, Label.STATEMENT, set_id=self.graph_id, role=role, kind=kind, text=text,
+                               check_set=False)
+
+    @relay.connection(Connection["Source"], description="Sources (`SRC-n`), by id.")
+    async def sources(self, info: Ctx) -> Iterable[Source]:
+        return wrap_all(await list_nodes(info, Label.SOURCE, self.graph_id, check_set=False))
+
+    @relay.connection(Connection["SourceFile"], description="Source files cited or quoted, by id.")
+    async def source_files(self, info: Ctx, text: Optional[str] = None) -> Iterable[SourceFile]:
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, self.graph_id, check_set=False) if _matches(text, n.get("path")))
+
+    @relay.connection(Connection["Quotation"], description="Quotations, in document order.")
+    async def quotations(self, info: Ctx, text: Optional[str] = None) -> Iterable[Quotation]:
+        nodes = await list_nodes(info, Label.QUOTATION, self.graph_id, check_set=False)
+        return wrap_all(sorted((n for n in nodes if _matches(text, n.get("text"))), key=lambda n: _line_key(n.id)))
+
+    @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
+    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_check
+
+        return await run_check(info, self.graph_id)
+
+    @strawberry.field(description="The whole set with its record index, as text: `format` md (default), txt or html.")
+    async def render(self, info: Ctx, format: Optional[str] = None) -> str:
+        from app.rendering import render_request
+
+        return (await call(render_request, info.context.store, set_id=self.graph_id, fmt=format)).text
+
+
+@strawberry.type(description="An ingested analysis-set member.")
+class Document(GraphNode):
+    @strawberry.field
+    def role(self) -> str:
+        return self.node.get("role") or ""
+
+    @strawberry.field
+    def title(self) -> str:
+        return self.node.get("title") or ""
+
+    @strawberry.field
+    def member_type(self) -> str:
+        return self.node.get("member_type") or ""
+
+    @strawberry.field(description="`txt` or `md`: the format the member was ingested from.")
+    def format(self) -> str:
+        return self.node.get("format") or ""
+
+    @strawberry.field(description="Path the member was ingested from.")
+    def path(self) -> str:
+        return self.node.get("path") or ""
+
+    @strawberry.field(description="SHA-256 of the original bytes.")
+    def sha256(self) -> str:
+        return self.node.get("sha256") or ""
+
+    @strawberry.field(description="Size of the original in bytes.")
+    def size(self) -> Optional[int]:
+        return self.node.get("size")
+
+    @strawberry.field(description="YAML frontmatter of a Markdown member (an object; empty for plain text).")
+    def frontmatter(self) -> JSON:
+        return dict(self.node.get("frontmatter") or {})
+
+    @strawberry.field
+    async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
+        return wrap(await info.context.loaders.node(self.node.set_id))
+
+    @relay.connection(Connection["Section"], description="Every section (heading) of the member, in document order.")
+    async def sections(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Section]:
+        return await blocks_of(info, Label.SECTION, document=self.node, kind=kind, text=text)
+
+    @relay.connection(Connection["Statement"], description="Every statement of the member, in document order; `kind` "
+                                                           "e.g. `paragraph`, `table_row`, `field`; `text` a substring.")
+    async def statements(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Statement]:
+        return await blocks_of(info, Label.STATEMENT, document=self.node, kind=kind, text=text)
+
+    @relay.connection(Connection["Quotation"], description="Quotations in the member, in document order.")
+    async def quotations(self, info: Ctx) -> Iterable[Quotation]:
+        nodes = await list_nodes(info, Label.QUOTATION, self.node.set_id, check_set=False)
+        return wrap_all(sorted((n for n in nodes if n.document_id == self.graph_id), key=lambda n: _line_key(n.id)))
+
+    @strawberry.field(description="The member rendered from the graph: in its own format (default) the exact original "
+                                  "text; `format` md, txt or html.")
+    async def render(self, info: Ctx, format: Optional[str] = None) -> str:
+        from app.rendering import render_request
+
+        return (await call(render_request, info.context.store, document=self.graph_id, fmt=format)).text
+
+
+@strawberry.interface(description="A section or statement: one block of a document.")
+class Block(GraphNode):
+    @strawberry.field(description="Block index in the document (1-based).")
+    def order(self) -> int:
+        return int(self.node.get("order") or 0)
+
+    @strawberry.field(description="First line of the block in the member.")
+    def line(self) -> int:
+        return int(self.node.get("line") or 0)
+
+    @strawberry.field(description="Exact source of the block.")
+    def markup(self) -> str:
+        return self.node.get("markup") or ""
+
+    @strawberry.field(description="Id of the document holding the block.")
+    def document_id(self) -> str:
+        return self.node.document_id or ""
+
+    @strawberry.field
+    async def document(self, info: Ctx) -> Optional[Document]:
+        return wrap(await info.context.loaders.node(self.node.document_id))
+
+    @strawberry.field(description="The innermost section containing the block (null at document level).")
+    async def parent(self, info: Ctx) -> Optional[Section]:
+        return await _one(info, self.node.id, EdgeKind.CONTAINS, Direction.IN, Label.SECTION)
+
+    def cursor_key(self) -> tuple:
+        return _doc_key(self.node)
+
+
+@strawberry.type(description="A section: a heading and the blocks under it.")
+class Section(Block):
+    @strawberry.field
+    def heading(self) -> str:
+        return self.node.get("heading") or ""
+
+    @strawberry.field(description="Heading level, 2–6.")
+    def level(self) -> int:
+        return int(self.node.get("level") or 0)
+
+    @strawberry.field(description="`section`, `kinds`, `declaration`, `annotation` or `subsection`.")
+    def kind(self) -> str:
+        return self.node.get("kind") or "section"
+
+    @strawberry.field(description="Record ID a declaration heading declares (or an annotation heading annotates).")
+    def record_id(self) -> Optional[str]:
+        return self.node.get("record_id") or self.node.get("annotates")
+
+    @relay.connection(Connection["Section"], description="Subsections directly under this one, in document order.")
+    async def sections(self, info: Ctx) -> Iterable[Section]:
+        found = await _many(info, self.graph_id, EdgeKind.CONTAINS, Direction.OUT, Label.SECTION)
+        return sorted(found, key=lambda s: s.cursor_key())
+
+    @relay.connection(Connection["Statement"], description="Statements directly under this section, in document order.")
+    async def statements(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Statement]:
+        found = await _many(info, self.graph_id, EdgeKind.CONTAINS, Direction.OUT, Label.STATEMENT)
+        return sorted((s for s in found if (kind is None or s.node.get("kind") == kind) and _matches(text, s.node.get("text"))),
+                      key=lambda s: s.cursor_key())
+
+    @strawberry.field(description="The record this declaration heading declares.")
+    async def declares(self, info: Ctx) -> Optional[Record]:
+        return await _one(info, self.graph_id, EdgeKind.DECLARED_IN, Direction.IN, Label.RECORD)
+
+    @strawberry.field(description="The record this annotation heading annotates.")
+    async def annotates(self, info: Ctx) -> Optional[Record]:
+        return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
+
+
+@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`) and `value`.")
+class Status:
+    label: str
+    value: str
+    statement: Optional[Statement] = strawberry.field(description="The statement stating it.")
+
+
+def _statuses(node: Node) -> list[Status]:
+    out = []
+    for pair in node.get("statuses") or ():
+        if isinstance(pair, (list, tuple)) and len(pair) == 2:
+            out.append(Status(label=str(pair[0]), value=str(pair[1]), statement=wrap(node)))
+    return out
+
+
+@strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
+class Statement(Block):
+    @strawberry.field(description="`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, "
+                                  "`empty_marker`, `amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.")
+    def kind(self) -> str:
+        return self.node.get("kind") or "paragraph"
+
+    @strawberry.field(description="Plain text.")
+    def text(self) -> str:
+        return self.node.get("text") or ""
+
+    @strawberry.field(description="Field label (fields).")
+    def field_label(self) -> Optional[str]:
+        return self.node.get("label")
+
+    @strawberry.field(description="Field value (fields).")
+    def value(self) -> Optional[str]:
+        return self.node.get("value")
+
+    @strawberry.field(description="Field form: `bullet`, `bold` or `line`.")
+    def form(self) -> Optional[str]:
+        return self.node.get("form")
+
+    @strawberry.field(description="Table role of a row, e.g. `limitations`.")
+    def table(self) -> Optional[str]:
+        return self.node.get("table")
+
+    @strawberry.field(description="Cells of a table row.")
+    def cells(self) -> Optional[list[str]]:
+        cells = self.node.get("cells")
+        return [str(c) for c in cells] if cells is not None else None
+
+    @strawberry.field(description="Statuses this statement states.")
+    def statuses(self) -> list[Status]:
+        return _statuses(self.node)
+
+    @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
+                                                          "citation, mention, quotation, link or frontmatter.")
+    async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
+        found = await _citations(info, self.graph_id, Direction.OUT, form)
+        return sorted(found, key=lambda c: (c.edge.seq, c.edge.dst))
+
+    @strawberry.field(description="The quotation this statement quotes.")
+    async def quotation(self, info: Ctx) -> Optional[Quotation]:
+        return await _one(info, self.graph_id, EdgeKind.QUOTES, Direction.OUT, Label.QUOTATION)
+
+    @strawberry.field(description="The record this annotation body annotates.")
+    async def annotates(self, info: Ctx) -> Optional[Record]:
+        return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
+
+
+@strawberry.type(description="A quoted passage of a source file.")
+class Quotation(GraphNode):
+    @strawberry.field
+    def text(self) -> str:
+        return self.node.get("text") or ""
+
+    @strawberry.field(description="Attributed path.")
+    def path(self) -> Optional[str]:
+        return self.node.get("path")
+
+    @strawberry.field(description="Attributed lines, e.g. `270-275`.")
+    def lines(self) -> Optional[str]:
+        return self.node.get("lines")
+
+    @strawberry.field
+    def revision(self) -> Optional[str]:
+        return self.node.get("revision")
+
+    @strawberry.field
+    def line(self) -> Optional[int]:
+        return self.node.get("line")
+
+    @strawberry.field
+    async def document(self, info: Ctx) -> Optional[Document]:
+        return wrap(await info.context.loaders.node(self.node.document_id))
+
+    @strawberry.field(description="The statement quoting it.")
+    async def statement(self, info: Ctx) -> Optional[Statement]:
+        return await _one(info, self.graph_id, EdgeKind.QUOTES, Direction.IN, Label.STATEMENT)
+
+    @strawberry.field(description="The source file it is attributed to.")
+    async def source_file(self, info: Ctx) -> Optional[SourceFile]:
+        return await _one(info, self.graph_id, EdgeKind.ATTRIBUTED_TO, Direction.OUT, Label.SOURCE_FILE)
+
+    def cursor_key(self) -> tuple:
+        return _line_key(self.graph_id)
+
+
+# -- records ---------------------------------------------------------------------------------------
+
+@strawberry.type(description="A field of a declaration: `label`, `value` and `form` (bullet, bold or line).")
+class Field:
+    label: Optional[str]
+    value: Optional[str]
+    form: Optional[str]
+    statement: Statement
+
+
+@strawberry.type(description="Where and how a record is declared.")
+class Declaration:
+    section: Section = strawberry.field(description="The declaration heading.")
+    fields: list[Field] = strawberry.field(description="Field statements under it, in order.")
+    statuses: list[Status] = strawberry.field(description="Statuses stated under it, in order.")
+
+    @strawberry.field(description="Label of the declaration heading (the text after the record ID).")
+    def label(self) -> Optional[str]:
+        return self.section.node.get("label")
+
+    @strawberry.field
+    async def document(self, info: Ctx) -> Optional[Document]:
+        return wrap(await info.context.loaders.node(self.section.node.document_id))
+
+
+@strawberry.type(description="An annotation on a record: an annotation heading with its body, or one annotating "
+                             "statement.")
+class Annotation:
+    anchor: strawberry.Private[Node]
+    body: list[Statement] = strawberry.field(description="Statements of the annotation, in order.")
+
+    @strawberry.field(description="The annotation heading (null when a statement annotates without one).")
+    def section(self) -> Optional[Section]:
+        return wrap(self.anchor) if self.anchor.label == Label.SECTION else None
+
+    @strawberry.field
+    async def document(self, info: Ctx) -> Optional[Document]:
+        return wrap(await info.context.loaders.node(self.anchor.document_id))
+
+    def cursor_key(self) -> tuple:
+        return _doc_key(self.anchor)
+
+
+@strawberry.type(description="One citation: a statement (or heading) citing a record, source, file, named reference, "
+                             "section or document.")
+class Citation:
+    edge: strawberry.Private[GraphEdge]
+
+    @strawberry.field(description="`citation`, `mention`, `quotation`, `link` or `frontmatter`.")
+    def form(self) -> str:
+        return self.edge.props.get("form") or "citation"
+
+    @strawberry.field(description="The token as written, e.g. `RT-RTE-mcp-write`.")
+    def token(self) -> str:
+        return self.edge.props.get("token") or ""
+
+    @strawberry.field(description="`record`, `source`, `file` or `named`.")
+    def target_kind(self) -> str:
+        return self.edge.props.get("target_kind") or "record"
+
+    @strawberry.field(description="Character offset of the token in the citing text.")
+    def start(self) -> int:
+        return int(self.edge.props.get("start") or 0)
+
+    @strawberry.field(description="End offset of the token.")
+    def end(self) -> int:
+        return int(self.edge.props.get("end") or 0)
+
+    @strawberry.field(description="Start offset of the text the citation supports.")
+    def span_start(self) -> int:
+        return int(self.edge.props.get("span_start") or 0)
+
+    @strawberry.field(description="End offset of the text the citation supports.")
+    def span_end(self) -> int:
+        return int(self.edge.props.get("span_end") or 0)
+
+    @strawberry.field(description="Id of the citing node.")
+    def citing_id(self) -> str:
+        return self.edge.src
+
+    @strawberry.field(description="Id of the cited node.")
+    def target_id(self) -> str:
+        return self.edge.dst
+
+    @strawberry.field(description="The citing statement or section.")
+    async def citing(self, info: Ctx) -> Optional[GraphNode]:
+        return wrap(await info.context.loaders.node(self.edge.src))
+
+    @strawberry.field(description="The citing statement (null when a heading cites).")
+    async def statement(self, info: Ctx) -> Optional[Statement]:
+        node = await info.context.loaders.node(self.edge.src)
+        return wrap(node) if node is not None and node.label == Label.STATEMENT else None
+
+    @strawberry.field(description="The cited node.")
+    async def target(self, info: Ctx) -> Optional[GraphNode]:
+        return wrap(await info.context.loaders.node(self.edge.dst))
+
+    @strawberry.field(description="The part of the citing text this citation supports.")
+    async def supported_text(self, info: Ctx) -> Optional[str]:
+        node = await info.context.loaders.node(self.edge.src)
+        if node is None:
+            return None
+        start, end = int(self.edge.props.get("span_start") or 0), int(self.edge.props.get("span_end") or 0)
+        return (node.get("text") or "")[start:end] if end > start else None
+
+    def cursor_key(self) -> tuple:
+        return (*_line_key(self.edge.src), self.edge.seq, self.edge.dst)
+
+
+@strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
+class Record(GraphNode):
+    @strawberry.field(description="The record ID as written, e.g. `RT-RTE-mcp-write`.")
+    def record_id(self) -> str:
+        return self.node.get("record_id") or ""
+
+    @strawberry.field(description="RT, MEM, EPI, or null for unprefixed IDs.")
+    def analyst(self) -> Optional[str]:
+        return self.node.get("analyst")
+
+    @strawberry.field(description="Record kind, e.g. `RTE`, `OBJ`, `CMP`.")
+    def kind(self) -> str:
+        return self.node.get("kind") or ""
+
+    @strawberry.field
+    def slug(self) -> str:
+        return self.node.get("slug") or ""
+
+    @strawberry.field
+    async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
+        return wrap(await info.context.loaders.node(self.node.set_id))
+
+    @strawberry.field(description="Its declaration: heading, fields and statuses (null when no member declares it).")
+    async def declaration(self, info: Ctx) -> Optional[Declaration]:
+        section = await _one(info, self.graph_id, EdgeKind.DECLARED_IN, Direction.OUT, Label.SECTION)
+        if section is None:
+            return None
+        tree = await info.context.loaders.trees.load(section.node.document_id)
+        body = _record_body(tree, section.graph_id) if tree is not None else []
+        fields = [Field(label=n.get("label"), value=n.get("value"), form=n.get("form"), statement=wrap(n))
+                  for n in body if n.get("kind") == "field"]
+        statuses = [status for n in body for status in _statuses(n)]
+        return Declaration(section=section, fields=fields, statuses=statuses)
+
+    @relay.connection(Connection["Annotation"], description="Annotations on it, in document order.")
+    async def annotations(self, info: Ctx) -> Iterable[Annotation]:
+        found = await info.context.loaders.neighbours(self.graph_id, EdgeKind.ANNOTATES, Direction.IN)
+        anchors = [n for _, n in found]
+        trees = await info.context.loaders.trees.load_many(list(dict.fromkeys(n.document_id for n in anchors)))
+        by_doc = {t.id: t for t in trees if t is not None}
+        covered: set[str] = set()
+        out = []
+        for anchor in sorted(anchors, key=_doc_key):
+            if anchor.label == Label.SECTION and anchor.document_id in by_doc:
+                body = _record_body(by_doc[anchor.document_id], anchor.id)
+                covered.update(n.id for n in body)
+                out.append(Annotation(anchor=anchor, body=wrap_all(body)))
+        out += [Annotation(anchor=a, body=[wrap(a)]) for a in anchors if a.label == Label.STATEMENT and a.id not in covered]
+        return sorted(out, key=Annotation.cursor_key)
+
+    @relay.connection(Connection["Record"], description="Records this one supersedes, by id.")
+    async def supersedes(self, info: Ctx) -> Iterable[Record]:
+        return sorted(await _many(info, self.graph_id, EdgeKind.SUPERSEDED_BY, Direction.IN, Label.RECORD),
+                      key=lambda r: r.cursor_key())
+
+    @relay.connection(Connection["Record"], description="Records superseding this one, by id.")
+    async def superseded_by(self, info: Ctx) -> Iterable[Record]:
+        return sorted(await _many(info, self.graph_id, EdgeKind.SUPERSEDED_BY, Direction.OUT, Label.RECORD),
+                      key=lambda r: r.cursor_key())
+
+    @strawberry.field(description="The record this one is part of (`Part of:`).")
+    async def container(self, info: Ctx) -> Optional[Record]:
+        return await _one(info, self.graph_id, EdgeKind.PART_OF, Direction.OUT, Label.RECORD)
+
+    @relay.connection(Connection["Record"], description="Records that are part of this one, by id.")
+    async def parts(self, info: Ctx) -> Iterable[Record]:
+        return sorted(await _many(info, self.graph_id, EdgeKind.PART_OF, Direction.IN, Label.RECORD),
+                      key=lambda r: r.cursor_key())
+
+    @relay.connection(Connection["Citation"], description="Statements citing it, in document order; `form` citation, "
+                                                          "mention, quotation, link or frontmatter.")
+    async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
+        return await _citations(info, self.graph_id, Direction.IN, form)
+
+    @strawberry.field(description="Statements resting on this record, in this record's set.")
+    async def rests_on(self, info: Ctx, direct: bool = False,
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_rests_on
+
+        return await run_rests_on(info, self.node.get("record_id"), set_id=self.node.set_id, direct=direct, max_depth=max_depth)
+
+    @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
+                                  "structured.")
+    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_dossier
+
+        return await run_dossier(info, self.node.get("record_id"), set_id=self.node.set_id, max_depth=max_depth)
+
+
+# -- sources ---------------------------------------------------------------------------------------
+
+@strawberry.type(description="A source (`SRC-n`): a repository or document at a revision.")
+class Source(GraphNode):
+    @strawberry.field(description="`SRC-n`.")
+    def source_id(self) -> str:
+        return self.node.get("source_id") or ""
+
+    @strawberry.field
+    def kind(self) -> Optional[str]:
+        return self.node.get("kind")
+
+    @strawberry.field
+    def url(self) -> Optional[str]:
+        return self.node.get("url")
+
+    @strawberry.field(description="The revision the set's citations refer to.")
+    def commit(self) -> Optional[str]:
+        return self.node.get("commit")
+
+    @strawberry.field
+    def cutoff(self) -> Optional[str]:
+        return self.node.get("cutoff")
+
+    @strawberry.field
+    def evidence_layers(self) -> Optional[str]:
+        value = self.node.get("evidence_layers")
+        return None if value is None else str(value)
+
+    @strawberry.field(description="True when a Source register row declares it.")
+    def declared(self) -> Optional[bool]:
+        return self.node.get("declared")
+
+    @relay.connection(Connection["SourceFile"], description="Its cited files, by id.")
+    async def files(self, info: Ctx) -> Iterable[SourceFile]:
+        return sorted(await _many(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.IN, Label.SOURCE_FILE),
+                      key=lambda f: f.cursor_key())
+
+    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
+        return await _citations(info, self.graph_id, Direction.IN, form)
+
+
+@strawberry.type(description="A file of the analysed source, cited or quoted.")
+class SourceFile(GraphNode):
+    @strawberry.field(description="Commit-relative path.")
+    def path(self) -> str:
+        return self.node.get("path") or ""
+
+    @strawberry.field
+    async def source(self, info: Ctx) -> Optional[Source]:
+        return await _one(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.OUT, Label.SOURCE)
+
+    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
+        return await _citations(info, self.graph_id, Direction.IN, form)
+
+    @relay.connection(Connection["Quotation"], description="Quotations attributed to it, in document order.")
+    async def quotations(self, info: Ctx) -> Iterable[Quotation]:
+        found = await _many(info, self.graph_id, EdgeKind.ATTRIBUTED_TO, Direction.IN, Label.QUOTATION)
+        return sorted(found, key=lambda q: q.cursor_key())
+
+
+@strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")
+class NamedReference(GraphNode):
+    @strawberry.field(description="The name as first written.")
+    def name(self) -> str:
+        return self.node.get("name") or ""
+
+    @strawberry.field
+    def slug(self) -> str:
+        return self.node.get("slug") or ""
+
+    @strawberry.field(description="The section or document it names (null when unresolved).")
+    async def resolves_to(self, info: Ctx) -> Optional[GraphNode]:
+        return await _one(info, self.graph_id, EdgeKind.RESOLVES_TO, Direction.OUT)
+
+    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    async def cited_by(self, info: Ctx) -> Iterable[Citation]:
+        return await _citations(info, self.graph_id, Direction.IN, None)
+
+
+_TYPES: dict[Label, type[GraphNode]] = {
+    Label.ANALYSIS_SET: AnalysisSet, Label.DOCUMENT: Document, Label.SECTION: Section, Label.STATEMENT: Statement,
+    Label.QUOTATION: Quotation, Label.RECORD: Record, Label.SOURCE: Source, Label.SOURCE_FILE: SourceFile,
+    Label.NAMED_REFERENCE: NamedReference,
+}
+"""GraphQL type of each label; System and Review nodes have none."""
+
+NODE_TYPES: tuple[type[GraphNode], ...] = tuple(_TYPES.values())
+"""Every concrete node type, for ``strawberry.Schema(types=...)``."""
