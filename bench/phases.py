@@ -1,0 +1,257 @@
+"""One measured benchmark phase per process: ``python -m bench.phases PHASE ARGS.json OUT.json``.
+
+The harness (:mod:`bench.run`) starts every phase in a fresh interpreter and reaps it with
+``os.wait4``, so each phase's peak RSS is its own (``ru_maxrss`` of that child alone). A phase reads
+its arguments from a JSON file and writes its figures to another; times are wall-clock seconds from
+``time.perf_counter``. Phases only use the store contract and the query functions, so the same
+code measures every backend.
+
+Store specs (``args["store"]``): ``{"kind": "embedded", "path": ".../graph.json.gz"}`` or
+``{"kind": "neo4j", "uri", "user", "password", "database"}``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+from graph.model import EdgeKind, Label
+from graph.store import Direction, GraphStore
+
+__all__ = ["PHASES", "open_store", "progress", "main"]
+
+_OUT: Path | None = None
+
+
+def progress(figures: dict) -> None:
+    """Write partial figures now, so a phase stopped by the harness's timeout still reports them."""
+    if _OUT is not None:
+        _OUT.write_text(json.dumps({**figures, "partial": True}), encoding="utf-8")
+
+
+def _import_store(spec: dict[str, Any]) -> type:
+    if spec["kind"] == "embedded":
+        from graph.stores.memory import MemoryStore
+
+        return MemoryStore
+    from graph.stores.neo4j import Neo4jStore  # only when a Neo4j run is asked for
+
+    return Neo4jStore
+
+
+def open_store(spec: dict[str, Any]) -> GraphStore:
+    """The store a spec names (see the module docstring)."""
+    cls = _import_store(spec)
+    if spec["kind"] == "embedded":
+        return cls(Path(spec["path"]))
+    return cls.connect(spec["uri"], user=spec.get("user", "neo4j"), password=spec.get("password", ""),
+                              database=spec.get("database", "neo4j"))
+
+
+def _member_files(corpus: Path) -> list[Path]:
+    from ingest.files import member_files
+
+    return member_files([corpus])
+
+
+def parse_floor(args: dict) -> dict:
+    """markdown-it-py's bare parse of every member (the parse floor): no citegraph code at all.
+
+    The preset matches what a Markdown member parser needs at least: CommonMark plus tables.
+    Files are read first, untimed; only ``MarkdownIt.parse`` is timed.
+    """
+    from markdown_it import MarkdownIt
+
+    files = [p for p in _member_files(Path(args["corpus"])) if p.suffix == ".md"]
+    t0 = time.perf_counter()
+    texts = [p.read_text(encoding="utf-8") for p in files]
+    read_s = time.perf_counter() - t0
+    md = MarkdownIt("commonmark").enable("table")
+    t0, c0 = time.perf_counter(), time.process_time()
+    tokens = 0
+    for text in texts:
+        tokens += len(md.parse(text))
+    parse_s, parse_cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    return {"files": len(files), "bytes": sum(len(t.encode("utf-8")) for t in texts), "tokens": tokens,
+            "read_s": read_s, "parse_s": parse_s, "parse_cpu_s": parse_cpu_s}
+
+
+def ingest(args: dict) -> dict:
+    """``citegraph ingest CORPUS`` as the CLI runs it: read and parse every member, then write one
+    atomic batch per analysis set. Timed in two parts: read+parse, and build+write."""
+    from ingest.files import read_members
+    from ingest.loader import ingest_parsed
+
+    corpus = Path(args["corpus"])
+    store = open_store(args["store"])
+    try:
+        t0, c0 = time.perf_counter(), time.process_time()
+        read = read_members([corpus], skip_invalid=True)
+        t1, c1 = time.perf_counter(), time.process_time()
+        progress({"documents": len(read.parsed), "bytes": sum(d.size for d in read.parsed),
+                  "read_parse_s": t1 - t0, "read_parse_cpu_s": c1 - c0})
+        report = ingest_parsed(store, read.parsed, errors=read.errors)
+        t2, c2 = time.perf_counter(), time.process_time()
+        counts = store.counts()
+    finally:
+        store.close()
+    return {
+        "documents": len(read.parsed), "refused": [[p, str(e)] for p, e in read.errors],
+        "bytes": sum(d.size for d in read.parsed), "sets": len(report.sets),
+        "read_parse_s": t1 - t0, "write_s": t2 - t1, "seconds": t2 - t0, "counts": counts,
+        "read_parse_cpu_s": c1 - c0, "write_cpu_s": c2 - c1, "cpu_s": c2 - c0,
+    }
+
+
+def check(args: dict) -> dict:
+    """``citegraph check`` over the whole store: error and warning counts per finding code."""
+    from queries.validation import check as run_check
+
+    store = open_store(args["store"])
+    try:
+        t0 = time.perf_counter()
+        report = run_check(store)
+        seconds = time.perf_counter() - t0
+    finally:
+        store.close()
+    codes = Counter(f"{f.severity}:{f.code}" for f in report.findings)
+    first = [f.to_dict() for f in report.findings if f.severity == "error"][:10]
+    return {"seconds": seconds, "errors": report.errors, "warnings": report.warnings, "codes": dict(codes),
+            "first_errors": first}
+
+
+def select(args: dict) -> dict:
+    """The records to query: ``hot`` most-cited and ``cold`` least-cited (at least one citation),
+    counting incoming CITES edges in the store; ties broken by a seeded shuffle."""
+    store = open_store(args["store"])
+    try:
+        records = store.find_nodes(Label.RECORD)
+        incoming = store.edges([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+    finally:
+        store.close()
+    rng = random.Random(args.get("seed", 0))
+    rows = [(len(incoming[r.id]), r.set_id or "", r.get("record_id")) for r in records]
+    rows = [r for r in rows if r[0] > 0]
+    rng.shuffle(rows)
+    rows.sort(key=lambda r: -r[0])
+    n_hot, n_cold = args.get("hot", 50), args.get("cold", 50)
+    hot = rows[:n_hot]
+    cold = rows[n_hot:][-n_cold:] if len(rows) > n_hot else []
+    return {
+        "records": [{"group": "hot", "set": s, "record": rid, "citations": n} for n, s, rid in hot]
+        + [{"group": "cold", "set": s, "record": rid, "citations": n} for n, s, rid in cold],
+        "candidates": len(rows),
+    }
+
+
+def rests_on(args: dict) -> dict:
+    """``rests_on`` for each selected record: one untimed warm-up call, then ``repeats`` timed
+    calls; also the results' direct/transitive split and the member files they fall in."""
+    from queries.traversal import rests_on as query
+
+    _import_store(args["store"])  # imports are not part of opening
+    t0 = time.perf_counter()
+    store = open_store(args["store"])
+    store.get_nodes(["-"])  # first read: the embedded store loads (or reloads) its file here
+    open_s = time.perf_counter() - t0
+    repeats = args.get("repeats", 3)
+    out = []
+    try:
+        for row in args["records"]:
+            set_id = row["set"] if args.get("with_set", True) else None
+            t = time.perf_counter()
+            report = query(store, row["record"], set_id=set_id)
+            first_s = time.perf_counter() - t
+            times, cpu = [], []
+            for _ in range(repeats):
+                t, c = time.perf_counter(), time.process_time()
+                query(store, row["record"], set_id=set_id)
+                times.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)
+            docs = store.get_nodes(sorted({r.document for r in report.results}))
+            out.append({**row, "first_s": first_s, "times": times, "cpu": cpu, "results": len(report.results),
+                        "direct": sum(1 for r in report.results if r.direct),
+                        "transitive": sum(1 for r in report.results if not r.direct),
+                        "paths": sorted(str(d.get("path")) for d in docs.values()),
+                        "direct_paths": sorted({str(docs[r.document].get("path")) for r in report.results
+                                                if r.direct and r.document in docs})})
+    finally:
+        store.close()
+    return {"open_s": open_s, "per_record": out}
+
+
+def impact(args: dict) -> dict:
+    """``impact_of`` for the ``change`` commit (50 edited files of the impact set's source): one
+    first call (cold git reads) and ``repeats`` timed repeats; the report's summary counts."""
+    if importlib.util.find_spec("queries.impact") is None:
+        return {"skipped": "queries/impact.py does not exist"}
+    from ingest.git import GitRepository
+    from queries.impact import impact_of
+
+    store = open_store(args["store"])
+    try:
+        repo = GitRepository(Path(args["source"]))
+        t0 = time.perf_counter()
+        report = impact_of(store, repo, from_revision=args["base"], to_revision=args["change"], set_id=args["set"])
+        first_s = time.perf_counter() - t0
+        times = []
+        for _ in range(args.get("repeats", 2)):
+            t0 = time.perf_counter()
+            impact_of(store, GitRepository(Path(args["source"])), from_revision=args["base"],
+                      to_revision=args["change"], set_id=args["set"])
+            times.append(time.perf_counter() - t0)
+    finally:
+        store.close()
+    summary = report.to_dict()["summary"]
+    return {"first_s": first_s, "times": times, "seconds": sorted(times)[len(times) // 2] if times else first_s,
+            "summary": summary}
+
+
+def verify(args: dict) -> dict:
+    """``citegraph verify`` over the whole store: rebuild every member from its nodes and compare
+    SHA-256 with the ingested bytes; set by set to bound memory."""
+    from queries.documents import document_trees
+    from render.document import verify as run_verify
+
+    store = open_store(args["store"])
+    try:
+        t0 = time.perf_counter()
+        sets = [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]
+        documents = differing = size = 0
+        for set_id in sets:
+            report = run_verify(document_trees(store, set_id=set_id))
+            documents += len(report.results)
+            differing += len(report.differing)
+            size += sum(r.size for r in report.results)
+        seconds = time.perf_counter() - t0
+    finally:
+        store.close()
+    return {"seconds": seconds, "documents": documents, "differing": differing, "bytes": size}
+
+
+PHASES: dict[str, Callable[[dict], dict]] = {
+    "parse-floor": parse_floor, "ingest": ingest, "check": check, "select": select, "rests-on": rests_on,
+    "impact": impact, "verify": verify,
+}
+"""Phase name → function(args) → figures."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one phase: ``python -m bench.phases PHASE ARGS.json OUT.json``."""
+    global _OUT
+    name, args_path, out_path = (sys.argv[1:] if argv is None else argv)
+    args = json.loads(Path(args_path).read_text(encoding="utf-8"))
+    _OUT = Path(out_path)
+    result = PHASES[name](args)
+    Path(out_path).write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

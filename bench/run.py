@@ -1,0 +1,577 @@
+"""The benchmark harness behind ``bench/run`` (issue 8); see ``bench/README.md``.
+
+For each size and each store it measures ingest (documents/s, MB/s, and the ratio to
+markdown-it-py's bare parse of the same files), ``check`` errors, rests-on latency for 100 records
+(50 most-cited, 50 least-cited) against ``grep -rlF ID`` over the corpus folder, impact of a
+50-file change, whole-store ``verify`` throughput, the peak RSS of every phase and the store's size
+on disk. Figures go to ``bench/results/<date>-<size>.json`` and a Markdown table; ``--check``
+compares them with the issue's targets.
+
+Every phase runs in its own interpreter (:mod:`bench.phases`), reaped with ``os.wait4`` so its
+``ru_maxrss`` is that phase's own peak. Ratios are measured side by side in one run; absolute
+figures are context only, since these machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.generate import GENERATOR_VERSION, SIZES, generate
+
+__all__ = ["TARGETS", "Target", "main", "percentile", "evaluate"]
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+NEO4J_LOCAL = ROOT / "docker" / "neo4j-local"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One target of issue 8: ``figure`` (key in the flat figures), comparison ``op`` (``<`` or
+    ``>=``), ``limit``, ``unit``, the ``store`` it applies to (None: each store) and the size it
+    is stated for (None: every size)."""
+
+    name: str
+    figure: str
+    op: str
+    limit: float
+    unit: str
+    store: str | None = None
+    size: str | None = None
+
+
+TARGETS: tuple[Target, ...] = (
+    Target("embedded ingest time", "ingest_s", "<", 60, "s", "embedded", "L"),
+    Target("ingest throughput vs parse floor", "ingest_vs_floor", ">=", 0.5, "×", "embedded", "L"),
+    Target("rests-on p50 (embedded)", "rests_on_p50_ms", "<", 10, "ms", "embedded"),
+    Target("rests-on p50 (neo4j)", "rests_on_p50_ms", "<", 30, "ms", "neo4j"),
+    Target("rests-on speed-up over grep", "grep_speedup", ">=", 50, "×"),
+    Target("impact of a 50-file change", "impact_s", "<", 1, "s"),
+    Target("embedded peak RSS", "peak_rss_mb", "<", 1536, "MB", "embedded"),
+    Target("check errors", "check_errors", "<", 1, ""),
+    Target("verify: members that do not rebuild", "verify_differing", "<", 1, ""),
+    Target("bench/run --size M (embedded part)", "total_s", "<", 900, "s", None, "M"),
+)
+"""Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds)."""
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) by linear interpolation between closest ranks.
+
+    >>> percentile([1, 2, 3, 4], 50)
+    2.5
+    >>> percentile([5.0], 99)
+    5.0
+    """
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    k = (len(xs) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+# -- processes ---------------------------------------------------------------------------------
+
+
+def run_phase(name: str, args: dict, *, timeout: float | None = None, memory_gb: float | None = None) -> dict:
+    """Run one phase in a fresh interpreter; its figures plus ``wall_s``, ``peak_rss_mb`` and
+    ``process_cpu_s``.
+
+    The child is reaped with ``os.wait4`` so ``ru_maxrss`` is that child's own peak (the same
+    figure ``resource.getrusage(RUSAGE_CHILDREN)`` reports for a parent with one child).
+    ``timeout`` (seconds) stops the phase; ``memory_gb`` caps its address space (``RLIMIT_AS``),
+    so a phase that would exhaust a shared machine fails with ``MemoryError`` instead.
+    """
+    def limit() -> None:
+        if memory_gb:
+            cap = int(memory_gb * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    with tempfile.TemporaryDirectory(prefix="bench-phase-") as tmp:
+        args_path, out_path = Path(tmp, "args.json"), Path(tmp, "out.json")
+        args_path.write_text(json.dumps(args), encoding="utf-8")
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "bench.phases", name, str(args_path), str(out_path)],
+                                cwd=ROOT, preexec_fn=limit if memory_gb else None)
+        deadline = None if timeout is None else t0 + timeout
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.05)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        rss_mb = usage.ru_maxrss / 1024  # KiB on Linux
+        cpu = usage.ru_utime + usage.ru_stime
+        partial = json.loads(out_path.read_text(encoding="utf-8")) if out_path.exists() else {}
+        if timed_out or proc.returncode != 0 or partial.get("partial"):
+            why = f"stopped after {timeout:.0f} s" if timed_out else f"exited with {proc.returncode}"
+            if memory_gb and not timed_out:
+                why += f" (address space capped at {memory_gb:g} GB)"
+            return {**partial, "failed": f"phase {name} {why}", "wall_s": wall, "peak_rss_mb": rss_mb,
+                    "process_cpu_s": cpu}
+        result = partial
+    result.update(wall_s=wall, peak_rss_mb=rss_mb, process_cpu_s=cpu)
+    return result
+
+
+def grep_baseline(corpus: Path, records: list[dict]) -> list[dict]:
+    """``grep -rlF ID CORPUS`` per record, timed as a whole process: the user's alternative."""
+    out = []
+    for row in records:
+        t0 = time.perf_counter()
+        done = subprocess.run(["grep", "-rlF", "--", row["record"], str(corpus)], capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+        files = sorted(str(Path(p).resolve()) for p in done.stdout.split("\n") if p)
+        out.append({"record": row["record"], "set": row["set"], "seconds": seconds, "files": files})
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PrivateNeo4j:
+    """A Neo4j of our own (``docker/neo4j-local``'s jar, its own port and data folder), so a
+    benchmark never touches a server that tests or colleagues are using."""
+
+    def __init__(self, work: Path, *, password: str = "citegraph-bench"):
+        self.work = work
+        self.password = password
+        self.port = _free_port()
+        self.data = work / f"neo4j-{self.port}"
+        self.log = work / f"neo4j-{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 180) -> dict:
+        jar = NEO4J_LOCAL / "target" / "neo4j-local.jar"
+        if not jar.exists() or not (NEO4J_LOCAL / "target" / "lib").is_dir():
+            subprocess.run(["mvn", "-q", "-B", "package"], cwd=NEO4J_LOCAL, check=True)
+        shutil.rmtree(self.data, ignore_errors=True)
+        self.data.mkdir(parents=True)
+        env = {**os.environ, "CITEGRAPH_NEO4J_PASSWORD": self.password,
+               "CITEGRAPH_NEO4J_PAGECACHE_MB": os.environ.get("CITEGRAPH_NEO4J_PAGECACHE_MB", "512")}
+        heap = os.environ.get("CITEGRAPH_NEO4J_HEAP", "2g")
+        java = str(Path(os.environ["JAVA_HOME"], "bin", "java")) if os.environ.get("JAVA_HOME") else "java"
+        cmd = [java, "-Xms256m", f"-Xmx{heap}", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
+               "-Dio.netty.tryReflectionSetAccessible=true", "-Dlog4j2.disable.jmx=true",
+               "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+               "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+               "-cp", f"{jar}:{NEO4J_LOCAL / 'target' / 'lib'}/*", "citegraph.neo4jlocal.Neo4jLocal",
+               str(self.data), str(self.port)]
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        spec = {"kind": "neo4j", "uri": f"bolt://127.0.0.1:{self.port}", "user": "neo4j",
+                "password": self.password, "database": "neo4j"}
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Neo4j exited during startup; see {self.log}")
+            if "NEO4J-LOCAL READY" in self.log.read_text(errors="replace") and _bolt_ok(spec):
+                return spec
+            time.sleep(1)
+        self.stop()
+        raise RuntimeError(f"Neo4j did not answer within {timeout:.0f} s; see {self.log}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def _bolt_ok(spec: dict) -> bool:
+    try:
+        from neo4j import GraphDatabase
+
+        with GraphDatabase.driver(spec["uri"], auth=(spec["user"], spec["password"]), connection_timeout=5) as d:
+            d.execute_query("RETURN 1")
+        return True
+    except Exception:  # noqa: BLE001 - any failure means "not ready yet"
+        return False
+
+
+def _neo4j_node_count(spec: dict) -> int:
+    from bench.phases import open_store
+
+    store = open_store(spec)
+    try:
+        return store.counts()["nodes"]
+    finally:
+        store.close()
+
+
+def _neo4j_wipe(spec: dict) -> None:
+    from bench.phases import open_store
+
+    store = open_store(spec)
+    try:
+        store.clear()  # Neo4jStore only: every citegraph node and relationship
+    finally:
+        store.close()
+
+
+def _dir_size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+
+# -- one size ----------------------------------------------------------------------------------
+
+
+def ensure_corpus(work: Path, size: str, seed: int) -> tuple[Path, dict, float | None]:
+    """The generated corpus for (size, seed) under ``work``, generated unless already there."""
+    root = work / f"{size}-seed{seed}"
+    manifest_path = root / "bench-manifest.json"
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if manifest.get("generator_version") == GENERATOR_VERSION:
+            return root, manifest, None
+    g = generate(root, size=size, seed=seed, force=True)
+    return root, json.loads(manifest_path.read_text(encoding="utf-8")), g.seconds
+
+
+def _rests_on_figures(rests: dict, grep: list[dict] | None) -> dict:
+    rows = rests["per_record"]
+    med = [statistics.median(r["times"]) * 1000 for r in rows]
+    med_cpu = [statistics.median(r["cpu"]) * 1000 for r in rows if r.get("cpu")]
+    fig: dict[str, Any] = {
+        "rests_on_open_s": rests["open_s"],
+        "rests_on_p50_ms": percentile(med, 50), "rests_on_p95_ms": percentile(med, 95),
+        "rests_on_p99_ms": percentile(med, 99),
+        "rests_on_first_p50_ms": percentile([r["first_s"] * 1000 for r in rows], 50),
+        "rests_on_cpu_p50_ms": percentile(med_cpu, 50),
+        "rests_on_results": sum(r["results"] for r in rows),
+        "rests_on_transitive": sum(r["transitive"] for r in rows),
+    }
+    for group in ("hot", "cold"):
+        g = [m for m, r in zip(med, rows) if r["group"] == group]
+        fig[f"rests_on_{group}_p50_ms"] = percentile(g, 50)
+        fig[f"rests_on_{group}_p99_ms"] = percentile(g, 99)
+        fig[f"rests_on_{group}_citations"] = statistics.mean([r["citations"] for r in rows if r["group"] == group]) if g else 0
+    if grep:
+        by_id = {(g["set"], g["record"]): g for g in grep}
+        grep_ms = [by_id[(r["set"], r["record"])]["seconds"] * 1000 for r in rows]
+        fig["grep_p50_ms"] = percentile(grep_ms, 50)
+        fig["grep_speedup"] = fig["grep_p50_ms"] / fig["rests_on_p50_ms"] if fig["rests_on_p50_ms"] else float("inf")
+        unseen = missed = 0
+        for r in rows:
+            files = set(by_id[(r["set"], r["record"])]["files"])
+            reached = {str(Path(p).resolve()) for p in r["paths"]}
+            unseen += len(reached - files)
+            missed += len({str(Path(p).resolve()) for p in r["direct_paths"]} - files)
+        fig["grep_missed_transitive_statements"] = fig["rests_on_transitive"]
+        fig["grep_missed_files"] = unseen
+        fig["grep_missed_direct_files"] = missed
+    return fig
+
+
+def bench_store(store: str, spec: dict, corpus_dir: Path, manifest: dict | None, floor: dict,
+                records: list[dict] | None, args: argparse.Namespace, log) -> tuple[dict, list[dict] | None]:
+    """All phases on one store; the phase outputs and flat figures, and the records chosen."""
+    out: dict[str, Any] = {"phases": {}}
+    phases = out["phases"]
+    log(f"  [{store}] ingest …")
+    phases["ingest"] = ing = run_phase("ingest", {"corpus": str(corpus_dir), "store": spec},
+                                       timeout=args.phase_timeout, memory_gb=args.phase_memory)
+    if "failed" in ing:
+        log(f"  [{store}] ingest {ing['failed']}; later phases skipped")
+        return out, records
+    log(f"  [{store}] ingest {ing['documents']} documents in {ing['seconds']:.1f} s; check …")
+    phases["check"] = run_phase("check", {"store": spec})
+    if records is None:
+        sel = run_phase("select", {"store": spec, "seed": args.seed, "hot": args.hot, "cold": args.cold})
+        records = sel.get("records", [])
+        out["selection"] = {"candidates": sel.get("candidates"), "peak_rss_mb": sel.get("peak_rss_mb")}
+    log(f"  [{store}] rests-on × {len(records)} …")
+    phases["rests-on"] = run_phase("rests-on", {"store": spec, "records": records, "repeats": args.repeats})
+    if manifest is not None:
+        log(f"  [{store}] impact …")
+        src = manifest["source"]
+        phases["impact"] = run_phase("impact", {"store": spec, "source": str(corpus_dir.parent / src["path"]),
+                                                "base": src["base"], "change": src["change"],
+                                                "set": src["impact_set"]})
+    log(f"  [{store}] verify …")
+    phases["verify"] = run_phase("verify", {"store": spec})
+    if spec["kind"] == "embedded":
+        out["disk_bytes"] = _dir_size(Path(spec["path"]))
+    elif spec.get("data"):
+        out["disk_bytes"] = _dir_size(Path(spec["data"]))
+    return out, records
+
+
+def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
+    p = store_out["phases"]
+    ing = p["ingest"]
+    fig: dict[str, Any] = {}
+    if "failed" in ing:
+        return {"failed": ing["failed"], "documents": ing.get("documents"), "ingest_read_parse_s": ing.get("read_parse_s"),
+                "ingest_s": ing.get("wall_s"), "peak_rss_mb": ing.get("peak_rss_mb"), "rss_ingest_mb": ing.get("peak_rss_mb"),
+                "ingest_note": ing["failed"]}
+    mb = ing["bytes"] / 1e6
+    floor_mbps = floor["bytes"] / 1e6 / floor["parse_s"] if floor.get("parse_s") and floor.get("bytes") else float("nan")
+    floor_cpu_mbps = floor["bytes"] / 1e6 / floor["parse_cpu_s"] if floor.get("parse_cpu_s") and floor.get("bytes") \
+        else float("nan")
+    fig.update(ingest_cpu_s=ing.get("cpu_s"), ingest_vs_floor_cpu=(mb / ing["cpu_s"]) / floor_cpu_mbps
+               if ing.get("cpu_s") else float("nan"))
+    fig.update(documents=ing["documents"], sets=ing["sets"], ingest_s=ing["seconds"],
+               ingest_read_parse_s=ing["read_parse_s"], ingest_write_s=ing["write_s"],
+               ingest_docs_per_s=ing["documents"] / ing["seconds"], ingest_mb_per_s=mb / ing["seconds"],
+               floor_mb_per_s=floor_mbps, ingest_vs_floor=(mb / ing["seconds"]) / floor_mbps,
+               nodes=ing["counts"].get("nodes"), edges=ing["counts"].get("edges"),
+               cites_edges=ing["counts"].get("CITES"))
+    chk = p.get("check", {})
+    fig["check_errors"] = chk.get("errors", float("nan")) if "failed" not in chk else float("nan")
+    fig["check_warnings"] = chk.get("warnings", float("nan"))
+    fig["check_s"] = chk.get("seconds")
+    if "rests-on" in p and "failed" not in p["rests-on"]:
+        fig.update(_rests_on_figures(p["rests-on"], grep))
+    imp = p.get("impact")
+    if imp is not None:
+        fig["impact_s"] = imp.get("seconds")
+        fig["impact_first_s"] = imp.get("first_s")
+        for key in ("changed_files", "uncited_changes", "broken", "statements", "conclusions"):
+            fig[f"impact_{key}"] = (imp.get("summary") or {}).get(key)
+        if "skipped" in imp or "failed" in imp:
+            fig["impact_note"] = imp.get("skipped") or imp.get("failed")
+    ver = p.get("verify", {})
+    if "failed" not in ver and ver.get("seconds"):
+        fig["verify_mb_per_s"] = ver["bytes"] / 1e6 / ver["seconds"]
+        fig["verify_differing"] = ver["differing"]
+    fig["peak_rss_mb"] = max(v.get("peak_rss_mb", 0) for v in p.values())
+    for name, v in p.items():
+        fig[f"rss_{name}_mb"] = v.get("peak_rss_mb")
+    fig["disk_mb"] = store_out.get("disk_bytes", 0) / 1e6 if store_out.get("disk_bytes") is not None else None
+    return fig
+
+
+def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
+    """Each applicable target with its figure and PASS/FAIL (or SKIP when the figure is missing)."""
+    rows = []
+    for t in TARGETS:
+        for store, fig in stores.items():
+            if t.store not in (None, store) or (t.figure == "total_s") != (store == "_run"):
+                continue
+            value = fig.get(t.figure)
+            scope = "" if t.size in (None, size) else f" (target stated at {t.size})"
+            if t.size is not None and t.figure == "total_s" and size != t.size:
+                continue
+            ok = value is not None and not (isinstance(value, float) and value != value) and (
+                value < t.limit if t.op == "<" else value >= t.limit)
+            if fig.get("ingest_note") and t.figure in ("ingest_s", "peak_rss_mb"):
+                verdict = "FAIL" if t.figure == "ingest_s" or not ok else "SKIP"  # unfinished: lower bounds only
+            elif value is None or (isinstance(value, float) and value != value):
+                verdict = "SKIP"
+            else:
+                verdict = "PASS" if ok else "FAIL"
+            rows.append({"target": t.name + scope, "store": store, "figure": value, "op": t.op, "limit": t.limit,
+                         "unit": t.unit, "verdict": verdict,
+                         "note": fig.get("impact_note") if t.figure == "impact_s" else
+                         fig.get("ingest_note") if t.figure in ("ingest_s", "peak_rss_mb") else None})
+    return rows
+
+
+def _fmt(v: Any, digits: int = 1) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        if v != v:
+            return "—"
+        if abs(v) >= 100:
+            return f"{v:,.0f}"
+        return f"{v:.{digits}f}" if abs(v) >= 1 else f"{v:.{max(digits, 2)}f}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
+
+
+_TABLE_ROWS = (
+    ("documents", "documents"), ("sets", "sets"), ("nodes / edges", ("nodes", "edges")), ("CITES edges", "cites_edges"),
+    ("ingest s (read+parse / write)", ("ingest_s", "ingest_read_parse_s", "ingest_write_s")),
+    ("ingest CPU s", "ingest_cpu_s"),
+    ("ingest docs/s", "ingest_docs_per_s"), ("ingest MB/s", "ingest_mb_per_s"),
+    ("parse floor MB/s (markdown-it)", "floor_mb_per_s"), ("ingest ÷ parse floor (wall / CPU)", ("ingest_vs_floor", "ingest_vs_floor_cpu")),
+    ("check errors / warnings", ("check_errors", "check_warnings")),
+    ("store open s", "rests_on_open_s"),
+    ("rests-on p50 / p95 / p99 ms", ("rests_on_p50_ms", "rests_on_p95_ms", "rests_on_p99_ms")),
+    ("rests-on hot p50 / cold p50 ms", ("rests_on_hot_p50_ms", "rests_on_cold_p50_ms")),
+    ("rests-on CPU p50 ms / first call p50 ms", ("rests_on_cpu_p50_ms", "rests_on_first_p50_ms")),
+    ("grep -rlF p50 ms", "grep_p50_ms"), ("rests-on speed-up over grep", "grep_speedup"),
+    ("transitive results grep cannot find", "grep_missed_transitive_statements"),
+    ("member files reached only transitively", "grep_missed_files"),
+    ("impact s: first / repeat (50 files)", ("impact_first_s", "impact_s")),
+    ("impact: cited changed files / broken quotations / suspect statements",
+     ("impact_changed_files", "impact_broken", "impact_statements")), ("verify MB/s", "verify_mb_per_s"),
+    ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
+    ("store on disk MB", "disk_mb"),
+    ("note", "ingest_note"),
+)
+
+
+def markdown_table(size: str, stores: dict[str, dict]) -> str:
+    """The figures of one size as a Markdown table, one column per store."""
+    names = [s for s in stores if not s.startswith("_")]
+    lines = [f"| size {size} | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for title, keys in _TABLE_ROWS:
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        cells = [" / ".join(_fmt(stores[s].get(k)) for k in keys) for s in names]
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _check_table(rows: list[dict]) -> str:
+    out = ["| target | store | figure | limit | result |", "|---|---|---:|---:|---|"]
+    for r in rows:
+        note = f" ({r['note']})" if r.get("note") else ""
+        out.append(f"| {r['target']} | {r['store']} | {_fmt(r['figure'], 2)} {r['unit']} | {r['op']} {_fmt(float(r['limit']))} "
+                   f"{r['unit']} | {r['verdict']}{note} |")
+    return "\n".join(out)
+
+
+def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log) -> dict:
+    """Every measurement of one size; the result document written to ``bench/results``."""
+    started = time.perf_counter()
+    work = args.work
+    if args.corpus:
+        corpus_dir, manifest, gen_s = Path(args.corpus).resolve(), None, None
+        label = size
+    else:
+        log(f"size {size}: corpus …")
+        root, manifest, gen_s = ensure_corpus(work, size, args.seed)
+        corpus_dir = root / "corpus"
+        label = size
+    log(f"size {size}: parse floor …")
+    floor = run_phase("parse-floor", {"corpus": str(corpus_dir)})
+    stores: dict[str, dict] = {}
+    raw: dict[str, dict] = {}
+    records = None
+    wanted = ["embedded"] + (["neo4j"] if neo4j_spec else [])
+    grep = None
+    for store in wanted:
+        if store == "embedded":
+            home = work / f"store-{label}-seed{args.seed}"
+            shutil.rmtree(home, ignore_errors=True)
+            spec = {"kind": "embedded", "path": str(home / "graph.json.gz")}
+        else:
+            spec = neo4j_spec
+            _neo4j_wipe(spec)
+        raw[store], records = bench_store(store, spec, corpus_dir, manifest, floor, records, args, log)
+        if grep is None and records:
+            log(f"  grep -rlF × {len(records)} …")
+            grep = grep_baseline(corpus_dir, records)
+        stores[store] = _flat(raw[store], floor, grep)
+        if store == "embedded":
+            embedded_total = time.perf_counter() - started
+            if not args.keep_store:
+                shutil.rmtree(work / f"store-{label}-seed{args.seed}", ignore_errors=True)
+    total = time.perf_counter() - started
+    stores["_run"] = {"total_s": embedded_total, "with_neo4j_s": total}
+    result = {
+        "date": dt.date.today().isoformat(), "size": size, "seed": args.seed,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "corpus": {"path": str(corpus_dir), "generate_s": gen_s, **(manifest or {}).get("totals", {})},
+        "parse_floor": floor, "stores": {k: v for k, v in stores.items()}, "raw": raw,
+        "records": records, "grep": [{k: v for k, v in g.items() if k != "files"} | {"files": len(g["files"])}
+                                     for g in (grep or [])],
+        "total_s": total,
+    }
+    result["targets"] = evaluate(size, stores)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``bench/run``."""
+    ap = argparse.ArgumentParser(prog="bench/run", description="citegraph benchmarks at scale (issue 8)")
+    ap.add_argument("--size", action="append", choices=sorted(SIZES), help="S, M or L (repeatable; default S)")
+    ap.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "citegraph-bench",
+                    help="folder for generated corpora and stores (default $TMPDIR/citegraph-bench)")
+    ap.add_argument("--corpus", type=Path, help="benchmark this member folder instead of a generated corpus")
+    ap.add_argument("--neo4j", action="store_true", help="also measure Neo4j (a private server unless --neo4j-uri)")
+    ap.add_argument("--neo4j-uri", default=None, help="use this server (CITEGRAPH_NEO4J_USER/_PASSWORD apply)")
+    ap.add_argument("--neo4j-wipe", action="store_true", help="allow deleting everything in the --neo4j-uri database")
+    ap.add_argument("--repeats", type=int, default=3, help="timed rests-on calls per record (default 3)")
+    ap.add_argument("--hot", type=int, default=50, help="most-cited records to query (default 50)")
+    ap.add_argument("--cold", type=int, default=50, help="least-cited records to query (default 50)")
+    ap.add_argument("--keep-store", action="store_true", help="keep the embedded store file after the run")
+    ap.add_argument("--phase-timeout", type=float, default=None,
+                    help="stop the ingest phase after this many seconds and report what it reached")
+    ap.add_argument("--phase-memory", type=float, default=None,
+                    help="cap the ingest phase's address space at this many GB (it then fails with MemoryError)")
+    ap.add_argument("--check", action="store_true", help="print each target with PASS/FAIL; exit 1 on FAIL")
+    ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
+    args = ap.parse_args(argv)
+    sizes = args.size or ["S"]
+    args.work = args.work.resolve()
+    args.work.mkdir(parents=True, exist_ok=True)
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    server = None
+    neo4j_spec = None
+    if args.neo4j or args.neo4j_uri:
+        if args.neo4j_uri:
+            neo4j_spec = {"kind": "neo4j", "uri": args.neo4j_uri, "user": os.environ.get("CITEGRAPH_NEO4J_USER", "neo4j"),
+                          "password": os.environ.get("CITEGRAPH_NEO4J_PASSWORD", ""), "database": "neo4j"}
+            if not args.neo4j_wipe and _neo4j_node_count(neo4j_spec):
+                log("error: the --neo4j-uri database is not empty; pass --neo4j-wipe to let the benchmark clear it")
+                return 2
+        else:
+            log("starting a private Neo4j …")
+            server = PrivateNeo4j(args.work)
+            neo4j_spec = server.start()
+            neo4j_spec["data"] = str(server.data)
+    failed = False
+    try:
+        for size in sizes:
+            result = bench_size(size, args, neo4j_spec, log)
+            args.results.mkdir(parents=True, exist_ok=True)
+            name = f"{result['date']}-{size}" + ("" if not args.corpus else f"-{Path(args.corpus).name}")
+            path = args.results / f"{name}.json"
+            path.write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
+            print(markdown_table(size, result["stores"]))
+            print(f"\nresults: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
+                  f"total {result['total_s']:.0f} s\n")
+            if args.check:
+                print(_check_table(result["targets"]) + "\n")
+                failed |= any(r["verdict"] == "FAIL" for r in result["targets"])
+    finally:
+        if server is not None:
+            server.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
