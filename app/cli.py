@@ -8,6 +8,7 @@ exit with the code from :mod:`app.errors`.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import asdict
 import json
 import sys
@@ -15,7 +16,9 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
+from typer.exceptions import TyperException
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from app.errors import face_of
@@ -74,16 +77,30 @@ def _print_json(data: Any) -> None:
 
 
 def handles_errors(fn: Callable) -> Callable:
-    """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code."""
+    """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
+    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); anything
+    else into ``internal error`` and exit 70 (set ``CITEGRAPH_DEBUG=1`` for the traceback)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except CitegraphError as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             if exc.hint:
-                err.print(f"hint: {exc.hint}", highlight=False, markup=False)
+                err.print(f"hint: {exc.hint.strip()}", highlight=False, markup=False)
+            raise typer.Exit(face_of(exc).exit) from None
+        except OSError as exc:
+            err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",
+                      highlight=False)
+            raise typer.Exit(74) from None
+        except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
+            raise
+        except Exception as exc:
+            if os.environ.get("CITEGRAPH_DEBUG"):
+                raise
+            err.print(f"[bold red]internal error:[/] {escape(repr(exc))} (CITEGRAPH_DEBUG=1 shows the traceback)",
+                      highlight=False)
             raise typer.Exit(face_of(exc).exit) from None
 
     return wrapper
@@ -140,14 +157,14 @@ def rests_on_cmd(
     store = _store(neo4j, home)
     try:
         report = rests_on(store, record, set_id=set_id, direct_only=direct,
-                          max_depth=max_depth or _settings(neo4j, home).max_depth)
+                          max_depth=_settings(neo4j, home).depth(max_depth))
     finally:
         store.close()
     if as_json:
         _print_json(report.to_dict())
         return
     table = Table(title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""))
-    table.add_column("statement", no_wrap=True, min_width=26)
+    table.add_column("statement", overflow="fold", min_width=20)
     table.add_column("via", no_wrap=True, min_width=26)
     table.add_column("text", overflow="ellipsis", no_wrap=True, max_width=60)
     for r in report.results:
@@ -288,7 +305,7 @@ def render_cmd(
     store = _store(neo4j, home)
     try:
         rendered = render_request(store, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
-                                  fmt=fmt, max_depth=max_depth or _settings(neo4j, home).max_depth)
+                                  fmt=fmt, max_depth=_settings(neo4j, home).depth(max_depth))
     finally:
         store.close()
     data = rendered.text.encode("utf-8")
@@ -309,7 +326,7 @@ def render_cmd(
 @handles_errors
 def serve_cmd(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:

@@ -118,7 +118,9 @@ class Client:
             error = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else {}
             message = error.get("message") or (body.get("detail") if isinstance(body, dict) else None) or response.text
             hint = error.get("hint")
-            raise ClientError(f"{message}" + (f" (hint: {hint})" if hint else ""), status=response.status_code,
+            source = error.get("source") or {}
+            where = f"{source['path']}:{source['line']}: " if source.get("path") else ""
+            raise ClientError(f"{where}{message}" + (f" (hint: {hint})" if hint else ""), status=response.status_code,
                               code=error.get("code") or f"HTTP_{response.status_code}", body=body)
         return response
 

@@ -75,6 +75,11 @@ class Settings(BaseSettings):
             raise ValueError("CITEGRAPH_STORE=neo4j needs CITEGRAPH_NEO4J_URI")
         return self
 
+    def depth(self, asked: int | None) -> int | None:
+        """The traversal limit for a request: ``asked`` when given (even 0, which the query then
+        refuses), else the configured default ``max_depth``."""
+        return self.max_depth if asked is None else asked
+
     @property
     def store_file(self) -> Path:
         """The embedded store's file: ``<home>/graph.json.gz``."""

@@ -15,6 +15,8 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 from ingest.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
@@ -98,14 +100,22 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
     return closes_sentence and all(_is_short_name(t.text) for t in tokens)
 
 
-def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around ``text[start:end]``: after the previous ``. `` and through the next."""
-    left = 0
-    for m in _SENTENCE_END.finditer(text, 0, start):
-        left = m.end()
-    m = _SENTENCE_END.search(text, end)
-    right = m.start() + 1 if m else len(text)
-    return left, right
+class _Sentences:
+    """Sentence boundaries of one text, found once; :meth:`around` is a binary search."""
+
+    def __init__(self, text: str):
+        self.length = len(text)
+        matches = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+        self.starts = [s for s, _ in matches]
+        self.ends = [e for _, e in matches]
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence around ``text[start:end]``: after the previous ``. `` and through the next."""
+        k = bisect_right(self.ends, start) - 1
+        left = self.ends[k] if k >= 0 else 0
+        i = bisect_left(self.starts, end)
+        right = self.starts[i] + 1 if i < len(self.starts) else self.length
+        return left, right
 
 
 def _trailing_list(text: str, taken: list[tuple[int, int]]) -> tuple[int, list[_Token]] | None:
@@ -158,18 +168,25 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         found.extend(_group_citations(tokens, "citation", (span_from, end)))
         taken.append((offset, end))
 
-    def free(s: int, e: int) -> bool:
-        return not any(ts <= s and e <= te for ts, te in taken)
+    taken.sort()
+    starts = [ts for ts, _ in taken]
+    reach = list(accumulate((te for _, te in taken), max))  # furthest end among groups starting earlier
 
+    def free(s: int, e: int) -> bool:
+        """Not inside any taken group; O(log n) so long paragraphs stay linear overall."""
+        i = bisect_right(starts, s) - 1
+        return i < 0 or reach[i] < e
+
+    sentences = _Sentences(text)
     for m in [*RECORD_ID.finditer(text), *SOURCE_ID.finditer(text)]:
         if free(m.start(), m.end()):
             kind = "source" if m.group().startswith("SRC-") else "record"
             found.append(ParsedCitation(m.group(), kind, m.group(), "mention", m.start(), m.end(),
-                                        *_sentence_bounds(text, m.start(), m.end())))
+                                        *sentences.around(m.start(), m.end())))
     for m in PROSE_PATH.finditer(text):
         if free(m.start(), m.end()):
             found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
-                                        *_sentence_bounds(text, m.start(), m.end())))
+                                        *sentences.around(m.start(), m.end())))
     return tuple(sorted(found, key=lambda c: (c.start, c.end)))
 
 

@@ -108,11 +108,18 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
         As :func:`read_members`.
     """
     problems = [p for p in assembly.problems if p.severity == "error"]
+    if not assembly.documents and not problems:
+        raise IngestError("no analysis-set members found in the input",
+                          hint="members are plain-text renderings (.txt) or Markdown files (.md) whose "
+                               "frontmatter `type:` is a member type")
     if problems and not skip_invalid:
         first = problems[0].to_error()
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        raise type(first)(first.message + more, hint=(first.hint or "") + " Nothing was ingested; "
-                          "pass --skip-invalid to ingest the valid sets.", source=first.source)
+        own = (first.hint or "").strip()
+        hint = " ".join(filter(None, [own if own.endswith((".", "?", "!")) or not own else own + ".",
+                                      "Nothing was ingested; skip invalid files to ingest the rest "
+                                      "(--skip-invalid, ?skip_invalid=true, skipInvalid: true)."]))
+        raise type(first)(first.message + more, hint=hint, source=first.source)
     refused = assembly.refused_sets
     errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
     listed = {p.path for p in problems}

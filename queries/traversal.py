@@ -8,6 +8,7 @@ fetch the same edge set only changes ``closure``; the semantics stay here.
 from __future__ import annotations
 
 import heapq
+import re
 from dataclasses import dataclass
 from typing import Collection, Iterable
 
@@ -171,8 +172,9 @@ def records_named(store: GraphStore, record_id: str, set_id: str | None = None) 
     found = store.find_nodes(Label.RECORD, set_id=set_id, where={"record_id": record_id})
     if not found:
         scope = f" in set {set_id!r}" if set_id else ""
-        raise RecordNotFound(f"record {record_id} is not cited or declared{scope}",
-                             hint="IDs are case-sensitive, e.g. RT-RTE-mcp-write")
+        hint = ("SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write"
+                if re.fullmatch(r"SRC-\d+", record_id) else "IDs are case-sensitive, e.g. RT-RTE-mcp-write")
+        raise RecordNotFound(f"record {record_id} is not cited or declared{scope}", hint=hint)
     return found
 
 

@@ -120,7 +120,7 @@ async def embed_rests_on(record_id: str, request: Request, store: StoreDep, sett
     """The graph of the record and the statements resting on it, beside the rests-on report."""
     try:
         page = await run_in_threadpool(_rests_on_view, store, record_id, set_id, direct,
-                                       max_depth or settings.max_depth, _base(request))
+                                       settings.depth(max_depth), _base(request))
     except CitegraphError as exc:
         return _failed(exc, request)
     return _html(page, request)
@@ -131,7 +131,7 @@ async def embed_record(record_id: str, request: Request, store: StoreDep, settin
                        set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier beside the graph of what rests on it."""
     try:
-        page = await run_in_threadpool(_record_view, store, record_id, set_id, max_depth or settings.max_depth,
+        page = await run_in_threadpool(_record_view, store, record_id, set_id, settings.depth(max_depth),
                                        _base(request))
     except CitegraphError as exc:
         return _failed(exc, request)
@@ -144,7 +144,7 @@ async def embed_dossier(record_id: str, request: Request, store: StoreDep, setti
     """The record's dossier as an HTML fragment (the rendered dossier's body), for the pages' pane."""
 
     def run() -> str:
-        dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=max_depth or settings.max_depth)
+        dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=settings.depth(max_depth))
         return main_of(write(dossier_page(dossiers), Format.HTML))
 
     try:
@@ -161,5 +161,5 @@ async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: Settin
     """The graph the page draws: ``{"record", "set", "records", "count", "nodes", "edges"}`` (see
     :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them."""
     sub = await run_in_threadpool(rests_on_subgraph, store, record_id, set_id=set_id, direct_only=direct,
-                                  max_depth=max_depth or settings.max_depth)
+                                  max_depth=settings.depth(max_depth))
     return JSONResponse(rests_on_graph(sub))

@@ -377,6 +377,8 @@ class CodedErrors(MaskErrors):
                 extensions.setdefault("code", face_of(original).code)
                 if original.hint:
                     extensions.setdefault("hint", original.hint)
+                if original.source:
+                    extensions.setdefault("source", {"path": original.source.path, "line": original.source.line})
             extensions.setdefault("code", _BAD_REQUEST)
             error.extensions = extensions
             out.append(error)

@@ -69,7 +69,7 @@ async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct:
     """:func:`queries.traversal.rests_on` in a worker thread; ``max_depth`` defaults to the settings'."""
     ctx = info.context
     report = await call(rests_on, ctx.store, record_id, set_id=set_id, direct_only=direct,
-                        max_depth=max_depth or ctx.settings.max_depth)
+                        max_depth=ctx.settings.depth(max_depth))
     return RestsOn.from_domain(report)
 
 
@@ -212,7 +212,7 @@ async def run_dossier(info: Ctx, record_id: str, *, set_id: str | None, max_dept
     """The dossier of ``record_id`` in ``set_id`` (:func:`queries.dossier.record_dossiers`)."""
     ctx = info.context
     found = await call(record_dossiers, ctx.store, record_id, set_id=set_id,
-                       max_depth=max_depth or ctx.settings.max_depth)
+                       max_depth=ctx.settings.depth(max_depth))
     return Dossier.from_domain(found[0])
 
 

@@ -184,7 +184,7 @@ class Query:
 
         ctx = info.context
         rendered = await call(render_request, ctx.store, document=document, rests_on=rests_on, record=record,
-                              set_id=set, fmt=format, max_depth=max_depth or ctx.settings.max_depth)
+                              set_id=set, fmt=format, max_depth=ctx.settings.depth(max_depth))
         return rendered.text
 
     @strawberry.field(description="Changed cited files, quotation drift and suspects between two revisions of a set's "

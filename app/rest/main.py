@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.exceptions import HTTPException
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.cors import CORSMiddleware
@@ -24,6 +26,8 @@ from graph.errors import CitegraphError
 from graph.store import GraphStore
 
 __all__ = ["create_app"]
+
+logger = logging.getLogger("citegraph")
 
 
 def create_app(settings: Settings | None = None, *, store: GraphStore | None = None) -> FastAPI:
@@ -64,11 +68,27 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         headers = {"WWW-Authenticate": "Bearer"} if face.status == 401 else None
         return JSONResponse(body, status_code=face.status, headers=headers)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
         body = {"error": {"code": codes.get(exc.status_code, "BAD_REQUEST"), "message": exc.detail, "hint": None}}
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"where": ".".join(str(p) for p in e.get("loc", ())), "message": e.get("msg", "")}
+                    for e in exc.errors()]
+        first = problems[0] if problems else {"where": "request", "message": "invalid request"}
+        body = {"error": {"code": "INVALID_INPUT", "message": f"{first['where']}: {first['message']}",
+                          "hint": None, "details": problems}}
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unexpected error on %s %s", request.method, request.url.path)
+        face = face_of(exc)
+        return JSONResponse({"error": {"code": face.code, "message": "internal error", "hint": None}},
+                            status_code=face.status)
 
     @app.get("/health", response_model=HealthOut, tags=["health"])
     async def health(store: StoreDep) -> HealthOut:

@@ -8,6 +8,7 @@ import json
 import os
 import tempfile
 import threading
+import zlib
 from collections import defaultdict, deque
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +70,9 @@ class MemoryStore:
             st = os.stat(self.path)  # type: ignore[arg-type]
         except (FileNotFoundError, TypeError):
             return None
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot use {self.path} as the embedded store: {exc.strerror}",
+                                   hint="--home / CITEGRAPH_HOME must name a folder") from None
         return (st.st_mtime_ns, st.st_size)
 
     def _sync(self) -> None:
@@ -127,7 +131,7 @@ class MemoryStore:
         try:
             with gzip.open(self.path, "rt", encoding="utf-8") as fh:
                 data = json.load(fh)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError, zlib.error) as exc:
             raise StoreUnavailable(
                 f"cannot read the embedded store {self.path}: {exc}",
                 hint="remove the file to start from an empty store",
@@ -329,11 +333,12 @@ class MemoryStore:
                     self._add_edge(edge)
             self._replace_derived(batch.set_id, batch.derived)
             self._collect_orphans({batch.set_id})
+            nodes, edges = self._g.number_of_nodes(), self._g.number_of_edges()
         return WriteSummary(
             written=tuple(d.id for d in batch.documents),
             deleted=tuple(sorted(set(batch.replace) - {d.id for d in batch.documents})),
-            nodes=self._g.number_of_nodes(),
-            edges=self._g.number_of_edges(),
+            nodes=nodes,
+            edges=edges,
         )
 
     def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
@@ -347,7 +352,8 @@ class MemoryStore:
                     self._delete_document(doc_id)
                     deleted.append(doc_id)
             self._collect_orphans(sets)
-        return WriteSummary((), tuple(deleted), self._g.number_of_nodes(), self._g.number_of_edges())
+            nodes, edges = self._g.number_of_nodes(), self._g.number_of_edges()
+        return WriteSummary((), tuple(deleted), nodes, edges)
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
         """See :meth:`graph.store.GraphStore.put_reviews`."""

@@ -53,6 +53,7 @@ def test_bad_member_is_invalid_input_and_nothing_is_stored(client, store):
     error = result["errors"][0]
     assert error["extensions"]["code"] == "INVALID_INPUT"
     assert error["message"].startswith("invalid UTF-8 at byte 14")
+    assert error["extensions"]["source"] == {"path": "bad.txt", "line": 3}
     assert store.find_nodes(Label.DOCUMENT) == []
     skipped = client.post("/graphql", json={"query": MUTATION, "variables": {"files": seed_inputs() + [bad],
                                                                               "skip": True}}, headers=AUTH).json()

@@ -7,7 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import DocumentOut, DocumentsOut
-from graph.errors import DocumentNotFound
+from graph.errors import AnalysisSetNotFound, DocumentNotFound
 from graph.model import Label
 
 router = APIRouter(prefix="/documents", tags=["documents"])
@@ -15,8 +15,10 @@ router = APIRouter(prefix="/documents", tags=["documents"])
 
 @router.get("", response_model=DocumentsOut)
 async def list_documents(store: StoreDep, set_id: SetFilter = None) -> DocumentsOut:
-    """Every ingested member (optionally of one set), sorted by id."""
+    """Every ingested member (optionally of one set, 404 when that set is absent), sorted by id."""
     nodes = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
+    if set_id is not None and not nodes:
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
     return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
 
 

@@ -56,5 +56,5 @@ async def get_rests_on(
 ) -> RestsOnOut:
     """Statements that rest on the record, each with its explanation path."""
     report = await run_in_threadpool(rests_on, store, record_id, set_id=set_id, direct_only=direct,
-                                     max_depth=max_depth or settings.max_depth)
+                                     max_depth=settings.depth(max_depth))
     return RestsOnOut.from_domain(report)

@@ -40,7 +40,7 @@ async def render_dossier(record_id: str, store: StoreDep, settings: SettingsDep,
     """The record's dossier: declaration and fields, annotations, amendments and supersessions,
     parts, quotations and files, Limitations rows and everything resting on it (default ``md``)."""
     return _response(await run_in_threadpool(render_request, store, record=record_id, set_id=set_id, fmt=fmt,
-                                             max_depth=max_depth or settings.max_depth))
+                                             max_depth=settings.depth(max_depth)))
 
 
 @router.get("/records/{record_id}/rests-on/report", response_class=Response, responses=_TEXT)
@@ -49,7 +49,7 @@ async def render_rests_on(record_id: str, store: StoreDep, settings: SettingsDep
     """The statements resting on the record under their original headings, each marked direct or
     transitive with its explanation path (default ``md``)."""
     return _response(await run_in_threadpool(render_request, store, rests_on=record_id, set_id=set_id, fmt=fmt,
-                                             max_depth=max_depth or settings.max_depth))
+                                             max_depth=settings.depth(max_depth)))
 
 
 @router.get("/sets/{set_id}/render", response_class=Response, responses=_TEXT)

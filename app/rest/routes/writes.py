@@ -7,6 +7,7 @@ Every write needs ``Authorization: Bearer <CITEGRAPH_WRITE_TOKEN>``. Document re
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Header, Query, Request, Response
@@ -53,10 +54,12 @@ def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bo
 
 
 @router.post("/sets", status_code=201, response_model=IngestOut)
-async def post_sets(request: Request, store: StoreDep, _: WriteAccess, skip_invalid: SkipInvalid = False) -> IngestOut:
+async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
+                    skip_invalid: SkipInvalid = False) -> IngestOut:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
     ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
-    written all or nothing; with ``skip_invalid`` refused files are listed instead."""
+    written all or nothing; with ``skip_invalid`` refused files are listed instead. 201 when a set
+    was written, 200 when every member was already stored unchanged."""
     content_type = request.headers.get("content-type", "")
     inputs: list[InputFile] = []
     if content_type.startswith("multipart/form-data"):
@@ -69,7 +72,7 @@ async def post_sets(request: Request, store: StoreDep, _: WriteAccess, skip_inva
             if isinstance(upload, str):
                 raise IngestError("`files` must be file fields, not text", source=SourceSpan("request", 1))
             data = await upload.read()
-            name = upload.filename or "upload"
+            name = PurePosixPath((upload.filename or "upload").replace("\\", "/")).name or "upload"
             if name.lower().endswith(".zip"):
                 inputs.extend(InputFile(f"{name}/{path}", content) for path, content in read_zip(data, name=name))
             else:
@@ -81,6 +84,7 @@ async def post_sets(request: Request, store: StoreDep, _: WriteAccess, skip_inva
         raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
                           hint="POST multipart/form-data with `files`, or an application/zip body")
     _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid)
+    response.status_code = 201 if report.sets else 200
     return IngestOut.from_domain(report)
 
 
@@ -96,7 +100,9 @@ async def put_document(
     ``document_id``. 201 when created, 200 when replaced or unchanged; 412 when ``If-Match`` or
     ``If-None-Match`` fails."""
     data = await request.body()
-    if name is None:
+    if name is not None:
+        name = PurePosixPath(name.replace("\\", "/")).name  # a file name, never a path on the server
+    if not name:
         suffix = ".md" if "markdown" in request.headers.get("content-type", "") else ".txt"
         name = document_id.rsplit("/", 1)[-1] + suffix
     expect = _expected(if_match, if_none_match, document_id)
