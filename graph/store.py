@@ -7,11 +7,11 @@ these primitives. The same contract suite (``tests/contract/``) runs against eve
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Collection, Iterable, Mapping, Protocol, runtime_checkable
+from typing import Any, Collection, ContextManager, Iterable, Mapping, Protocol, runtime_checkable
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 
-__all__ = ["Direction", "GraphStore"]
+__all__ = ["Direction", "GraphStore", "SupportsBulkWrite"]
 
 
 class Direction(StrEnum):
@@ -85,3 +85,13 @@ class GraphStore(Protocol):
 
     def close(self) -> None:
         """Release resources. Safe to call twice."""
+
+
+@runtime_checkable
+class SupportsBulkWrite(Protocol):
+    """An optional fast path: a store whose writes are cheaper grouped (the embedded store saves its
+    whole file on every write). Callers use it when present and behave the same without it."""
+
+    def bulk(self) -> ContextManager[None]:
+        """A block whose writes form one transaction: all kept when it ends, all rolled back if any
+        write or the block raises."""

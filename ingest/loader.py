@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -20,7 +21,7 @@ from graph.model import (
     source_file_node_id,
     source_node_id,
 )
-from graph.store import GraphStore
+from graph.store import GraphStore, SupportsBulkWrite
 from ingest.grammar import parse_record_id
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
@@ -270,7 +271,9 @@ def ingest_parsed(
     with no changed member is not written at all. ``errors`` are files already refused (listed as
     ``skipped``). ``check``, when given, is called per set before writing and may raise to refuse it.
     ``expect`` maps document ids to the SHA-256 they must have when written (None: must not exist
-    yet); the store checks it atomically with the write (compare-and-swap).
+    yet); the store checks it atomically with the write (compare-and-swap). A store offering
+    :class:`~graph.store.SupportsBulkWrite` (the embedded one) takes the whole run as one
+    transaction: one save, and a failure in any set keeps nothing of the run.
 
     Raises
     ------
@@ -292,26 +295,28 @@ def ingest_parsed(
     stored = {n.id: n for n in store.find_nodes(Label.DOCUMENT)}
     outcomes: dict[str, DocumentOutcome] = {}
     written_sets = []
-    for set_id, docs in by_set.items():
-        changed = [d for d in docs if stored.get(document_id_of(d)) is None
-                   or stored[document_id_of(d)].get("sha256") != d.sha256]
-        wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
-        for d in docs:
-            if d not in changed:
-                doc_id = document_id_of(d)
-                if doc_id in wanted and stored[doc_id].get("sha256") != wanted[doc_id]:
-                    raise PreconditionFailed(f"document {doc_id} is at {stored[doc_id].get('sha256')}, "
-                                             f"not the expected {wanted[doc_id] or 'nothing'}")
-                outcomes[d.path] = _outcome(d, None, "unchanged")
-        if not changed:
-            continue
-        if check is not None:
-            check(set_id, changed)
-        batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
-        store.write_set(batch)
-        written_sets.append(set_id)
-        for d, g in zip(changed, batch.documents):
-            outcomes[d.path] = _outcome(d, g, "written")
+    grouped = store.bulk() if isinstance(store, SupportsBulkWrite) else nullcontext()
+    with grouped:  # one transaction for the run where the store offers it
+        for set_id, docs in by_set.items():
+            changed = [d for d in docs if stored.get(document_id_of(d)) is None
+                       or stored[document_id_of(d)].get("sha256") != d.sha256]
+            wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
+            for d in docs:
+                if d not in changed:
+                    doc_id = document_id_of(d)
+                    if doc_id in wanted and stored[doc_id].get("sha256") != wanted[doc_id]:
+                        raise PreconditionFailed(f"document {doc_id} is at {stored[doc_id].get('sha256')}, "
+                                                 f"not the expected {wanted[doc_id] or 'nothing'}")
+                    outcomes[d.path] = _outcome(d, None, "unchanged")
+            if not changed:
+                continue
+            if check is not None:
+                check(set_id, changed)
+            batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
+            store.write_set(batch)
+            written_sets.append(set_id)
+            for d, g in zip(changed, batch.documents):
+                outcomes[d.path] = _outcome(d, g, "written")
     for path, err in errors:
         outcomes[path] = DocumentOutcome(path, None, "skipped", error=str(err))
     order = [d.path for d in parsed] + [p for p, _ in errors]

@@ -60,6 +60,7 @@ class MemoryStore:
         self._edges_by_owner: dict[str, set[tuple]] = defaultdict(set)
         self._shared_by_set: dict[str | None, set[str]] = defaultdict(set)
         self._lock = threading.RLock()
+        self._bulk_depth = 0
         self._stamp: tuple[int, int] | None = None
         self._sync()
 
@@ -94,10 +95,28 @@ class MemoryStore:
             yield
 
     @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Group the writes of a block into one transaction (see :class:`graph.store.SupportsBulkWrite`):
+        each write applies in memory, the file is saved once when the block ends, and if any write
+        or the block itself fails, every write of the block is rolled back. Ingesting many sets in
+        one run so costs one save instead of one per set."""
+        with self._transaction():
+            self._bulk_depth += 1
+            try:
+                yield
+            finally:
+                self._bulk_depth -= 1
+
+    @contextmanager
     def _transaction(self) -> Iterator[None]:
         """Exclusive, all-or-nothing write: lock (thread and file), sync, mutate, save. On any error
         the file is untouched and the graph is rolled back: reloaded from the file when persisted
-        (no per-write copy of a large graph), restored from a snapshot when in memory only."""
+        (no per-write copy of a large graph), restored from a snapshot when in memory only. Inside
+        :meth:`bulk` the enclosing transaction already holds the locks and does the save."""
+        if self._bulk_depth:
+            with self._lock:
+                yield
+            return
         with self._lock, self._file_lock():
             self._sync()
             snap = self._snapshot() if self.path is None else None
@@ -155,7 +174,7 @@ class MemoryStore:
         }
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=1) as fh:
                 fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
             with open(tmp, "rb") as fh:
                 os.fsync(fh.fileno())

@@ -44,3 +44,20 @@ def test_unreadable_file_is_store_unavailable(tmp_path):
     path.write_bytes(b"not gzip")
     with pytest.raises(StoreUnavailable, match="cannot read the embedded store"):
         MemoryStore(path)
+
+
+def test_bulk_groups_a_run_into_one_save_and_one_rollback(tmp_path, monkeypatch):
+    store = MemoryStore(tmp_path / "g.json.gz")
+    saves = []
+    real_save = store._save
+    monkeypatch.setattr(store, "_save", lambda: (saves.append(1), real_save()))
+    ingest_into(store, SEEDS)  # two sets, one run
+    assert len(saves) == 1 and store.counts()["Document"] == 3
+    with pytest.raises(CitegraphError, match="unknown node s/NOT-THERE"):
+        with store.bulk():
+            store.delete_documents(["talorys/synthesis"])
+            store.write_set(broken_batch())
+    assert len(saves) == 1  # nothing saved for the failed block
+    assert [d.id for d in MemoryStore(tmp_path / "g.json.gz").find_nodes(Label.DOCUMENT)] == [
+        "talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"]
+    assert store.counts()["Document"] == 3  # the delete inside the failed block was rolled back too
