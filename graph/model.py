@@ -226,14 +226,15 @@ class Node:
         """Property ``key`` or ``default``."""
         return self.props.get(key, default)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form, inverse of :meth:`from_dict`."""
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        """JSON-compatible form, inverse of :meth:`from_dict`. ``copy=False`` shares ``props``
+        with the node instead of deep-copying it (for a caller that only serialises the result)."""
         return {
             "id": self.id,
             "label": str(self.label),
             "set_id": self.set_id,
             "document_id": self.document_id,
-            "props": _freeze(dict(self.props)),
+            "props": _freeze(dict(self.props)) if copy else self.props,
         }
 
     @classmethod
@@ -271,8 +272,8 @@ class Edge:
         """Total order used by every store: (src, kind, dst, seq)."""
         return (self.src, str(self.kind), self.dst, self.seq)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form, inverse of :meth:`from_dict`."""
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        """JSON-compatible form, inverse of :meth:`from_dict`; ``copy`` as in :meth:`Node.to_dict`."""
         return {
             "kind": str(self.kind),
             "src": self.src,
@@ -280,7 +281,7 @@ class Edge:
             "seq": self.seq,
             "document_id": self.document_id,
             "set_id": self.set_id,
-            "props": _freeze(dict(self.props)),
+            "props": _freeze(dict(self.props)) if copy else self.props,
         }
 
     @classmethod

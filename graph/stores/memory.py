@@ -54,11 +54,7 @@ class MemoryStore:
 
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path is not None else None
-        self._g = nx.MultiDiGraph()
-        self._by_label: dict[Label, set[str]] = defaultdict(set)
-        self._by_document: dict[str, set[str]] = defaultdict(set)
-        self._edges_by_owner: dict[str, set[tuple]] = defaultdict(set)
-        self._shared_by_set: dict[str | None, set[str]] = defaultdict(set)
+        self._reset()
         self._lock = threading.RLock()
         self._bulk_depth = 0
         self._stamp: tuple[int, int] | None = None
@@ -146,16 +142,56 @@ class MemoryStore:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     def _load(self) -> None:
+        """Read the file into a fresh state, one element per line (see :meth:`_save`); a file
+        written as a single JSON document (before the line layout) is read whole."""
         assert self.path is not None
         try:
             with gzip.open(self.path, "rt", encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, ValueError, EOFError, zlib.error) as exc:
+                head = fh.readline()
+                if head.rstrip("\n") == _HEAD:
+                    self._load_lines(fh)
+                else:
+                    self._load_document(json.loads(head + fh.read()))
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zlib.error) as exc:
+            self._reset()
             raise StoreUnavailable(
                 f"cannot read the embedded store {self.path}: {exc}",
                 hint="remove the file to start from an empty store",
             ) from exc
-        if data.get("version") != FORMAT_VERSION:
+
+    def _load_lines(self, lines: Iterator[str]) -> None:
+        self._reset()
+        section, intern, batch = "nodes", _Interner(), []
+
+        def flush() -> None:
+            items = json.loads("[" + ",".join(batch) + "]")
+            batch.clear()
+            if section == "nodes":
+                for item in items:
+                    self._add_node(intern.node(item))
+            else:
+                for item in items:
+                    self._add_edge(intern.edge(item, self._nodes), fresh=True)
+
+        for number, line in enumerate(lines, start=2):
+            line = line.rstrip("\n")
+            if line in (_MIDDLE, _TAIL) and section != "end":
+                flush()
+                if (line, section) not in ((_MIDDLE, "nodes"), (_TAIL, "edges")):
+                    raise ValueError(f"line {number}: unexpected {line!r}")
+                section = "edges" if section == "nodes" else "end"
+            elif section == "end":
+                raise ValueError(f"line {number}: text after the end of the store")
+            else:
+                batch.append(line.rstrip(","))
+                if len(batch) >= 4096:
+                    flush()
+        if section != "end":
+            raise ValueError("the file ends before its last line (truncated)")
+        self._edge_count = self._g.number_of_edges()
+
+    def _load_document(self, data: Any) -> None:
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
             raise StoreUnavailable(f"{self.path} is not a citegraph store of format {FORMAT_VERSION}")
         self._reset()
         for raw in data["nodes"]:
@@ -164,18 +200,17 @@ class MemoryStore:
             self._add_edge(Edge.from_dict(raw))
 
     def _save(self) -> None:
+        """Write the file: gzip-compressed JSON, ``{"version", "nodes", "edges"}`` with one node or
+        edge per line, nodes sorted by id and edges by :meth:`Edge.sort_key`. Streamed element by
+        element, so saving costs about one chunk of memory, not a second copy of the store."""
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {
-            "version": FORMAT_VERSION,
-            "nodes": [self._g.nodes[n]["node"].to_dict() for n in sorted(self._g.nodes)],
-            "edges": [e.to_dict() for e in sorted(self._all_edges(), key=Edge.sort_key)],
-        }
         fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=1) as fh:
-                fh.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=1) as gz:
+                for chunk in _chunks(self._lines()):
+                    gz.write(chunk.encode("utf-8"))
             with open(tmp, "rb") as fh:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
@@ -184,55 +219,82 @@ class MemoryStore:
                 os.unlink(tmp)
             raise
 
-    def _snapshot(self) -> tuple:
-        return (self._g.copy(), {k: set(v) for k, v in self._by_label.items()},
-                {k: set(v) for k, v in self._by_document.items()},
-                {k: set(v) for k, v in self._edges_by_owner.items()},
-                {k: set(v) for k, v in self._shared_by_set.items()})
+    def _lines(self) -> Iterator[str]:
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        ids = sorted(self._nodes)
+        yield _HEAD
+        yield from _commas(dumps(self._nodes[i].to_dict(copy=False)) for i in ids)
+        yield _MIDDLE
+        # Edge.sort_key starts with src, so sorting each node's out-edges in node order sorts them all.
+        yield from _commas(
+            dumps(edge.to_dict(copy=False))
+            for i in ids
+            for edge in sorted((d["edge"] for _, _, d in self._g.out_edges(i, data=True)), key=Edge.sort_key)
+        )
+        yield _TAIL
 
-    def _restore(self, snap: tuple) -> None:
-        g, by_label, by_doc, by_owner, by_set = snap
-        self._shared_by_set = defaultdict(set, by_set)
-        self._g = g
-        self._by_label = defaultdict(set, by_label)
-        self._by_document = defaultdict(set, by_doc)
-        self._edges_by_owner = defaultdict(set, by_owner)
+    _STATE = ("_g", "_nodes", "_by_scope", "_by_document", "_edges_by_owner", "_shared_by_set", "_edge_count")
+
+    def _snapshot(self) -> dict[str, Any]:
+        """A copy of the whole in-memory state (in-memory stores only: persisted ones reload)."""
+        copy = {"_g": self._g.copy(), "_nodes": dict(self._nodes), "_edge_count": self._edge_count}
+        for name in ("_by_scope", "_by_document", "_edges_by_owner", "_shared_by_set"):
+            copy[name] = defaultdict(set, {k: set(v) for k, v in getattr(self, name).items()})
+        return copy
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        for name in self._STATE:
+            setattr(self, name, snap[name])
 
     # -- primitive mutations -----------------------------------------------------------------
 
     def _reset(self) -> None:
+        """Empty state. ``_g`` holds the topology (edge data ``{"edge": Edge}``), ``_nodes`` the
+        nodes by id; the indexes answer ``find_nodes`` and ownership without scanning the graph,
+        and ``_edge_count`` keeps ``number_of_edges()`` (a walk of every adjacency list) off the
+        write path."""
         self._g = nx.MultiDiGraph()
-        self._by_label = defaultdict(set)
-        self._by_document = defaultdict(set)
-        self._edges_by_owner = defaultdict(set)
-        self._shared_by_set = defaultdict(set)
+        self._nodes: dict[str, Node] = {}
+        self._by_scope: dict[tuple[Label, str | None], set[str]] = defaultdict(set)
+        self._by_document: dict[str, set[str]] = defaultdict(set)
+        self._edges_by_owner: dict[str, set[tuple]] = defaultdict(set)
+        self._shared_by_set: dict[str | None, set[str]] = defaultdict(set)
+        self._edge_count = 0
 
     def _add_node(self, node: Node) -> None:
-        old = self._g.nodes[node.id]["node"] if node.id in self._g else None
+        old = self._nodes.get(node.id)
         if old is not None:
-            self._by_label[old.label].discard(node.id)
-            if old.document_id:
-                self._by_document[old.document_id].discard(node.id)
-        self._g.add_node(node.id, node=node)
-        self._by_label[node.label].add(node.id)
+            self._unindex(old)
+        else:
+            self._g.add_node(node.id)
+        self._nodes[node.id] = node
+        self._by_scope[node.label, node.set_id].add(node.id)
         if node.document_id:
             self._by_document[node.document_id].add(node.id)
         elif node.label in _COLLECTABLE:
             self._shared_by_set[node.set_id].add(node.id)
 
-    def _remove_node(self, node_id: str) -> None:
-        node: Node = self._g.nodes[node_id]["node"]
-        self._by_label[node.label].discard(node_id)
+    def _unindex(self, node: Node) -> None:
+        self._by_scope[node.label, node.set_id].discard(node.id)
         if node.document_id:
-            self._by_document[node.document_id].discard(node_id)
-        self._shared_by_set[node.set_id].discard(node_id)
+            self._by_document[node.document_id].discard(node.id)
+        self._shared_by_set[node.set_id].discard(node.id)
+
+    def _remove_node(self, node_id: str) -> None:
+        self._unindex(self._nodes.pop(node_id))
+        self._edge_count -= (self._g.in_degree(node_id) + self._g.out_degree(node_id)
+                             - self._g.number_of_edges(node_id, node_id))
         self._g.remove_node(node_id)
 
-    def _add_edge(self, edge: Edge) -> None:
+    def _add_edge(self, edge: Edge, *, fresh: bool = False) -> None:
+        """Add or replace ``edge`` (keyed by its ends, kind, ``seq`` and owner). ``fresh``: the
+        caller knows it is new and sets ``_edge_count`` itself (loading a file)."""
         for end in (edge.src, edge.dst):
-            if end not in self._g:
+            if end not in self._nodes:
                 raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
         key = (str(edge.kind), edge.seq, edge.document_id)
+        if not fresh and not self._g.has_edge(edge.src, edge.dst, key):
+            self._edge_count += 1
         self._g.add_edge(edge.src, edge.dst, key=key, edge=edge)
         self._edges_by_owner[_owner(edge)].add((edge.src, edge.dst, key))
 
@@ -240,6 +302,7 @@ class MemoryStore:
         for u, v, k in self._edges_by_owner.pop(owner, ()):
             if self._g.has_edge(u, v, k):
                 self._g.remove_edge(u, v, k)
+                self._edge_count -= 1
 
     def _all_edges(self) -> Iterable[Edge]:
         return (d["edge"] for _, _, d in self._g.edges(data=True))
@@ -249,7 +312,8 @@ class MemoryStore:
     def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
         """See :meth:`graph.store.GraphStore.get_nodes`."""
         with self._reading():
-            return {i: self._g.nodes[i]["node"] for i in ids if i in self._g}
+            nodes = self._nodes
+            return {i: nodes[i] for i in ids if i in nodes}
 
     def find_nodes(
         self,
@@ -264,15 +328,18 @@ class MemoryStore:
             return self._find_nodes(label, set_id, document_id, where)
 
     def _find_nodes(self, label, set_id, document_id, where) -> list[Node]:
-        ids = self._by_document.get(document_id, set()) if document_id else self._by_label.get(label, set())
+        if document_id:
+            ids: Iterable[str] = self._by_document.get(document_id, ())
+        elif set_id is not None:
+            ids = self._by_scope.get((label, set_id), ())
+        else:
+            ids = [i for (lab, _), scope in self._by_scope.items() if lab == label for i in scope]
         out = []
         for i in ids:
-            node: Node = self._g.nodes[i]["node"]
+            node = self._nodes[i]
             if node.label != label:
                 continue
             if set_id is not None and node.set_id != set_id:
-                continue
-            if document_id is not None and node.document_id != document_id:
                 continue
             if where and any(node.props.get(k) != v for k, v in where.items()):
                 continue
@@ -326,12 +393,14 @@ class MemoryStore:
             return self._counts()
 
     def _counts(self) -> dict[str, int]:
-        out = {str(label): len(self._by_label.get(label, ())) for label in Label}
+        out = {str(label): 0 for label in Label}
+        for (label, _), ids in self._by_scope.items():
+            out[str(label)] += len(ids)
         out.update({str(kind): 0 for kind in EdgeKind})
         for edge in self._all_edges():
             out[str(edge.kind)] += 1
-        out["nodes"] = self._g.number_of_nodes()
-        out["edges"] = self._g.number_of_edges()
+        out["nodes"] = len(self._nodes)
+        out["edges"] = self._edge_count
         return out
 
     # -- contract: writes --------------------------------------------------------------------
@@ -352,7 +421,7 @@ class MemoryStore:
                     self._add_edge(edge)
             self._replace_derived(batch.set_id, batch.derived)
             self._collect_orphans({batch.set_id})
-            nodes, edges = self._g.number_of_nodes(), self._g.number_of_edges()
+            nodes, edges = len(self._nodes), self._edge_count
         return WriteSummary(
             written=tuple(d.id for d in batch.documents),
             deleted=tuple(sorted(set(batch.replace) - {d.id for d in batch.documents})),
@@ -366,12 +435,12 @@ class MemoryStore:
         with self._transaction():
             self._check_expected(expect or {})
             for doc_id in ids:
-                if doc_id in self._g:
-                    sets.add(self._g.nodes[doc_id]["node"].set_id)
+                if doc_id in self._nodes:
+                    sets.add(self._nodes[doc_id].set_id)
                     self._delete_document(doc_id)
                     deleted.append(doc_id)
             self._collect_orphans(sets)
-            nodes, edges = self._g.number_of_nodes(), self._g.number_of_edges()
+            nodes, edges = len(self._nodes), self._edge_count
         return WriteSummary((), tuple(deleted), nodes, edges)
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
@@ -394,7 +463,7 @@ class MemoryStore:
 
     def _check_expected(self, expect: Mapping[str, str | None]) -> None:
         for doc_id, sha in expect.items():
-            current = self._g.nodes[doc_id]["node"].props.get("sha256") if doc_id in self._g else None
+            current = self._nodes[doc_id].props.get("sha256") if doc_id in self._nodes else None
             if current != sha:
                 raise PreconditionFailed(
                     f"document {doc_id} is at {current or 'nothing'}, not the expected {sha or 'nothing'}",
@@ -404,14 +473,14 @@ class MemoryStore:
         for node_id in list(self._by_document.get(doc_id, ())):
             self._remove_node(node_id)
         self._by_document.pop(doc_id, None)
-        if doc_id in self._g:
+        if doc_id in self._nodes:
             self._remove_node(doc_id)
         # Edges between two shared nodes (SUPERSEDED_BY, PART_OF) survive their endpoints' removal:
         self._remove_edges_of(doc_id)
 
     def _upsert_shared(self, node: Node) -> None:
-        if node.id in self._g:
-            old: Node = self._g.nodes[node.id]["node"]
+        if node.id in self._nodes:
+            old = self._nodes[node.id]
             merged = dict(old.props)
             merged.update({k: v for k, v in node.props.items() if v is not None})
             node = Node(node.id, node.label, node.set_id, node.document_id, merged)
@@ -428,15 +497,76 @@ class MemoryStore:
                 touching = [*self._g.in_edges(node_id, data=True), *self._g.out_edges(node_id, data=True)]
                 if not any(d["edge"].document_id for _, _, d in touching):
                     self._remove_node(node_id)
-            has_docs = set_id in self._g and any(
-                self._g.nodes[v]["node"].label == Label.DOCUMENT for v in self._g.successors(set_id)
+            has_docs = set_id in self._nodes and any(
+                self._nodes[v].label == Label.DOCUMENT for v in self._g.successors(set_id)
             )
-            if not has_docs and set_id in self._g:
+            if not has_docs and set_id in self._nodes:
                 system_ids = [u for u, _ in self._g.in_edges(set_id)]
                 self._remove_node(set_id)
                 for system_id in system_ids:
                     if self._g.out_degree(system_id) == 0:
                         self._remove_node(system_id)
+
+
+_HEAD = '{"version":%d,"nodes":[' % FORMAT_VERSION
+_MIDDLE = '],"edges":['
+_TAIL = ']}'
+
+
+def _commas(items: Iterable[str]) -> Iterator[str]:
+    """JSON array items, each but the last followed by a comma."""
+    previous = None
+    for item in items:
+        if previous is not None:
+            yield previous + ","
+        previous = item
+    if previous is not None:
+        yield previous
+
+
+def _chunks(lines: Iterable[str], size: int = 1 << 20) -> Iterator[str]:
+    """``lines`` joined by newlines into pieces of about ``size`` characters, ending in a newline."""
+    buf, n = [], 0
+    for line in lines:
+        buf.append(line)
+        n += len(line) + 1
+        if n >= size:
+            yield "\n".join(buf) + "\n"
+            buf, n = [], 0
+    if buf:
+        yield "\n".join(buf) + "\n"
+
+
+class _Interner:
+    """Builds nodes and edges from their saved form sharing one string object per distinct id,
+    set id and document id (a JSON parse makes a new string per occurrence): at size L that is
+    millions of repeated strings."""
+
+    def __init__(self) -> None:
+        self._strings: dict[str, str] = {}
+
+    def _s(self, value: str | None) -> str | None:
+        return None if value is None else self._strings.setdefault(value, value)
+
+    def _props(self, props: dict | None) -> dict:
+        """Short string values (kinds, forms, tokens such as record IDs) shared too."""
+        if not props:
+            return {}
+        setdefault = self._strings.setdefault
+        for key, value in props.items():
+            if type(value) is str and len(value) <= 64:
+                props[key] = setdefault(value, value)
+        return props
+
+    def node(self, data: dict) -> Node:
+        return Node(self._s(data["id"]), Label(data["label"]), self._s(data.get("set_id")),
+                    self._s(data.get("document_id")), self._props(data.get("props")))
+
+    def edge(self, data: dict, nodes: Mapping[str, Node]) -> Edge:
+        src, dst = data["src"], data["dst"]
+        return Edge(EdgeKind(data["kind"]), nodes[src].id if src in nodes else src,
+                    nodes[dst].id if dst in nodes else dst, int(data.get("seq", 0)),
+                    self._s(data.get("document_id")), self._s(data.get("set_id")), self._props(data.get("props")))
 
 
 def _owner(edge: Edge) -> str:

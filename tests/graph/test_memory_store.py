@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import pytest
 
 from graph.errors import CitegraphError, StoreUnavailable
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+from graph.store import Direction
 from graph.stores.memory import MemoryStore
 from tests.conftest import SEEDS, ingest_into
+from tests.contract.helpers import content
 
 
 def broken_batch() -> SetBatch:
@@ -61,3 +66,65 @@ def test_bulk_groups_a_run_into_one_save_and_one_rollback(tmp_path, monkeypatch)
     assert [d.id for d in MemoryStore(tmp_path / "g.json.gz").find_nodes(Label.DOCUMENT)] == [
         "talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"]
     assert store.counts()["Document"] == 3  # the delete inside the failed block was rolled back too
+
+
+def test_the_file_holds_one_element_per_line_and_reloads_to_the_same_store(tmp_path):
+    path = tmp_path / "g.json.gz"
+    store = MemoryStore(path)
+    ingest_into(store, SEEDS)
+    lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
+    counts = store.counts()
+    assert lines[0] == '{"version":1,"nodes":[' and lines[-1] == "]}"
+    assert lines.index('],"edges":[') == counts["nodes"] + 1
+    assert len(lines) == counts["nodes"] + counts["edges"] + 3
+    document = json.loads("\n".join(lines))  # still one JSON document
+    assert [n["id"] for n in document["nodes"]] == sorted(n["id"] for n in document["nodes"])
+    assert [Edge.from_dict(e).sort_key() for e in document["edges"]] == sorted(
+        Edge.from_dict(e).sort_key() for e in document["edges"])
+    assert content(MemoryStore(path)) == content(store)
+
+
+def test_a_file_written_as_a_single_json_document_still_opens(tmp_path):
+    path = tmp_path / "g.json.gz"
+    store = MemoryStore(path)
+    ingest_into(store, SEEDS)
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    path.write_bytes(gzip.compress(json.dumps(document).encode("utf-8")))  # the layout before lines
+    assert content(MemoryStore(path)) == content(store)
+
+
+@pytest.mark.parametrize("cut", ["truncated", "garbage"])
+def test_a_damaged_file_is_store_unavailable(tmp_path, cut):
+    path = tmp_path / "g.json.gz"
+    ingest_into(MemoryStore(path), SEEDS)
+    lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
+    lines = lines[:-5] if cut == "truncated" else [*lines, "]}"]
+    path.write_bytes(gzip.compress("\n".join(lines).encode("utf-8")))
+    message = "truncated" if cut == "truncated" else "text after the end"
+    with pytest.raises(StoreUnavailable, match=message):
+        MemoryStore(path)
+
+
+def test_loaded_ids_are_shared_string_objects(tmp_path):
+    path = tmp_path / "g.json.gz"
+    ingest_into(MemoryStore(path), SEEDS)
+    store = MemoryStore(path)
+    record = store.get_nodes(["tolaria/RT-RTE-mcp-write"])["tolaria/RT-RTE-mcp-write"]
+    cites = store.edges([record.id], kinds=[EdgeKind.CITES], direction=Direction.IN)[record.id]
+    assert [e.src for e in cites] == [  # the eleven citing statements of issue #2's 12 direct ones
+        *(f"tolaria/synthesis#L{n}" for n in (11, 12, 13, 29)),
+        *(f"tolaria/workflow-report#L{n}" for n in (23, 27, 33, 43, 45, 57, 9))]
+    assert all(e.dst is record.id and e.set_id is record.set_id for e in cites)
+
+
+def test_the_edge_count_follows_every_write_and_delete(tmp_path):
+    store = MemoryStore(None)
+    ingest_into(store, SEEDS)
+    assert store.counts()["edges"] == store._g.number_of_edges() == sum(
+        n for k, n in store.counts().items() if k in set(EdgeKind))
+    summary = store.delete_documents(["tolaria/workflow-report"])
+    assert summary.edges == store._g.number_of_edges() == store.counts()["edges"]
+    ingest_into(store, SEEDS)  # re-ingest: unchanged documents are skipped, the deleted one written
+    assert store.counts()["edges"] == store._g.number_of_edges()
+    assert store.find_nodes(Label.RECORD, set_id="talorys", where={"record_id": "RT-RTE-owner-chat"})[0].id == (
+        "talorys/RT-RTE-owner-chat")
