@@ -38,6 +38,9 @@ MAX_BLOB_BYTES = 8 * 1024 * 1024
 TIMEOUT_SECONDS = 120
 """Longest any one git command may run (seconds)."""
 
+_ERE_SPECIAL = frozenset("\\^$.[(|)*+?{")  # escaped with a backslash in a POSIX extended regex
+_PATTERNS_PER_LINE = 256  # fragments per alternation handed to git grep (one regex per line)
+_SYMLINK_MODE = "120000"
 _STATUS = {"A": "added", "M": "modified", "T": "modified", "D": "deleted", "R": "renamed"}
 _ISOLATING_VARIABLES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
@@ -95,6 +98,7 @@ class GitRepository:
         if not self.path.is_dir():
             raise SourceRepositoryError(f"{self.path} is not a folder", hint="pass the repository's top-level folder")
         self._commits: set[str] = set()  # full commit ids already verified (they never change)
+        self._trees: dict[str, list[tuple[str, str]]] = {}  # commit -> (mode, path) of every file
         self._env = {k: v for k, v in os.environ.items() if k not in _ISOLATING_VARIABLES}
         self._env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
         bare = self._run("rev-parse", "--is-bare-repository", check=False)
@@ -224,9 +228,86 @@ class GitRepository:
         RevisionNotFound
             ``revision`` names no commit.
         """
+        return [path for _, path in self._tree(revision)]
+
+    def containing(self, revision: str, fragments: Collection[str], *, skip: str = "") -> set[str]:
+        """Paths at ``revision`` whose text may contain one of ``fragments``, with one ``git grep``.
+
+        A prefilter for searching the whole tree: every path whose :meth:`read` text contains a
+        fragment, possibly with characters of ``skip`` between any two of its characters, is
+        included (more may be: binary files, symbolic links, which ``git grep`` does not search,
+        and files over :data:`MAX_BLOB_BYTES`). Fragments are matched byte for byte on their UTF-8
+        form, so a caller wanting exact equivalence with :meth:`read` keeps U+FFFD (what invalid
+        bytes decode to) out of them.
+
+        Parameters
+        ----------
+        revision : str
+            The commit whose tree is searched.
+        fragments : Collection[str]
+            Non-empty strings without line breaks (``git grep`` matches line by line).
+        skip : str, default ""
+            Characters (no line breaks) that may be interleaved with a fragment's characters in
+            the file, e.g. the backticks a plain-text rendering drops.
+
+        Returns
+        -------
+        set[str]
+            Repository-relative paths, as :meth:`files` spells them; empty for no fragments.
+
+        Raises
+        ------
+        ValueError
+            A fragment is empty, or a fragment or ``skip`` holds a line break.
+        RevisionNotFound
+            ``revision`` names no commit.
+
+        Examples
+        --------
+        >>> import subprocess, tempfile
+        >>> top = Path(tempfile.mkdtemp())
+        >>> _ = (top / "a.js").write_text("throw new Error(`Note was modified`)\\n")
+        >>> _ = (top / "b.txt").write_text("nothing here\\n")
+        >>> for c in (["init", "-q"], ["add", "."], ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "c0"]):
+        ...     _ = subprocess.run(["git", "-C", str(top), *c], check=True)
+        >>> repo = GitRepository(top)
+        >>> sorted(repo.containing("HEAD", ["Notewas"])), sorted(repo.containing("HEAD", ["Error(Note"], skip="`"))
+        ([], ['a.js'])
+        """
         commit = self.resolve(revision)
-        done = self._run("ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit)
-        return sorted(p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
+        fragments = sorted(set(fragments))
+        if any(not f or "\n" in f or "\r" in f for f in fragments) or "\n" in skip or "\r" in skip:
+            raise ValueError("fragments must be non-empty and hold no line break; skip no line break")
+        links = {path for mode, path in self._tree(commit) if mode == _SYMLINK_MODE}
+        if not fragments:
+            return set()
+        between = "(" + "|".join(_ere(c) for c in dict.fromkeys(skip)) + ")*" if skip else ""
+        patterns = [between.join(_ere(c) for c in f) for f in fragments]
+        lines = ["|".join(patterns[i:i + _PATTERNS_PER_LINE]) for i in range(0, len(patterns), _PATTERNS_PER_LINE)]
+        # no --end-of-options: git grep before 2.43 takes it for a revision; commit is a full hex id
+        done = self._run("grep", "-l", "-z", "-E", "--no-color", "--no-textconv", "--no-recurse-submodules",
+                         "-f", "-", commit, "--",
+                         stdin="".join(f"{line}\n" for line in lines).encode("utf-8"), check=False)
+        if done.returncode not in (0, 1):  # 1: no match
+            message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise SourceRepositoryError(f"git grep failed in {self.path}: {message[-1] if message else done.returncode}")
+        prefix = f"{commit}:"
+        found = {p[len(prefix):] if p.startswith(prefix) else p
+                 for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p}
+        return found | links
+
+    def _tree(self, revision: str) -> list[tuple[str, str]]:
+        """(mode, path) of every file at ``revision``, sorted by path; cached per commit."""
+        commit = self.resolve(revision)
+        if commit not in self._trees:
+            done = self._run("ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit)
+            entries = []
+            for line in done.stdout.decode("utf-8", "surrogateescape").split("\0"):
+                if line:
+                    meta, _, path = line.partition("\t")
+                    entries.append((meta.split(" ", 1)[0], path))
+            self._trees[commit] = sorted(entries, key=lambda e: e[1])
+        return self._trees[commit]
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         """Whether commit ``ancestor`` is ``descendant`` or one of its ancestors.
@@ -242,6 +323,11 @@ class GitRepository:
             raise SourceRepositoryError(f"git merge-base failed in {self.path}: "
                                         f"{done.stderr.decode('utf-8', 'replace').strip()}")
         return done.returncode == 0
+
+
+def _ere(char: str) -> str:
+    """``char`` as a POSIX extended regular expression matching exactly it."""
+    return "\\" + char if char in _ERE_SPECIAL else char
 
 
 def _found(header: list[bytes]) -> bool:

@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Collection, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Collection, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from graph.errors import (
     AmbiguousScope,
@@ -50,6 +50,7 @@ __all__ = [
     "SUSPECT_KINDS",
     "FileChangeLike",
     "SourceRepository",
+    "SupportsContaining",
     "ChangedFile",
     "Occurrence",
     "QuotationContext",
@@ -79,6 +80,8 @@ _CONTEXT_LINES = 2
 _MAX_REGION_LINES = 40
 _HEX = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _MARKERS = re.compile(r"^(?:[ \t]*>)+", re.MULTILINE)
+_NOT_IN_FRAGMENT = re.compile(r"[\s\x00\ufffd\ud800-\udfff]+")
+_MAX_FRAGMENT = 64
 
 
 # -- what impact needs from git ------------------------------------------------------------------
@@ -119,6 +122,18 @@ class SourceRepository(Protocol):
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         """Whether ``ancestor`` is ``descendant`` or one of its ancestors."""
+
+
+@runtime_checkable
+class SupportsContaining(Protocol):
+    """An optional fast path: a repository that can name the files that may contain a string
+    without reading every file (:class:`ingest.git.GitRepository`, with ``git grep``). The search
+    for moved quotations uses it when present and gives the same answers without it."""
+
+    def containing(self, revision: str, fragments: Collection[str], *, skip: str = "") -> Collection[str]:
+        """Paths at ``revision`` including every file whose :meth:`SourceRepository.read` text
+        contains one of ``fragments`` (non-empty, no line breaks), also where characters of
+        ``skip`` sit between a fragment's characters; other paths may be included."""
 
 
 # -- results -------------------------------------------------------------------------------------
@@ -426,6 +441,31 @@ def _count(haystack: str, needle: str) -> int:
     return n
 
 
+def _fragment(needle: str) -> str | None:
+    """A piece of the normalised ``needle`` that the text of every file whose normalised form
+    contains ``needle`` holds too, with at most backticks between its characters; None if none.
+
+    :func:`normalise_quotation` only turns whitespace runs into one space and, for ``plain``, drops
+    backticks and line-initial ``>`` markers. A marker follows a line break, which is whitespace,
+    so inside a run of non-space characters of a normalised file only backticks were dropped:
+    each space-free piece of the needle occurs in the file's text, backticks aside. The piece also
+    avoids U+FFFD (invalid bytes decode to it, so it says nothing about the file's bytes), NUL and
+    lone surrogates (which no text a repository reads holds, so leaving them out only widens the
+    search). Which piece is chosen only changes how many files are read: the longest, with digits
+    and punctuation counting double (they make a piece rarer than a common word of that length),
+    cut to :data:`_MAX_FRAGMENT` characters.
+
+    >>> _fragment("throw new Error( Note was modified, )")
+    'modified,'
+    >>> _fragment("Note 0.9.5: keeps the retrieve step")
+    '0.9.5:'
+    >>> _fragment("\\ufffd") is None
+    True
+    """
+    best = max(_NOT_IN_FRAGMENT.split(needle), key=lambda piece: len(piece) + sum(not c.isalpha() for c in piece))
+    return best[:_MAX_FRAGMENT] or None
+
+
 def _locate(text: str, needle: str, plain: bool) -> tuple[int, int] | None:
     """1-based first and last line of the first occurrence of normalised ``needle`` in ``text``."""
     norm, index = _normalise_with_index(text, plain)
@@ -515,6 +555,8 @@ class _Checker:
         self._texts: dict[tuple[str, str], str | None] = {}
         self._norms: dict[tuple[str, str, bool], str | None] = {}
         self._files: dict[str, list[str]] = {}
+        self._read_all: set[str] = set()
+        self._candidates: dict[str, tuple[set[str], set[str]]] = {}  # revision -> (fragments, paths)
         self._changes: dict[tuple[str, str], Sequence[FileChangeLike]] = {}
 
     def changes(self, old: str, new: str) -> Sequence[FileChangeLike]:
@@ -537,11 +579,71 @@ class _Checker:
             self._norms[key] = None if text is None else normalise_quotation(text, plain=plain)
         return self._norms[key]
 
-    def all_files(self, revision: str) -> list[str]:
+    def paths(self, revision: str) -> list[str]:
+        """Every file path at ``revision``, in ``repo.files`` order."""
         if revision not in self._files:
             self._files[revision] = list(self.repo.files(revision))
-            self.texts(revision, self._files[revision])  # one batch read for the whole tree
         return self._files[revision]
+
+    def all_files(self, revision: str) -> list[str]:
+        """:meth:`paths`, with every file read (one batch read for the whole tree)."""
+        if revision not in self._read_all:
+            self.texts(revision, self.paths(revision))
+            self._read_all.add(revision)
+        return self.paths(revision)
+
+    def candidates(self, base: str, revision: str, fragment: str) -> set[str]:
+        """Paths at ``revision`` that may hold a text containing ``fragment`` (see :func:`_fragment`).
+
+        The first call at ``revision`` asks ``repo.containing`` once for the fragments of every
+        quotation of the scope missing from its own file there, so the tree is searched once per
+        revision however many quotations moved or broke; a fragment outside that batch costs one
+        more search. Each path returned may hold any of the fragments searched, so callers still
+        count exactly.
+        """
+        if revision not in self._candidates:
+            moves = self.moves(base, revision)
+            fragments: set[str] = set()
+            for q in self.scope.quotations:
+                plain = self.scope.plain[q.id]
+                needle = normalise_quotation(q.get("text") or "", plain=plain)
+                checked = moves.get(q.get("path"), q.get("path"))
+                here = self.norm(revision, checked, plain) if checked else None
+                if needle and (here is None or needle not in here) and (f := _fragment(needle)):
+                    fragments.add(f)
+            self._candidates[revision] = fragments, self._containing(revision, fragments)
+        fragments, paths = self._candidates[revision]
+        if fragment not in fragments:
+            fragments.add(fragment)
+            paths |= self._containing(revision, [fragment])
+        return paths
+
+    def _containing(self, revision: str, fragments: Collection[str]) -> set[str]:
+        # backticks may sit inside a word plain renderings dropped them from (and for markdown
+        # quotations allowing them only widens the search)
+        return set(self.repo.containing(revision, sorted(fragments), skip="`")) if fragments else set()
+
+    def elsewhere(self, needle: str, plain: bool, checked: str | None, base: str,
+                  revision: str) -> list[Occurrence]:
+        """Every file but ``checked`` holding ``needle`` at ``revision``, with its count, in
+        ``repo.files`` order: all files are read, or with :class:`SupportsContaining` only those
+        the repository names as possibly holding :func:`_fragment` of ``needle``."""
+        fragment = _fragment(needle) if isinstance(self.repo, SupportsContaining) else None
+        if fragment is None:
+            paths = self.all_files(revision)
+        else:
+            possible = self.candidates(base, revision, fragment)
+            paths = [p for p in self.paths(revision) if p in possible]
+            self.texts(revision, paths)  # one batch read
+        found = []
+        for other in paths:
+            if other == checked:
+                continue
+            text = self.norm(revision, other, plain)
+            k = _count(text, needle) if text else 0
+            if k:
+                found.append(Occurrence(other, k))
+        return found
 
     def moves(self, old: str, new: str) -> dict[str, str | None]:
         """Cited path → its path at ``new`` (None: deleted), for the cited paths renamed or deleted."""
@@ -572,14 +674,7 @@ class _Checker:
             return _Outcome("intact", (Occurrence(checked, 1),), checked, f"occurs once in {where}")
         if n > 1:
             return _Outcome("ambiguous", (Occurrence(checked, n),), checked, f"occurs {n} times in {where}")
-        found = []
-        for other in self.all_files(revision):
-            if other == checked:
-                continue
-            text = self.norm(revision, other, plain)
-            k = _count(text, needle) if text else 0
-            if k:
-                found.append(Occurrence(other, k))
+        found = self.elsewhere(needle, plain, checked, base, revision)
         total = sum(o.count for o in found)
         gone = f"{path} was deleted" if checked is None else (
             f"{where} no longer exists" if here is None else f"not in {where}")
@@ -800,9 +895,10 @@ def impact_of(
     everything that reaches a start along :data:`~graph.model.DEPENDENCY_KINDS` rests on it, with
     the best explanation of :func:`~queries.traversal.explain` (a quotation statement reaches its
     Quotation through QUOTES and its file through CITES ``form=quotation``). One ``store.closure``
-    call for the run. Git: one diff, and one batch read of the quoted files per revision; a
-    quotation missing from its attributed file costs one batch read of the whole tree at
-    ``to_revision`` (once per run).
+    call for the run. Git: one diff, and one batch read of the quoted files per revision; quotations
+    missing from their attributed files cost one search of the tree at ``to_revision`` (once per
+    run): with a ``repo`` offering :class:`SupportsContaining` (``git grep``), a read of the files
+    it names, else a batch read of the whole tree.
 
     Reviews: a suspect S with a review at revision R is moved from ``suspects`` to ``reviewed``
     when all of these hold:
