@@ -6,12 +6,13 @@ these primitives. The same contract suite (``tests/contract/``) runs against eve
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Collection, ContextManager, Iterable, Mapping, Protocol, runtime_checkable
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite"]
+__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "Reach", "SupportsReach", "projected"]
 
 
 class Direction(StrEnum):
@@ -95,3 +96,47 @@ class SupportsBulkWrite(Protocol):
     def bulk(self) -> ContextManager[None]:
         """A block whose writes form one transaction: all kept when it ends, all rolled back if any
         write or the block raises."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What reaches a set of start nodes: ``edges``, exactly :meth:`GraphStore.closure` of the
+    starts (sorted by :meth:`Edge.sort_key`), and ``nodes``, every node that reaches a start (each
+    start that exists, and both ends of every edge) keyed by id, each :func:`projected` to the
+    asked fields."""
+
+    edges: list[Edge]
+    nodes: dict[str, Node]
+
+
+@runtime_checkable
+class SupportsReach(Protocol):
+    """An optional fast path: a store that answers a closure together with the light fields of the
+    nodes on it in one round trip (Neo4j). Callers use it when present; without it the same
+    :class:`Reach` comes from :meth:`GraphStore.closure` plus :meth:`GraphStore.get_nodes`
+    (:func:`queries.traversal.generic_reach`), and the contract suite checks both agree."""
+
+    def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
+              fields: Mapping[Label, Collection[str]]) -> Reach:
+        """``closure(ids, kinds=kinds)`` and the nodes reaching ``ids``, one round trip.
+
+        ``fields`` names, per label, the props each node keeps (see :func:`projected`); nodes of
+        other labels keep none. Unknown ids contribute nothing; empty ``kinds`` give no edges and
+        only the starts that exist."""
+
+
+def projected(node: Node, fields: Mapping[Label, Collection[str]]) -> Node:
+    """``node`` with only the props ``fields[node.label]`` names, in that order; a named prop the
+    node lacks stays absent (one stored as ``None`` is kept). Other labels keep no props.
+
+    Examples
+    --------
+    >>> n = Node("s/d#L3", Label.STATEMENT, "s", "s/d", {"text": "x", "markup": "x\\n", "line": 3})
+    >>> projected(n, {Label.STATEMENT: ("line", "text", "order")}).props
+    {'line': 3, 'text': 'x'}
+    >>> projected(n, {Label.SECTION: ("heading",)}).props
+    {}
+    """
+    keep = fields.get(node.label, ())
+    return Node(node.id, node.label, node.set_id, node.document_id,
+                {k: node.props[k] for k in keep if k in node.props})

@@ -1,8 +1,10 @@
 """Traversals: what rests on a node, with the shortest citation path that explains each answer.
 
-Written once for every backend: one ``store.closure`` round trip fetches the dependency edges that
-can reach the start nodes, and :func:`explain` ranks paths in Python. A store with a faster way to
-fetch the same edge set only changes ``closure``; the semantics stay here.
+Written once for every backend: :func:`reach` fetches the dependency edges that can reach the
+start nodes with the light fields of the nodes on them (one round trip on a store with the
+:class:`~graph.store.SupportsReach` fast path, else ``store.closure`` plus ``store.get_nodes``),
+and :func:`explain` ranks paths in Python. A store with a faster way to fetch the same edges only
+changes how they are fetched; the semantics stay here.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from typing import Collection, Iterable
+from typing import Collection, Iterable, Mapping
 
 from graph.errors import AnalysisSetNotFound, QueryLimitExceeded, RecordNotFound
-from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId
-from graph.store import Direction, GraphStore
+from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id
+from graph.store import GraphStore, Reach, SupportsReach, projected
 
 __all__ = [
     "MAX_DEPTH",
     "Explanation",
     "explain",
+    "reach",
+    "generic_reach",
     "RestsOnResult",
     "RestsOnReport",
     "records_named",
@@ -105,6 +109,43 @@ def _id_key(node_id: str) -> tuple[str, int, str]:
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 
+def reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[EdgeKind],
+          fields: Mapping[Label, Collection[str]]) -> Reach:
+    """The closure of ``ids`` over ``kinds`` and the light fields of every node on it.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Any backend; one with :class:`~graph.store.SupportsReach` answers in one round trip.
+    ids : collection of str
+        Start node ids; unknown ones contribute nothing.
+    kinds : collection of EdgeKind
+        Edge kinds to follow backwards (``src`` rests on ``dst``).
+    fields : mapping of Label to collection of str
+        Props each node keeps, per label (see :func:`graph.store.projected`); leave heavy props
+        such as ``markup`` out.
+
+    Returns
+    -------
+    Reach
+        ``edges`` equal to ``store.closure(ids, kinds=kinds)``; ``nodes`` every node reaching a
+        start (starts included) by id, projected to ``fields``. Exactly :func:`generic_reach`'s
+        answer whichever path answers it.
+    """
+    if isinstance(store, SupportsReach):
+        return store.reach(ids, kinds=kinds, fields=fields)
+    return generic_reach(store, ids, kinds=kinds, fields=fields)
+
+
+def generic_reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[EdgeKind],
+                  fields: Mapping[Label, Collection[str]]) -> Reach:
+    """:func:`reach` from the contract primitives alone: ``store.closure``, then ``store.get_nodes``
+    of the starts and of every edge end (two round trips; the reference the fast path must match)."""
+    edges = store.closure(ids, kinds=kinds)
+    ends = dict.fromkeys([*ids, *(i for e in edges for i in (e.src, e.dst))])
+    return Reach(edges, {i: projected(n, fields) for i, n in store.get_nodes(list(ends)).items()})
+
+
 @dataclass(frozen=True, slots=True)
 class RestsOnResult:
     """One statement resting on the record.
@@ -160,16 +201,35 @@ class RestsOnReport:
 def records_named(store: GraphStore, record_id: str, set_id: str | None = None) -> list[Node]:
     """Record nodes carrying ``record_id`` (in ``set_id`` only, when given), sorted by node id.
 
+    Returns
+    -------
+    list of Node
+        At most one record when ``set_id`` is given (IDs are set-scoped), else one per set
+        declaring or citing the ID.
+
     Raises
     ------
     AnalysisSetNotFound
         ``set_id`` is given and not in the store.
     RecordNotFound
         No record in scope has that ID.
+
+    Notes
+    -----
+    With ``set_id`` one ``store.get_nodes`` call reads the set and the record by its node id
+    (:func:`graph.model.record_node_id`); the label and ``record_id`` are checked, since that id
+    could name another node (``<set>/SRC-1`` is a Source). Without, one ``store.find_nodes``.
     """
-    if set_id is not None and not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    found = store.find_nodes(Label.RECORD, set_id=set_id, where={"record_id": record_id})
+    if set_id is not None:
+        node_id = record_node_id(set_id, record_id)
+        nodes = store.get_nodes([set_id, node_id])
+        if set_id not in nodes:
+            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        record = nodes.get(node_id)
+        found = [record] if (record is not None and record.label == Label.RECORD and record.set_id == set_id
+                             and record.get("record_id") == record_id) else []
+    else:
+        found = store.find_nodes(Label.RECORD, where={"record_id": record_id})
     if not found:
         scope = f" in set {set_id!r}" if set_id else ""
         hint = ("SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write"
@@ -226,31 +286,33 @@ def rests_on(
     is the body of an annotation on R; transitively when it cites a named reference, section,
     document or record that rests on R (a section or document rests on R when a statement inside
     it does; a record when a statement of its declaration does; a superseded record rests on its
-    successor). One ``store.closure`` and one ``store.get_nodes`` call.
+    successor). Store calls: :func:`records_named`, then one :func:`reach` that brings only the
+    statement and section fields shown (one round trip with :class:`~graph.store.SupportsReach`).
+    A statement's innermost section is the source of the CONTAINS edge into it; that edge is in
+    the closure (CONTAINS is a dependency kind and the statement reaches the record), whatever
+    ``max_depth`` cuts from the explanations.
     """
     _check_depth(max_depth)
     records = records_named(store, str(record_id), set_id)
     starts = [r.id for r in records]
-    best = explain(store.closure(starts, kinds=DEPENDENCY_KINDS), starts,
-                   max_depth=1 if direct_only else max_depth)
-    nodes = store.get_nodes(list(best))
+    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS)
+    best = explain(found.edges, starts, max_depth=1 if direct_only else max_depth)
     results = []
     for node_id, why in best.items():
-        node = nodes.get(node_id)
+        node = found.nodes.get(node_id)
         if node is None or node.label != Label.STATEMENT:
             continue
         direct = len(why.path) == 2
         if direct_only and not direct:
             continue
         results.append((node, why, direct))
-    section_ids = _innermost_sections(store, [n.id for n, _, _ in results])
-    headings = store.get_nodes([s for s in section_ids.values() if s])
+    section_ids = _innermost_sections(found.edges, [n.id for n, _, _ in results])
     out = []
     for node, why, direct in results:
         section = section_ids.get(node.id)
         out.append(RestsOnResult(
             set=node.set_id or "", document=node.document_id or "", section=section,
-            section_heading=headings[section].get("heading") if section in headings else None,
+            section_heading=found.nodes[section].get("heading") if section in found.nodes else None,
             statement=node.id, kind=node.get("kind"), text=node.get("text"), line=node.get("line"),
             order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
         ))
@@ -258,11 +320,25 @@ def rests_on(
     return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out))
 
 
-def _innermost_sections(store: GraphStore, statement_ids: list[str]) -> dict[str, str | None]:
-    """Parent section id of each statement (None when it sits directly under its document)."""
-    parents = store.edges(statement_ids, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
+_RESULT_FIELDS: dict[Label, tuple[str, ...]] = {
+    Label.STATEMENT: ("kind", "text", "line", "order"),
+    Label.SECTION: ("heading",),
+}
+"""The props a rests-on answer shows: statements' fields and sections' headings (no markup)."""
+
+
+def _innermost_sections(edges: Iterable[Edge], statement_ids: list[str]) -> dict[str, str | None]:
+    """Parent section id of each statement (None when it sits directly under its document): the
+    source of the first CONTAINS edge into it by :meth:`Edge.sort_key`, taken from ``edges``,
+    which must hold every CONTAINS edge into those statements (a closure reaching them does)."""
+    wanted = set(statement_ids)
+    parents: dict[str, Edge] = {}
+    for e in edges:
+        if e.kind == EdgeKind.CONTAINS and e.dst in wanted:
+            if e.dst not in parents or e.sort_key() < parents[e.dst].sort_key():
+                parents[e.dst] = e
     out: dict[str, str | None] = {}
-    for sid, edges in parents.items():
-        parent = edges[0].src if edges else None
+    for sid in statement_ids:
+        parent = parents[sid].src if sid in parents else None
         out[sid] = parent if parent and "#" in parent else None
     return out

@@ -39,6 +39,7 @@ __all__ = [
     "find_nodes",
     "edges",
     "closure",
+    "reach",
     "count_nodes_and_edges",
     "TOTALS",
     "LOCK_WRITES",
@@ -192,6 +193,59 @@ CALL (s) {{
 WITH DISTINCT b
 MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
 RETURN elementId(r) AS rid, {_EDGE_FIELDS}
+"""
+
+
+def reach(kinds: Collection[EdgeKind]) -> str:
+    """:func:`closure` and the nodes on it in one query: one row per node reaching a node of
+    ``$ids`` along edges of ``kinds`` (the starts included), carrying the node's light fields and
+    the edges of ``kinds`` into it.
+
+    Parameters (Cypher)
+    -------------------
+    ``$ids``
+        Start node ids (list of distinct str).
+    ``$fields``
+        Map from model label name to the prop keys read from the node's native properties
+        (keys the store may splice: :data:`PROPERTY_KEY`, not reserved).
+    ``$whole``
+        Model label names whose rows always carry ``props_json`` (a key that has no native
+        property was asked for them).
+
+    Rows
+    ----
+    ``id``, ``labels`` (model labels), ``set_id``, ``document_id``; ``values``, the native value of
+    each key ``$fields`` names for the node's label, in order; ``props_json``, only when the label
+    is in ``$whole`` or a value is null (absent, ``None`` or not native: the store then reads the
+    props from the JSON); ``incoming``, a list of maps with the :func:`closure` row fields
+    (``rid``, ``src``, ``kind``, ``dst``, ``seq``, ``document_id``, ``set_id``, ``props_json``).
+    Markup and other heavy props never travel unless a value is null.
+
+    Notes
+    -----
+    The reached nodes are found exactly as in :func:`closure` (per-start ``CALL`` with ``RETURN
+    DISTINCT b``, so a pruning breadth-first expand, then ``WITH DISTINCT b``); every edge into a
+    reached node comes from a reached node, so the ``incoming`` lists together are the closure.
+    """
+    types = _kinds(kinds)
+    return f"""
+MATCH (s:{NODE_LABEL}) WHERE s.id IN $ids
+CALL (s) {{
+  MATCH (b:{NODE_LABEL})-[:{types}*0..]->(s)
+  RETURN DISTINCT b
+}}
+WITH DISTINCT b
+WITH b, [l IN labels(b) WHERE l <> '{NODE_LABEL}'] AS labels
+WITH b, labels, reduce(ks = [], l IN labels | ks + coalesce($fields[l], [])) AS keys
+WITH b, labels, [k IN keys | b[k]] AS values
+RETURN b.id AS id, labels, b.set_id AS set_id, b.document_id AS document_id, values,
+  CASE WHEN any(l IN labels WHERE l IN $whole) OR any(v IN values WHERE v IS NULL)
+       THEN b.props_json END AS props_json,
+  COLLECT {{
+    MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
+    RETURN {{rid: elementId(r), src: a.id, kind: type(r), dst: b.id, seq: r.seq,
+            document_id: r.document_id, set_id: r.set_id, props_json: r.props_json}}
+  }} AS incoming
 """
 
 

@@ -35,7 +35,7 @@ from neo4j.exceptions import (
 
 from graph.errors import CitegraphError, DuplicateDeclaration, PreconditionFailed, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction
+from graph.store import Direction, Reach, projected
 from graph.stores import cypher
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
@@ -76,8 +76,9 @@ class Neo4jStore:
     -----
     The schema is not touched here; call :meth:`ensure_schema` once (``connect`` does). Writers
     take a store-wide lock (:data:`graph.stores.cypher.LOCK_WRITES`), so concurrent writes run one
-    after the other; reads never wait. A query made of several reads (rests-on reads the closure,
-    then the nodes) can see a write that committed between them.
+    after the other; reads never wait. A query made of several reads (rests-on reads the record,
+    then the closure with its nodes) can see a write that committed between them. Implements
+    :class:`~graph.store.SupportsReach` (:meth:`reach`).
     """
 
     def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False):
@@ -208,6 +209,37 @@ class Neo4jStore:
             return []
         rows = {row["rid"]: row for row in self._read(cypher.closure(kinds), ids=wanted)}
         return sorted(map(_edge_from_row, rows.values()), key=Edge.sort_key)
+
+    def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
+              fields: Mapping[Label, Collection[str]]) -> Reach:
+        """See :meth:`graph.store.SupportsReach.reach`. One query: :func:`graph.stores.cypher.reach`.
+
+        Asked props are read from their native Neo4j properties; a node whose asked value is null
+        there (absent, ``None``, or not natively storable) also ships ``props_json``, which then
+        decides, so the props are exactly :func:`~graph.store.projected` ones. A label asked for a
+        key that has no native property (a reserved name such as ``id``) always ships it.
+        """
+        wanted, kinds = _distinct(ids), list(kinds)
+        if not wanted:
+            return Reach([], {})
+        if not kinds:
+            return Reach([], {i: projected(n, fields) for i, n in self.get_nodes(wanted).items()})
+        native: dict[str, list[str]] = {}
+        whole: list[str] = []
+        for label, keys in fields.items():
+            keys = _distinct(keys)
+            if all(cypher.PROPERTY_KEY.fullmatch(k) and k not in cypher.RESERVED_NODE_KEYS for k in keys):
+                native[Label(label).value] = keys
+            else:
+                whole.append(Label(label).value)
+        nodes: dict[str, Node] = {}
+        edges: dict[str, Any] = {}
+        for row in self._read(cypher.reach(kinds), ids=wanted, fields=native, whole=whole):
+            node = _light_node_from_row(row, native)
+            nodes[node.id] = projected(node, fields) if row["props_json"] is not None else node
+            for edge in row["incoming"]:
+                edges[edge["rid"]] = edge
+        return Reach(sorted(map(_edge_from_row, edges.values()), key=Edge.sort_key), nodes)
 
     def counts(self) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`."""
@@ -466,6 +498,17 @@ def _edge_properties(edge: Edge) -> dict[str, Any]:
 def _node_from_row(row) -> Node:
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
     return Node(row["id"], label, row["set_id"], row["document_id"], json.loads(row["props_json"] or "{}"))
+
+
+def _light_node_from_row(row, native: Mapping[str, list[str]]) -> Node:
+    """A :func:`cypher.reach` row as a node: props from ``props_json`` when the row carries it (to
+    be projected), else the native ``values`` of the label's keys (none of them null)."""
+    label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
+    if row["props_json"] is not None:
+        props = json.loads(row["props_json"])
+    else:
+        props = dict(zip(native.get(label.value, ()), row["values"]))
+    return Node(row["id"], label, row["set_id"], row["document_id"], props)
 
 
 def _edge_from_row(row) -> Edge:

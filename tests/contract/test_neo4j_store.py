@@ -1,5 +1,6 @@
 """Behaviour only a real Neo4j server shows: connection errors, schema, the graph's shape in Neo4j
-Browser, the closure's query plan, and that ``clear`` leaves foreign data alone."""
+Browser, the closure's and reach's query plans, rests-on's round trips, and that ``clear`` leaves
+foreign data alone."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from graph.errors import StoreUnavailable
 from graph.model import DEPENDENCY_KINDS
 from graph.stores import cypher
 from graph.stores.neo4j import Neo4jStore
+from queries.traversal import rests_on
 from tests.conftest import SEEDS, ingest_into
 
 pytestmark = pytest.mark.neo4j
@@ -57,10 +59,13 @@ def test_the_graph_reads_in_model_terms(neo4j_store):
     assert [(r["kind"], r["form"], r["set_id"]) for r in records] == [("paragraph", "citation", "tolaria")]
 
 
-def test_closure_is_one_pruning_breadth_first_query(neo4j_store):
+@pytest.mark.parametrize("query", [cypher.closure, cypher.reach], ids=["closure", "reach"])
+def test_closure_is_one_pruning_breadth_first_query(neo4j_store, query):
     ingest_into(neo4j_store, SEEDS)
     _, summary, _ = neo4j_store.driver.execute_query(
-        "EXPLAIN " + cypher.closure(DEPENDENCY_KINDS), {"ids": ["tolaria/RT-RTE-mcp-write"]},
+        "EXPLAIN " + query(DEPENDENCY_KINDS),
+        {"ids": ["tolaria/RT-RTE-mcp-write", "talorys/RT-RTE-owner-chat"], "fields": {"Statement": ["kind"]},
+         "whole": []},
         database_=neo4j_store.database)
     operators = []
 
@@ -70,8 +75,29 @@ def test_closure_is_one_pruning_breadth_first_query(neo4j_store):
             walk(child)
 
     walk(summary.plan)
+    assert "NodeUniqueIndexSeek" in operators, operators  # start nodes by the :CgNode(id) constraint
     assert any(op.startswith("VarLengthExpand(Pruning") for op in operators), operators
     assert "Distinct" in operators, operators
+    assert not any("Scan" in op for op in operators), operators
+
+
+def test_rests_on_in_a_set_is_two_round_trips_without_markup(neo4j_store, monkeypatch):
+    ingest_into(neo4j_store, SEEDS)
+    expected = rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria")
+    reads: list[tuple[str, list]] = []
+    read = Neo4jStore._read
+
+    def recording(self, query, **params):
+        rows = read(self, query, **params)
+        reads.append((query, rows))
+        return rows
+
+    monkeypatch.setattr(Neo4jStore, "_read", recording)
+    assert rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria") == expected
+    assert len(expected.results) == 14
+    assert [query for query, _ in reads] == [cypher.GET_NODES, cypher.reach(DEPENDENCY_KINDS)]
+    # statements and sections travel as their shown fields: no props_json, so no markup
+    assert [row["props_json"] for row in reads[1][1]] == [None] * len(reads[1][1])
 
 
 def test_clear_deletes_only_citegraph_nodes(neo4j_store):

@@ -28,7 +28,7 @@ from queries.documents import document_trees
 from queries.dossier import record_dossiers
 from queries.reports import analysis_set_report, rests_on_subgraph
 from queries.stats import stats
-from queries.traversal import rests_on
+from queries.traversal import generic_reach, reach, rests_on
 from queries.validation import check
 from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS, fresh_neo4j_store, ingest_into
 from tests.contract.helpers import canonical, content
@@ -95,6 +95,9 @@ def test_rests_on_every_record(pair):
         questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1).to_dict()
     questions["unknown record"] = lambda s: rests_on(s, "RT-RTE-not-there")
     questions["unknown set"] = lambda s: rests_on(s, "RT-RTE-mcp-write", set_id="nope")
+    for set_id in {k for _, k in record_ids(embedded)}:  # ids naming a Source and a Document of the set
+        questions[f"SRC-1 in {set_id}"] = lambda s, k=set_id: rests_on(s, "SRC-1", set_id=k)
+        questions[f"synthesis in {set_id}"] = lambda s, k=set_id: rests_on(s, "synthesis", set_id=k)
     assert len(questions) > 10
     assert differences(pair, questions) == []
 
@@ -134,6 +137,23 @@ def test_closure_of_every_record_and_of_all_at_once(pair):
     documents = [d.id for d in embedded.find_nodes(Label.DOCUMENT)]
     questions["documents"] = lambda s: s.closure(documents, kinds=DEPENDENCY_KINDS)
     assert differences(pair, questions) == []
+
+
+def test_reach_pushdown_equals_the_generic_path(pair):
+    """Neo4j's one-query ``reach`` equals ``closure`` + ``get_nodes`` on either store, for light
+    fields (what rests-on asks) and for heavy and odd ones (markup, maps, None, absent keys)."""
+    embedded, neo4j = pair
+    records = [r.id for r in embedded.find_nodes(Label.RECORD)]
+    light = {Label.STATEMENT: ("kind", "text", "line", "order"), Label.SECTION: ("heading",)}
+    heavy = {label: ("markup", "text", "heading", "frontmatter", "run_id", "record_id", "cells", "statuses",
+                     "preamble", "missing") for label in Label}
+    starts = {f"record {r}": [r] for r in records} | {"all records": records, "none": ["nope"]}
+    for fields in (light, heavy):
+        for name, ids in starts.items():
+            expected = canonical(generic_reach(embedded, ids, kinds=DEPENDENCY_KINDS, fields=fields))
+            assert canonical(neo4j.reach(ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
+            assert canonical(generic_reach(neo4j, ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
+            assert canonical(reach(embedded, ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
 
 
 def test_later_queries_agree_too(pair):

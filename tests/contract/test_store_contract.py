@@ -6,11 +6,14 @@ live in ``test_parity.py``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from graph.errors import CitegraphError, PreconditionFailed
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
-from graph.store import Direction, GraphStore
+from graph.store import Direction, GraphStore, Reach
+from queries.traversal import generic_reach, reach
 
 S = "s1"
 SYSTEM = "system/sys"
@@ -177,6 +180,40 @@ def test_closure_terminates_on_cycles_and_returns_each_edge_once(store):
         ("s1/a#L3", "CITES", "s1/R2", 0),
         ("s1/a#L4", "CITES", "s1/R3", 0),
     ]
+
+
+ODD_PROPS = {"none": None, "empty": [], "nested": {"a": [1, 2]}, "huge": 2**70, "id": "shadows the node id",
+             "flag": True, "ratio": 0.5, "tags": ["x", "y"], "markup": "| heavy |\n"}
+"""Props of every shape: Neo4j holds some natively, others (None, [], maps, ints beyond 64 bits,
+reserved names) only in ``props_json``; a projection must give them back exactly."""
+
+
+def test_reach_is_the_closure_with_the_nodes_on_it_projected(store):
+    a = document("a", {2: ["s1/R1"], 3: ["s1/R2"]})
+    odd = dataclasses.replace(a.nodes[1], props={**a.nodes[1].props, **ODD_PROPS})
+    a = dataclasses.replace(a, nodes=(a.nodes[0], odd, *a.nodes[2:]))
+    store.write_set(SetBatch(S, shared(S, "R1", "R2"), (a,), (system_edge(),)))
+    kinds = [EdgeKind.CITES, EdgeKind.CONTAINS]
+    light = {Label.STATEMENT: ("kind", "line", "missing"), Label.SECTION: ("heading",)}
+
+    found = reach(store, ["s1/R1", "nope", "s1/R1"], kinds=kinds, fields=light)
+    assert found == generic_reach(store, ["s1/R1", "nope"], kinds=kinds, fields=light)
+    assert found.edges == store.closure(["s1/R1"], kinds=kinds)
+    assert sorted(found.nodes) == ["s1", "s1/R1", "s1/a", "s1/a#L1", "s1/a#L2", "system/sys"]
+    assert found.nodes["s1/a#L2"] == Node("s1/a#L2", Label.STATEMENT, S, "s1/a", {"kind": "paragraph", "line": 2})
+    assert found.nodes["s1/a#L1"].props == {"heading": "Intro"}
+    assert found.nodes["s1/R1"] == Node("s1/R1", Label.RECORD, S, None, {})
+    assert found.nodes["system/sys"] == Node("system/sys", Label.SYSTEM, None, None, {})
+
+    every = {Label.STATEMENT: (*ODD_PROPS, "text", "missing"), Label.ANALYSIS_SET: ("run_id", "system")}
+    found = reach(store, ["s1/R1"], kinds=kinds, fields=every)
+    assert found.nodes["s1/a#L2"].props == {**ODD_PROPS, "text": "line 2"}
+    assert found.nodes["s1"].props == {"run_id": None, "system": SYSTEM}
+    assert found == generic_reach(store, ["s1/R1"], kinds=kinds, fields=every)
+
+    assert reach(store, ["s1/R1", "nope"], kinds=[], fields=light) == Reach([], {"s1/R1": found.nodes["s1/R1"]})
+    assert reach(store, ["nope"], kinds=kinds, fields=light) == Reach([], {})
+    assert reach(store, [], kinds=kinds, fields=light) == Reach([], {})
 
 
 def test_counts_per_label_and_kind_with_totals(store):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import AnalysisSetNotFound, QueryLimitExceeded, RecordNotFound
+from graph.model import EdgeKind
+from graph.store import Direction
 from queries.traversal import rests_on
 
 MCP_WRITE_DIRECT = [
@@ -86,3 +88,30 @@ def test_depth_limits(seeds_store, depth):
 def test_unknown_record(seeds_store):
     with pytest.raises(RecordNotFound, match="RT-RTE-nope"):
         rests_on(seeds_store, "RT-RTE-nope")
+
+
+def test_a_record_id_naming_another_node_in_the_set_is_not_found(seeds_store):
+    # with a set the record is read by its node id <set>/<record id>; tolaria/SRC-1 is a Source
+    # and tolaria/synthesis a Document, so neither is a record
+    with pytest.raises(RecordNotFound, match="SRC-1 is not cited or declared in set 'tolaria'") as source:
+        rests_on(seeds_store, "SRC-1", set_id="tolaria")
+    assert source.value.hint.startswith("SRC-n is a source ID")
+    with pytest.raises(RecordNotFound, match="synthesis is not cited or declared in set 'tolaria'"):
+        rests_on(seeds_store, "synthesis", set_id="tolaria")
+    with pytest.raises(AnalysisSetNotFound, match="no analysis set 'nope'"):
+        rests_on(seeds_store, "SRC-1", set_id="nope")
+
+
+def test_sections_and_fields_agree_with_the_stored_nodes(seeds_store):
+    """Innermost sections come from the closure's CONTAINS edges and the fields from projected
+    nodes: both agree with a direct read of the store, at every depth limit."""
+    for options in ({}, {"direct_only": True}, {"max_depth": 1}, {"max_depth": 2}):
+        for result in rests_on(seeds_store, "RT-RTE-mcp-write", **options).results:
+            parent = seeds_store.edges([result.statement], kinds=[EdgeKind.CONTAINS],
+                                       direction=Direction.IN)[result.statement][0].src
+            assert result.section == (parent if "#" in parent else None)
+            if result.section is not None:
+                assert result.section_heading == seeds_store.get_nodes([parent])[parent].get("heading")
+            stored = seeds_store.get_nodes([result.statement])[result.statement]
+            assert (result.kind, result.text, result.line, result.order) == (
+                stored.get("kind"), stored.get("text"), stored.get("line"), stored.get("order"))
