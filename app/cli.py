@@ -121,7 +121,7 @@ def ingest_cmd(
     """
     store = _store(neo4j, home)
     try:
-        read = read_members(paths, skip_invalid=skip_invalid)
+        read = read_members(paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
         report = ingest_parsed(store, read.parsed, errors=read.errors)
     finally:
         store.close()
@@ -220,7 +220,8 @@ def check_cmd(
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
     if paths:
-        assembly = read_sets(paths)  # parse and assemble, then check in a throwaway store
+        # parse and assemble, then check in a throwaway store
+        assembly = read_sets(paths, workers=get_settings().ingest_workers)
         store: GraphStore = MemoryStore(None)
         ingest_parsed(store, list(assembly.documents))
         report = check(store, set_id=set_id, problems=assembly.problems)

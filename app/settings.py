@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     ``max_body_bytes``: request body limit. ``repo_roots``: folders under which ``POST /impact``
     and the GraphQL ``impact`` field may open git repositories (``CITEGRAPH_REPO_ROOTS``, a JSON
     list); empty means impact over HTTP is refused (the CLI is not restricted).
+    ``ingest_workers``: processes that parse members when the CLI reads many files
+    (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no parser processes).
     """
 
     model_config = SettingsConfigDict(env_prefix="CITEGRAPH_", env_file=".env", extra="ignore")
@@ -47,6 +49,7 @@ class Settings(BaseSettings):
     embed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024)
     repo_roots: list[Path] = Field(default_factory=list)
+    ingest_workers: int | None = Field(None, ge=1)
 
     @field_validator("embed_origins", mode="before")
     @classmethod

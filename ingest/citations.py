@@ -19,12 +19,16 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from ingest.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
+from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
 from ingest.parsers.parsed import ParsedCitation
 
 __all__ = ["extract_citations", "split_cell_citations"]
 
 _GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
+_RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
+"""Every :data:`~ingest.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
+statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
+look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
 _MAX_NAME_WORDS = 5
 
@@ -100,17 +104,32 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
     return closes_sentence and all(_is_short_name(t.text) for t in tokens)
 
 
+def _has_record_mark(text: str) -> bool:
+    """Whether ``text`` could hold a record ID: it contains a kind followed by ``-`` (``RTE-``).
+
+    False means :data:`~ingest.grammar.RECORD_ID` finds nothing in ``text``; true means it may.
+
+    >>> _has_record_mark("see RT-RTE-x"), _has_record_mark("no IDs here")
+    (True, False)
+    """
+    return any(mark in text for mark in _RECORD_MARKS)
+
+
 class _Sentences:
-    """Sentence boundaries of one text, found once; :meth:`around` is a binary search."""
+    """Sentence boundaries of one text, found on first use; :meth:`around` is a binary search."""
 
     def __init__(self, text: str):
+        self.text = text
         self.length = len(text)
-        matches = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
-        self.starts = [s for s, _ in matches]
-        self.ends = [e for _, e in matches]
+        self.starts: list[int] | None = None
+        self.ends: list[int] = []
 
     def around(self, start: int, end: int) -> tuple[int, int]:
         """The sentence around ``text[start:end]``: after the previous ``. `` and through the next."""
+        if self.starts is None:
+            matches = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(self.text)]
+            self.starts = [s for s, _ in matches]
+            self.ends = [e for _, e in matches]
         k = bisect_right(self.ends, start) - 1
         left = self.ends[k] if k >= 0 else 0
         i = bisect_left(self.starts, end)
@@ -151,7 +170,9 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     found: list[ParsedCitation] = []
     taken: list[tuple[int, int]] = []
     span_from = 0
-    for m in _GROUP.finditer(text):
+    # Cheap substring tests first: each scan below can only match when its literal is present.
+    records, sources = _has_record_mark(text), "SRC-" in text
+    for m in _GROUP.finditer(text) if "(" in text or "[" in text else ():
         inner = m.group(1) if m.group(1) is not None else m.group(2)
         inner_start = m.start(1) if m.group(1) is not None else m.start(2)
         tokens = _split(inner, inner_start)
@@ -161,7 +182,8 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         found.extend(_group_citations(tokens, "citation", (span_from, span_end)))
         taken.append((m.start(), m.end()))
         span_from = span_end
-    trailing = _trailing_list(text, taken)
+    # A trailing list needs a record or source token (``classify_token``), so an ID mark.
+    trailing = _trailing_list(text, taken) if records or sources else None
     if trailing:
         offset, tokens = trailing
         end = len(text.rstrip())
@@ -178,12 +200,12 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         return i < 0 or reach[i] < e
 
     sentences = _Sentences(text)
-    for m in [*RECORD_ID.finditer(text), *SOURCE_ID.finditer(text)]:
+    for m in [*(RECORD_ID.finditer(text) if records else ()), *(SOURCE_ID.finditer(text) if sources else ())]:
         if free(m.start(), m.end()):
             kind = "source" if m.group().startswith("SRC-") else "record"
             found.append(ParsedCitation(m.group(), kind, m.group(), "mention", m.start(), m.end(),
                                         *sentences.around(m.start(), m.end())))
-    for m in PROSE_PATH.finditer(text):
+    for m in PROSE_PATH.finditer(text) if "/" in text else ():
         if free(m.start(), m.end()):
             found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
                                         *sentences.around(m.start(), m.end())))

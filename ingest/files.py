@@ -71,14 +71,28 @@ def read_inputs(paths: list[Path]) -> list[InputFile]:
     return out
 
 
-def read_sets(paths: list[Path]) -> Assembly:
+def read_sets(paths: list[Path], *, workers: int | None = None) -> Assembly:
     """Read every file under ``paths`` and assemble analysis sets (see :func:`ingest.sets.assemble`),
-    refusing nothing: the checker reports the problems, ingest refuses on them."""
-    return assemble(read_inputs(paths))
+    refusing nothing: the checker reports the problems, ingest refuses on them.
+
+    ``workers`` is the number of processes that parse members (None: one per available CPU, 1:
+    this process only); a pool is only used for many members (``assemble``'s ``workers``)."""
+    return assemble(read_inputs(paths), workers=workers)
 
 
-def read_members(paths: list[Path], *, skip_invalid: bool = False) -> ReadResult:
+def read_members(paths: list[Path], *, skip_invalid: bool = False, workers: int | None = None) -> ReadResult:
     """Read, parse and assemble every member under ``paths``; a set is taken whole or not at all.
+
+    Parameters
+    ----------
+    paths : list of Path
+        Member files and folders (see :func:`member_files`).
+    skip_invalid : bool, default False
+        Refuse the invalid files and their sets and return the rest, instead of raising.
+    workers : int or None, default None
+        Processes that parse members: None for one per available CPU, 1 for this process only.
+        A pool is used only from :data:`ingest.sets.PARALLEL_MIN_FILES` members up; the result
+        is the same either way.
 
     Returns
     -------
@@ -93,7 +107,7 @@ def read_members(paths: list[Path], *, skip_invalid: bool = False) -> ReadResult
         ``IngestError`` for a missing or mismatched manifest pin, ``DuplicateDeclaration``); the
         message counts the others.
     """
-    return accept(read_sets(paths), skip_invalid=skip_invalid)
+    return accept(read_sets(paths, workers=workers), skip_invalid=skip_invalid)
 
 
 def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:

@@ -14,12 +14,19 @@ refused as a whole (all or nothing); the checker reports the same problems witho
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import multiprocessing
+import os
 import re
+import sys
+import threading
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import yaml
 
@@ -27,12 +34,14 @@ from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, Pars
 from ingest.grammar import NON_MEMBER_TYPES, member_type
 from ingest.loader import set_id_of
 from ingest.parsers import parse_member
-from ingest.parsers.markdown import read_frontmatter
+from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
 from ingest.parsers.plaintext import decode_member
+from ingest.parsers.yamldoc import load_yaml
 
 __all__ = [
     "MANIFEST_NAME",
+    "PARALLEL_MIN_FILES",
     "SET_TYPES",
     "ManifestPin",
     "Manifest",
@@ -52,6 +61,10 @@ SET_TYPES = (
     "reports/types/agentic-system-analysis-set.md",
 )
 """Manifest ``type`` values, newest first (GRAMMAR §2.1)."""
+
+PARALLEL_MIN_FILES = 64
+"""Fewest candidate members (files, manifests excluded) that :func:`assemble` parses in a process
+pool when asked for more than one worker; smaller inputs are parsed in one process."""
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _RUN_ID_LINE = re.compile(r"(?m)^run-id:[ \t]*[\"']?([^\s\"'#]+)")
@@ -106,8 +119,7 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
     """
     text = decode_member(data, path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        value = yaml.safe_load(text)
+        node, value = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ParseError(f"malformed manifest YAML: {getattr(exc, 'problem', None) or exc}",
@@ -232,6 +244,7 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
     if f.data is None:
         problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
         return None
+    fm = None
     if f.name.lower().endswith(".md"):
         try:
             text = decode_member(f.data, f.path)
@@ -268,6 +281,8 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
                     "agentic-system-analyses/types/agentic-system-runtime-report.md"))
             return None
     try:
+        if fm is not None:  # a Markdown member: its text and frontmatter are read once, above
+            return parse_markdown(f.data, f.path, text=text, frontmatter=fm)
         return parse_member(f.data, f.path)
     except ParseError as exc:
         problems.append(SetProblem("parse-error", "error", f.path, exc.source.line if exc.source else 1, exc.message,
@@ -275,7 +290,66 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
         return None
 
 
-def assemble(files: Iterable[InputFile]) -> Assembly:
+def _read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:
+    """One candidate member parsed (see :func:`_read_member`), with the problems it found."""
+    problems: list[SetProblem] = []
+    return _read_member(candidate[0], candidate[1], problems), problems
+
+
+def _pool_size(workers: int | None, files: int) -> int:
+    """Processes to parse ``files`` candidate members with (1: none, parse here)."""
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if workers <= 1 or files < PARALLEL_MIN_FILES or not sys.platform.startswith("linux") \
+            or threading.active_count() > 1:  # forking a process with threads running is unsafe
+        return 1
+    return min(workers, files)
+
+
+def _read_all(candidates: list[tuple[InputFile, bool]],
+              workers: int | None) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
+    """:func:`_read_one` over ``candidates``, in their order, in a process pool when it pays.
+
+    Parsing is independent per member, so the pool only changes where it runs: results come back
+    in input order, and if anything unexpected goes wrong in the pool (a worker dies, a parser bug
+    raises) every member is parsed again here, so the outcome (result or exception) is exactly
+    the one-process outcome."""
+    size = _pool_size(workers, len(candidates))
+    with _collector_paused():
+        if size > 1:
+            chunk = max(1, min(16, len(candidates) // (size * 8)))
+            try:
+                with ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("fork"),
+                                         initializer=_start_worker) as pool:
+                    return list(pool.map(_read_one, candidates, chunksize=chunk))
+            except Exception:  # noqa: BLE001 - redone below, where an error surfaces as it would serially
+                pass
+        return [_read_one(c) for c in candidates]
+
+
+def _start_worker() -> None:
+    """Set up a forked parser process: its collector stays off (see :func:`_collector_paused`;
+    the process only parses, and ends with the pool)."""
+    gc.disable()
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while parsed members pile up, when no other thread
+    runs (the collector is process-wide). Parsing makes almost no reference cycles, but each
+    collection of the oldest generation walks every object built so far: about a sixth of parse
+    time, and most of the time spent unpickling results from a pool."""
+    if threading.active_count() > 1 or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def assemble(files: Iterable[InputFile], *, workers: int | None = 1) -> Assembly:
     """Group input files into analysis sets.
 
     Parameters
@@ -284,6 +358,10 @@ def assemble(files: Iterable[InputFile]) -> Assembly:
         Member files (``.md``, ``.txt``) and manifests (``ARTIFACT.yaml``), in input order.
         Walked (not ``explicit``) Markdown without member frontmatter — ``NOTICE.md``, type
         definitions, instructions — is skipped; given explicitly it is a ``not-a-member`` error.
+    workers : int or None, default 1
+        Processes that parse members: 1 parses in this process; None picks one per available CPU.
+        More than one is only used for at least :data:`PARALLEL_MIN_FILES` members, on Linux
+        (``fork``), with no other thread running; the result is the same either way.
 
     Returns
     -------
@@ -320,10 +398,9 @@ def assemble(files: Iterable[InputFile]) -> Assembly:
     named_here = {(m.folder, name) for m in manifests for name in m.names()}
     docs: list[ParsedDocument] = []
     unparsed: dict[tuple[str, str], InputFile] = {}
-    for f in files:
-        if f.name == MANIFEST_NAME:
-            continue
-        doc = _read_member(f, (f.folder, f.name) in named_here, problems)
+    candidates = [(f, (f.folder, f.name) in named_here) for f in files if f.name != MANIFEST_NAME]
+    for (f, _), (doc, found) in zip(candidates, _read_all(candidates, workers)):
+        problems.extend(found)
         if doc is None:
             unparsed[(f.folder, f.name)] = f
         else:
@@ -352,18 +429,30 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     folder_sets: dict[str, str] = {}
     set_manifest: dict[str, Manifest] = {}
     placed: dict[int, ParsedDocument] = {}
+    # Each member's folder and file name, worked out once; members by (folder, name) and by
+    # (run-id, name), in input order, so each pin is found without scanning every member.
+    file_names = [_file_name(d) for d in docs]
+    by_folder: dict[str, list[int]] = {}
+    by_place: dict[tuple[str, str], list[int]] = {}
+    by_run: dict[tuple[str | None, str], list[int]] = {}
+    for n, (doc, name) in enumerate(zip(docs, file_names)):
+        folder = _folder(doc)
+        by_folder.setdefault(folder, []).append(n)
+        by_place.setdefault((folder, name), []).append(n)
+        by_run.setdefault((doc.run_id, name), []).append(n)
     for manifest in manifests:
+        here = manifest.folder
         names = set(manifest.names())
-        beside = [d for d in docs if _folder(d) == manifest.folder]
-        votes = Counter(d.run_id for d in beside if d.run_id and _file_name(d) in names) or \
-            Counter(d.run_id for d in beside if d.run_id) or \
-            Counter(d.run_id for d in docs if d.run_id and _file_name(d) in names)
+        beside = [(docs[n], file_names[n]) for n in by_folder.get(here, ())]
+        votes = Counter(d.run_id for d, name in beside if d.run_id and name in names) or \
+            Counter(d.run_id for d, _ in beside if d.run_id) or \
+            Counter(d.run_id for d, name in zip(docs, file_names) if d.run_id and name in names)
         set_id = votes.most_common(1)[0][0] if votes else None
         if set_id is None:
             set_id = next((r for r in (_guess_run_id(f.data) for (folder, _), f in unparsed.items()
-                                       if folder == manifest.folder) if r), None)
+                                       if folder == here) if r), None)
         if set_id is not None:
-            folder_sets[manifest.folder] = set_id
+            folder_sets[here] = set_id
             if set_id in set_manifest:
                 problems.append(SetProblem("duplicate-manifest", "error", manifest.path, 1,
                                            f"set {set_id} already has the manifest {set_manifest[set_id].path}",
@@ -371,13 +460,11 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 continue
             set_manifest[set_id] = manifest
         for pin in manifest.pins:
-            index = next((n for n, d in enumerate(docs) if n not in placed and _folder(d) == manifest.folder
-                          and _file_name(d) == pin.name), None)
+            index = next((n for n in by_place.get((here, pin.name), ()) if n not in placed), None)
             if index is None:
-                index = next((n for n, d in enumerate(docs) if n not in placed and d.run_id == set_id
-                              and _file_name(d) == pin.name), None)
+                index = next((n for n in by_run.get((set_id, pin.name), ()) if n not in placed), None)
             if index is None:
-                raw = unparsed.get((manifest.folder, pin.name))
+                raw = unparsed.get((here, pin.name))
                 if raw is not None and raw.data is not None:
                     if hashlib.sha256(raw.data).hexdigest() != pin.sha256:
                         problems.append(_mismatch(raw.path, hashlib.sha256(raw.data).hexdigest(), manifest, pin, set_id))

@@ -49,6 +49,7 @@ from ingest.grammar import (
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 from ingest.parsers.plaintext import citation_columns, decode_member
+from ingest.parsers.yamldoc import load_yaml
 
 __all__ = ["Frontmatter", "read_frontmatter", "parse_markdown", "frontmatter_records"]
 
@@ -81,17 +82,6 @@ _TABLE_ROLES = {
     "system-claim versus route comparison": "claims",
 }
 _SOURCE_ROW = re.compile(r"^SRC-\d+$")
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps dates as the strings written (``run-date: 2026-10-04``), so quoted and
-    unquoted dates read the same and the frontmatter stays JSON-compatible (GRAMMAR §3.2, §10)."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
 
 
 def _plain_value(value: Any) -> Any:
@@ -156,8 +146,9 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
                          hint="close the YAML frontmatter with a `---` line")
     body = "\n".join(lines[1:close])
     try:
-        node = yaml.compose(body, Loader=_Loader)
-        data = yaml.load(body, Loader=_Loader)
+        # Dates stay the strings written, so quoted and unquoted dates read the same and the
+        # frontmatter stays JSON-compatible (GRAMMAR §3.2, §10).
+        node, data = load_yaml(body, dates_as_text=True)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 2 if mark is not None else 2
@@ -337,13 +328,17 @@ def _shift(citations, offset: int) -> list[ParsedCitation]:
 def _id_findings(text: str) -> dict[str, list[str]]:
     """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
     out: dict[str, list[str]] = {}
-    malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
-    if malformed:
-        out["malformed_ids"] = malformed
-    ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
-    if ranges:
-        out["source_ranges"] = ranges
-    record_ranges = [m.group() for m in RECORD_RANGE.finditer(text)]
+    # Each scan only runs when its literal is in the text: ID_LIKE needs an analyst prefix and
+    # ``-``, SOURCE_RANGE ``SRC-``, RECORD_RANGE ``through`` (most statements have none of them).
+    if "RT-" in text or "MEM-" in text or "EPI-" in text:
+        malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
+        if malformed:
+            out["malformed_ids"] = malformed
+    if "SRC-" in text:
+        ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
+        if ranges:
+            out["source_ranges"] = ranges
+    record_ranges = [m.group() for m in RECORD_RANGE.finditer(text)] if "through" in text else []
     if record_ranges:
         out["record_ranges"] = record_ranges
     return out
@@ -428,7 +423,8 @@ def _close(tokens: list[Token], i: int) -> int:
     return len(tokens) - 1
 
 
-def parse_markdown(data: bytes, path: str) -> ParsedDocument:
+def parse_markdown(data: bytes, path: str, *, text: str | None = None,
+                   frontmatter: Frontmatter | None = None) -> ParsedDocument:
     """Parse one Markdown analysis-set member.
 
     Parameters
@@ -438,6 +434,12 @@ def parse_markdown(data: bytes, path: str) -> ParsedDocument:
     path : str
         The path shown in errors and stored on the document; its file name gives the role of
         verification members (GRAMMAR §3.9) and the member named by same-file links.
+    text : str, optional
+        ``data`` already decoded by :func:`~ingest.parsers.plaintext.decode_member`, so a caller
+        that has read the frontmatter need not decode again; with ``frontmatter`` only.
+    frontmatter : Frontmatter, optional
+        ``read_frontmatter(text, path)``, already read by the caller (set assembly reads it to
+        tell members from other Markdown), so it is parsed once per member.
 
     Returns
     -------
@@ -465,9 +467,12 @@ def parse_markdown(data: bytes, path: str) -> ParsedDocument:
     >>> doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data.decode()
     True
     """
-    text = decode_member(data, path)
+    if frontmatter is None or text is None:
+        text = decode_member(data, path)
+        fm = read_frontmatter(text, path)
+    else:
+        fm = frontmatter
     file_name = PurePosixPath(path.replace("\\", "/")).name
-    fm = read_frontmatter(text, path)
     if fm is None:
         raise ParseError("expected YAML frontmatter opening with `---` on line 1", source=SourceSpan(path, 1),
                          hint="analysis-set members start with frontmatter naming their `type`")
