@@ -184,16 +184,23 @@ def closure(kinds: Collection[EdgeKind]) -> str:
     real operator. ``tests/contract/test_parity.py`` checks closures of many starts at once.
     """
     types = _kinds(kinds)
+    return f"""{_reached(types)}
+MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
+RETURN elementId(r) AS rid, {_EDGE_FIELDS}
+"""
+
+
+def _reached(types: str) -> str:
+    """The Cypher prefix shared by :func:`closure` and :func:`reach`: one row ``b`` per distinct
+    node reaching a node of ``$ids`` along relationships of ``types`` (starts included), found
+    by a per-start ``CALL`` (see :func:`closure`'s notes for why)."""
     return f"""
 MATCH (s:{NODE_LABEL}) WHERE s.id IN $ids
 CALL (s) {{
   MATCH (b:{NODE_LABEL})-[:{types}*0..]->(s)
   RETURN DISTINCT b
 }}
-WITH DISTINCT b
-MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
-RETURN elementId(r) AS rid, {_EDGE_FIELDS}
-"""
+WITH DISTINCT b"""
 
 
 def reach(kinds: Collection[EdgeKind]) -> str:
@@ -228,13 +235,7 @@ def reach(kinds: Collection[EdgeKind]) -> str:
     reached node comes from a reached node, so the ``incoming`` lists together are the closure.
     """
     types = _kinds(kinds)
-    return f"""
-MATCH (s:{NODE_LABEL}) WHERE s.id IN $ids
-CALL (s) {{
-  MATCH (b:{NODE_LABEL})-[:{types}*0..]->(s)
-  RETURN DISTINCT b
-}}
-WITH DISTINCT b
+    return f"""{_reached(types)}
 WITH b, [l IN labels(b) WHERE l <> '{NODE_LABEL}'] AS labels
 WITH b, labels, reduce(ks = [], l IN labels | ks + coalesce($fields[l], [])) AS keys
 WITH b, labels, [k IN keys | b[k]] AS values
