@@ -537,6 +537,10 @@ def _chunks(lines: Iterable[str], size: int = 1 << 20) -> Iterator[str]:
         yield "\n".join(buf) + "\n"
 
 
+_LABELS: dict[str, Label] = {str(label): label for label in Label}
+_KINDS: dict[str, EdgeKind] = {str(kind): kind for kind in EdgeKind}
+
+
 class _Interner:
     """Builds nodes and edges from their saved form sharing one string object per distinct id,
     set id and document id (a JSON parse makes a new string per occurrence): at size L that is
@@ -559,12 +563,12 @@ class _Interner:
         return props
 
     def node(self, data: dict) -> Node:
-        return Node(self._s(data["id"]), Label(data["label"]), self._s(data.get("set_id")),
+        return Node(self._s(data["id"]), _LABELS[data["label"]], self._s(data.get("set_id")),
                     self._s(data.get("document_id")), self._props(data.get("props")))
 
     def edge(self, data: dict, nodes: Mapping[str, Node]) -> Edge:
         src, dst = data["src"], data["dst"]
-        return Edge(EdgeKind(data["kind"]), nodes[src].id if src in nodes else src,
+        return Edge(_KINDS[data["kind"]], nodes[src].id if src in nodes else src,
                     nodes[dst].id if dst in nodes else dst, int(data.get("seq", 0)),
                     self._s(data.get("document_id")), self._s(data.get("set_id")), self._props(data.get("props")))
 
