@@ -420,7 +420,7 @@ def _fmt(v: Any, digits: int = 1) -> str:
 
 _TABLE_ROWS = (
     ("documents", "documents"), ("sets", "sets"), ("nodes / edges", ("nodes", "edges")), ("CITES edges", "cites_edges"),
-    ("ingest s (read+parse / write)", ("ingest_s", "ingest_read_parse_s", "ingest_write_s")),
+    ("ingest s: total (read+parse / write)", ("ingest_s", "ingest_read_parse_s", "ingest_write_s")),
     ("ingest CPU s", "ingest_cpu_s"),
     ("ingest docs/s", "ingest_docs_per_s"), ("ingest MB/s", "ingest_mb_per_s"),
     ("parse floor MB/s (markdown-it)", "floor_mb_per_s"), ("ingest ÷ parse floor (wall / CPU)", ("ingest_vs_floor", "ingest_vs_floor_cpu")),
@@ -535,11 +535,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
     args = ap.parse_args(argv)
     sizes = args.size or ["S"]
-    args.work = args.work.resolve()
-    args.work.mkdir(parents=True, exist_ok=True)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
+
+    caller = Path(os.environ.get("CITEGRAPH_BENCH_CWD") or os.getcwd())  # bench/run cds to the repository
+    args.work, args.results = (caller / args.work).resolve(), (caller / args.results).resolve()
+    if args.corpus is not None:
+        args.corpus = (caller / args.corpus).resolve()
+        if not args.corpus.is_dir():
+            log(f"error: --corpus {args.corpus} is not a folder")
+            return 2
+    args.work.mkdir(parents=True, exist_ok=True)
 
     server = None
     neo4j_spec = None
@@ -566,13 +573,18 @@ def main(argv: list[str] | None = None) -> int:
             print(markdown_table(size, result["stores"]))
             print(f"\nresults: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
                   f"total {result['total_s']:.0f} s\n")
+            broken = sorted({f"{store}: {phase['failed']}" for store, out in result["raw"].items()
+                             for phase in out.get("phases", {}).values() if isinstance(phase, dict) and "failed" in phase})
+            for line in broken:
+                log(f"error: {line}")
+            failed |= bool(broken)
             if args.check:
                 print(_check_table(result["targets"]) + "\n")
                 failed |= any(r["verdict"] == "FAIL" for r in result["targets"])
     finally:
         if server is not None:
             server.stop()
-    return 1 if failed else 0
+    return 1 if failed else 0  # a failed phase, or with --check a failed target
 
 
 if __name__ == "__main__":
