@@ -143,7 +143,15 @@ class MemoryStore:
 
     def _load(self) -> None:
         """Read the file into a fresh state, one element per line (see :meth:`_save`); a file
-        written as a single JSON document (before the line layout) is read whole."""
+        written as a single JSON document (before the line layout) is read whole.
+
+        Raises
+        ------
+        StoreUnavailable
+            The file is not gzip, not UTF-8, not a store of this format, or damaged (a line that is
+            not an element, a missing comma, a dangling edge, a truncated end); the message names
+            the file and, in the line layout, the line. The store is left empty.
+        """
         assert self.path is not None
         try:
             with gzip.open(self.path, "rt", encoding="utf-8") as fh:
@@ -152,7 +160,10 @@ class MemoryStore:
                     self._load_lines(fh)
                 else:
                     self._load_document(json.loads(head + fh.read()))
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zlib.error) as exc:
+        except StoreUnavailable:
+            self._reset()
+            raise
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zlib.error, CitegraphError) as exc:
             self._reset()
             raise StoreUnavailable(
                 f"cannot read the embedded store {self.path}: {exc}",
@@ -160,30 +171,49 @@ class MemoryStore:
             ) from exc
 
     def _load_lines(self, lines: Iterator[str]) -> None:
+        """Elements from line 2 on: each followed by a comma except the last of its array."""
         self._reset()
-        section, intern, batch = "nodes", _Interner(), []
+        section, intern = "nodes", _Interner()
+        batch: list[tuple[int, str]] = []  # (file line, element JSON)
 
         def flush() -> None:
-            items = json.loads("[" + ",".join(batch) + "]")
+            try:
+                items = json.loads("[" + ",".join(text for _, text in batch) + "]")
+            except ValueError:
+                for number, text in batch:  # find the line at fault
+                    try:
+                        json.loads(text)
+                    except ValueError as exc:
+                        raise ValueError(f"line {number}: {exc}") from None
+                raise
+            for (number, _), item in zip(batch, items):
+                try:
+                    if section == "nodes":
+                        self._add_node(intern.node(item))
+                    else:
+                        self._add_edge(intern.edge(item, self._nodes), fresh=True)
+                except (KeyError, TypeError, ValueError, CitegraphError) as exc:
+                    why = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
+                    raise ValueError(f"line {number}: {why}") from None
             batch.clear()
-            if section == "nodes":
-                for item in items:
-                    self._add_node(intern.node(item))
-            else:
-                for item in items:
-                    self._add_edge(intern.edge(item, self._nodes), fresh=True)
 
+        last_comma = None  # whether the previous element line of this array ended with a comma
         for number, line in enumerate(lines, start=2):
             line = line.rstrip("\n")
             if line in (_MIDDLE, _TAIL) and section != "end":
+                if last_comma:
+                    raise ValueError(f"line {number - 1}: a comma after the last element")
                 flush()
                 if (line, section) not in ((_MIDDLE, "nodes"), (_TAIL, "edges")):
-                    raise ValueError(f"line {number}: unexpected {line!r}")
-                section = "edges" if section == "nodes" else "end"
+                    raise ValueError(f"line {number}: unexpected {line[:40]!r}")
+                section, last_comma = ("edges" if section == "nodes" else "end"), None
             elif section == "end":
                 raise ValueError(f"line {number}: text after the end of the store")
             else:
-                batch.append(line.rstrip(","))
+                if last_comma is False:
+                    raise ValueError(f"line {number - 1}: no comma between two elements")
+                last_comma = line.endswith(",")
+                batch.append((number, line[:-1] if last_comma else line))
                 if len(batch) >= 4096:
                     flush()
         if section != "end":
@@ -214,9 +244,11 @@ class MemoryStore:
             with open(tmp, "rb") as fh:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
-        except BaseException:
+        except BaseException as exc:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+            if isinstance(exc, OSError) and not exc.filename:  # a full disk, a file size limit
+                raise OSError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
             raise
 
     def _lines(self) -> Iterator[str]:
@@ -563,10 +595,14 @@ class _Interner:
         return props
 
     def node(self, data: dict) -> Node:
+        if data["label"] not in _LABELS:
+            raise ValueError(f"unknown label {data['label']!r}")
         return Node(self._s(data["id"]), _LABELS[data["label"]], self._s(data.get("set_id")),
                     self._s(data.get("document_id")), self._props(data.get("props")))
 
     def edge(self, data: dict, nodes: Mapping[str, Node]) -> Edge:
+        if data["kind"] not in _KINDS:
+            raise ValueError(f"unknown edge kind {data['kind']!r}")
         src, dst = data["src"], data["dst"]
         return Edge(_KINDS[data["kind"]], nodes[src].id if src in nodes else src,
                     nodes[dst].id if dst in nodes else dst, int(data.get("seq", 0)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 
@@ -93,16 +94,57 @@ def test_a_file_written_as_a_single_json_document_still_opens(tmp_path):
     assert content(MemoryStore(path)) == content(store)
 
 
-@pytest.mark.parametrize("cut", ["truncated", "garbage"])
-def test_a_damaged_file_is_store_unavailable(tmp_path, cut):
+def _damage(lines: list[str], how: str) -> tuple[list[str], str]:
+    """``lines`` of a saved store damaged one way, and the message expected for it."""
+    first_edge = lines.index('],"edges":[') + 1
+    if how == "truncated":
+        return lines[:-5], "the file ends before its last line (truncated)"
+    if how == "text after the end":
+        return [*lines, "]}"], f"line {len(lines) + 1}: text after the end of the store"
+    if how == "broken line":
+        return [*lines[:199], '{"id":broken,', *lines[200:]], "line 200: Expecting value: line 1 column 7"
+    if how == "missing comma":
+        return [*lines[:4], lines[4].rstrip(","), *lines[5:]], "line 5: no comma between two elements"
+    if how == "comma after the last":
+        return [*lines[:first_edge - 2], lines[first_edge - 2] + ",", *lines[first_edge - 1:]], (
+            f"line {first_edge - 1}: a comma after the last element")
+    if how == "unknown label":
+        return [*lines[:1], lines[1].replace('"label":"System"', '"label":"Nope"'), *lines[2:]], (
+            "line 2: unknown label 'Nope'")
+    assert how == "dangling edge"  # the first node is gone, and the edge from it comes first
+    return [lines[0], *lines[2:]], (
+        f"line {first_edge}: edge CONTAINS system/talorys -> talorys names unknown node system/talorys")
+
+
+@pytest.mark.parametrize("how", ["truncated", "text after the end", "broken line", "missing comma",
+                                 "comma after the last", "unknown label", "dangling edge"])
+def test_a_damaged_file_is_store_unavailable_naming_file_and_line(tmp_path, how):
     path = tmp_path / "g.json.gz"
     ingest_into(MemoryStore(path), SEEDS)
     lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
-    lines = lines[:-5] if cut == "truncated" else [*lines, "]}"]
-    path.write_bytes(gzip.compress("\n".join(lines).encode("utf-8")))
-    message = "truncated" if cut == "truncated" else "text after the end"
-    with pytest.raises(StoreUnavailable, match=message):
+    assert lines[1].startswith('{"id":"system/talorys","label":"System"')
+    damaged, message = _damage(lines, how)
+    path.write_bytes(gzip.compress("\n".join(damaged).encode("utf-8")))
+    with pytest.raises(StoreUnavailable) as caught:
         MemoryStore(path)
+    assert str(caught.value).startswith(f"cannot read the embedded store {path}: {message}")
+
+
+def test_a_failed_save_names_the_file_and_keeps_the_store(tmp_path, monkeypatch):
+    path = tmp_path / "g.json.gz"
+    store = MemoryStore(path)
+    ingest_into(store, SEEDS)
+    before = path.read_bytes()
+
+    def full(*_):
+        raise OSError(errno.EFBIG, "File too large")
+
+    monkeypatch.setattr("graph.stores.memory._chunks", full)
+    with pytest.raises(OSError) as caught:
+        store.delete_documents(["talorys/synthesis"])
+    assert (caught.value.filename, caught.value.strerror) == (str(path), "File too large")
+    assert path.read_bytes() == before and list(tmp_path.glob(".graph-*")) == []
+    assert store.counts()["Document"] == 3
 
 
 def test_loaded_ids_are_shared_string_objects(tmp_path):
