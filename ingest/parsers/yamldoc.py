@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["load_yaml"]
+__all__ = ["MAX_DEPTH", "load_yaml"]
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -48,13 +48,53 @@ the pure loader only. Fuzzing (60,000 loads of real frontmatter and manifests wi
 characters edited) found no other document that libyaml reads differently from the pure loader."""
 
 
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and sequences a document may have (frontmatter needs a handful)."""
+
+
 def _run(loader_cls: type, text: str) -> tuple[Any, Any]:
     loader = loader_cls(text)
     try:
-        node = loader.get_single_node()
+        try:
+            node = loader.get_single_node()
+        except RecursionError:  # the pure parser recurses per nesting level
+            raise yaml.composer.ComposerError(
+                None, None, f"the document nests deeper than {MAX_DEPTH} levels", None) from None
+        _check_shape(node)
         return node, (loader.construct_document(node) if node is not None else None)
     finally:
         loader.dispose()
+
+
+def _check_shape(root: yaml.Node | None) -> None:
+    """Refuse what no frontmatter needs and what would make every later walk of the data recurse
+    without end: an alias used inside the node it names (``&a [*a]``), nesting deeper than
+    :data:`MAX_DEPTH`. Walks without recursion.
+
+    Raises
+    ------
+    yaml.composer.ComposerError
+        With the offending node's mark, so the caller reports its line.
+    """
+    if root is None:
+        return
+    stack: list[tuple[yaml.Node, int, frozenset[int]]] = [(root, 1, frozenset())]
+    while stack:
+        node, depth, ancestors = stack.pop()
+        if id(node) in ancestors:
+            raise yaml.composer.ComposerError(None, None, "an alias is used inside the node it names",
+                                              node.start_mark)
+        if depth > MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"the document nests deeper than {MAX_DEPTH} levels",
+                                              node.start_mark)
+        if isinstance(node, yaml.SequenceNode):
+            children = node.value
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            continue
+        inside = ancestors | {id(node)}
+        stack.extend((child, depth + 1, inside) for child in children)
 
 
 def load_yaml(text: str, *, dates_as_text: bool = False) -> tuple[Any, Any]:
