@@ -41,7 +41,11 @@ else:  # PyYAML built without libyaml: the pure-Python loaders only
     _FAST = {False: None, True: None}
 _PURE: dict[bool, type] = {False: yaml.SafeLoader, True: _PureTextDates}
 
-_PURE_ONLY = ("\t", "?", "\ufeff")
+_YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
+"""Characters YAML counts as line breaks and a file's lines (split on ``\n``) do not: a document
+holding one gets its marks' lines recounted (see :func:`_recount_lines`)."""
+
+_PURE_ONLY = ("\t", "?", "\ufeff", *_YAML_ONLY_BREAKS)
 """Characters on which libyaml accepts documents the pure-Python parser refuses (a tab or a ``?``
 inside a plain scalar, a byte-order mark after the start): a document holding one is parsed by
 the pure loader only. Fuzzing (60,000 loads of real frontmatter and manifests with one to three
@@ -133,4 +137,37 @@ def load_yaml(text: str, *, dates_as_text: bool = False) -> tuple[Any, Any]:
             return _run(fast, text)
         except yaml.YAMLError:
             pass  # parse again below, for the pure loader's own wording of the error
-    return _run(_PURE[dates_as_text], text)
+    if not any(ch in text for ch in _YAML_ONLY_BREAKS):
+        return _run(_PURE[dates_as_text], text)
+    try:
+        node, data = _run(_PURE[dates_as_text], text)
+    except yaml.YAMLError as exc:
+        _recount_lines(text, [getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)])
+        raise
+    _recount_lines(text, _marks(node))
+    return node, data
+
+
+def _marks(root: yaml.Node | None) -> list[yaml.Mark]:
+    """Start and end marks of every node under ``root`` (aliases visited once)."""
+    out, seen, stack = [], set(), [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        out += [node.start_mark, node.end_mark]
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+    return out
+
+
+def _recount_lines(text: str, marks: list[yaml.Mark | None]) -> None:
+    """Set each mark's 0-based ``line`` to the ``\n``-separated line of its ``index`` in ``text``
+    (the pure parser's marks index characters of ``text``), so a NEL or LINE SEPARATOR inside a
+    value no longer shifts the lines reported after it."""
+    for mark in marks:
+        if mark is not None:
+            mark.line = text.count("\n", 0, mark.index)

@@ -350,3 +350,13 @@ def test_refused_members_name_file_and_line(text, line, message):
 
 def test_frontmatter_reader_leaves_plain_markdown_alone():
     assert read_frontmatter("# Attribution\n", "NOTICE.md") is None
+
+
+@pytest.mark.parametrize("breaker", ["\x85", "\u2028", "\u2029"])
+def test_characters_yaml_alone_counts_as_line_breaks_do_not_shift_frontmatter_lines(breaker):
+    text = f'---\ntype: t.md\na: "x{breaker}y"\nb: 2\nc: [\n---\n# T\n'
+    with pytest.raises(ParseError) as info:
+        read_frontmatter(text, "m.md")
+    assert info.value.source.line == 5  # the open flow sequence, as without the breaker
+    fm = read_frontmatter(text.replace("c: [", "c: 3"), "m.md")
+    assert fm.lines == {"type": 2, "a": 3, "b": 4, "c": 5}
