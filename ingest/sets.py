@@ -440,6 +440,13 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
         by_folder.setdefault(folder, []).append(n)
         by_place.setdefault((folder, name), []).append(n)
         by_run.setdefault((doc.run_id, name), []).append(n)
+    # Members that failed to parse are still found by a pin, beside the manifest or (by the run-id
+    # their text names) in another folder of the set, so the pin reports their bytes, not absence.
+    unparsed_by_run: dict[tuple[str, str], InputFile] = {}
+    for (_, name), f in unparsed.items():
+        run_id = _guess_run_id(f.data)
+        if run_id:
+            unparsed_by_run.setdefault((run_id, name), f)
     for manifest in manifests:
         here = manifest.folder
         names = set(manifest.names())
@@ -464,7 +471,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
             if index is None:
                 index = next((n for n in by_run.get((set_id, pin.name), ()) if n not in placed), None)
             if index is None:
-                raw = unparsed.get((here, pin.name))
+                raw = unparsed.get((here, pin.name)) or unparsed_by_run.get((set_id, pin.name))
                 if raw is not None and raw.data is not None:
                     if hashlib.sha256(raw.data).hexdigest() != pin.sha256:
                         problems.append(_mismatch(raw.path, hashlib.sha256(raw.data).hexdigest(), manifest, pin, set_id))

@@ -10,6 +10,7 @@ in through ``problems``.
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
@@ -143,8 +144,9 @@ def _kind_and_slug(record_id: str) -> tuple[str, str]:
 class _Checker:
     """Evaluates every rule of :data:`CODES` over the stored graph (one set or all)."""
 
-    def __init__(self, store: GraphStore, set_id: str | None):
+    def __init__(self, store: GraphStore, set_id: str | None, refused: frozenset[tuple[str | None, str]] = frozenset()):
         self.store = store
+        self.refused = refused  # (set or None, file name) of members refused while reading
         self.findings: list[Finding] = []
         self.docs = {d.id: d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)}
         sections = store.find_nodes(Label.SECTION, set_id=set_id)
@@ -376,7 +378,7 @@ class _Checker:
                 holder = next(d for d in docs if d.get("manifest") == manifest)
                 lines = holder.get("manifest_lines") or {}
                 for name in holder.get("manifest_members") or ():
-                    if name not in files:
+                    if name not in files and not {(set_id, name), (None, name)} & self.refused:
                         self.add("manifest-missing-member", set_id, set_id,
                                  f"the manifest pins {name}, which is not among the inputs",
                                  place=(manifest, int(lines.get(name, 0))))
@@ -445,7 +447,8 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     problems : iterable, optional
         Problems found while reading files (objects with ``code``, ``severity``, ``path``,
         ``line``, ``message`` and ``set_id``, e.g. :class:`ingest.sets.SetProblem`); merged in,
-        except where a graph rule reports the same code at the same place.
+        except where a graph rule reports the same code at the same place. A pinned member named
+        by an error among them is not reported as ``manifest-missing-member``.
 
     Returns
     -------
@@ -473,7 +476,11 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     """
     if set_id is not None and not store.get_nodes([set_id]):
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    checker = _Checker(store, set_id)
+    problems = list(problems)
+    # A pinned member that is present but was refused (unparsable, pin mismatch) is not missing.
+    refused = frozenset((p.set_id, PurePosixPath(p.path.replace("\\", "/")).name)
+                        for p in problems if p.severity == "error")
+    checker = _Checker(store, set_id, refused)
     checker.declarations()
     checker.statements()
     checker.records_fields()

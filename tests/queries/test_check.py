@@ -205,6 +205,16 @@ def test_pin_mismatch_is_reported_even_when_the_member_does_not_parse(tmp_path):
         ("pin-mismatch", str(folder / "runtime.md")), ("malformed-frontmatter", str(folder / "runtime.md"))}
 
 
+def test_an_unparsable_member_in_another_folder_is_refused_not_missing(tmp_path):
+    retained = copy_set(DC_RETAINED, tmp_path / "retained")
+    archive = copy_set(DC_ARCHIVE, tmp_path / "archive")
+    edit(archive, "runtime.md", "\ntype:", "\nbad: a: b\ntype:", pin=False)
+    report = check_paths(retained, archive)
+    assert [(f.code, f.file, f.line) for f in report.findings if f.severity == "error"] == [
+        ("pin-mismatch", str(archive / "runtime.md"), 0),
+        ("malformed-frontmatter", str(archive / "runtime.md"), 2)]
+
+
 def test_duplicate_member(tmp_path):
     folder = copy_set(G4, tmp_path / "g4")
     (folder / "runtime-copy.md").write_bytes((folder / "runtime.md").read_bytes())
