@@ -9,7 +9,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-## install: the package, with the embedded views' graph library vendored from npm (scripts/vendor-js)
+## install: the package, with the embedded views' graph library and GraphiQL vendored from npm (scripts/vendor-js)
 install: $(BIN)/python
 	bash scripts/vendor-js
 	$(BIN)/pip install --quiet -e .

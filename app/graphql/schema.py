@@ -24,6 +24,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from app.graphql.context import Context, call, get_context
+from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import GraphQLLimits, limit_extensions
@@ -218,5 +219,6 @@ schema = build_schema()
 
 
 def graphql_router(graphql_schema: CitegraphSchema | None = None) -> GraphQLRouter:
-    """The ``/graphql`` router with GraphiQL; its context comes from :func:`get_context`."""
-    return GraphQLRouter(graphql_schema or schema, context_getter=get_context, graphql_ide="graphiql")
+    """The ``/graphql`` router with GraphiQL (served from the app's vendored files, see
+    :mod:`app.graphql.ide`); its context comes from :func:`get_context`."""
+    return GraphiQLRouter(graphql_schema or schema, context_getter=get_context)

@@ -1,0 +1,150 @@
+"""GraphiQL at ``/graphql`` from the app's own files: strawberry's GraphiQL page, with each unpkg.com
+URL it names (React, ReactDOM, js-cookie, graphiql, @graphiql/plugin-explorer, at the versions
+strawberry pins) replaced by the copy ``scripts/vendor-js`` took from the npm registry, served at
+``/embed/static/vendor/graphiql/<package>@<version>/<path>``. The page then works without internet
+access.
+
+The tags keep strawberry's ``integrity`` hashes, so the browser itself checks that the vendored bytes
+are the ones strawberry pinned; the router checks the same when it is built. When a file is missing
+(``CITEGRAPH_SKIP_VENDOR_JS=1`` installs), differs, or strawberry's page names a version that was not
+vendored, ``/graphql`` serves strawberry's page unchanged (assets from the CDN) and the log says so
+once.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from strawberry.fastapi import GraphQLRouter
+from strawberry.http.ides import get_graphql_ide_html
+
+from app.embed.routes import VENDOR_DIR
+
+__all__ = ["GRAPHIQL_DIR", "GRAPHIQL_URL", "CDN_PREFIX", "LocalGraphiQL", "local_graphiql", "GraphiQLRouter"]
+
+log = logging.getLogger("citegraph.graphql")
+
+GRAPHIQL_DIR = VENDOR_DIR / "graphiql"
+"""Where ``scripts/vendor-js`` copies GraphiQL's files, as ``<package>@<version>/<path>`` (gitignored)."""
+GRAPHIQL_URL = "/embed/static/vendor/graphiql"
+"""Where the app serves :data:`GRAPHIQL_DIR` (the ``/embed/static`` mount of :mod:`app.embed.routes`),
+below the app's root path."""
+CDN_PREFIX = "https://unpkg.com/"
+"""The CDN strawberry's GraphiQL page loads its assets from."""
+
+_ASSET_TAG = re.compile(r"<(?:script|link)\b[^>]*>", re.IGNORECASE)
+_ASSET_URL = re.compile(r"""\b(?:src|href)\s*=\s*["'](https?://[^"']+)["']""", re.IGNORECASE)
+_INTEGRITY = re.compile(r"""\bintegrity\s*=\s*["'](sha256|sha384|sha512)-([^"']+)["']""", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LocalGraphiQL:
+    """Strawberry's GraphiQL page and the vendored file standing in for each CDN URL it names.
+
+    ``files`` maps each CDN URL (e.g. ``https://unpkg.com/react@18.2.0/umd/react.production.min.js``)
+    to its path under :data:`GRAPHIQL_DIR` (``react@18.2.0/umd/react.production.min.js``).
+    """
+
+    page: str
+    files: dict[str, str]
+
+    def render(self, base: str) -> str:
+        """The page with every CDN URL replaced by ``{base}/embed/static/vendor/graphiql/<path>``.
+
+        >>> LocalGraphiQL('<script src="https://unpkg.com/a@1/a.js"></script>',
+        ...               {"https://unpkg.com/a@1/a.js": "a@1/a.js"}).render("/p")
+        '<script src="/p/embed/static/vendor/graphiql/a@1/a.js"></script>'
+        """
+        page = self.page
+        for url, path in self.files.items():
+            page = page.replace(url, html.escape(f"{base}{GRAPHIQL_URL}/{quote(path, safe='/@')}", quote=True))
+        return page
+
+
+def _sri(data: bytes, algorithm: str) -> str:
+    return base64.b64encode(hashlib.new(algorithm, data).digest()).decode("ascii")
+
+
+def local_graphiql(page: str, directory: Path) -> tuple[LocalGraphiQL | None, list[str]]:
+    """Strawberry's GraphiQL ``page`` served from the files vendored in ``directory``, if it can be.
+
+    Parameters
+    ----------
+    page : str
+        Strawberry's GraphiQL HTML (``strawberry.http.ides.get_graphql_ide_html``).
+    directory : Path
+        Vendored files as ``<package>@<version>/<path>``, the layout of the page's unpkg.com URLs.
+
+    Returns
+    -------
+    (LocalGraphiQL or None, list of str)
+        The local page and no problems; or None and why not, one line per script or stylesheet tag:
+        a file that is missing, one whose bytes do not match the tag's ``integrity`` hash, or a URL
+        on a host other than unpkg.com.
+
+    Examples
+    --------
+    >>> local_graphiql('<script src="https://unpkg.com/a@1/a.js"></script>', Path("/nonexistent"))[1]
+    ['missing /nonexistent/a@1/a.js (for https://unpkg.com/a@1/a.js)']
+    """
+    files: dict[str, str] = {}
+    problems: list[str] = []
+    for tag in _ASSET_TAG.findall(page):
+        found = _ASSET_URL.search(tag)
+        if not found:
+            continue
+        url = found.group(1)
+        if not url.startswith(CDN_PREFIX):
+            problems.append(f"{url} is not on {CDN_PREFIX}")
+            continue
+        relative = url[len(CDN_PREFIX):].split("?")[0].split("#")[0]
+        path = directory / relative
+        if ".." in Path(relative).parts or not path.is_file():
+            problems.append(f"missing {path} (for {url})")
+            continue
+        integrity = _INTEGRITY.search(tag)
+        if integrity and _sri(path.read_bytes(), integrity.group(1).lower()) != integrity.group(2):
+            problems.append(f"{path} does not match the {integrity.group(1)} hash strawberry pins for {url}")
+            continue
+        files[url] = relative
+    return (None if problems or not files else LocalGraphiQL(page, files)), problems
+
+
+class GraphiQLRouter(GraphQLRouter):
+    """Strawberry's FastAPI router, its GraphiQL page loading from the app's vendored files.
+
+    Takes :class:`strawberry.fastapi.GraphQLRouter`'s arguments (``graphql_ide`` is always
+    ``"graphiql"``), plus ``graphiql_dir`` (default :data:`GRAPHIQL_DIR`). Built once per app; says in
+    the log whether GraphiQL is local or, files missing, loads from the CDN.
+    """
+
+    def __init__(self, *args: Any, graphiql_dir: Path | None = None, **kwargs: Any):
+        kwargs["graphql_ide"] = "graphiql"
+        super().__init__(*args, **kwargs)
+        directory = graphiql_dir or GRAPHIQL_DIR
+        self.local_graphiql, problems = local_graphiql(get_graphql_ide_html("graphiql"), directory)
+        if self.local_graphiql is not None:
+            packages = sorted({path.rsplit("@", 1)[0] + "@" + path.rsplit("@", 1)[1].split("/")[0]
+                               for path in self.local_graphiql.files.values()})
+            log.info("GraphiQL: served from the app (%s, from %s)", ", ".join(packages), directory)
+        else:
+            log.warning("GraphiQL: vendored files MISSING or not the pinned ones (%s); /graphql loads GraphiQL "
+                        "from %s, so it needs a browser with internet access. Run scripts/vendor-js (make install "
+                        "does) to vendor it from the npm registry.", "; ".join(problems) or "none named",
+                        CDN_PREFIX)
+
+    async def render_graphql_ide(self, request: Request) -> HTMLResponse:
+        """The GraphiQL page: local assets below the app's root path, or strawberry's CDN page."""
+        if self.local_graphiql is None:
+            return await super().render_graphql_ide(request)
+        return HTMLResponse(self.local_graphiql.render(request.scope.get("root_path", "").rstrip("/")))
