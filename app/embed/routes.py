@@ -14,6 +14,7 @@ import html
 import json
 import logging
 from pathlib import Path
+from typing import Any, Callable
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -90,6 +91,15 @@ def _failed(exc: CitegraphError, request: Request) -> HTMLResponse:
     return _html(error_page(face.status, face.code, exc.message, exc.hint, _base(request)), request, face.status)
 
 
+async def _page(request: Request, view: Callable[..., str], *args: Any) -> HTMLResponse:
+    """``view(*args)`` in a worker thread as an embedded page, or the error page of what it raised."""
+    try:
+        page = await run_in_threadpool(view, *args)
+    except CitegraphError as exc:
+        return _failed(exc, request)
+    return _html(page, request)
+
+
 def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
                    base: str) -> str:
     sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth)
@@ -118,24 +128,15 @@ def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_dept
 async def embed_rests_on(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                          set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
     """The graph of the record and the statements resting on it, beside the rests-on report."""
-    try:
-        page = await run_in_threadpool(_rests_on_view, store, record_id, set_id, direct,
-                                       settings.depth(max_depth), _base(request))
-    except CitegraphError as exc:
-        return _failed(exc, request)
-    return _html(page, request)
+    return await _page(request, _rests_on_view, store, record_id, set_id, direct, settings.depth(max_depth),
+                       _base(request))
 
 
 @router.get("/records/{record_id}", response_class=HTMLResponse)
 async def embed_record(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                        set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier beside the graph of what rests on it."""
-    try:
-        page = await run_in_threadpool(_record_view, store, record_id, set_id, settings.depth(max_depth),
-                                       _base(request))
-    except CitegraphError as exc:
-        return _failed(exc, request)
-    return _html(page, request)
+    return await _page(request, _record_view, store, record_id, set_id, settings.depth(max_depth), _base(request))
 
 
 @router.get("/records/{record_id}/dossier", response_class=HTMLResponse)
