@@ -91,14 +91,17 @@ def _check_shape(root: yaml.Node | None) -> None:
         if depth > MAX_DEPTH:
             raise yaml.composer.ComposerError(None, None, f"the document nests deeper than {MAX_DEPTH} levels",
                                               node.start_mark)
-        if isinstance(node, yaml.SequenceNode):
-            children = node.value
-        elif isinstance(node, yaml.MappingNode):
-            children = [part for pair in node.value for part in pair]
-        else:
-            continue
         inside = ancestors | {id(node)}
-        stack.extend((child, depth + 1, inside) for child in children)
+        stack.extend((child, depth + 1, inside) for child in _children(node))
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    """The nodes directly inside ``node``: a sequence's items, a mapping's keys and values."""
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def load_yaml(text: str, *, dates_as_text: bool = False) -> tuple[Any, Any]:
@@ -157,10 +160,7 @@ def _marks(root: yaml.Node | None) -> list[yaml.Mark]:
             continue
         seen.add(id(node))
         out += [node.start_mark, node.end_mark]
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            stack.extend(part for pair in node.value for part in pair)
+        stack.extend(_children(node))
     return out
 
 
