@@ -163,10 +163,11 @@ def test_the_edge_count_follows_every_write_and_delete(tmp_path):
     store = MemoryStore(None)
     ingest_into(store, SEEDS)
     assert store.counts()["edges"] == store._g.number_of_edges() == sum(
-        n for k, n in store.counts().items() if k in set(EdgeKind))
+        n for k, n in store.counts().items() if k in set(EdgeKind)) == 354
     summary = store.delete_documents(["tolaria/workflow-report"])
-    assert summary.edges == store._g.number_of_edges() == store.counts()["edges"]
+    assert summary.edges == store._g.number_of_edges() == store.counts()["edges"] == 221
+    assert summary.nodes == len(store._g) == 140
     ingest_into(store, SEEDS)  # re-ingest: unchanged documents are skipped, the deleted one written
-    assert store.counts()["edges"] == store._g.number_of_edges()
+    assert store.counts()["edges"] == store._g.number_of_edges() == 354
     assert store.find_nodes(Label.RECORD, set_id="talorys", where={"record_id": "RT-RTE-owner-chat"})[0].id == (
         "talorys/RT-RTE-owner-chat")
