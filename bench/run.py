@@ -325,7 +325,7 @@ def bench_store(store: str, spec: dict, corpus_dir: Path, manifest: dict | None,
     log(f"  [{store}] verify …")
     phases["verify"] = run_phase("verify", {"store": spec})
     if spec["kind"] == "embedded":
-        out["disk_bytes"] = _dir_size(Path(spec["path"]))
+        out["disk_bytes"] = _dir_size(Path(spec["home"]))  # every file in the home folder
     elif spec.get("data"):  # the store files; Neo4j's transaction logs are reported apart
         out["disk_bytes"] = _dir_size(Path(spec["data"]) / "data" / "databases" / "neo4j")
         out["tx_log_bytes"] = _dir_size(Path(spec["data"]) / "data" / "transactions" / "neo4j")
@@ -484,7 +484,8 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         if store == "embedded":
             home = work / f"store-{label}-seed{args.seed}"
             shutil.rmtree(home, ignore_errors=True)
-            spec = {"kind": "embedded", "path": str(home / "graph.json.gz")}
+            home.mkdir(parents=True)
+            spec = {"kind": "embedded", "home": str(home)}  # opened with graph.stores.open_embedded
         else:
             spec = neo4j_spec
             _neo4j_wipe(spec)
