@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import http.client
 import json
 import os
 import platform
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +65,13 @@ TARGETS: tuple[Target, ...] = (
     Target("rests-on p50 (neo4j)", "rests_on_p50_ms", "<", 30, "ms", "neo4j"),
     Target("rests-on speed-up over grep", "grep_speedup", ">=", 50, "×"),
     Target("impact of a 50-file change", "impact_s", "<", 1, "s"),
+    Target("rests-on process vs grep -rlF process", "cli_rests_on_vs_grep", "<", 3, "×", "embedded", "L"),
+    Target("rests-on process vs the same at size S", "cli_rests_on_vs_s", "<", 1.5, "×", "embedded", "L"),
+    Target("ingest one set: this store vs an empty one", "add_set_ratio", "<", 2, "×", "embedded"),
+    Target("serve: first /health 200 after start", "serve_ready_s", "<", 2, "s", "embedded"),
+    Target("serve: /health p50", "serve_health_p50_ms", "<", 50, "ms", "embedded"),
     Target("embedded peak RSS", "peak_rss_mb", "<", 1536, "MB", "embedded"),
+    Target("one-set query peak RSS (rests-on process)", "cli_rests_on_rss_mb", "<", 300, "MB", "embedded"),
     Target("check errors", "check_errors", "<", 1, ""),
     Target("verify: members that do not rebuild", "verify_differing", "<", 1, ""),
     Target("bench/run --size M (embedded part)", "total_s", "<", 900, "s", None, "M"),
@@ -90,6 +98,51 @@ def percentile(values: list[float], q: float) -> float:
 # -- processes ---------------------------------------------------------------------------------
 
 
+def _address_cap(memory_gb: float | None):
+    """A ``preexec_fn`` capping the child's address space at ``memory_gb`` (None: no cap)."""
+    if not memory_gb:
+        return None
+
+    def limit() -> None:
+        cap = int(memory_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    return limit
+
+
+def _reap(proc: subprocess.Popen, t0: float, timeout: float | None) -> tuple[int, Any, bool, float]:
+    """Wait for ``proc`` with a blocking ``os.wait4`` (so the wall time is exact, not polled);
+    kill it once ``timeout`` seconds after ``t0`` have passed. Returns the exit code, the child's
+    own ``rusage``, whether it was killed for the timeout, and the wall seconds since ``t0``."""
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        try:
+            proc.kill()  # the pid stays ours until it is reaped below, so this cannot hit another process
+        except ProcessLookupError:
+            pass
+
+    timer = None
+    if timeout is not None:
+        timer = threading.Timer(max(0.0, t0 + timeout - time.perf_counter()), kill)
+        timer.daemon = True
+        timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+    return proc.returncode, usage, killed.is_set(), wall
+
+
+def _usage(usage: Any) -> dict:
+    """``peak_rss_mb`` (``ru_maxrss`` is KiB on Linux) and CPU seconds of one reaped child."""
+    return {"peak_rss_mb": usage.ru_maxrss / 1024, "cpu_s": usage.ru_utime + usage.ru_stime}
+
+
 def run_phase(name: str, args: dict, *, timeout: float | None = None, memory_gb: float | None = None) -> dict:
     """Run one phase in a fresh interpreter; its figures plus ``wall_s``, ``peak_rss_mb`` and
     ``process_cpu_s``.
@@ -99,36 +152,18 @@ def run_phase(name: str, args: dict, *, timeout: float | None = None, memory_gb:
     ``timeout`` (seconds) stops the phase; ``memory_gb`` caps its address space (``RLIMIT_AS``),
     so a phase that would exhaust a shared machine fails with ``MemoryError`` instead.
     """
-    def limit() -> None:
-        if memory_gb:
-            cap = int(memory_gb * 2**30)
-            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-
     with tempfile.TemporaryDirectory(prefix="bench-phase-") as tmp:
         args_path, out_path = Path(tmp, "args.json"), Path(tmp, "out.json")
         args_path.write_text(json.dumps(args), encoding="utf-8")
         t0 = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "bench.phases", name, str(args_path), str(out_path)],
-                                cwd=ROOT, preexec_fn=limit if memory_gb else None)
-        deadline = None if timeout is None else t0 + timeout
-        timed_out = False
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                timed_out = True
-                break
-            time.sleep(0.05)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - t0
-        rss_mb = usage.ru_maxrss / 1024  # KiB on Linux
-        cpu = usage.ru_utime + usage.ru_stime
+                                cwd=ROOT, preexec_fn=_address_cap(memory_gb))
+        code, usage, timed_out, wall = _reap(proc, t0, timeout)
+        used = _usage(usage)
+        rss_mb, cpu = used["peak_rss_mb"], used["cpu_s"]
         partial = json.loads(out_path.read_text(encoding="utf-8")) if out_path.exists() else {}
-        if timed_out or proc.returncode != 0 or partial.get("partial"):
-            why = f"stopped after {timeout:.0f} s" if timed_out else f"exited with {proc.returncode}"
+        if timed_out or code != 0 or partial.get("partial"):
+            why = f"stopped after {timeout:.0f} s" if timed_out else f"exited with {code}"
             if memory_gb and not timed_out:
                 why += f" (address space capped at {memory_gb:g} GB)"
             return {**partial, "failed": f"phase {name} {why}", "wall_s": wall, "peak_rss_mb": rss_mb,
@@ -247,6 +282,287 @@ def _dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
 
 
+# -- whole citegraph processes -------------------------------------------------------------------
+
+EXTRA_SET_INDEX = 9_000
+"""Set number of the set that the add-one-set figure ingests: drawn by the generator like any other
+set of the corpus seed (``plan_set(seed, 9000)``), so no corpus of up to 9,000 sets holds it."""
+
+CLI_COMMANDS = ("rests-on", "stats", "check", "render", "startup")
+"""The ``citegraph`` commands timed as whole processes, each against ``grep -rlF ID CORPUS``;
+``startup`` is ``citegraph --help``, which imports everything the commands import and opens no
+store: the floor every command pays before it reads the store."""
+
+
+def citegraph_executable() -> Path | None:
+    """The ``citegraph`` console script beside the Python running the harness (the one
+    ``bench/run`` chose), else the first on ``PATH``; None when there is none."""
+    beside = Path(sys.executable).parent / "citegraph"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("citegraph")
+    return Path(found) if found else None
+
+
+def run_process(cmd: list[str], *, timeout: float | None = None, memory_gb: float | None = None,
+                ok: tuple[int, ...] = (0,), stdout: Path | None = None) -> dict:
+    """One whole process, timed from just before it is started to its reaping by ``os.wait4``:
+    ``wall_s``, ``cpu_s`` (user + system), ``peak_rss_mb`` (its own ``ru_maxrss``) and ``exit``;
+    ``failed`` (with the tail of its standard error) unless it exited with a code in ``ok``.
+    Standard output goes to ``stdout`` (a file, so a large output cannot block the child), else
+    to ``/dev/null``."""
+    with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT,
+                                preexec_fn=_address_cap(memory_gb))
+        code, usage, timed_out, wall = _reap(proc, t0, timeout)
+        row = {"wall_s": wall, **_usage(usage), "exit": code}
+        if timed_out or code not in ok:
+            err.seek(0)
+            tail = err.read()[-2000:].decode("utf-8", "replace").strip()
+            why = f"stopped after {timeout:.0f} s" if timed_out else f"exited with {code}"
+            row["failed"] = f"{Path(cmd[0]).name} {' '.join(cmd[1:3])} {why}" + (f": {tail}" if tail else "")
+    return row
+
+
+def cli_records(records: list[dict], n: int) -> list[dict]:
+    """The records timed as whole processes: the ``n`` most-cited of the hot group and the ``n``
+    least-cited of the cold group (the selection lists each group most-cited first).
+
+    >>> rows = [{"group": "hot", "record": f"H{i}"} for i in range(4)] + [{"group": "cold", "record": f"C{i}"} for i in range(4)]
+    >>> [r["record"] for r in cli_records(rows, 2)]
+    ['H0', 'H1', 'C2', 'C3']
+    """
+    hot = [r for r in records if r["group"] == "hot"][:n]
+    cold = [r for r in records if r["group"] == "cold"]
+    return hot + (cold[-n:] if n else [])
+
+
+def _cli_command(cli: Path, command: str, row: dict, home: Path) -> list[str]:
+    h = ["--home", str(home)]
+    return {
+        "rests-on": [str(cli), "rests-on", row["record"], "--set", row["set"], "--json", *h],
+        "stats": [str(cli), "stats", "--json", *h],
+        "check": [str(cli), "check", "--set", row["set"], *h],
+        "render": [str(cli), "render", "--rests-on", row["record"], "--set", row["set"], *h],
+        "startup": [str(cli), "--help"],
+    }[command]
+
+
+def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected: dict[tuple[str, str], int],
+              args: argparse.Namespace) -> dict:
+    """Each of :data:`CLI_COMMANDS` and ``grep -rlF ID CORPUS`` as whole processes, per record,
+    interleaved (grep, then each command, for one record before the next), after one untimed
+    warm-up of each. ``expected`` is the in-process rests-on result count per (set, record):
+    a whole-process answer with another count is reported as a mismatch."""
+    runs: list[dict] = []
+    failed = []
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        out = Path(tmp, "stdout")
+
+        def one(command: str, row: dict, timed: bool = True) -> None:
+            cmd = (["grep", "-rlF", "--", row["record"], str(corpus)] if command == "grep"
+                   else _cli_command(cli, command, row, home))
+            r = run_process(cmd, timeout=args.phase_timeout, memory_gb=args.phase_memory, stdout=out,
+                            ok=(0, 1) if command in ("check", "grep") else (0,))
+            r.update(command=command, set=row["set"], record=row["record"], output_bytes=out.stat().st_size)
+            if command == "rests-on" and "failed" not in r:
+                try:
+                    r["results"] = len(json.loads(out.read_text(encoding="utf-8"))["results"])
+                except (ValueError, KeyError) as exc:
+                    r["failed"] = f"rests-on --json printed no results list: {exc}"
+            if "failed" in r:
+                failed.append(r["failed"])
+            if timed:
+                runs.append(r)
+
+        for command in ("grep", *CLI_COMMANDS):
+            if records:
+                one(command, records[0], timed=False)  # warm-up: page cache, bytecode caches
+        for row in records:
+            for command in ("grep", *CLI_COMMANDS):
+                one(command, row)
+    mismatches = [f"{r['set']}/{r['record']}: {r['results']} results, in-process {expected[(r['set'], r['record'])]}"
+                  for r in runs if r["command"] == "rests-on" and "results" in r
+                  and (r["set"], r["record"]) in expected and r["results"] != expected[(r["set"], r["record"])]]
+    result: dict[str, Any] = {"records": len(records), "runs": runs, "mismatches": mismatches,
+                              "peak_rss_mb": max((r["peak_rss_mb"] for r in runs), default=0)}
+    if failed:
+        result["failed"] = f"phase cli: {len(failed)} processes failed; first: {failed[0]}"
+    return result
+
+
+def write_extra_set(out: Path, *, seed: int, commit: str, source_root: str) -> dict:
+    """Write the set the add-one-set figure ingests (set :data:`EXTRA_SET_INDEX` of ``seed``) into
+    a fresh ``out/<slug>``; its folder, run-id, member count and member bytes."""
+    from bench.generate import plan_set, render_set
+
+    plan = plan_set(seed, EXTRA_SET_INDEX, width=4)
+    files, _, citations = render_set(plan, commit, source_root)
+    shutil.rmtree(out, ignore_errors=True)
+    folder = out / plan.slug
+    folder.mkdir(parents=True)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    members = [n for n in files if n.endswith(".md")]
+    return {"dir": str(folder), "set": plan.run_id, "documents": len(members),
+            "bytes": sum(len(files[n]) for n in members), "citations": citations}
+
+
+def changed_bytes(before: Path, after: Path, *, block: int = 4096) -> int:
+    """Bytes of the files under ``after`` that differ from the same file under ``before``: every
+    ``block``-sized block that differs counts whole (the last block of a file by its length),
+    except that a block which only grew counts its new bytes; a new file counts whole; removed
+    files do not count."""
+    total = 0
+    for path in sorted(p for p in after.rglob("*") if p.is_file()):
+        old = before / path.relative_to(after)
+        if not old.is_file():
+            total += path.stat().st_size
+            continue
+        with open(old, "rb") as a, open(path, "rb") as b:
+            while True:
+                x, y = a.read(block), b.read(block)
+                if not y:
+                    break
+                if x != y:
+                    total += len(y) - len(x) if len(x) < len(y) and y.startswith(x) else len(y)
+    return total
+
+
+def add_set_phase(cli: Path, home: Path, extra: dict, work: Path, args: argparse.Namespace) -> dict:
+    """``citegraph ingest SETDIR --home H`` of one set not in the corpus, as a whole process, into
+    a copy of this size's home folder (every file copied, so the measured store stays as it was)
+    and into an empty home folder, alternately, ``args.add_repeats`` times each; the home
+    folder's growth and the bytes that changed (:func:`changed_bytes` against the original)."""
+    runs: dict[str, list[dict]] = {"store": [], "empty": []}
+    failed = []
+    for i in range(args.add_repeats):
+        for target in ("empty", "store"):
+            h = work / f"add-set-{target}"
+            shutil.rmtree(h, ignore_errors=True)
+            if target == "store":
+                shutil.copytree(home, h)
+            else:
+                h.mkdir(parents=True)
+            before = _dir_size(h)
+            r = run_process([str(cli), "ingest", extra["dir"], "--home", str(h)], timeout=args.phase_timeout,
+                            memory_gb=args.phase_memory)
+            r.update(before_bytes=before, after_bytes=_dir_size(h))
+            if "failed" in r:
+                failed.append(r["failed"])
+            elif i == 0:
+                r["changed_bytes"] = changed_bytes(home, h) if target == "store" else r["after_bytes"]
+            runs[target].append(r)
+            shutil.rmtree(h, ignore_errors=True)
+    result: dict[str, Any] = {"set": extra, **runs,
+                              "peak_rss_mb": max((r["peak_rss_mb"] for rs in runs.values() for r in rs), default=0)}
+    if failed:
+        result["failed"] = f"phase add-set: {len(failed)} ingests failed; first: {failed[0]}"
+    return result
+
+
+def _vmhwm_mb(pid: int) -> float | None:
+    """Peak resident set (``VmHWM``) of a live process, from ``/proc/PID/status``."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def _get_health(port: int, timeout: float = 2.0) -> tuple[int, bytes]:
+    """``GET /health`` on the loopback interface, one new connection per request (as ``curl``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", "/health")
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path) -> dict:
+    """``citegraph serve --home H --port P`` (a free loopback port) as a whole process: seconds from
+    just before it starts to the first 200 on ``/health`` (tried every 10 ms, at most
+    ``args.serve_timeout`` s); then ``args.health_requests`` timed ``/health`` requests; its
+    ``VmHWM``; then SIGTERM (SIGKILL after 30 s) and ``ru_maxrss`` from ``os.wait4``. The server
+    is always stopped."""
+    port = _free_port()
+    cmd = [str(cli), "serve", "--home", str(home), "--host", "127.0.0.1", "--port", str(port)]
+    result: dict[str, Any] = {"port": port, "log": str(log_path)}
+    reaped = None
+    with open(log_path, "wb") as log:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                start_new_session=True, preexec_fn=_address_cap(args.phase_memory))
+        try:
+            while time.perf_counter() - t0 < args.serve_timeout:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:  # exited before answering
+                    proc.returncode = os.waitstatus_to_exitcode(status)
+                    reaped = (proc.returncode, usage)
+                    break
+                try:
+                    code, body = _get_health(port)
+                except (OSError, http.client.HTTPException):
+                    code, body = 0, b""
+                if code == 200:
+                    result["ready_s"] = time.perf_counter() - t0
+                    result["health"] = json.loads(body)
+                    break
+                time.sleep(0.01)
+            if "ready_s" in result:
+                times, codes = [], []
+                for _ in range(args.health_requests):
+                    t = time.perf_counter()
+                    code, _ = _get_health(port)
+                    times.append(time.perf_counter() - t)
+                    codes.append(code)
+                result.update(health_s=times, health_codes=sorted(set(codes)))
+                result["vmhwm_mb"] = _vmhwm_mb(proc.pid)
+        finally:
+            if reaped is None:
+                t = time.perf_counter()
+                proc.send_signal(signal.SIGTERM)
+                code, usage, killed, _ = _reap(proc, t, 30)
+                reaped = (code, usage)
+                result["stopped_by"] = "SIGKILL after 30 s" if killed else "SIGTERM"
+    result.update(exit=reaped[0], **_usage(reaped[1]))
+    if "ready_s" not in result:
+        why = f"exited with {reaped[0]}" if "stopped_by" not in result else f"no 200 within {args.serve_timeout:.0f} s"
+        tail = log_path.read_text(errors="replace")[-1500:].strip()
+        result["failed"] = f"phase serve: {why}" + (f": {tail}" if tail else "")
+    elif any(c != 200 for c in result["health_codes"]):
+        result["failed"] = f"phase serve: /health answered {result['health_codes']}"
+    return result
+
+
+def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: dict | None, records: list[dict],
+                    rests: dict, work: Path, args: argparse.Namespace, log) -> dict:
+    """The whole-process phases on the embedded store in ``home``: ``cli``, ``add-set``, ``serve``."""
+    if cli is None:
+        return {"cli": {"skipped": f"no citegraph console script beside {sys.executable} or on PATH"}}
+    phases: dict[str, dict] = {}
+    picked = cli_records(records, args.cli_records)
+    expected = {(r["set"], r["record"]): r["results"] for r in rests.get("per_record", [])}
+    log(f"  [embedded] whole processes: {', '.join(CLI_COMMANDS)} and grep × {len(picked)} records …")
+    phases["cli"] = cli_phase(cli, home, corpus_dir, picked, expected, args)
+    if manifest is not None:
+        commit, source_root = manifest["source"]["base"], str(corpus_dir.parent / manifest["source"]["path"])
+        extra_dir = corpus_dir.parent / "extra"
+    else:
+        commit, source_root, extra_dir = "0" * 40, str(work / "extra-source"), work / f"extra-seed{args.seed}"
+    extra = write_extra_set(extra_dir, seed=args.seed, commit=commit, source_root=source_root)
+    log(f"  [embedded] whole processes: ingest one more set ({extra['documents']} members) × {args.add_repeats} …")
+    phases["add-set"] = add_set_phase(cli, home, extra, work, args)
+    log("  [embedded] whole processes: serve …")
+    phases["serve"] = serve_phase(cli, home, args, work / "serve.log")
+    return phases
+
+
 # -- one size ----------------------------------------------------------------------------------
 
 
@@ -325,11 +641,110 @@ def bench_store(store: str, spec: dict, corpus_dir: Path, manifest: dict | None,
     log(f"  [{store}] verify …")
     phases["verify"] = run_phase("verify", {"store": spec})
     if spec["kind"] == "embedded":
-        out["disk_bytes"] = _dir_size(Path(spec["home"]))  # every file in the home folder
+        home = Path(spec["home"])
+        out["disk_bytes"] = _dir_size(home)  # every file in the home folder
+        out["disk_files"] = {str(f.relative_to(home)): f.stat().st_size for f in sorted(home.rglob("*")) if f.is_file()}
     elif spec.get("data"):  # the store files; Neo4j's transaction logs are reported apart
         out["disk_bytes"] = _dir_size(Path(spec["data"]) / "data" / "databases" / "neo4j")
         out["tx_log_bytes"] = _dir_size(Path(spec["data"]) / "data" / "transactions" / "neo4j")
     return out, records
+
+
+PROCESS_FIGURES = ("cli_rests_on_vs_grep", "cli_rests_on_rss_mb", "cli_rests_on_vs_s", "add_set_ratio",
+                   "serve_ready_s", "serve_health_p50_ms")
+"""The whole-process figures that targets read; a reason they are missing goes in ``<figure>_note``."""
+
+
+def _median_ms(rows: list[dict], key: str = "wall_s") -> float | None:
+    return statistics.median(r[key] for r in rows) * 1000 if rows else None
+
+
+def process_figures(phases: dict) -> dict:
+    """Flat figures of the whole-process phases (``cli``, ``add-set``, ``serve``): medians of wall
+    and CPU, the largest peak RSS, and the ratios the targets read; failed processes left out."""
+    fig: dict[str, Any] = {}
+    cli = phases.get("cli") or {}
+    if "skipped" in cli:
+        return {f"{k}_note": cli["skipped"] for k in PROCESS_FIGURES}
+    by: dict[str, list[dict]] = {}
+    for r in cli.get("runs", []):
+        if "failed" not in r:
+            by.setdefault(r["command"], []).append(r)
+    if cli:
+        fig["cli_records"] = cli.get("records")
+        fig["cli_grep_p50_ms"] = grep_ms = _median_ms(by.get("grep", []))
+        for command in CLI_COMMANDS:
+            rows, key = by.get(command, []), "cli_" + command.replace("-", "_")
+            if not rows:
+                continue
+            fig[f"{key}_p50_ms"] = ms = _median_ms(rows)
+            fig[f"{key}_cpu_p50_ms"] = _median_ms(rows, "cpu_s")
+            fig[f"{key}_rss_mb"] = max(r["peak_rss_mb"] for r in rows)
+            fig[f"{key}_vs_grep"] = ms / grep_ms if grep_ms else None
+        fig["cli_rests_on_mismatches"] = len(cli.get("mismatches", []))
+    add = phases.get("add-set") or {}
+    into, empty = ([r for r in add.get(k, []) if "failed" not in r] for k in ("store", "empty"))
+    if into and empty:
+        fig.update(add_set_s=statistics.median(r["wall_s"] for r in into),
+                   add_set_empty_s=statistics.median(r["wall_s"] for r in empty),
+                   add_set_cpu_s=statistics.median(r["cpu_s"] for r in into),
+                   add_set_empty_cpu_s=statistics.median(r["cpu_s"] for r in empty),
+                   add_set_rss_mb=max(r["peak_rss_mb"] for r in into),
+                   add_set_documents=add["set"]["documents"], add_set_set_mb=add["set"]["bytes"] / 1e6,
+                   add_set_grew_mb=(into[0]["after_bytes"] - into[0]["before_bytes"]) / 1e6,
+                   add_set_changed_mb=into[0].get("changed_bytes", float("nan")) / 1e6,
+                   add_set_empty_mb=empty[0]["after_bytes"] / 1e6)
+        fig["add_set_ratio"] = fig["add_set_s"] / fig["add_set_empty_s"]
+    serve = phases.get("serve") or {}
+    if "ready_s" in serve:
+        ms = [t * 1000 for t in serve.get("health_s", [])]
+        fig.update(serve_ready_s=serve["ready_s"], serve_health_p50_ms=percentile(ms, 50),
+                   serve_health_p95_ms=percentile(ms, 95), serve_rss_mb=serve.get("peak_rss_mb"),
+                   serve_vmhwm_mb=serve.get("vmhwm_mb"))
+    return fig
+
+
+def versus_reference(size: str, figures: dict, reference: dict | None, *, generated: bool = True,
+                     key: str = "cli_rests_on_p50_ms") -> tuple[float | None, str]:
+    """Whole-process rests-on at ``size`` ÷ the same at size S (``reference``: ``{"figures":
+    <S's embedded figures>, "source": <where they come from>}``), and a note saying where S's
+    figure comes from, or why there is no ratio.
+
+    >>> versus_reference("L", {"cli_rests_on_p50_ms": 900.0}, {"figures": {"cli_rests_on_p50_ms": 600.0}, "source": "this run"})
+    (1.5, 'S: 600 ms (this run)')
+    >>> versus_reference("S", {"cli_rests_on_p50_ms": 600.0}, None)
+    (None, 'size S is the reference')
+    """
+    if not generated:
+        return None, "--corpus: no generated size S to compare with"
+    if size == "S":
+        return None, "size S is the reference"
+    if reference is None:
+        return None, "no size-S figure: run --size S in the same run (or keep a results file for S)"
+    ref, value = reference["figures"].get(key), figures.get(key)
+    if not ref or value is None or ref != ref or value != value:
+        return None, f"no whole-process rests-on figure {'at S' if not ref or ref != ref else f'at {size}'}"
+    return value / ref, f"S: {ref:,.0f} ms ({reference['source']})"
+
+
+def previous_reference(folders: list[Path], seed: int) -> dict | None:
+    """The newest results file for size S and ``seed`` in ``folders`` with a whole-process
+    rests-on figure (for a run without ``--size S``), as :func:`versus_reference` takes it."""
+    found = []
+    for folder in folders:
+        for path in folder.glob("*-S.json") if folder.is_dir() else ():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            figures = (data.get("stores") or {}).get("embedded") or {}
+            if data.get("seed") == seed and data.get("size") == "S" and figures.get("cli_rests_on_p50_ms"):
+                found.append((str(data.get("date")), path.stat().st_mtime, path, figures))
+    if not found:
+        return None
+    date, _, path, figures = max(found, key=lambda f: (f[0], f[1]))
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    return {"figures": figures, "source": f"{shown}, an earlier run"}
 
 
 def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
@@ -370,7 +785,8 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
     if "failed" not in ver and ver.get("seconds"):
         fig["verify_mb_per_s"] = ver["bytes"] / 1e6 / ver["seconds"]
         fig["verify_differing"] = ver["differing"]
-    fig["peak_rss_mb"] = max(v.get("peak_rss_mb", 0) for v in p.values())
+    fig.update(process_figures(p))
+    fig["peak_rss_mb"] = max(v.get("peak_rss_mb", 0) for v in p.values())  # every phase, whole processes too
     for name, v in p.items():
         fig[f"rss_{name}_mb"] = v.get("peak_rss_mb")
     fig["disk_mb"] = store_out.get("disk_bytes", 0) / 1e6 if store_out.get("disk_bytes") is not None else None
@@ -400,7 +816,8 @@ def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
             rows.append({"target": t.name + scope, "store": store, "figure": value, "op": t.op, "limit": t.limit,
                          "unit": t.unit, "verdict": verdict,
                          "note": fig.get("impact_note") if t.figure == "impact_s" else
-                         fig.get("ingest_note") if t.figure in ("ingest_s", "peak_rss_mb") else None})
+                         fig.get("ingest_note") if t.figure in ("ingest_s", "peak_rss_mb") else
+                         fig.get(f"{t.figure}_note")})
     return rows
 
 
@@ -435,7 +852,20 @@ _TABLE_ROWS = (
     ("impact s: first / repeat (50 files)", ("impact_first_s", "impact_s")),
     ("impact: cited changed files / broken quotations / suspect statements",
      ("impact_changed_files", "impact_broken", "impact_statements")), ("verify MB/s", "verify_mb_per_s"),
+    ("whole process p50 ms: rests-on --set / stats / check --set / render --rests-on",
+     ("cli_rests_on_p50_ms", "cli_stats_p50_ms", "cli_check_p50_ms", "cli_render_p50_ms")),
+    ("whole process p50 ms: citegraph --help (start-up, no store)", "cli_startup_p50_ms"),
+    ("whole process grep -rlF p50 ms", "cli_grep_p50_ms"),
+    ("whole process ÷ grep: rests-on / stats / check / render",
+     ("cli_rests_on_vs_grep", "cli_stats_vs_grep", "cli_check_vs_grep", "cli_render_vs_grep")),
+    ("rests-on process ÷ the same at size S", "cli_rests_on_vs_s"), ("  (size S figure)", "cli_rests_on_vs_s_note"),
+    ("one-set query peak RSS MB (rests-on process, largest)", "cli_rests_on_rss_mb"),
+    ("ingest one more set s: this store / empty store (ratio)", ("add_set_s", "add_set_empty_s", "add_set_ratio")),
+    ("ingest one more set: home grew / bytes changed / empty home MB",
+     ("add_set_grew_mb", "add_set_changed_mb", "add_set_empty_mb")),
+    ("serve: first /health 200 s / /health p50 / p95 ms", ("serve_ready_s", "serve_health_p50_ms", "serve_health_p95_ms")),
     ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
+    ("peak RSS MB, whole processes: commands / ingest one set / serve", ("rss_cli_mb", "rss_add-set_mb", "rss_serve_mb")),
     ("store on disk MB (Neo4j: store files)", "disk_mb"), ("Neo4j transaction logs MB", "tx_log_mb"),
     ("note", "ingest_note"),
 )
@@ -461,8 +891,11 @@ def _check_table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log) -> dict:
-    """Every measurement of one size; the result document written to ``bench/results``."""
+def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log,
+               reference: dict | None = None) -> dict:
+    """Every measurement of one size; the result document written to ``bench/results``.
+    ``reference``: size S's embedded figures, for the whole-process rests-on ratio to S
+    (see :func:`versus_reference`)."""
     started = time.perf_counter()
     work = args.work
     if args.corpus:
@@ -493,7 +926,14 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         if grep is None and records:
             log(f"  grep -rlF × {len(records)} …")
             grep = grep_baseline(corpus_dir, records)
+        phases = raw[store]["phases"]
+        if store == "embedded" and "failed" not in phases["ingest"] and records:
+            phases.update(bench_processes(citegraph_executable(), Path(spec["home"]), corpus_dir, manifest, records,
+                                          phases.get("rests-on", {}), work, args, log))
         stores[store] = _flat(raw[store], floor, grep)
+        if store == "embedded":
+            vs, note = versus_reference(size, stores[store], reference, generated=not args.corpus)
+            stores[store].update(cli_rests_on_vs_s=vs, cli_rests_on_vs_s_note=note)
         if store == "embedded":
             embedded_total = time.perf_counter() - started
             if not args.keep_store:
@@ -532,10 +972,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="stop the ingest phase after this many seconds and report what it reached")
     ap.add_argument("--phase-memory", type=float, default=None,
                     help="cap the ingest phase's address space at this many GB (it then fails with MemoryError)")
+    ap.add_argument("--cli-records", type=int, default=5,
+                    help="hot and cold records (this many of each) timed as whole citegraph processes (default 5)")
+    ap.add_argument("--add-repeats", type=int, default=3,
+                    help="ingests of one more set into this store and into an empty one, each (default 3)")
+    ap.add_argument("--health-requests", type=int, default=20, help="timed /health requests to citegraph serve (default 20)")
+    ap.add_argument("--serve-timeout", type=float, default=300,
+                    help="give up on citegraph serve answering /health after this many seconds (default 300)")
     ap.add_argument("--check", action="store_true", help="print each target with PASS/FAIL; exit 1 on FAIL")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
     args = ap.parse_args(argv)
-    sizes = args.size or ["S"]
+    sizes = sorted(set(args.size or ["S"]), key=list(SIZES).index)  # smallest first: S is the others' reference
+    if min(args.cli_records, args.add_repeats, args.health_requests) < 1 or args.serve_timeout <= 0:
+        ap.error("--cli-records, --add-repeats, --health-requests and --serve-timeout must be positive")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -565,8 +1014,13 @@ def main(argv: list[str] | None = None) -> int:
             neo4j_spec["data"] = str(server.data)
     failed = False
     try:
+        reference = None  # size S's embedded figures: from this run, else from an earlier results file
         for size in sizes:
-            result = bench_size(size, args, neo4j_spec, log)
+            if size != "S" and reference is None and not args.corpus:
+                reference = previous_reference([args.results, RESULTS], args.seed)
+            result = bench_size(size, args, neo4j_spec, log, reference)
+            if size == "S":
+                reference = {"figures": result["stores"].get("embedded", {}), "source": "this run"}
             args.results.mkdir(parents=True, exist_ok=True)
             name = f"{result['date']}-{size}" + ("" if not args.corpus else f"-{Path(args.corpus).name}")
             path = args.results / f"{name}.json"

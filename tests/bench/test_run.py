@@ -1,0 +1,133 @@
+"""The benchmark harness's pure helpers (issue 8, whole-process figures): record picking, the
+changed-bytes count, the ratio to size S, the flat figures and the targets. Exact values only; no
+timing assertions."""
+
+from __future__ import annotations
+
+import json
+
+from bench.run import (
+    changed_bytes,
+    cli_records,
+    evaluate,
+    markdown_table,
+    previous_reference,
+    process_figures,
+    run_process,
+    versus_reference,
+)
+
+
+def _records(n_hot: int, n_cold: int) -> list[dict]:
+    return ([{"group": "hot", "set": "A", "record": f"H{i}", "citations": 100 - i} for i in range(n_hot)]
+            + [{"group": "cold", "set": "B", "record": f"C{i}", "citations": 10 - i} for i in range(n_cold)])
+
+
+def test_cli_records_take_the_most_cited_hot_and_the_least_cited_cold():
+    picked = cli_records(_records(50, 50), 5)
+    assert [r["record"] for r in picked] == ["H0", "H1", "H2", "H3", "H4", "C45", "C46", "C47", "C48", "C49"]
+    assert [r["record"] for r in cli_records(_records(2, 1), 5)] == ["H0", "H1", "C0"]
+
+
+def test_changed_bytes_counts_differing_blocks_growth_and_new_files(tmp_path):
+    before, after = tmp_path / "before", tmp_path / "after"
+    before.mkdir()
+    after.mkdir()
+    (before / "db").write_bytes(b"a" * 10 + b"b" * 10 + b"c" * 5)
+    (after / "db").write_bytes(b"a" * 10 + b"X" + b"b" * 9 + b"c" * 5 + b"d" * 7)  # block 2 differs, 7 bytes more
+    (before / "same").write_bytes(b"z" * 30)
+    (after / "same").write_bytes(b"z" * 30)
+    (after / "db-wal").write_bytes(b"w" * 13)
+    (before / "gone").write_bytes(b"g" * 99)
+    assert changed_bytes(before, after, block=10) == 10 + 7 + 13
+    assert changed_bytes(after, after, block=10) == 0
+
+
+def test_ratio_to_size_s_from_this_run_or_a_reason():
+    s = {"figures": {"cli_rests_on_p50_ms": 400.0}, "source": "this run"}
+    assert versus_reference("L", {"cli_rests_on_p50_ms": 500.0}, s) == (1.25, "S: 400 ms (this run)")
+    assert versus_reference("M", {"cli_rests_on_p50_ms": 500.0}, None)[0] is None
+    assert "run --size S" in versus_reference("M", {"cli_rests_on_p50_ms": 500.0}, None)[1]
+    assert versus_reference("S", {"cli_rests_on_p50_ms": 400.0}, s) == (None, "size S is the reference")
+    assert versus_reference("L", {}, s) == (None, "no whole-process rests-on figure at L")
+    assert versus_reference("L", {"cli_rests_on_p50_ms": 1.0}, s, generated=False)[0] is None
+
+
+def test_previous_reference_is_the_newest_s_file_of_the_seed_with_the_figure(tmp_path):
+    def write(name: str, date: str, seed: int, ms: float | None) -> None:
+        fig = {} if ms is None else {"cli_rests_on_p50_ms": ms}
+        (tmp_path / name).write_text(json.dumps({"date": date, "size": "S", "seed": seed, "stores": {"embedded": fig}}))
+
+    write("2026-11-30-S.json", "2026-11-30", 0, 300.0)
+    write("2026-12-01-S.json", "2026-12-01", 0, 310.0)
+    write("2026-12-02-S.json", "2026-12-02", 0, None)  # older harness: no whole-process figure
+    write("2026-12-03-S.json", "2026-12-03", 1, 999.0)  # another seed
+    ref = previous_reference([tmp_path, tmp_path / "absent"], 0)
+    assert ref["figures"]["cli_rests_on_p50_ms"] == 310.0
+    assert "2026-12-01-S.json" in ref["source"]
+    assert previous_reference([tmp_path], 7) is None
+
+
+def _run(command: str, wall: float, rss: float = 50.0, **extra) -> dict:
+    return {"command": command, "wall_s": wall, "cpu_s": wall / 2, "peak_rss_mb": rss, "exit": 0, **extra}
+
+
+def test_process_figures_take_medians_the_largest_rss_and_ratios():
+    phases = {
+        "cli": {"records": 3, "mismatches": [], "runs": [
+            _run("grep", 0.010), _run("grep", 0.020), _run("grep", 0.030),
+            _run("rests-on", 0.040, 100), _run("rests-on", 0.060, 120), _run("rests-on", 9.0, 500, failed="boom"),
+            _run("stats", 0.100)]},
+        "add-set": {"set": {"documents": 6, "bytes": 2_000_000},
+                    "store": [{"wall_s": 3.0, "cpu_s": 2.0, "peak_rss_mb": 90, "before_bytes": 10_000_000,
+                               "after_bytes": 12_000_000, "changed_bytes": 2_500_000},
+                              {"wall_s": 5.0, "cpu_s": 2.0, "peak_rss_mb": 95, "before_bytes": 0, "after_bytes": 0}],
+                    "empty": [{"wall_s": 2.0, "cpu_s": 1.0, "peak_rss_mb": 60, "before_bytes": 0,
+                               "after_bytes": 1_500_000, "changed_bytes": 1_500_000},
+                              {"wall_s": 2.0, "cpu_s": 1.0, "peak_rss_mb": 60, "before_bytes": 0, "after_bytes": 0}]},
+        "serve": {"ready_s": 1.5, "health_s": [0.001, 0.002, 0.003], "peak_rss_mb": 80.0, "vmhwm_mb": 79.0},
+    }
+    fig = process_figures(phases)
+    assert fig["cli_grep_p50_ms"] == 20.0
+    assert fig["cli_rests_on_p50_ms"] == 50.0  # the failed run is left out
+    assert fig["cli_rests_on_rss_mb"] == 120
+    assert fig["cli_rests_on_vs_grep"] == 2.5
+    assert fig["cli_stats_vs_grep"] == 5.0
+    assert "cli_check_p50_ms" not in fig
+    assert (fig["add_set_s"], fig["add_set_empty_s"], fig["add_set_ratio"]) == (4.0, 2.0, 2.0)
+    assert (fig["add_set_grew_mb"], fig["add_set_changed_mb"], fig["add_set_empty_mb"]) == (2.0, 2.5, 1.5)
+    assert fig["add_set_rss_mb"] == 95
+    assert (fig["serve_ready_s"], fig["serve_health_p50_ms"], fig["serve_rss_mb"]) == (1.5, 2.0, 80.0)
+    skipped = process_figures({"cli": {"skipped": "no citegraph"}})
+    assert skipped["add_set_ratio_note"] == "no citegraph"
+
+
+def test_whole_process_targets_at_l_and_at_m():
+    fig = {"cli_rests_on_vs_grep": 2.0, "cli_rests_on_vs_s": 1.6, "add_set_ratio": 1.2, "serve_ready_s": 2.5,
+           "serve_health_p50_ms": 3.0, "cli_rests_on_rss_mb": 299.0, "peak_rss_mb": 1600.0}
+    rows = {r["target"]: r for r in evaluate("L", {"embedded": fig, "_run": {"total_s": 1.0}})}
+    verdicts = {t: r["verdict"] for t, r in rows.items()}
+    assert verdicts["rests-on process vs grep -rlF process"] == "PASS"
+    assert verdicts["rests-on process vs the same at size S"] == "FAIL"
+    assert verdicts["ingest one set: this store vs an empty one"] == "PASS"
+    assert verdicts["serve: first /health 200 after start"] == "FAIL"
+    assert verdicts["serve: /health p50"] == "PASS"
+    assert verdicts["one-set query peak RSS (rests-on process)"] == "PASS"
+    assert verdicts["embedded peak RSS"] == "FAIL"
+    at_m = {"cli_rests_on_vs_s": None, "cli_rests_on_vs_s_note": "size S is the reference"}
+    rows = {r["target"]: r for r in evaluate("M", {"embedded": at_m, "_run": {"total_s": 1.0}})}
+    row = rows["rests-on process vs the same at size S (target stated at L)"]
+    assert (row["verdict"], row["note"]) == ("SKIP", "size S is the reference")
+    assert "| rests-on process ÷ the same at size S | 1.6 |" in markdown_table("L", {"embedded": fig})
+
+
+def test_run_process_reports_the_exit_and_standard_error(tmp_path):
+    out = tmp_path / "out"
+    ok = run_process(["sh", "-c", "echo hello"], stdout=out)
+    assert (ok["exit"], "failed" in ok, out.read_text()) == (0, False, "hello\n")
+    bad = run_process(["sh", "-c", "echo oops >&2; exit 3"])
+    assert bad["exit"] == 3
+    assert bad["failed"].endswith("exited with 3: oops")
+    assert "failed" not in run_process(["sh", "-c", "exit 1"], ok=(0, 1))
+    stopped = run_process(["sleep", "30"], timeout=0.2)
+    assert "stopped after 0 s" in stopped["failed"]
