@@ -4,8 +4,11 @@ For each size and each store it measures ingest (documents/s, MB/s, and the rati
 markdown-it-py's bare parse of the same files), ``check`` errors, rests-on latency for 100 records
 (50 most-cited, 50 least-cited) against ``grep -rlF ID`` over the corpus folder, impact of a
 50-file change, whole-store ``verify`` throughput, the peak RSS of every phase and the store's size
-on disk. Figures go to ``bench/results/<date>-<size>.json`` and a Markdown table; ``--check``
-compares them with the issue's targets.
+on disk. On the embedded store it also times what a user feels, whole ``citegraph`` processes:
+``rests-on``, ``stats``, ``check``, ``render`` against ``grep -rlF`` as a process, ``ingest`` of one
+more set into the store against an empty one, and ``serve`` from start to its first ``/health``.
+Figures go to ``bench/results/<date>-<size>.json`` and a Markdown table; ``--check`` compares them
+with the issue's targets.
 
 Every phase runs in its own interpreter (:mod:`bench.phases`), reaped with ``os.wait4`` so its
 ``ru_maxrss`` is that phase's own peak. Ratios are measured side by side in one run; absolute
