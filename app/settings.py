@@ -85,8 +85,10 @@ class Settings(BaseSettings):
 
     @property
     def store_file(self) -> Path:
-        """The embedded store's file: ``<home>/graph.json.gz``."""
-        return self.home / "graph.json.gz"
+        """The embedded store's file: ``<home>/citegraph.sqlite``."""
+        from graph.stores.sqlite import STORE_FILE
+
+        return self.home / STORE_FILE
 
 
 @lru_cache

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from graph.errors import AccessDenied
 from graph.store import GraphStore
-from graph.stores.memory import MemoryStore
+from graph.stores import open_embedded
 
 from app.settings import Settings
 
@@ -14,12 +14,12 @@ __all__ = ["open_store", "allowed_repository"]
 
 
 def open_store(settings: Settings) -> GraphStore:
-    """The store the settings select: the embedded store at ``settings.store_file``, or Neo4j.
+    """The store the settings select: the embedded store in ``settings.home``, or Neo4j.
 
     Raises
     ------
     StoreUnavailable
-        The embedded file is unreadable, or Neo4j does not answer.
+        The embedded store's file is not a readable citegraph store, or Neo4j does not answer.
     """
     if settings.store == "neo4j":
         from graph.stores.neo4j import Neo4jStore  # imported lazily: the driver is only needed here
@@ -30,7 +30,7 @@ def open_store(settings: Settings) -> GraphStore:
             password=settings.neo4j_password.get_secret_value(),
             database=settings.neo4j_database,
         )
-    return MemoryStore(settings.store_file)
+    return open_embedded(settings.home)
 
 
 def allowed_repository(settings: Settings, path: str) -> Path:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 
 __all__ = ["DEMO_TEXT", "demo_store"]
 
@@ -29,7 +29,7 @@ DEMO_TEXT = (
 """The demo member's exact text (no trailing newline, like the seeds)."""
 
 
-def demo_store() -> MemoryStore:
+def demo_store() -> SQLiteStore:
     """An in-memory store holding the demo member (see the module docstring).
 
     >>> sorted(n.id for n in demo_store().find_nodes(Label.STATEMENT))
@@ -70,7 +70,7 @@ def demo_store() -> MemoryStore:
         owned(EdgeKind.CITES, writes.id, record.id, form="citation", token="RT-RTE-x", target_kind="record",
               start=25, end=33, span_start=0, span_end=35),
     )
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     store.write_set(SetBatch(
         set_id, (system, analysis_set, record),
         (DocumentGraph(document, (section, writes, reads), edges),),

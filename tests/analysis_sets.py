@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members, read_sets
 from ingest.loader import ingest_parsed
 from tests.conftest import CORPUS
@@ -28,18 +28,18 @@ G4 = FIXTURES / "g4"
 G4_SET = "AAS-2026-10-10-fixture-four-01"
 
 
-def load(*paths: Path) -> MemoryStore:
+def load(*paths: Path) -> SQLiteStore:
     """A fresh in-memory store holding the sets under ``paths``, ingested the strict way."""
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_parsed(store, read_members(list(paths)).parsed)
     return store
 
 
-def stage(*paths: Path) -> tuple[MemoryStore, tuple]:
+def stage(*paths: Path) -> tuple[SQLiteStore, tuple]:
     """What ``citegraph check PATH…`` does: assemble without refusing, load everything that parsed
     into a throwaway store; returns (store, problems)."""
     assembly = read_sets(list(paths))
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_parsed(store, list(assembly.documents))
     return store, assembly.problems
 

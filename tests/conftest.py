@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members
 from ingest.loader import ingest_parsed
 
@@ -35,9 +35,9 @@ def ingest_into(store, *paths: Path):
 
 
 @pytest.fixture(scope="session")
-def seeds_store() -> MemoryStore:
+def seeds_store() -> SQLiteStore:
     """An in-memory store holding the three seeds (read-only for tests)."""
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, SEEDS)
     return store
 
@@ -158,9 +158,11 @@ def neo4j_store(neo4j_session_store):
 
 @pytest.fixture(params=["embedded", pytest.param("neo4j", marks=pytest.mark.neo4j)])
 def store(request):
-    """An empty store of each backend: the embedded ``MemoryStore(None)`` and Neo4j."""
+    """An empty store of each backend: the embedded store in a fresh SQLite file, and Neo4j."""
     if request.param == "embedded":
-        return MemoryStore(None)
+        store = SQLiteStore(request.getfixturevalue("tmp_path") / "citegraph.sqlite")
+        request.addfinalizer(store.close)
+        return store
     return request.getfixturevalue("neo4j_store")
 
 

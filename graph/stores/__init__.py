@@ -1,23 +1,43 @@
-"""Store backends: the embedded store (:func:`open_embedded`) and Neo4j (:mod:`graph.stores.neo4j`)."""
+"""Store backends: the embedded store (:func:`open_embedded`, SQLite) and Neo4j (:mod:`graph.stores.neo4j`)."""
 
 from __future__ import annotations
 
+import fcntl
+import logging
 from pathlib import Path
 
 __all__ = ["open_embedded"]
+
+log = logging.getLogger("citegraph")
 
 
 def open_embedded(home: Path | None):
     """The embedded store kept in folder ``home`` (``None``: in memory only, for tests and doctests).
 
-    The one place that knows the embedded store's class and file name; the CLI, the app's wiring
-    and the benchmarks all open it through here.
+    The one place that knows the embedded store's class and file name
+    (:data:`graph.stores.sqlite.STORE_FILE`); the CLI, the app's wiring and the benchmarks all open
+    it through here. A home that holds only the former store file (``graph.json.gz``, format 1) is
+    converted first, under a lock so that one process converts and the others wait for it; the
+    former file is left in place, untouched.
 
     Raises
     ------
     StoreUnavailable
-        The store file exists but is not a readable citegraph store.
+        The store file exists but is not a readable citegraph store, or the former file cannot be
+        converted; the message names the file, and nothing is overwritten.
     """
-    from graph.stores.memory import MemoryStore
+    from graph.stores.legacy import LEGACY_FILE
+    from graph.stores.sqlite import STORE_FILE, SQLiteStore, migrate_legacy
 
-    return MemoryStore(None if home is None else Path(home) / "graph.json.gz")
+    if home is None:
+        return SQLiteStore(None)
+    home = Path(home)
+    target, legacy = home / STORE_FILE, home / LEGACY_FILE
+    if legacy.is_file() and not target.exists():
+        with open(home / ".convert.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                counts = migrate_legacy(legacy, target)
+                log.warning("converted the embedded store %s to %s (%d nodes, %d edges); the old file is "
+                            "left as it was and may be removed", legacy, target, counts["nodes"], counts["edges"])
+    return SQLiteStore(target)

@@ -12,7 +12,7 @@ import pytest
 from app.client import Client, ClientError, GraphQLRequestError
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from queries.traversal import rests_on
 from tests.conftest import SEEDS
 from tests.live_server import free_port, live_server
@@ -22,7 +22,7 @@ TOKEN = "notebook-secret"
 
 @pytest.fixture(scope="module")
 def store():
-    return MemoryStore(None)
+    return SQLiteStore(None)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import app.embed.routes as routes
 from app.embed.page import script_json
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from queries.traversal import rests_on
 from tests.conftest import ROOT, ingest_into
 
@@ -114,7 +114,7 @@ def test_unknown_record_is_an_html_page_or_a_json_error(client):
 
 
 def test_hostile_text_cannot_leave_the_json_block(tmp_path):
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     member = tmp_path / "demo.txt"
     member.write_text("Demo synthesis\nType: agentic-system-analyses/types/agentic-system-synthesis.md\n"
                       f"Bounded synthesis\n{HOSTILE}\nReads do not check it.", encoding="utf-8")

@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.conftest import CORPUS, ROOT, ingest_into
 from tests.live_server import live_server
 
@@ -93,7 +93,7 @@ def server(seeds_store, dashboard):
 @pytest.fixture(scope="module")
 def markdown_server():
     """The app over the Dynamic Cheatsheet set, whose explanation paths pass through other records."""
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, *DC_FOLDERS)
     with live_server(create_app(Settings(), store=store)) as url:
         yield url

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
+from graph.errors import StoreUnavailable
 from ingest.citations import extract_citations
 from tests.conftest import SEEDS
 
@@ -53,14 +54,20 @@ def test_unexpected_errors_are_masked_json(seeds_store, monkeypatch):
 def test_corrupt_store_file_is_503_and_exit_69(tmp_path):
     home = tmp_path / "home"
     assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
-    store_file = home / "graph.json.gz"
+    store_file = home / "citegraph.sqlite"
+    damaged = store_file.read_bytes()[:5000]  # truncated by a failing disk or a careless copy
     with TestClient(create_app(Settings(home=home)), raise_server_exceptions=False) as client:
         assert client.get("/stats").status_code == 200
-        store_file.write_bytes(store_file.read_bytes()[:2000])  # truncated by another process
+        store_file.write_bytes(damaged)
         response = client.get("/stats")
     assert response.status_code == 503 and response.json()["error"]["code"] == "UNAVAILABLE"
+    assert response.json()["error"]["message"].endswith(f"{store_file}: database disk image is malformed")
     result = runner.invoke(cli, ["stats", "--home", str(home)])
-    assert result.exit_code == 69 and "cannot read the embedded store" in result.stderr
+    assert result.exit_code == 69 and f"cannot read the embedded store {store_file}" in result.stderr
+    with pytest.raises(StoreUnavailable, match="database disk image is malformed"):
+        with TestClient(create_app(Settings(home=home))):  # a server does not start on it
+            pass
+    assert store_file.read_bytes() == damaged  # nothing overwritten
 
 
 def test_cli_reports_os_errors_and_bad_homes(tmp_path):

@@ -19,7 +19,7 @@ from strawberry.http.ides import get_graphql_ide_html
 import app.graphql.ide as ide
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.conftest import ROOT
 
 HTML = {"Accept": "text/html"}
@@ -49,7 +49,7 @@ def assets_of(page: str) -> tuple[list, list]:
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(Settings(), store=MemoryStore(None))) as client:
+    with TestClient(create_app(Settings(), store=SQLiteStore(None))) as client:
         yield client
 
 
@@ -82,14 +82,14 @@ def test_the_page_is_strawberrys_with_only_the_urls_changed(client):
 
 
 def test_mounted_under_a_prefix_the_assets_follow_the_root_path():
-    with TestClient(create_app(Settings(), store=MemoryStore(None)), root_path="/cg") as c:
+    with TestClient(create_app(Settings(), store=SQLiteStore(None)), root_path="/cg") as c:
         scripts, styles = assets_of(c.get("/graphql", headers=HTML).text)
     assert [s.get("src") for s in scripts] == ["/cg" + url for url in SCRIPTS]
     assert [link.get("href") for link in styles] == ["/cg" + url for url in STYLES]
 
 
 def test_graphiql_reads_follow_the_read_token():
-    with TestClient(create_app(Settings(read_token="r"), store=MemoryStore(None))) as c:
+    with TestClient(create_app(Settings(read_token="r"), store=SQLiteStore(None))) as c:
         assert c.get("/graphql", headers=HTML).status_code == 401
         assert c.get("/graphql", headers={**HTML, "Authorization": "Bearer x"}).status_code == 403
         page = c.get("/graphql", headers={**HTML, "Authorization": "Bearer r"})
@@ -116,7 +116,7 @@ def test_vendored_versions_are_the_locked_ones_strawberry_names():
 def test_missing_files_fall_back_to_the_cdn_page_and_say_so(tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(ide, "GRAPHIQL_DIR", tmp_path)
     with caplog.at_level(logging.INFO, logger="citegraph.graphql"):
-        app = create_app(Settings(), store=MemoryStore(None))
+        app = create_app(Settings(), store=SQLiteStore(None))
     warnings = [r.getMessage() for r in caplog.records if r.name == "citegraph.graphql"]
     assert len(warnings) == 1 and "vendored files MISSING" in warnings[0] and "scripts/vendor-js" in warnings[0]
     assert f"missing {tmp_path}/react@18.2.0/umd/react.production.min.js" in warnings[0]
@@ -131,7 +131,7 @@ def test_a_file_that_is_not_the_pinned_one_falls_back_to_the_cdn_page(tmp_path, 
     (copy / "js-cookie@3.0.5/dist/js.cookie.min.js").write_text("/* not js-cookie */\n", encoding="utf-8")
     monkeypatch.setattr(ide, "GRAPHIQL_DIR", copy)
     with caplog.at_level(logging.WARNING, logger="citegraph.graphql"):
-        app = create_app(Settings(), store=MemoryStore(None))
+        app = create_app(Settings(), store=SQLiteStore(None))
     assert any(f"{copy}/js-cookie@3.0.5/dist/js.cookie.min.js does not match the sha384 hash" in r.getMessage()
                for r in caplog.records)
     with TestClient(app) as c:

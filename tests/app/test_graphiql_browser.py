@@ -13,14 +13,14 @@ import pytest
 
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.app.test_embed_browser import ARTIFACTS, context, open_page, playwright  # noqa: F401 (fixtures)
 from tests.live_server import live_server
 
 
 @pytest.fixture(scope="module")
 def server():
-    with live_server(create_app(Settings(), store=MemoryStore(None))) as url:
+    with live_server(create_app(Settings(), store=SQLiteStore(None))) as url:
         yield url
 
 
@@ -74,7 +74,7 @@ def test_the_cdn_fallback_page_is_blank_offline(context, offline, tmp_path, monk
     import app.graphql.ide as ide
 
     monkeypatch.setattr(ide, "GRAPHIQL_DIR", tmp_path)
-    with live_server(create_app(Settings(), store=MemoryStore(None))) as url:
+    with live_server(create_app(Settings(), store=SQLiteStore(None))) as url:
         page = open_page(context, f"{url}/graphql")
         page.wait_for_load_state("load")  # every (failed) script has run by now
         assert page.locator(".graphiql-query-editor").count() == 0

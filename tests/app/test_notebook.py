@@ -9,7 +9,7 @@ from nbclient import NotebookClient
 
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.conftest import ROOT
 from tests.live_server import live_server
 
@@ -32,7 +32,7 @@ def outputs(cell) -> str:
 
 @pytest.fixture
 def server():
-    with live_server(create_app(Settings(write_token=TOKEN), store=MemoryStore(None))) as url:
+    with live_server(create_app(Settings(write_token=TOKEN), store=SQLiteStore(None))) as url:
         yield url
 
 

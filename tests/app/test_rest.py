@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings as hsettings
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.model import Label
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from queries.records import citations_of
 from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
 from tests.live_server import live_server
@@ -87,7 +87,7 @@ def test_writes_need_the_write_token(client, headers, status, code):
 
 
 def test_writes_are_disabled_without_a_configured_token(seeds_store):
-    with TestClient(create_app(Settings(), store=MemoryStore(None))) as client:
+    with TestClient(create_app(Settings(), store=SQLiteStore(None))) as client:
         response = client.post("/sets", files=seed_files(), headers=AUTH)
     assert response.status_code == 403 and "CITEGRAPH_WRITE_TOKEN" in response.json()["error"]["message"]
 
@@ -195,10 +195,10 @@ def _schemathesis_cases():
     return schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
-def _fuzz_store() -> MemoryStore:
+def _fuzz_store() -> SQLiteStore:
     from tests.conftest import ingest_into
 
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, SEEDS)
     return store
 

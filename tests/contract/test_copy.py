@@ -7,14 +7,14 @@ from typer.testing import CliRunner
 
 from app.cli import cli
 from app.settings import get_settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from graph.transfer import copy_store
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical, content
 
 
 def test_copy_store_reproduces_every_node_and_edge(store):
-    source = MemoryStore(None)
+    source = SQLiteStore(None)
     ingest_into(source, SEEDS)
     report = copy_store(source, store)
     assert report.sets == ("talorys", "tolaria") and report.documents == 3
@@ -26,7 +26,7 @@ def test_copy_store_reproduces_every_node_and_edge(store):
 
 def test_copy_store_replaces_a_set_and_drops_documents_the_source_lacks(store):
     ingest_into(store, SEEDS)
-    source = MemoryStore(None)
+    source = SQLiteStore(None)
     ingest_into(source, SEEDS)
     source.delete_documents(["tolaria/workflow-report"])
     copy_store(source, store)
@@ -35,7 +35,7 @@ def test_copy_store_replaces_a_set_and_drops_documents_the_source_lacks(store):
 
 @pytest.mark.neo4j
 def test_cli_copy_moves_an_embedded_store_into_neo4j(tmp_path, neo4j_server, neo4j_store, monkeypatch):
-    embedded = MemoryStore(tmp_path / "graph.json.gz")
+    embedded = SQLiteStore(tmp_path / "citegraph.sqlite")
     ingest_into(embedded, SEEDS)
     monkeypatch.setenv("CITEGRAPH_NEO4J_USER", neo4j_server.user)
     monkeypatch.setenv("CITEGRAPH_NEO4J_PASSWORD", neo4j_server.password)
@@ -45,7 +45,7 @@ def test_cli_copy_moves_an_embedded_store_into_neo4j(tmp_path, neo4j_server, neo
         result = CliRunner().invoke(cli, ["copy", "--to", neo4j_server.uri, "--home", str(tmp_path), "--json"])
         assert result.exit_code == 0, result.output
         assert '"documents": 3' in result.output
-        assert canonical(content(neo4j_store)) == canonical(content(MemoryStore(tmp_path / "graph.json.gz")))
+        assert canonical(content(neo4j_store)) == canonical(content(SQLiteStore(tmp_path / "citegraph.sqlite")))
         rests = CliRunner().invoke(cli, ["rests-on", "RT-RTE-mcp-write", "--json", "--neo4j", neo4j_server.uri])
         local = CliRunner().invoke(cli, ["rests-on", "RT-RTE-mcp-write", "--json", "--home", str(tmp_path)])
         assert rests.exit_code == local.exit_code == 0 and rests.output == local.output

@@ -19,7 +19,7 @@ import pytest
 from graph.errors import CitegraphError
 from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, Label
 from graph.store import Direction, GraphStore
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from graph.stores.neo4j import Neo4jStore
 from ingest.files import read_members
 from ingest.loader import build_set_batch, ingest_parsed
@@ -53,10 +53,10 @@ def _dynamic_cheatsheet() -> list:
 
 
 @pytest.fixture(scope="module", params=["seeds", "dynamic-cheatsheet"])
-def pair(request, neo4j_session_store) -> tuple[MemoryStore, Neo4jStore]:
+def pair(request, neo4j_session_store) -> tuple[SQLiteStore, Neo4jStore]:
     """(embedded, neo4j) holding the same corpus, ingested through the real loader."""
     parsed = read_members([SEEDS]).parsed if request.param == "seeds" else _dynamic_cheatsheet()
-    embedded, neo4j = MemoryStore(None), fresh_neo4j_store(neo4j_session_store)
+    embedded, neo4j = SQLiteStore(None), fresh_neo4j_store(neo4j_session_store)
     for store in (embedded, neo4j):
         ingest_parsed(store, parsed)
     return embedded, neo4j
@@ -222,7 +222,7 @@ def test_concurrent_replacements_of_one_document_end_with_one_complete_version(n
     }
     expected = {}
     for name, parsed in versions.items():
-        reference = MemoryStore(None)
+        reference = SQLiteStore(None)
         ingest_into(reference, SEEDS)
         ingest_parsed(reference, [parsed])
         expected[name] = snapshot(reference)
@@ -253,6 +253,6 @@ def test_writes_split_into_many_unwind_batches_store_the_same(neo4j_store, monke
 
     monkeypatch.setattr(neo4j_module, "BATCH_ROWS", 7)
     ingest_into(neo4j_store, SEEDS)
-    reference = MemoryStore(None)
+    reference = SQLiteStore(None)
     ingest_into(reference, SEEDS)
     assert canonical(content(neo4j_store)) == canonical(content(reference))

@@ -9,7 +9,7 @@ import pytest
 from graph.errors import ParseError
 from graph.model import EdgeKind, Label
 from graph.store import Direction
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members
 from ingest.loader import ingest_parsed
 from queries.stats import stats
@@ -83,18 +83,19 @@ def test_named_references_resolve_within_their_set(seeds_store):
 
 
 def test_reingesting_unchanged_documents_changes_nothing(tmp_path):
-    store = MemoryStore(tmp_path / "graph.json.gz")
+    store = SQLiteStore(tmp_path / "citegraph.sqlite")
     ingest_into(store, SEEDS)
-    before = (tmp_path / "graph.json.gz").read_bytes()
+    files = lambda: {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith("-shm")}  # and WAL
+    before = files()
     report = ingest_into(store, SEEDS)
     assert [d.status for d in report.documents] == ["unchanged"] * 3 and report.sets == ()
-    assert (tmp_path / "graph.json.gz").read_bytes() == before
+    assert files() == before
 
 
 def test_changed_document_is_replaced_whole(tmp_path):
     folder = tmp_path / "seeds"
     shutil.copytree(SEEDS, folder)
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, folder)
     workflow = folder / SEED_WORKFLOW.name
     text = workflow.read_text()
@@ -111,24 +112,27 @@ def test_changed_document_is_replaced_whole(tmp_path):
 
 
 def test_persisted_store_reopens_identically(tmp_path):
-    path = tmp_path / "store" / "graph.json.gz"
-    store = MemoryStore(path)
+    path = tmp_path / "store" / "citegraph.sqlite"
+    store = SQLiteStore(path)
     ingest_into(store, SEEDS)
-    again = MemoryStore(path)
+    again = SQLiteStore(path)
     assert again.counts() == store.counts()
     assert again.find_nodes(Label.STATEMENT) == store.find_nodes(Label.STATEMENT)
-    assert sorted(p.name for p in path.parent.iterdir()) == ["graph.json.gz", "graph.json.gz.lock"]  # no temp file
+    assert sorted(p.name for p in path.parent.iterdir()) == [  # no temporary file
+        "citegraph.sqlite", "citegraph.sqlite-shm", "citegraph.sqlite-wal"]
+    store.close(), again.close()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["citegraph.sqlite"]  # the last close folds the WAL in
 
 
 def test_folder_with_one_bad_file_ingests_nothing(tmp_path):
     folder = tmp_path / "in"
     shutil.copytree(SEEDS, folder)
     (folder / "zz_bad.txt").write_bytes(b"Bad member\nType: agentic-system-analyses/types/agentic-system-synthesis.md\n\xff\xfe")
-    store = MemoryStore(tmp_path / "graph.json.gz")
+    store = SQLiteStore(tmp_path / "citegraph.sqlite")
     with pytest.raises(ParseError) as info:
         ingest_parsed(store, read_members([folder]).parsed)
     assert info.value.source.path.endswith("zz_bad.txt") and info.value.source.line == 3
-    assert store.counts()["nodes"] == 0 and not (tmp_path / "graph.json.gz").exists()
+    assert store.counts()["nodes"] == 0 and not (tmp_path / "citegraph.sqlite").exists()
 
 
 def test_skip_invalid_ingests_the_rest(tmp_path):
@@ -136,7 +140,7 @@ def test_skip_invalid_ingests_the_rest(tmp_path):
     shutil.copytree(SEEDS, folder)
     (folder / "empty.txt").write_bytes(b"")
     read = read_members([folder], skip_invalid=True)
-    report = ingest_parsed(MemoryStore(None), read.parsed, errors=read.errors)
+    report = ingest_parsed(SQLiteStore(None), read.parsed, errors=read.errors)
     assert [(d.status, d.document) for d in report.documents] == [
         ("written", "tolaria/synthesis"), ("written", "tolaria/workflow-report"), ("written", "talorys/synthesis"),
         ("skipped", None)]
@@ -146,4 +150,4 @@ def test_skip_invalid_ingests_the_rest(tmp_path):
 def test_same_document_twice_in_one_run_is_refused(tmp_path):
     (tmp_path / "copy.txt").write_bytes(SEED_SYNTHESIS.read_bytes() + b"\nextra paragraph.")
     with pytest.raises(Exception, match="both document tolaria/synthesis"):
-        ingest_parsed(MemoryStore(None), read_members([SEED_SYNTHESIS, tmp_path / "copy.txt"]).parsed)
+        ingest_parsed(SQLiteStore(None), read_members([SEED_SYNTHESIS, tmp_path / "copy.txt"]).parsed)

@@ -10,7 +10,7 @@ import pytest
 from graph.errors import DuplicateDeclaration, IngestError, ParseError
 from graph.model import EdgeKind, Label
 from graph.store import Direction
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries.traversal import rests_on
@@ -182,7 +182,7 @@ def test_a_non_member_given_by_path_is_refused():
 @pytest.fixture
 def seeded(tmp_path):
     """A persisted store holding the seeds, to prove refused sets leave it intact."""
-    store = MemoryStore(tmp_path / "graph.json.gz")
+    store = SQLiteStore(tmp_path / "citegraph.sqlite")
     ingest_into(store, SEEDS)
     return store
 
@@ -210,7 +210,7 @@ def test_flipping_one_byte_refuses_the_set(tmp_path, seeded):
     assert f"differs from the pin e91ecc48" in info.value.message
     assert f"at {retained / 'ARTIFACT.yaml'}:5" in info.value.message
     assert_intact(seeded)
-    assert_intact(MemoryStore(seeded.path))
+    assert_intact(SQLiteStore(seeded.path))
 
 
 def test_a_manifest_naming_a_missing_file_refuses_the_set(tmp_path, seeded):
@@ -258,7 +258,7 @@ def test_skip_invalid_ingests_the_other_sets(tmp_path):
     retained, archive = dc_copy(tmp_path)
     (archive / "memory.md").unlink()
     read = read_members([retained, archive, SEEDS], skip_invalid=True)
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     report = ingest_parsed(store, read.parsed, errors=read.errors)
     assert set(report.sets) == {"tolaria", "talorys"}
     skipped = [d for d in report.documents if d.status == "skipped"]

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.git import GitRepository
 from queries.impact import SupportsContaining, _fragment, impact_of, normalise_quotation, review_suspect
 from tests.conftest import SEEDS, ingest_into
@@ -60,9 +60,9 @@ def built(tmp_path_factory) -> ImpactRepo:
 
 
 @pytest.fixture(scope="module")
-def store(built) -> MemoryStore:
+def store(built) -> SQLiteStore:
     """The seeds, with reviews at c3 so that reviews check quotation outcomes at another revision."""
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, SEEDS)
     for node in ("tolaria/workflow-report#L39", "tolaria/synthesis#L11", "tolaria/workflow-report#L61"):
         review_suspect(store, node, revision=built["c3"], reviewer="ada",

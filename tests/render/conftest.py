@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.conftest import CORPUS, ROOT, ingest_into
 
 ANALYSES = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
@@ -19,9 +19,9 @@ EXPECTED = ROOT / "tests" / "corpus" / "expected"
 
 
 @pytest.fixture(scope="session")
-def dc_store() -> MemoryStore:
+def dc_store() -> SQLiteStore:
     """An in-memory store holding the six Dynamic Cheatsheet members (read-only for tests)."""
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, DC_RETAINED, DC_ARCHIVE)
     return store
 

@@ -37,11 +37,11 @@ def test_dynamic_cheatsheet_round_trips_exactly(store):
 
 
 def test_rebuild_never_reads_the_source_file(tmp_path):
-    from graph.stores.memory import MemoryStore
+    from graph.stores.sqlite import SQLiteStore
 
     copy = tmp_path / "synthesis.txt"
     shutil.copy(SEED_SYNTHESIS, copy)
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, copy)
     copy.unlink()
     tree = document_tree(store, "tolaria/synthesis")

@@ -15,7 +15,7 @@ from app.cli import cli
 from app.rendering import render_request
 from app.rest.main import create_app
 from app.settings import Settings
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members
 from ingest.loader import ingest_parsed
 from tests.conftest import SEED_WORKFLOW, SEEDS
@@ -64,7 +64,7 @@ def test_cli_verify_exits_1_and_shows_the_first_difference(tmp_path):
     blocks = list(parsed.blocks)
     blocks[3] = dataclasses.replace(blocks[3], markup=blocks[3].markup.replace("frozen commit", "frozen comit"))
     assert blocks[3].markup != parsed.blocks[3].markup
-    ingest_parsed(MemoryStore(tmp_path / "graph.json.gz"), [dataclasses.replace(parsed, blocks=tuple(blocks))])
+    ingest_parsed(SQLiteStore(tmp_path / "citegraph.sqlite"), [dataclasses.replace(parsed, blocks=tuple(blocks))])
     result = runner.invoke(cli, ["verify", "--home", str(tmp_path)])
     assert result.exit_code == 1
     assert "DIFFERS  tolaria/workflow-report" in result.stdout

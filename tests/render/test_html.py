@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from app.rendering import render_request
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from tests.conftest import ingest_into
 from tests.render.conftest import DC_SET, parse_html
 
@@ -83,7 +83,7 @@ Limitations
 def hostile_store(tmp_path_factory):
     path = tmp_path_factory.mktemp("hostile") / "hostile.txt"
     path.write_text(HOSTILE, encoding="utf-8")
-    store = MemoryStore(None)
+    store = SQLiteStore(None)
     ingest_into(store, path)
     return store
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from graph.stores.memory import MemoryStore
+from graph.stores.sqlite import SQLiteStore
 from ingest.loader import ingest_parsed
 from ingest.parsers.plaintext import parse_plaintext
 from queries.documents import DocumentTree, document_tree, document_trees
@@ -99,7 +99,7 @@ def _signature(tree: DocumentTree) -> set[tuple[int, frozenset[str]]]:
 def test_cross_format_plain_text_cites_what_the_markdown_cites(dc_store, member):
     markdown = document_tree(dc_store, f"{DC_SET}/{member}")
     text = plaintext_of(markdown)
-    plain_store = MemoryStore(None)
+    plain_store = SQLiteStore(None)
     ingest_parsed(plain_store, [parse_plaintext(text.encode("utf-8"), f"{member}.txt")])
     (plain,) = document_trees(plain_store)
     assert plain.format == "txt"

@@ -1,0 +1,665 @@
+"""The embedded store: SQLite (WAL) holds the graph durably and indexed; networkx holds, per process,
+the graphs of the analysis sets a traversal touches.
+
+Every command costs what it touches, not the whole store: lookups, listings and counts are SQL over
+indexes; a closure loads into networkx only the sets its nodes belong to (identity is set-scoped, so
+that is one set or a few), and keeps them in a per-process cache that a per-set version number
+invalidates, so a long-running server sees another process's write by reloading that set alone. A
+write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
+so its cost and the bytes written grow with the set, not with the store.
+
+Layout (format 2)::
+
+    meta   (key PRIMARY KEY, value)             format, version, generation
+    nodes  (id UNIQUE, label, set_id, document_id, props JSON)
+    edges  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
+    scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
+    counts (scope, name, n)                     nodes per label and edges per kind, per scope
+
+The rules a write follows are :mod:`graph.writes`'; this module only executes them in SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Collection, Iterable, Iterator, Mapping
+
+import networkx as nx
+
+from graph import writes
+from graph.errors import CitegraphError, StoreUnavailable
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.store import Direction
+
+__all__ = ["SQLiteStore", "STORE_FILE", "FORMAT", "FORMAT_VERSION"]
+
+STORE_FILE = "citegraph.sqlite"
+"""The store's file name in a home folder (SQLite adds ``-wal`` and ``-shm`` beside it)."""
+
+FORMAT = "citegraph-embedded"
+"""``meta.format`` of a citegraph store; a database without it is refused, never written."""
+
+FORMAT_VERSION = 2
+"""``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`)."""
+
+BUSY_TIMEOUT_S = 600.0
+"""How long a writer waits for another process's write to finish before giving up."""
+
+CACHE_EDGES = 500_000
+"""Edges the per-process cache of set graphs keeps at most (about 0.5 GB), least recently used
+sets evicted first; the sets of the traversal at hand are always kept."""
+
+_SCHEMA = f"""
+BEGIN IMMEDIATE;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nodes (
+  id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT, props TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS nodes_set ON nodes (set_id, label);
+CREATE INDEX IF NOT EXISTS nodes_label ON nodes (label);
+CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
+CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';
+CREATE TABLE IF NOT EXISTS edges (
+  src TEXT NOT NULL, kind TEXT NOT NULL, dst TEXT NOT NULL, owner TEXT NOT NULL, seq INTEGER NOT NULL,
+  document_id TEXT, set_id TEXT, props TEXT NOT NULL, UNIQUE (src, kind, dst, owner, seq));
+CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst, set_id);
+CREATE INDEX IF NOT EXISTS edges_owner ON edges (owner);
+CREATE INDEX IF NOT EXISTS edges_set ON edges (set_id, kind);
+CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
+INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
+COMMIT;
+"""
+
+_LABELS = {str(label): label for label in Label}
+_KINDS = {str(kind): kind for kind in EdgeKind}
+_NODE_COLUMNS = "id, label, set_id, document_id, props"
+_EDGE_COLUMNS = "src, kind, dst, seq, document_id, set_id, props"
+_IDS = "(SELECT value FROM json_each(?))"
+"""A list parameter: ``x IN {_IDS}`` with one JSON array bound, whatever its length."""
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class SQLiteStore:
+    """The embedded :class:`~graph.store.GraphStore` (and :class:`~graph.store.SupportsBulkWrite`).
+
+    Parameters
+    ----------
+    path : Path or None
+        The SQLite file, created with its folder on the first write (reads of a missing file answer
+        as an empty store and create nothing). ``None`` keeps the store in memory (tests, doctests).
+    cache_edges : int
+        Bound of the per-process cache of set graphs, in edges (:data:`CACHE_EDGES`).
+
+    Notes
+    -----
+    Every call is one SQLite transaction, so it sees one committed state: readers never see a
+    half-written set, and never wait for a writer (WAL). Writers, in this process or others, take
+    the database's write lock (``BEGIN IMMEDIATE``) and run one after the other, waiting up to
+    :data:`BUSY_TIMEOUT_S`. A process killed at any moment leaves the state before or after its
+    last write. Threads each get their own connection; an in-memory store has one, behind a lock.
+
+    Raises
+    ------
+    StoreUnavailable
+        The file exists but is not a citegraph store of this format, or it is damaged; the message
+        names the file, and the file is left as it is.
+    """
+
+    def __init__(self, path: Path | None = None, *, cache_edges: int = CACHE_EDGES):
+        self.path = Path(path) if path is not None else None
+        self.cache_edges = cache_edges
+        self._local = threading.local()
+        self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
+        self._graphs: OrderedDict[str, tuple[int, nx.MultiDiGraph]] = OrderedDict()
+        self._connections: list[sqlite3.Connection] = []
+        self._shared: sqlite3.Connection | None = None  # in memory: the database; missing file: an empty one
+        if self.path is None:
+            self._shared = self._connect(":memory:", create=True)
+        elif self.path.parent.exists() and not self.path.parent.is_dir():
+            raise StoreUnavailable(f"cannot use {self.path.parent} as the embedded store's folder: it is a file",
+                                   hint="--home / CITEGRAPH_HOME must name a folder")
+        elif self.path.exists():
+            self._connection()  # refuse a foreign or damaged file now, not on first use
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def _connect(self, where: str, *, create: bool) -> sqlite3.Connection:
+        conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+        self._connections.append(conn)
+        with self._translated():
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA cache_size = -65536")
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables and create:
+                if where != ":memory:":
+                    conn.execute("PRAGMA journal_mode = WAL")
+                conn.executescript(_SCHEMA)  # one transaction; a second process creating it too changes nothing
+            elif tables:
+                self._check_format(conn, tables)
+        return conn
+
+    def _check_format(self, conn: sqlite3.Connection, tables: set[str]) -> None:
+        meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
+        if meta.get("format") != FORMAT:
+            raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
+                                   hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
+        if meta.get("version") != str(FORMAT_VERSION):
+            raise StoreUnavailable(f"{self.path} is a citegraph store of format {meta.get('version')}, "
+                                   f"not {FORMAT_VERSION}", hint="use the citegraph version that wrote it")
+
+    def _connection(self, *, create: bool = False) -> sqlite3.Connection | None:
+        """This thread's connection to the file (``None`` when the file does not exist and
+        ``create`` is false)."""
+        if self._shared is not None and self.path is None:
+            return self._shared
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            assert self.path is not None
+            if not create and not self.path.exists():
+                return None
+            if create:
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreUnavailable(f"cannot use {self.path.parent} as the embedded store's folder: "
+                                           f"{exc.strerror}", hint="--home / CITEGRAPH_HOME must name a folder") from None
+            conn = self._local.conn = self._connect(str(self.path), create=True)
+        return conn
+
+    def _empty(self) -> sqlite3.Connection:
+        """An empty store in memory, answering reads of a store whose file does not exist yet."""
+        with self._lock:
+            if self._shared is None:
+                self._shared = self._connect(":memory:", create=True)
+            return self._shared
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """SQLite's errors as citegraph's: a damaged or foreign file is :class:`StoreUnavailable`
+        naming it; a full disk an :class:`OSError` naming it."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if "database or disk is full" in text or "disk I/O error" in text:
+                raise OSError(28 if "full" in text else 5, text, str(self.path)) from exc
+            if "locked" in text or "busy" in text:
+                raise StoreUnavailable(f"the embedded store {self.path} stayed locked by another writer "
+                                       f"for {BUSY_TIMEOUT_S:.0f} s", hint="retry when the other write has finished") from exc
+            raise StoreUnavailable(f"cannot use the embedded store {self.path}: {text}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailable(f"cannot read the embedded store {self.path}: {exc}",
+                                   hint="the file is left as it is; restore it from a copy, or move it away "
+                                        "to start from an empty store") from exc
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction (one committed state), or the enclosing write's own view."""
+        with self._guard():
+            conn = self._connection() or self._empty()
+            if conn.in_transaction:
+                with self._translated():
+                    yield conn
+                return
+            with self._translated():
+                conn.execute("BEGIN")
+                try:
+                    yield conn
+                finally:
+                    conn.execute("COMMIT")
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """The in-memory store's one connection is used by one thread at a time."""
+        if self.path is None:
+            with self._lock:
+                yield
+        else:
+            yield
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """A block whose writes form one transaction (:class:`~graph.store.SupportsBulkWrite`):
+        all kept when it ends, all rolled back if any write or the block raises. Ingest runs a
+        whole run in one, so a failure in any set keeps nothing of the run."""
+        with self._writing():
+            self._local.bulk = getattr(self._local, "bulk", 0) + 1
+            try:
+                yield
+            finally:
+                self._local.bulk -= 1
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """Exclusive, all-or-nothing write: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any
+        error. Inside :meth:`bulk` the enclosing transaction is used."""
+        with self._guard():
+            conn = self._connection(create=True)
+            assert conn is not None
+            if getattr(self._local, "bulk", 0):
+                with self._translated():
+                    yield conn
+                return
+            with self._translated():
+                conn.execute("BEGIN IMMEDIATE")
+                self._local.writing = True
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                finally:
+                    self._local.writing = False
+
+    # -- contract: reads -------------------------------------------------------------------------
+
+    def get_nodes(self, ids: Collection[str]) -> dict[str, Node]:
+        """See :meth:`graph.store.GraphStore.get_nodes`."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        with self._reading() as conn:
+            return {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
+                                             (_dumps(ids),))}
+
+    def find_nodes(
+        self,
+        label: Label,
+        *,
+        set_id: str | None = None,
+        document_id: str | None = None,
+        where: Mapping[str, Any] | None = None,
+    ) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.find_nodes`. String and integer ``where`` values
+        narrow the SQL through the property indexes; every item is then checked exactly."""
+        label = Label(label)
+        sql = [f"SELECT {_NODE_COLUMNS} FROM nodes WHERE label = '{label.value}'"]  # a literal, so partial indexes apply
+        params: list[Any] = []
+        if set_id is not None:
+            sql.append("AND set_id = ?")
+            params.append(set_id)
+        if document_id:
+            sql.append("AND document_id = ?")
+            params.append(document_id)
+        for key, value in (where or {}).items():
+            if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+                sql.append(f"AND json_extract(props, '{_json_path(key)}') = ?")
+                params.append(value)
+        with self._reading() as conn:
+            found = _nodes(conn, " ".join(sql), params)
+        if where:
+            found = [n for n in found if all(n.props.get(k) == v for k, v in where.items())]
+        return sorted(found, key=lambda n: n.id)
+
+    def edges(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, list[Edge]]:
+        """See :meth:`graph.store.GraphStore.edges`."""
+        ids = list(ids)
+        out: dict[str, list[Edge]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        end = "src" if direction == Direction.OUT else "dst"
+        sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {end} IN {_IDS}"
+        params: list[Any] = [_dumps(list(out))]
+        if kinds is not None:
+            sql += f" AND kind IN {_IDS}"
+            params.append(_dumps(sorted(map(str, kinds))))
+        with self._reading() as conn:
+            for e in _edges(conn, sql, params):
+                out[e.src if direction == Direction.OUT else e.dst].append(e)
+        for found in out.values():
+            found.sort(key=Edge.sort_key)
+        return out
+
+    def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
+        """See :meth:`graph.store.GraphStore.closure`. Breadth-first over the networkx graphs of
+        the sets holding edges into the nodes reached (one indexed lookup per level finds them);
+        each set graph comes from the cache while its version is unchanged."""
+        wanted = {str(k) for k in kinds}
+        ids = list(dict.fromkeys(ids))
+        if not ids or not wanted:
+            return []
+        with self._reading() as conn:
+            seen = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ids),))}
+            frontier, found, graphs = sorted(seen), [], {}
+            while frontier:
+                scopes = {row[0] or "" for row in conn.execute(
+                    f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", (_dumps(frontier),))}
+                graphs.update(self._set_graphs(conn, scopes - graphs.keys(), keep=graphs.keys() | scopes))
+                reached = []
+                for dst in frontier:
+                    for scope in scopes:
+                        graph = graphs[scope]
+                        if dst not in graph:
+                            continue
+                        for src, _, data in graph.in_edges(dst, data=True):
+                            edge: Edge = data["edge"]
+                            if edge.kind not in wanted:
+                                continue
+                            found.append(edge)
+                            if src not in seen:
+                                seen.add(src)
+                                reached.append(src)
+                frontier = reached
+        return sorted(found, key=Edge.sort_key)
+
+    def counts(self) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.counts`. Kept per set by every write: no scan."""
+        with self._reading() as conn:
+            return _totals(conn)
+
+    # -- the per-process cache of set graphs -------------------------------------------------------
+
+    def _set_graphs(self, conn: sqlite3.Connection, scopes: set[str], *, keep: Collection[str]) -> dict[str, nx.MultiDiGraph]:
+        """The networkx graph of each scope's edges, from the cache when its version is current.
+        Inside a write transaction nothing is cached (its versions may yet roll back)."""
+        if not scopes:
+            return {}
+        versions = dict(conn.execute(f"SELECT scope, version FROM scopes WHERE scope IN {_IDS}",
+                                     (_dumps(sorted(scopes)),)))
+        cacheable = not getattr(self._local, "writing", False) and not getattr(self._local, "bulk", 0)
+        out = {}
+        for scope in sorted(scopes):
+            version = versions.get(scope, -1)
+            with self._lock:
+                cached = self._graphs.get(scope)
+                if cached is not None and cached[0] == version and cacheable:
+                    self._graphs.move_to_end(scope)
+                    out[scope] = cached[1]
+                    continue
+            graph = nx.MultiDiGraph()
+            sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE " + ("set_id = ?" if scope else "set_id IS NULL")
+            for e in _edges(conn, sql, (scope,) if scope else ()):
+                graph.add_edge(e.src, e.dst, key=writes.edge_identity(e), edge=e)
+            out[scope] = graph
+            if cacheable:
+                self._remember(scope, version, graph, keep)
+        return out
+
+    def _remember(self, scope: str, version: int, graph: nx.MultiDiGraph, keep: Collection[str]) -> None:
+        with self._lock:
+            self._graphs[scope] = (version, graph)
+            total = sum(g.number_of_edges() for _, g in self._graphs.values())
+            for old in list(self._graphs):
+                if total <= self.cache_edges:
+                    break
+                if old not in keep:
+                    total -= self._graphs.pop(old)[1].number_of_edges()
+
+    # -- contract: writes --------------------------------------------------------------------------
+
+    def write_set(self, batch: SetBatch) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.write_set`: the :class:`~graph.model.SetBatch` steps
+        in one transaction, touching the rows of ``batch.set_id`` only."""
+        with self._writing() as conn:
+            writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
+            touched = _delete_documents(conn, writes.documents_replaced(batch))
+            shared = writes.last_of(batch.shared)
+            stored = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
+                                              (_dumps([n.id for n in shared]),))}
+            _put_nodes(conn, [writes.merged_shared(stored.get(n.id), n) for n in shared])
+            _put_nodes(conn, [n for d in batch.documents for n in (d.document, *d.nodes)])
+            _put_edges(conn, [e for d in batch.documents for e in d.edges])
+            conn.execute("DELETE FROM edges WHERE owner = ?", (f"set:{batch.set_id}",))
+            _put_edges(conn, list(batch.derived))
+            touched |= _collect_orphans(conn, [batch.set_id])
+            touched |= {n.set_id or "" for n in (*shared, *(d.document for d in batch.documents))}
+            touched |= {e.set_id or "" for e in batch.derived} | {batch.set_id}
+            nodes, edges = _bump(conn, touched)
+        return writes.write_summary(batch, nodes, edges)
+
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+        """See :meth:`graph.store.GraphStore.delete_documents`."""
+        ids = list(ids)
+        with self._writing() as conn:
+            writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
+            existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
+                                                (_dumps(ids),))}
+            deleted: list[str] = []
+            for doc_id in ids:  # in order: a node deleted with an earlier document is gone
+                node = existing.get(doc_id)
+                if node is None or doc_id in deleted or node.document_id in deleted:
+                    continue
+                deleted.append(doc_id)
+            touched = _delete_documents(conn, deleted)
+            sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+            touched |= _collect_orphans(conn, sets)
+            nodes, edges = _bump(conn, touched)
+        return WriteSummary((), tuple(deleted), nodes, edges)
+
+    def put_reviews(self, reviews: Collection[Node]) -> int:
+        """See :meth:`graph.store.GraphStore.put_reviews`."""
+        reviews = writes.checked_reviews(reviews)
+        if not reviews:
+            return 0
+        with self._writing() as conn:
+            _put_nodes(conn, reviews)
+            _bump(conn, {n.set_id or "" for n in reviews})
+        return len(reviews)
+
+    def close(self) -> None:
+        """Close this store's connections and drop its cache. Safe to call twice."""
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+            self._graphs.clear()
+            self._local = threading.local()
+            self._shared = None
+
+
+# -- SQL steps (each runs inside the transaction of a write) ----------------------------------------
+
+
+def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Node]:
+    return [Node(i, _LABELS[label], set_id, document_id, json.loads(props))
+            for i, label, set_id, document_id, props in conn.execute(sql, tuple(params))]
+
+
+def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Edge]:
+    return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(props))
+            for src, kind, dst, seq, document_id, set_id, props in conn.execute(sql, tuple(params))]
+
+
+def _json_path(key: str) -> str:
+    """``$.key`` for a plain key (the form the property indexes use), ``$."k.e.y"`` otherwise."""
+    if key.isidentifier():
+        return f"$.{key}"
+    return '$."' + key.replace('"', '""').replace("'", "''") + '"'
+
+
+def _stored_shas(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str | None]:
+    ids = list(ids)
+    if not ids:
+        return {}
+    return dict(conn.execute(f"SELECT id, json_extract(props, '$.sha256') FROM nodes WHERE id IN {_IDS}",
+                             (_dumps(ids),)))
+
+
+def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
+    """Create or wholly replace nodes by id (their edges stay)."""
+    conn.executemany(
+        "INSERT INTO nodes (id, label, set_id, document_id, props) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET label = excluded.label, set_id = excluded.set_id, "
+        "document_id = excluded.document_id, props = excluded.props",
+        ((n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes))
+
+
+def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
+    """Create or replace edges by :func:`graph.writes.edge_identity`.
+
+    Raises
+    ------
+    CitegraphError
+        An edge names a node that is not in the store (the write rolls back).
+    """
+    if not edges:
+        return
+    ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
+    known = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ends),))}
+    for edge in edges:
+        for end in (edge.src, edge.dst):
+            if end not in known:
+                raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
+    conn.executemany(
+        "INSERT OR REPLACE INTO edges (src, kind, dst, owner, seq, document_id, set_id, props) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ((e.src, e.kind.value, e.dst, writes.edge_owner(e), e.seq, e.document_id, e.set_id, _dumps(dict(e.props)))
+         for e in edges))
+
+
+def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
+    """Delete nodes ``ids`` with every edge touching them; the scopes touched."""
+    if not ids:
+        return set()
+    param = (_dumps(ids),)
+    touched = {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM nodes WHERE id IN {_IDS}", param)}
+    touched |= {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", param)}
+    conn.execute(f"DELETE FROM edges WHERE src IN {_IDS}", param)
+    conn.execute(f"DELETE FROM edges WHERE dst IN {_IDS}", param)
+    conn.execute(f"DELETE FROM nodes WHERE id IN {_IDS}", param)
+    return touched
+
+
+def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[str]:
+    """SetBatch step 1: each document's node and the nodes it owns (with every edge touching them),
+    then the edges it owns between nodes that stay (SUPERSEDED_BY, PART_OF between records)."""
+    if not document_ids:
+        return set()
+    param = (_dumps(document_ids),)
+    owned = [row[0] for row in conn.execute(
+        f"SELECT id FROM nodes WHERE document_id IN {_IDS} UNION SELECT id FROM nodes WHERE id IN {_IDS}",
+        param * 2)]
+    touched = _detach_delete(conn, owned)
+    touched |= {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM edges WHERE owner IN {_IDS}", param)}
+    conn.execute(f"DELETE FROM edges WHERE owner IN {_IDS}", param)
+    return touched
+
+
+def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
+    """SetBatch step 5 (:mod:`graph.writes`), set by set."""
+    collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
+    touched: set[str] = set()
+    for set_id in set_ids:
+        orphans = [row[0] for row in conn.execute(f"""
+            SELECT n.id FROM nodes n
+            WHERE n.set_id = ? AND n.document_id IS NULL AND n.label IN ({collectable})
+              AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id AND coalesce(e.document_id, '') <> '')
+              AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id AND coalesce(e.document_id, '') <> '')""",
+            (set_id,))]
+        touched |= _detach_delete(conn, orphans)
+        has_documents = conn.execute(
+            "SELECT 1 FROM edges e JOIN nodes d ON d.id = e.dst WHERE e.src = ? AND d.label = 'Document' LIMIT 1",
+            (set_id,)).fetchone()
+        if has_documents or not conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
+            continue
+        parents = [row[0] for row in conn.execute("SELECT DISTINCT src FROM edges WHERE dst = ?", (set_id,))]
+        touched |= _detach_delete(conn, [set_id])
+        touched |= _detach_delete(conn, [p for p in parents
+                                         if not conn.execute("SELECT 1 FROM edges WHERE src = ? LIMIT 1", (p,)).fetchone()])
+    return touched
+
+
+def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
+    """After a write: recount each touched scope, give it a new version (from the store's one
+    generation counter, so a version is never reused), and return the store's node and edge totals."""
+    (generation,) = conn.execute("SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'generation'").fetchone()
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'generation'", (str(generation),))
+    for scope in sorted(scopes):
+        where, params = ("set_id = ?", (scope,)) if scope else ("set_id IS NULL", ())
+        conn.execute("DELETE FROM counts WHERE scope = ?", (scope,))
+        conn.execute(f"INSERT INTO counts SELECT ?, label, count(*) FROM nodes WHERE {where} GROUP BY label",
+                     (scope, *params))
+        conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM edges WHERE {where} GROUP BY kind",
+                     (scope, *params))
+        conn.execute("INSERT OR REPLACE INTO scopes VALUES (?, ?)", (scope, generation))
+    totals = _totals(conn)
+    return totals["nodes"], totals["edges"]
+
+
+def _totals(conn: sqlite3.Connection) -> dict[str, int]:
+    out = {str(label): 0 for label in Label} | {str(kind): 0 for kind in EdgeKind}
+    for name, n in conn.execute("SELECT name, sum(n) FROM counts GROUP BY name"):
+        out[name] = n
+    out["nodes"] = sum(out[str(label)] for label in Label)
+    out["edges"] = sum(out[str(kind)] for kind in EdgeKind)
+    return out
+
+
+# -- conversion of the former file ------------------------------------------------------------------
+
+
+def migrate_legacy(source: Path, target: Path, *, batch: int = 4096) -> dict[str, int]:
+    """Convert the format-1 store ``source`` (``graph.json.gz``, :mod:`graph.stores.legacy`) into a
+    new SQLite store at ``target``, keeping every node and edge; returns the new store's
+    :meth:`~SQLiteStore.counts`. ``source`` is only read.
+
+    The store is built beside ``target`` under a temporary name and renamed into place when
+    complete, so ``target`` is either absent or whole, whatever happens meanwhile.
+
+    Raises
+    ------
+    StoreUnavailable
+        ``source`` is not a readable format-1 store (nothing is created), or ``target`` exists.
+    """
+    from graph.stores.legacy import read_legacy
+
+    if target.exists():
+        raise StoreUnavailable(f"cannot convert {source}: {target} exists already")
+    tmp = target.with_name(f".{target.name}.converting-{os.getpid()}")
+    _remove_database(tmp)
+    store = SQLiteStore(tmp)
+    try:
+        with store._writing() as conn:
+            nodes: list[Node] = []
+            edges: list[Edge] = []
+            for element in read_legacy(source):
+                if isinstance(element, Node):
+                    nodes.append(element)
+                    if len(nodes) >= batch:
+                        _put_nodes(conn, nodes)
+                        nodes.clear()
+                else:
+                    if nodes:
+                        _put_nodes(conn, nodes)
+                        nodes.clear()
+                    edges.append(element)
+                    if len(edges) >= batch:
+                        _put_edges(conn, edges)
+                        edges.clear()
+            _put_nodes(conn, nodes)
+            _put_edges(conn, edges)
+            scopes = {row[0] or "" for row in conn.execute(
+                "SELECT DISTINCT set_id FROM nodes UNION SELECT DISTINCT set_id FROM edges")}
+            _bump(conn, scopes)
+        counts = store.counts()
+        store.close()  # the last connection's close folds the WAL into the file
+        os.replace(tmp, target)
+        _fsync_folder(target.parent)
+    except BaseException:
+        store.close()
+        _remove_database(tmp)
+        raise
+    return counts
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,127 @@
+"""What a write means, decided once for every store: each store only executes these rules.
+
+A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_reviews``) is the
+:class:`~graph.model.SetBatch` steps run in one transaction. The rules the steps share live here:
+
+- **compare-and-swap** (step 0): :func:`check_expected` compares each ``expect`` item with the
+  stored document's SHA-256, read inside the write's transaction;
+- **documents to replace** (step 1): :func:`documents_replaced`;
+- **shared-node merge** (step 2): :func:`merged_shared`; non-null properties overwrite, null ones
+  never erase;
+- **identity and ownership of edges**: :func:`edge_owner` and :func:`edge_identity`; of equal
+  nodes or edges in one write the last wins (:func:`last_of`);
+- **orphan collection** (step 5): the nodes with a label in :data:`COLLECTABLE` that no
+  document-owned edge touches go; then a set node that contains no Document any more goes, and
+  with it each node that pointed at it (its System) and points at nothing else. A store runs this
+  per touched set after the other steps;
+- **review validation**: :func:`checked_reviews`;
+- **the answer**: :func:`write_summary`.
+"""
+
+from __future__ import annotations
+
+from typing import Collection, Iterable, Mapping, TypeVar
+
+from graph.errors import CitegraphError, PreconditionFailed
+from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary
+
+__all__ = [
+    "COLLECTABLE",
+    "check_expected",
+    "documents_replaced",
+    "merged_shared",
+    "edge_owner",
+    "edge_identity",
+    "last_of",
+    "checked_reviews",
+    "write_summary",
+]
+
+COLLECTABLE: frozenset[Label] = SHARED_LABELS - {Label.SYSTEM, Label.ANALYSIS_SET}
+"""Shared labels removed when no document-owned edge touches the node (Record, Source,
+SourceFile, NamedReference). System and AnalysisSet nodes go with their last document instead."""
+
+T = TypeVar("T", Node, Edge)
+
+
+def check_expected(expect: Mapping[str, str | None], current: Mapping[str, str | None]) -> None:
+    """Step 0: every ``expect`` item (document id → SHA-256, or ``None``: must not exist) must
+    equal ``current`` (document id → stored SHA-256; an absent key is an absent document).
+
+    Raises
+    ------
+    PreconditionFailed
+        The first document whose stored version differs; the caller's transaction rolls back.
+    """
+    for doc_id, sha in expect.items():
+        now = current.get(doc_id)
+        if now != sha:
+            raise PreconditionFailed(
+                f"document {doc_id} is at {now or 'nothing'}, not the expected {sha or 'nothing'}",
+                hint="fetch the document again for its current ETag and retry")
+
+
+def documents_replaced(batch: SetBatch) -> list[str]:
+    """Step 1: the document ids deleted (with all they own) before ``batch`` is written, sorted:
+    every id in ``replace`` and every document the batch writes."""
+    return sorted({*batch.replace, *(d.id for d in batch.documents)})
+
+
+def merged_shared(old: Node | None, new: Node) -> Node:
+    """Step 2: ``new`` upserted onto the stored ``old`` (or ``None``): ``old``'s properties with
+    every non-null property of ``new`` over them; id, label, set and document are ``new``'s.
+
+    Examples
+    --------
+    >>> old = Node("s/R-1", Label.RECORD, "s", None, {"record_id": "R-1", "kind": "route"})
+    >>> merged_shared(old, Node("s/R-1", Label.RECORD, "s", None, {"kind": None, "slug": "r-1"})).props
+    {'record_id': 'R-1', 'kind': 'route', 'slug': 'r-1'}
+    """
+    if old is None:
+        return new
+    props = dict(old.props)
+    props.update({k: v for k, v in new.props.items() if v is not None})
+    return Node(new.id, new.label, new.set_id, new.document_id, props)
+
+
+def edge_owner(edge: Edge) -> str:
+    """Who owns ``edge``: its document id, or ``set:<set id>`` for a derived edge (RESOLVES_TO,
+    IN_SOURCE, the System's CONTAINS), which every write of the set replaces (step 4)."""
+    return edge.document_id or f"set:{edge.set_id}"
+
+
+def edge_identity(edge: Edge) -> tuple[str, str, str, str, int]:
+    """``(src, kind, dst, owner, seq)``: two edges with equal identity are one edge, and writing
+    the second replaces the first."""
+    return (edge.src, str(edge.kind), edge.dst, edge_owner(edge), edge.seq)
+
+
+def last_of(items: Iterable[T]) -> list[T]:
+    """Nodes (by id) or edges (by :func:`edge_identity`) with the last of equal ones kept, in the
+    order each identity first appeared."""
+    final: dict = {}
+    for item in items:
+        final[item.id if isinstance(item, Node) else edge_identity(item)] = item
+    return list(final.values())
+
+
+def checked_reviews(reviews: Collection[Node]) -> list[Node]:
+    """``reviews`` as a list, each a Review node without a document.
+
+    Raises
+    ------
+    CitegraphError
+        A node of another label, or one owned by a document; nothing is written.
+    """
+    reviews = list(reviews)
+    for node in reviews:
+        if node.label != Label.REVIEW or node.document_id is not None:
+            raise CitegraphError(f"put_reviews takes Review nodes without a document, not {node.label} {node.id}")
+    return reviews
+
+
+def write_summary(batch: SetBatch, nodes: int, edges: int) -> WriteSummary:
+    """The :class:`WriteSummary` of ``batch``: the documents written, the ones ``replace`` deleted
+    without a new version, and the store's totals after the write."""
+    written = tuple(d.id for d in batch.documents)
+    return WriteSummary(written, tuple(sorted(set(batch.replace) - set(written))), nodes, edges)

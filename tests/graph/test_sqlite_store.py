@@ -1,0 +1,295 @@
+"""Embedded-store behaviour only a file shows: persistence, other processes, crashes, damaged files,
+the per-set graph cache and the bytes a write touches."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from graph.errors import CitegraphError, StoreUnavailable
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+from graph.store import Direction
+from graph.stores import open_embedded
+from graph.stores.sqlite import SQLiteStore
+from tests.conftest import CORPUS, ROOT, SEED_WORKFLOW, SEEDS, ingest_into
+from tests.contract.helpers import canonical, content
+
+CHEATSHEET = [CORPUS / "commonplace/kb/agentic-system-analyses/retained/dynamic-cheatsheet",
+              CORPUS / "commonplace/kb/agentic-system-analyses/retained-archive/AAS-2026-10-04-dynamic-cheatsheet-01"]
+CHEATSHEET_SET = "AAS-2026-10-04-dynamic-cheatsheet-01"
+
+
+def broken_batch() -> SetBatch:
+    doc = Node("s/synthesis", Label.DOCUMENT, "s", "s/synthesis", {"role": "synthesis"})
+    bad = Edge(EdgeKind.CITES, "s/synthesis", "s/NOT-THERE", 0, "s/synthesis", "s", {})
+    return SetBatch("s", (Node("s", Label.ANALYSIS_SET, "s", None, {}),), (DocumentGraph(doc, (), (bad,)),), ())
+
+
+def run_python(code: str, *args: str, wait: bool = True):
+    """``code`` in a fresh interpreter at the repository root (another process on the same home)."""
+    command = [sys.executable, "-c", textwrap.dedent(code), *args]
+    if not wait:
+        return subprocess.Popen(command, cwd=ROOT)
+    subprocess.run(command, cwd=ROOT, check=True, timeout=120)
+
+
+INGEST = """
+    import sys
+    from pathlib import Path
+    from graph.stores import open_embedded
+    from ingest.files import read_members
+    from ingest.loader import ingest_parsed
+    store = open_embedded(Path(sys.argv[1]))
+    for _ in range(int(sys.argv[2])):
+        for folder in sys.argv[3:]:
+            ingest_parsed(store, read_members([Path(p) for p in folder.split(",")]).parsed)
+"""
+"""Ingest each argument (comma-separated paths: one run) into home ``argv[1]``, ``argv[2]`` times over."""
+
+
+@pytest.mark.parametrize("persisted", [True, False])
+def test_failed_write_leaves_the_store_as_before(tmp_path, persisted):
+    store = SQLiteStore(tmp_path / "citegraph.sqlite" if persisted else None)
+    ingest_into(store, SEEDS)
+    before = canonical(content(store))
+    with pytest.raises(CitegraphError, match="unknown node s/NOT-THERE"):
+        store.write_set(broken_batch())
+    assert canonical(content(store)) == before
+    assert store.get_nodes(["s", "s/synthesis"]) == {}
+
+
+def test_a_missing_file_reads_as_empty_and_is_created_by_the_first_write(tmp_path):
+    path = tmp_path / "home" / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    assert store.counts()["nodes"] == 0 and store.find_nodes(Label.DOCUMENT) == []
+    assert not path.parent.exists()  # a read creates nothing
+    ingest_into(store, SEEDS)
+    assert path.is_file() and SQLiteStore(path).counts()["Document"] == 3
+
+
+def test_another_process_sees_writes_and_the_cache_reloads_only_the_set_written(tmp_path):
+    home = tmp_path / "home"
+    server = open_embedded(home)
+    ingest_into(server, SEEDS)
+    cites = [EdgeKind.CITES, EdgeKind.CONTAINS]
+    assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 34
+    assert len(server.closure(["talorys/RT-RTE-owner-chat"], kinds=cites)) == 9
+    tolaria, talorys = server._graphs["tolaria"][1], server._graphs["talorys"][1]
+    assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 34
+    assert server._graphs["tolaria"][1] is tolaria  # served from the cache: unchanged version
+    run_python("""
+        import sys
+        from pathlib import Path
+        from graph.stores import open_embedded
+        open_embedded(Path(sys.argv[1])).delete_documents(["tolaria/workflow-report"])
+    """, str(home))
+    assert [d.id for d in server.find_nodes(Label.DOCUMENT)] == ["talorys/synthesis", "tolaria/synthesis"]
+    assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 13
+    assert len(server.closure(["talorys/RT-RTE-owner-chat"], kinds=cites)) == 9
+    assert server._graphs["tolaria"][1] is not tolaria and server._graphs["talorys"][1] is talorys
+    reference = SQLiteStore(None)  # the same state built afresh: no cache involved
+    ingest_into(reference, SEEDS)
+    reference.delete_documents(["tolaria/workflow-report"])
+    for record in ("tolaria/RT-RTE-mcp-write", "talorys/RT-RTE-owner-chat"):
+        assert server.closure([record], kinds=cites) == reference.closure([record], kinds=cites)
+    run_python("""
+        import sys
+        from pathlib import Path
+        from graph.stores import open_embedded
+        open_embedded(Path(sys.argv[1])).delete_documents(["talorys/synthesis"])
+    """, str(home))
+    # Deleting the set's last document removes the set, its system and its shared nodes.
+    assert server.get_nodes(["talorys", "system/talorys", "talorys/RT-RTE-owner-chat"]) == {}
+    assert server.closure(["talorys/RT-RTE-owner-chat"], kinds=cites) == []
+
+
+def test_the_cache_is_bounded_in_edges_and_keeps_the_sets_in_use(tmp_path):
+    store = SQLiteStore(tmp_path / "citegraph.sqlite", cache_edges=100)
+    ingest_into(store, SEEDS)
+    store.closure(["talorys/RT-RTE-owner-chat"], kinds=[EdgeKind.CITES])
+    store.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES])
+    assert list(store._graphs) == ["tolaria"]  # talorys evicted: tolaria alone is over 100 edges
+    assert store._graphs["tolaria"][1].number_of_edges() == 246
+
+
+def test_a_file_that_is_not_a_store_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "citegraph.sqlite"
+    path.write_bytes(b"not a database at all, but long enough to have a header" * 10)
+    before = path.read_bytes()
+    with pytest.raises(StoreUnavailable, match=f"cannot read the embedded store {path}: file is not a database"):
+        SQLiteStore(path)
+    other = sqlite3.connect(tmp_path / "other.sqlite")
+    other.execute("CREATE TABLE notes (body TEXT)")
+    other.commit()
+    other.close()
+    with pytest.raises(StoreUnavailable, match="is an SQLite database but not a citegraph store"):
+        SQLiteStore(tmp_path / "other.sqlite")
+    assert path.read_bytes() == before
+    assert sqlite3.connect(tmp_path / "other.sqlite").execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+
+
+def test_a_home_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreUnavailable, match="as the embedded store's folder: it is a file"):
+        open_embedded(tmp_path / "file")
+
+
+def test_bulk_is_one_transaction_that_rolls_back_whole(tmp_path):
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    ingest_into(store, SEEDS)
+    other = SQLiteStore(path)
+    with pytest.raises(CitegraphError, match="unknown node s/NOT-THERE"):
+        with store.bulk():
+            store.delete_documents(["talorys/synthesis"])
+            assert store.counts()["Document"] == 2  # the block sees its own writes
+            assert other.counts()["Document"] == 3  # nobody else does
+            store.write_set(broken_batch())
+    assert [d.id for d in SQLiteStore(path).find_nodes(Label.DOCUMENT)] == [
+        "talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"]
+    assert store.counts()["Document"] == 3
+
+
+def test_the_counts_follow_every_write_and_delete(tmp_path):
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    ingest_into(store, SEEDS)
+    db = sqlite3.connect(path)
+    rows = lambda table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
+    assert store.counts()["edges"] == rows("edges") == sum(
+        n for k, n in store.counts().items() if k in set(EdgeKind)) == 354
+    summary = store.delete_documents(["tolaria/workflow-report"])
+    assert summary.edges == rows("edges") == store.counts()["edges"] == 221
+    assert summary.nodes == rows("nodes") == 140
+    ingest_into(store, SEEDS)  # re-ingest: unchanged documents are skipped, the deleted one written
+    assert store.counts()["edges"] == rows("edges") == 354
+    assert store.find_nodes(Label.RECORD, set_id="talorys", where={"record_id": "RT-RTE-owner-chat"})[0].id == (
+        "talorys/RT-RTE-owner-chat")
+
+
+def test_a_write_touches_only_its_own_set(tmp_path):
+    """Adding a set rewrites no row of another set: every other row keeps its rowid and bytes."""
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    ingest_into(store, SEEDS)
+    db = sqlite3.connect(path)
+    snapshot = lambda: (db.execute("SELECT rowid, * FROM nodes WHERE set_id <> ? ORDER BY rowid",  # noqa: E731
+                                   (CHEATSHEET_SET,)).fetchall(),
+                        db.execute("SELECT rowid, * FROM edges WHERE set_id <> ? ORDER BY rowid",
+                                   (CHEATSHEET_SET,)).fetchall())
+    before = snapshot()
+    versions = dict(db.execute("SELECT scope, version FROM scopes"))
+    ingest_parsed_report = ingest_into(store, *CHEATSHEET)
+    assert ingest_parsed_report.sets == (CHEATSHEET_SET,)
+    assert snapshot() == before
+    after = dict(db.execute("SELECT scope, version FROM scopes"))
+    assert {k: v for k, v in after.items() if after.get(k) != versions.get(k)}.keys() == {CHEATSHEET_SET, ""}
+
+
+def test_two_processes_ingesting_different_sets_keep_both_every_time(tmp_path):
+    tolaria, talorys = tmp_path / "tolaria", tmp_path / "talorys"
+    tolaria.mkdir(), talorys.mkdir()
+    for seed in SEEDS.iterdir():
+        shutil.copy(seed, talorys if seed.name.startswith("003") else tolaria)
+    for trial in range(4):
+        home = tmp_path / f"home{trial}"
+        writers = [run_python(INGEST, str(home), "1", str(folder), wait=False) for folder in (tolaria, talorys)]
+        assert [w.wait(timeout=120) for w in writers] == [0, 0]
+        store = open_embedded(home)
+        assert [s.id for s in store.find_nodes(Label.ANALYSIS_SET)] == ["talorys", "tolaria"]
+        assert store.counts()["Document"] == 3 and store.counts()["edges"] == 354
+
+
+def _variant(tmp_path: Path) -> Path:
+    """The seeds with the workflow report's last annotation dropped: another version of tolaria."""
+    folder = tmp_path / "seeds-v2"
+    shutil.copytree(SEEDS, folder)
+    text = SEED_WORKFLOW.read_text()
+    (folder / SEED_WORKFLOW.name).write_text(text[: text.index("\n\nOn RT-RTE-mcp-write")])
+    return folder
+
+
+def test_a_reader_sees_the_old_or_the_new_set_never_a_mix(tmp_path):
+    v2 = _variant(tmp_path)
+    versions = set()
+    for folder in (SEEDS, v2):
+        reference = SQLiteStore(None)
+        ingest_into(reference, folder)
+        versions.add(canonical(reference.find_nodes(Label.STATEMENT, set_id="tolaria")))
+    home = tmp_path / "home"
+    ingest_into(open_embedded(home), SEEDS)
+    reader = open_embedded(home)
+    writer = run_python(INGEST, str(home), "6", str(v2), str(SEEDS), wait=False)
+    seen, reads = set(), 0
+    while writer.poll() is None:
+        seen.add(canonical(reader.find_nodes(Label.STATEMENT, set_id="tolaria")))
+        reads += 1
+    assert writer.returncode == 0 and reads > 10
+    assert seen <= versions and len(seen) == 2  # both versions were seen, nothing else
+
+
+def test_a_writer_killed_at_any_moment_leaves_the_state_before_or_after(tmp_path):
+    home = tmp_path / "home"
+    before = open_embedded(home)
+    ingest_into(before, SEEDS)
+    after = SQLiteStore(None)
+    ingest_into(after, SEEDS)
+    ingest_into(after, *CHEATSHEET)
+    states = {"before": canonical(content(before)), "after": canonical(content(after))}
+    before.close()
+    pristine = tmp_path / "pristine"
+    shutil.copytree(home, pristine)
+    started = time.monotonic()
+    run_python(INGEST, str(home), "1", ",".join(map(str, CHEATSHEET)))
+    duration = time.monotonic() - started
+    rng, outcomes = random.Random(12), []
+    for trial in range(16):
+        shutil.rmtree(home)
+        shutil.copytree(pristine, home)
+        writer = run_python(INGEST, str(home), "1", ",".join(map(str, CHEATSHEET)), wait=False)
+        time.sleep(rng.uniform(0.2, duration * 1.3))  # past the end: the write completed
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+        state = canonical(content(open_embedded(home)))
+        outcomes.append(next((name for name, s in states.items() if s == state), "neither"))
+    assert "neither" not in outcomes
+    assert set(outcomes) == {"before", "after"}, outcomes  # kills landed both before and after the commit
+
+
+def test_a_writer_killed_inside_its_transaction_leaves_the_state_before(tmp_path):
+    """Killed after half of a set's rows are written (deterministically, not by chance)."""
+    home = tmp_path / "home"
+    store = open_embedded(home)
+    ingest_into(store, SEEDS)
+    before = canonical(content(store))
+    store.close()
+    writer = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import sys, time
+        from pathlib import Path
+        import graph.stores.sqlite as sqlite
+        from graph.stores import open_embedded
+        from ingest.files import read_members
+        from ingest.loader import ingest_parsed
+        real = sqlite._put_edges
+        def put_edges_then_stall(conn, edges):
+            real(conn, edges)
+            print("rows written", flush=True)
+            time.sleep(60)
+        sqlite._put_edges = put_edges_then_stall
+        ingest_parsed(open_embedded(Path(sys.argv[1])), read_members([Path(p) for p in sys.argv[2:]]).parsed)
+    """), str(home), *map(str, CHEATSHEET)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert writer.stdout.readline() == "rows written\n"
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait()
+    assert Path(f"{home}/citegraph.sqlite-wal").exists()  # the killed writer's journal is still there
+    assert canonical(content(open_embedded(home))) == before
