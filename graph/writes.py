@@ -29,6 +29,8 @@ __all__ = [
     "COLLECTABLE",
     "check_expected",
     "documents_replaced",
+    "documents_deleted",
+    "check_edge_ends",
     "merged_shared",
     "edge_owner",
     "edge_identity",
@@ -65,6 +67,41 @@ def documents_replaced(batch: SetBatch) -> list[str]:
     """Step 1: the document ids deleted (with all they own) before ``batch`` is written, sorted:
     every id in ``replace`` and every document the batch writes."""
     return sorted({*batch.replace, *(d.id for d in batch.documents)})
+
+
+def documents_deleted(ids: Iterable[str], existing: Mapping[str, Node]) -> list[str]:
+    """What :meth:`~graph.store.GraphStore.delete_documents` deletes, in order: each id of ``ids``
+    naming a stored node (``existing``: id → node, as read in the write's transaction), except one
+    already gone with an earlier document of the list (or named twice). Unknown ids are ignored.
+
+    Examples
+    --------
+    >>> doc = Node("s/d", Label.DOCUMENT, "s", "s/d")
+    >>> stmt = Node("s/d#L3", Label.STATEMENT, "s", "s/d")
+    >>> documents_deleted(["s/d", "s/d#L3", "nope", "s/d"], {n.id: n for n in (doc, stmt)})
+    ['s/d']
+    """
+    deleted: list[str] = []
+    for node_id in ids:
+        node = existing.get(node_id)
+        if node is None or node_id in deleted or node.document_id in deleted:
+            continue
+        deleted.append(node_id)
+    return deleted
+
+
+def check_edge_ends(edges: Iterable[Edge], known: Collection[str]) -> None:
+    """Every edge's ``src`` and ``dst`` must be ``known`` node ids (read in the write's transaction).
+
+    Raises
+    ------
+    CitegraphError
+        The first edge naming an unknown node; the caller's transaction rolls back.
+    """
+    for edge in edges:
+        for end in (edge.src, edge.dst):
+            if end not in known:
+                raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
 
 
 def merged_shared(old: Node | None, new: Node) -> Node:

@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from typing import Collection, Iterable, Sequence
 
-from graph.model import SHARED_LABELS, EdgeKind, Label
+from graph.model import EdgeKind, Label
+from graph.writes import COLLECTABLE
 
 __all__ = [
     "NODE_LABEL",
@@ -69,7 +70,7 @@ RESERVED_NODE_KEYS = frozenset({"id", "set_id", "document_id", "props_json"})
 RESERVED_EDGE_KEYS = frozenset({"owner", "seq", "document_id", "set_id", "props_json"})
 """Relationship property names the store uses itself."""
 
-_COLLECTABLE = sorted(str(label) for label in SHARED_LABELS - {Label.SYSTEM, Label.ANALYSIS_SET})
+_COLLECTABLE = sorted(str(label) for label in COLLECTABLE)
 
 
 def _label(label: Label | str) -> str:

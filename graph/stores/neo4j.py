@@ -33,7 +33,8 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graph.errors import CitegraphError, DuplicateDeclaration, PreconditionFailed, StoreUnavailable
+from graph import writes
+from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach, projected
 from graph.stores import cypher
@@ -257,8 +258,7 @@ class Neo4jStore:
         """See :meth:`graph.store.GraphStore.write_set`. One write transaction running the
         :class:`~graph.model.SetBatch` steps in order, each a batched ``UNWIND``."""
         nodes, edges = self._write(self._write_set_tx, batch)
-        written = tuple(d.id for d in batch.documents)
-        return WriteSummary(written, tuple(sorted(set(batch.replace) - set(written))), nodes, edges)
+        return writes.write_summary(batch, nodes, edges)
 
     def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`. One write transaction."""
@@ -267,10 +267,7 @@ class Neo4jStore:
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
         """See :meth:`graph.store.GraphStore.put_reviews`. One write transaction."""
-        reviews = list(reviews)
-        for node in reviews:
-            if node.label != Label.REVIEW or node.document_id is not None:
-                raise CitegraphError(f"put_reviews takes Review nodes without a document, not {node.label} {node.id}")
+        reviews = writes.checked_reviews(reviews)
         if not reviews:
             return 0
         self._write(self._put_reviews_tx, reviews)
@@ -295,7 +292,7 @@ class Neo4jStore:
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch) -> tuple[int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, batch.expect)
-        self._delete_documents_step(tx, sorted({*batch.replace, *(d.id for d in batch.documents)}))
+        self._delete_documents_step(tx, writes.documents_replaced(batch))
         self._upsert_shared_step(tx, batch.shared)
         self._merge_nodes_step(tx, [n for d in batch.documents for n in (d.document, *d.nodes)])
         self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges])
@@ -308,17 +305,8 @@ class Neo4jStore:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, expect)
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
-        deleted: list[str] = []
-        gone: set[str] = set()
-        sets: set[str] = set()
-        for doc_id in ids:  # in order, as the embedded store: a node deleted with an earlier document is gone
-            node = existing.get(doc_id)
-            if node is None or doc_id in gone or node.document_id in gone:
-                continue
-            deleted.append(doc_id)
-            gone.add(doc_id)
-            if node.set_id is not None:
-                sets.add(node.set_id)
+        deleted = writes.documents_deleted(ids, existing)
+        sets = {existing[d].set_id for d in deleted if existing[d].set_id is not None}
         self._delete_documents_step(tx, deleted)
         self._collect_orphans_step(tx, sorted(sets))
         return (deleted, *self._totals(tx))
@@ -339,12 +327,7 @@ class Neo4jStore:
         if not expect:
             return
         stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=list(expect)))}
-        for doc_id, sha in expect.items():
-            current = stored[doc_id].props.get("sha256") if doc_id in stored else None
-            if current != sha:
-                raise PreconditionFailed(
-                    f"document {doc_id} is at {current or 'nothing'}, not the expected {sha or 'nothing'}",
-                    hint="fetch the document again for its current ETag and retry")
+        writes.check_expected(expect, {i: n.props.get("sha256") for i, n in stored.items()})
 
     def _delete_documents_step(self, tx: ManagedTransaction, document_ids: list[str]) -> None:
         """SetBatch step 1: each document's nodes (with every relationship touching them), then the
@@ -361,21 +344,13 @@ class Neo4jStore:
             return
         current = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(n.id for n in shared)))}
         for node in shared:
-            old = current.get(node.id)
-            if old is not None:
-                merged = dict(old.props)
-                merged.update({k: v for k, v in node.props.items() if v is not None})
-                node = Node(node.id, node.label, node.set_id, node.document_id, merged)
-            current[node.id] = node
+            current[node.id] = writes.merged_shared(current.get(node.id), node)
         self._merge_nodes_step(tx, [current[i] for i in _distinct(n.id for n in shared)])
 
     def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
         """Create or wholly replace nodes (the last of equal ids wins), batched per label."""
-        final: dict[str, Node] = {}
-        for node in nodes:
-            final[node.id] = node
         by_label: dict[Label, list[dict]] = {}
-        for node in final.values():
+        for node in writes.last_of(nodes):
             by_label.setdefault(node.label, []).append({"id": node.id, "properties": _node_properties(node)})
         for label, rows in by_label.items():
             for chunk in _chunks(rows):
@@ -393,17 +368,11 @@ class Neo4jStore:
             return
         ends = _distinct(i for e in edges for i in (e.src, e.dst))
         known = {row["id"] for row in _run(tx, cypher.EXISTING_IDS, ids=ends)}
-        for edge in edges:
-            for end in (edge.src, edge.dst):
-                if end not in known:
-                    raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
-        final: dict[tuple, Edge] = {}
-        for edge in edges:
-            final[(edge.src, str(edge.kind), edge.dst, _owner(edge), edge.seq)] = edge
+        writes.check_edge_ends(edges, known)
         by_kind: dict[EdgeKind, list[dict]] = {}
-        for edge in final.values():
+        for edge in writes.last_of(edges):
             by_kind.setdefault(edge.kind, []).append({
-                "src": edge.src, "dst": edge.dst, "owner": _owner(edge), "seq": edge.seq,
+                "src": edge.src, "dst": edge.dst, "owner": writes.edge_owner(edge), "seq": edge.seq,
                 "properties": _edge_properties(edge),
             })
         for kind, rows in by_kind.items():
@@ -446,11 +415,6 @@ def _distinct(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _owner(edge: Edge) -> str:
-    """Who owns ``edge``: its document id, or ``set:<id>`` for a derived edge (as the embedded store)."""
-    return edge.document_id or f"set:{edge.set_id}"
-
-
 def _native(value: Any) -> bool:
     """Whether Neo4j holds ``value`` as a property that compares as Python does."""
     if isinstance(value, (str, bool, float)):
@@ -486,7 +450,7 @@ def _node_properties(node: Node) -> dict[str, Any]:
 
 def _edge_properties(edge: Edge) -> dict[str, Any]:
     """The Neo4j property map of ``edge``."""
-    base: dict[str, Any] = {"owner": _owner(edge), "seq": edge.seq,
+    base: dict[str, Any] = {"owner": writes.edge_owner(edge), "seq": edge.seq,
                             "props_json": _props_json(edge.props, f"edge {edge.kind} {edge.src} -> {edge.dst}")}
     if edge.set_id is not None:
         base["set_id"] = edge.set_id

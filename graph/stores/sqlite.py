@@ -33,7 +33,7 @@ from typing import Any, Collection, Iterable, Iterator, Mapping
 import networkx as nx
 
 from graph import writes
-from graph.errors import CitegraphError, StoreUnavailable
+from graph.errors import StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction
 
@@ -424,12 +424,7 @@ class SQLiteStore:
             writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
-            deleted: list[str] = []
-            for doc_id in ids:  # in order: a node deleted with an earlier document is gone
-                node = existing.get(doc_id)
-                if node is None or doc_id in deleted or node.document_id in deleted:
-                    continue
-                deleted.append(doc_id)
+            deleted = writes.documents_deleted(ids, existing)
             touched = _delete_documents(conn, deleted)
             sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
             touched |= _collect_orphans(conn, sets)
@@ -506,10 +501,7 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
         return
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
     known = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ends),))}
-    for edge in edges:
-        for end in (edge.src, edge.dst):
-            if end not in known:
-                raise CitegraphError(f"edge {edge.kind} {edge.src} -> {edge.dst} names unknown node {end}")
+    writes.check_edge_ends(edges, known)
     conn.executemany(
         "INSERT OR REPLACE INTO edges (src, kind, dst, owner, seq, document_id, set_id, props) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
