@@ -341,6 +341,28 @@ def cli_records(records: list[dict], n: int) -> list[dict]:
     return hot + (cold[-n:] if n else [])
 
 
+def pair_records(records: list[dict], reference: list[dict]) -> list[dict | None]:
+    """For each record, the reference record (of size S) timed beside it: the one of the same
+    group and rank within the group, cycling when the reference group is shorter; None when the
+    reference has no record of that group.
+
+    >>> rows = [{"group": g, "record": f"{g}{i}"} for g in ("hot", "cold") for i in range(3)]
+    >>> ref = [{"group": "hot", "record": "h0"}, {"group": "hot", "record": "h1"}, {"group": "cold", "record": "c0"}]
+    >>> [r["record"] for r in pair_records(rows, ref)]
+    ['h0', 'h1', 'h0', 'c0', 'c0', 'c0']
+    """
+    groups: dict[str, list[dict]] = {}
+    for r in reference:
+        groups.setdefault(r["group"], []).append(r)
+    rank: dict[str, int] = {}
+    out: list[dict | None] = []
+    for r in records:
+        i = rank[r["group"]] = rank.get(r["group"], -1) + 1
+        same = groups.get(r["group"])
+        out.append(same[i % len(same)] if same else None)
+    return out
+
+
 def _cli_command(cli: Path, command: str, row: dict, home: Path) -> list[str]:
     h = ["--home", str(home)]
     return {
@@ -353,11 +375,17 @@ def _cli_command(cli: Path, command: str, row: dict, home: Path) -> list[str]:
 
 
 def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected: dict[tuple[str, str], int],
-              args: argparse.Namespace) -> dict:
+              args: argparse.Namespace, reference: dict | None = None) -> dict:
     """Each of :data:`CLI_COMMANDS` and ``grep -rlF ID CORPUS`` as whole processes, per record,
     interleaved (grep, then each command, for one record before the next), after one untimed
     warm-up of each. ``expected`` is the in-process rests-on result count per (set, record):
-    a whole-process answer with another count is reported as a mismatch."""
+    a whole-process answer with another count is reported as a mismatch.
+
+    With ``reference`` (``{"home": <size S's home folder>, "records": <its whole-process
+    records>}``), each record's round also runs ``rests-on`` on the size-S store for the S record
+    :func:`pair_records` pairs with it (command ``rests-on@S``), so the ratio to S is measured
+    side by side, under the same machine load and the same code."""
+    paired = pair_records(records, reference["records"]) if reference else [None] * len(records)
     runs: list[dict] = []
     failed = []
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
@@ -365,11 +393,12 @@ def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected
 
         def one(command: str, row: dict, timed: bool = True) -> None:
             cmd = (["grep", "-rlF", "--", row["record"], str(corpus)] if command == "grep"
+                   else _cli_command(cli, "rests-on", row, Path(reference["home"])) if command == "rests-on@S"
                    else _cli_command(cli, command, row, home))
             r = run_process(cmd, timeout=args.phase_timeout, memory_gb=args.phase_memory, stdout=out,
                             ok=(0, 1) if command in ("check", "grep") else (0,))
             r.update(command=command, set=row["set"], record=row["record"], output_bytes=out.stat().st_size)
-            if command == "rests-on" and "failed" not in r:
+            if command.startswith("rests-on") and "failed" not in r:
                 try:
                     r["results"] = len(json.loads(out.read_text(encoding="utf-8"))["results"])
                 except (ValueError, KeyError) as exc:
@@ -382,9 +411,13 @@ def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected
         for command in ("grep", *CLI_COMMANDS):
             if records:
                 one(command, records[0], timed=False)  # warm-up: page cache, bytecode caches
-        for row in records:
+        if paired and paired[0] is not None:
+            one("rests-on@S", paired[0], timed=False)
+        for row, ref in zip(records, paired):
             for command in ("grep", *CLI_COMMANDS):
                 one(command, row)
+                if command == "rests-on" and ref is not None:
+                    one("rests-on@S", ref)
     mismatches = [f"{r['set']}/{r['record']}: {r['results']} results, in-process {expected[(r['set'], r['record'])]}"
                   for r in runs if r["command"] == "rests-on" and "results" in r
                   and (r["set"], r["record"]) in expected and r["results"] != expected[(r["set"], r["record"])]]
@@ -544,15 +577,18 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path)
 
 
 def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: dict | None, records: list[dict],
-                    rests: dict, work: Path, args: argparse.Namespace, log) -> dict:
-    """The whole-process phases on the embedded store in ``home``: ``cli``, ``add-set``, ``serve``."""
+                    rests: dict, work: Path, args: argparse.Namespace, log, reference: dict | None = None) -> dict:
+    """The whole-process phases on the embedded store in ``home``: ``cli``, ``add-set``, ``serve``
+    (``reference``: size S's home folder and records, see :func:`cli_phase`)."""
     if cli is None:
         return {"cli": {"skipped": f"no citegraph console script beside {sys.executable} or on PATH"}}
     phases: dict[str, dict] = {}
     picked = cli_records(records, args.cli_records)
     expected = {(r["set"], r["record"]): r["results"] for r in rests.get("per_record", [])}
-    log(f"  [embedded] whole processes: {', '.join(CLI_COMMANDS)} and grep × {len(picked)} records …")
-    phases["cli"] = cli_phase(cli, home, corpus_dir, picked, expected, args)
+    side = reference if reference and reference.get("home") and Path(reference["home"]).is_dir() else None
+    log(f"  [embedded] whole processes: {', '.join(CLI_COMMANDS)}{', rests-on on the S store' if side else ''}"
+        f" and grep × {len(picked)} records …")
+    phases["cli"] = cli_phase(cli, home, corpus_dir, picked, expected, args, side)
     if manifest is not None:
         commit, source_root = manifest["source"]["base"], str(corpus_dir.parent / manifest["source"]["path"])
         extra_dir = corpus_dir.parent / "extra"
@@ -685,6 +721,8 @@ def process_figures(phases: dict) -> dict:
             fig[f"{key}_rss_mb"] = max(r["peak_rss_mb"] for r in rows)
             fig[f"{key}_vs_grep"] = ms / grep_ms if grep_ms else None
         fig["cli_rests_on_mismatches"] = len(cli.get("mismatches", []))
+        if by.get("rests-on@S"):
+            fig["cli_rests_on_s_p50_ms"] = _median_ms(by["rests-on@S"])
     add = phases.get("add-set") or {}
     into, empty = ([r for r in add.get(k, []) if "failed" not in r] for k in ("store", "empty"))
     if into and empty:
@@ -709,12 +747,15 @@ def process_figures(phases: dict) -> dict:
 
 def versus_reference(size: str, figures: dict, reference: dict | None, *, generated: bool = True,
                      key: str = "cli_rests_on_p50_ms") -> tuple[float | None, str]:
-    """Whole-process rests-on at ``size`` ÷ the same at size S (``reference``: ``{"figures":
-    <S's embedded figures>, "source": <where they come from>}``), and a note saying where S's
-    figure comes from, or why there is no ratio.
+    """Whole-process rests-on at ``size`` ÷ the same on a store of size S, and a note saying where
+    S's figure comes from, or why there is no ratio. S's figure is ``cli_rests_on_s_p50_ms`` when
+    the size-S store was timed side by side in this size's rounds; else the median of
+    ``reference`` (``{"figures": <S's embedded figures>, "source": <where they come from>}``).
 
-    >>> versus_reference("L", {"cli_rests_on_p50_ms": 900.0}, {"figures": {"cli_rests_on_p50_ms": 600.0}, "source": "this run"})
-    (1.5, 'S: 600 ms (this run)')
+    >>> versus_reference("L", {"cli_rests_on_p50_ms": 900.0, "cli_rests_on_s_p50_ms": 600.0}, None)
+    (1.5, 'S store timed side by side in this run: 600 ms')
+    >>> versus_reference("L", {"cli_rests_on_p50_ms": 900.0}, {"figures": {"cli_rests_on_p50_ms": 450.0}, "source": "x.json"})
+    (2.0, 'S: 450 ms (x.json)')
     >>> versus_reference("S", {"cli_rests_on_p50_ms": 600.0}, None)
     (None, 'size S is the reference')
     """
@@ -722,11 +763,16 @@ def versus_reference(size: str, figures: dict, reference: dict | None, *, genera
         return None, "--corpus: no generated size S to compare with"
     if size == "S":
         return None, "size S is the reference"
+    value, side = figures.get(key), figures.get("cli_rests_on_s_p50_ms")
+    if value is None or value != value:
+        return None, f"no whole-process rests-on figure at {size}"
+    if side:
+        return value / side, f"S store timed side by side in this run: {side:,.0f} ms"
     if reference is None:
         return None, "no size-S figure: run --size S in the same run (or keep a results file for S)"
-    ref, value = reference["figures"].get(key), figures.get(key)
-    if not ref or value is None or ref != ref or value != value:
-        return None, f"no whole-process rests-on figure {'at S' if not ref or ref != ref else f'at {size}'}"
+    ref = reference["figures"].get(key)
+    if not ref or ref != ref:
+        return None, f"no whole-process rests-on figure at S ({reference['source']})"
     return value / ref, f"S: {ref:,.0f} ms ({reference['source']})"
 
 
@@ -861,6 +907,7 @@ _TABLE_ROWS = (
     ("whole process grep -rlF p50 ms", "cli_grep_p50_ms"),
     ("whole process ÷ grep: rests-on / stats / check / render",
      ("cli_rests_on_vs_grep", "cli_stats_vs_grep", "cli_check_vs_grep", "cli_render_vs_grep")),
+    ("rests-on process on the size-S store, side by side, p50 ms", "cli_rests_on_s_p50_ms"),
     ("rests-on process ÷ the same at size S", "cli_rests_on_vs_s"), ("  (size S figure)", "cli_rests_on_vs_s_note"),
     ("one-set query peak RSS MB (rests-on process, largest)", "cli_rests_on_rss_mb"),
     ("ingest one more set s: this store / empty store (ratio)", ("add_set_s", "add_set_empty_s", "add_set_ratio")),
@@ -895,10 +942,11 @@ def _check_table(rows: list[dict]) -> str:
 
 
 def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log,
-               reference: dict | None = None) -> dict:
+               reference: dict | None = None, *, keep_home: bool = False) -> dict:
     """Every measurement of one size; the result document written to ``bench/results``.
-    ``reference``: size S's embedded figures, for the whole-process rests-on ratio to S
-    (see :func:`versus_reference`)."""
+    ``reference``: size S's embedded figures (and, when kept, its home folder and records), for
+    the whole-process rests-on ratio to S (see :func:`versus_reference`). ``keep_home`` keeps the
+    embedded home folder after the run (its path is then the result's ``home``)."""
     started = time.perf_counter()
     work = args.work
     if args.corpus:
@@ -932,14 +980,14 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         phases = raw[store]["phases"]
         if store == "embedded" and "failed" not in phases["ingest"] and records:
             phases.update(bench_processes(citegraph_executable(), Path(spec["home"]), corpus_dir, manifest, records,
-                                          phases.get("rests-on", {}), work, args, log))
+                                          phases.get("rests-on", {}), work, args, log, reference))
         stores[store] = _flat(raw[store], floor, grep)
         if store == "embedded":
             vs, note = versus_reference(size, stores[store], reference, generated=not args.corpus)
             stores[store].update(cli_rests_on_vs_s=vs, cli_rests_on_vs_s_note=note)
         if store == "embedded":
             embedded_total = time.perf_counter() - started
-            if not args.keep_store:
+            if not (args.keep_store or keep_home):
                 shutil.rmtree(work / f"store-{label}-seed{args.seed}", ignore_errors=True)
     total = time.perf_counter() - started
     stores["_run"] = {"total_s": embedded_total, "with_neo4j_s": total}
@@ -952,6 +1000,8 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
                                      for g in (grep or [])],
         "total_s": total,
     }
+    if args.keep_store or keep_home:
+        result["home"] = str(work / f"store-{label}-seed{args.seed}")
     result["targets"] = evaluate(size, stores)
     return result
 
@@ -1016,14 +1066,21 @@ def main(argv: list[str] | None = None) -> int:
             neo4j_spec = server.start()
             neo4j_spec["data"] = str(server.data)
     failed = False
+    kept_home = None
     try:
-        reference = None  # size S's embedded figures: from this run, else from an earlier results file
+        # size S for the others: its store, kept and timed side by side with theirs, and its figures;
+        # without S in the run, the figures of an earlier results file
+        reference = None
         for size in sizes:
             if size != "S" and reference is None and not args.corpus:
                 reference = previous_reference([args.results, RESULTS], args.seed)
-            result = bench_size(size, args, neo4j_spec, log, reference)
+            keep = size == "S" and len(sizes) > 1 and not args.corpus
+            result = bench_size(size, args, neo4j_spec, log, reference, keep_home=keep)
             if size == "S":
-                reference = {"figures": result["stores"].get("embedded", {}), "source": "this run"}
+                reference = {"figures": result["stores"].get("embedded", {}), "source": "this run",
+                             "home": result.get("home"), "records": cli_records(result["records"] or [], args.cli_records)}
+                if keep and not args.keep_store:
+                    kept_home = result.get("home")
             args.results.mkdir(parents=True, exist_ok=True)
             name = f"{result['date']}-{size}" + ("" if not args.corpus else f"-{Path(args.corpus).name}")
             path = args.results / f"{name}.json"
@@ -1042,6 +1099,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if server is not None:
             server.stop()
+        if kept_home:
+            shutil.rmtree(kept_home, ignore_errors=True)
     return 1 if failed else 0  # a failed phase, or with --check a failed target
 
 

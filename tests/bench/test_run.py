@@ -11,6 +11,7 @@ from bench.run import (
     cli_records,
     evaluate,
     markdown_table,
+    pair_records,
     previous_reference,
     process_figures,
     run_process,
@@ -51,6 +52,15 @@ def test_ratio_to_size_s_from_this_run_or_a_reason():
     assert versus_reference("S", {"cli_rests_on_p50_ms": 400.0}, s) == (None, "size S is the reference")
     assert versus_reference("L", {}, s) == (None, "no whole-process rests-on figure at L")
     assert versus_reference("L", {"cli_rests_on_p50_ms": 1.0}, s, generated=False)[0] is None
+    side = {"cli_rests_on_p50_ms": 500.0, "cli_rests_on_s_p50_ms": 250.0}  # timed beside, preferred
+    assert versus_reference("M", side, s) == (2.0, "S store timed side by side in this run: 250 ms")
+
+
+def test_each_record_is_paired_with_an_s_record_of_its_group():
+    ref = cli_records(_records(3, 2), 5)
+    paired = pair_records(cli_records(_records(5, 5), 5), ref)
+    assert [r["record"] for r in paired] == ["H0", "H1", "H2", "H0", "H1", "C0", "C1", "C0", "C1", "C0"]
+    assert pair_records(_records(1, 1), _records(1, 0)) == [_records(1, 0)[0], None]
 
 
 def test_previous_reference_is_the_newest_s_file_of_the_seed_with_the_figure(tmp_path):
@@ -77,7 +87,7 @@ def test_process_figures_take_medians_the_largest_rss_and_ratios():
         "cli": {"records": 3, "mismatches": [], "runs": [
             _run("grep", 0.010), _run("grep", 0.020), _run("grep", 0.030),
             _run("rests-on", 0.040, 100), _run("rests-on", 0.060, 120), _run("rests-on", 9.0, 500, failed="boom"),
-            _run("stats", 0.100)]},
+            _run("stats", 0.100), _run("rests-on@S", 0.030), _run("rests-on@S", 0.050)]},
         "add-set": {"set": {"documents": 6, "bytes": 2_000_000},
                     "store": [{"wall_s": 3.0, "cpu_s": 2.0, "peak_rss_mb": 90, "before_bytes": 10_000_000,
                                "after_bytes": 12_000_000, "changed_bytes": 2_500_000},
@@ -93,6 +103,7 @@ def test_process_figures_take_medians_the_largest_rss_and_ratios():
     assert fig["cli_rests_on_rss_mb"] == 120
     assert fig["cli_rests_on_vs_grep"] == 2.5
     assert fig["cli_stats_vs_grep"] == 5.0
+    assert fig["cli_rests_on_s_p50_ms"] == 40.0
     assert "cli_check_p50_ms" not in fig
     assert (fig["add_set_s"], fig["add_set_empty_s"], fig["add_set_ratio"]) == (4.0, 2.0, 2.0)
     assert (fig["add_set_grew_mb"], fig["add_set_changed_mb"], fig["add_set_empty_mb"]) == (2.0, 2.5, 1.5)
