@@ -547,14 +547,20 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path)
                     code, body = 0, b""
                 if code == 200:
                     result["ready_s"] = time.perf_counter() - t0
-                    result["health"] = json.loads(body)
+                    try:
+                        result["health"] = json.loads(body)
+                    except ValueError:
+                        result["health"] = body[:200].decode("utf-8", "replace")
                     break
                 time.sleep(0.01)
             if "ready_s" in result:
                 times, codes = [], []
                 for _ in range(args.health_requests):
                     t = time.perf_counter()
-                    code, _ = _get_health(port)
+                    try:
+                        code, _ = _get_health(port)
+                    except (OSError, http.client.HTTPException):
+                        code = 0  # reported below as a failed phase
                     times.append(time.perf_counter() - t)
                     codes.append(code)
                 result.update(health_s=times, health_codes=sorted(set(codes)))
@@ -598,7 +604,7 @@ def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: di
     log(f"  [embedded] whole processes: ingest one more set ({extra['documents']} members) × {args.add_repeats} …")
     phases["add-set"] = add_set_phase(cli, home, extra, work, args)
     log("  [embedded] whole processes: serve …")
-    phases["serve"] = serve_phase(cli, home, args, work / "serve.log")
+    phases["serve"] = serve_phase(cli, home, args, work / f"serve-{home.name}.log")
     return phases
 
 

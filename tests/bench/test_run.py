@@ -142,3 +142,69 @@ def test_run_process_reports_the_exit_and_standard_error(tmp_path):
     assert "failed" not in run_process(["sh", "-c", "exit 1"], ok=(0, 1))
     stopped = run_process(["sleep", "30"], timeout=0.2)
     assert "stopped after 0 s" in stopped["failed"]
+
+
+_FAKE_SERVER = '''#!{python}
+import http.server, sys
+port = int(sys.argv[sys.argv.index("--port") + 1])
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b'{{"status": "ok"}}'
+        self.send_response(200 if self.path == "/health" else 404)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
+'''
+
+
+def _script(path, text):
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def test_serve_phase_times_health_and_always_stops_the_server(tmp_path):
+    import argparse
+    import sys
+
+    from bench.run import serve_phase
+
+    args = argparse.Namespace(serve_timeout=60, health_requests=5, phase_memory=None)
+    fake = _script(tmp_path / "citegraph", _FAKE_SERVER.format(python=sys.executable))
+    result = serve_phase(fake, tmp_path, args, tmp_path / "serve.log")
+    assert "failed" not in result, result.get("failed")
+    assert result["health"] == {"status": "ok"}
+    assert (len(result["health_s"]), result["health_codes"], result["stopped_by"]) == (5, [200], "SIGTERM")
+    assert result["peak_rss_mb"] > 0
+
+    broken = _script(tmp_path / "broken", "#!/bin/sh\necho no store here; exit 3\n")
+    result = serve_phase(broken, tmp_path, args, tmp_path / "broken.log")
+    assert result["exit"] == 3
+    assert result["failed"] == "phase serve: exited with 3: no store here"
+
+
+def test_add_set_phase_ingests_into_copies_and_leaves_the_store_alone(tmp_path):
+    import argparse
+
+    from bench.run import add_set_phase
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "db").write_bytes(b"s" * 8192)
+    # a fake `citegraph ingest DIR --home H`: appends 100 bytes to H/db and writes a 10-byte H/db-wal
+    fake = _script(tmp_path / "citegraph", '#!/bin/sh\nprintf "%0100d" 0 >> "$4/db"\nprintf "%010d" 0 > "$4/db-wal"\n')
+    args = argparse.Namespace(add_repeats=2, phase_timeout=None, phase_memory=None)
+    work = tmp_path / "work"
+    work.mkdir()
+    result = add_set_phase(fake, home, {"dir": str(tmp_path / "set"), "documents": 1, "bytes": 5}, work, args)
+    assert "failed" not in result, result.get("failed")
+    assert (home / "db").read_bytes() == b"s" * 8192 and not (home / "db-wal").exists()
+    assert [(r["before_bytes"], r["after_bytes"]) for r in result["store"]] == [(8192, 8302)] * 2
+    assert [(r["before_bytes"], r["after_bytes"]) for r in result["empty"]] == [(0, 110)] * 2
+    assert (result["store"][0]["changed_bytes"], result["empty"][0]["changed_bytes"]) == (110, 110)
+    assert sorted(p.name for p in work.iterdir()) == []
+    fig = process_figures({"add-set": result})
+    assert (fig["add_set_grew_mb"], fig["add_set_changed_mb"], fig["add_set_empty_mb"]) == (110e-6, 110e-6, 110e-6)
