@@ -80,9 +80,12 @@ class GraphStore(Protocol):
         ``find_nodes(Label.REVIEW, set_id=…, where={"node": …})``. An empty collection writes
         nothing and returns 0."""
 
-    def counts(self) -> dict[str, int]:
+    def counts(self, *, set_id: str | None = None) -> dict[str, int]:
         """Node count per label and edge count per kind, keys are label/kind names; absent ones are
-        0. Plus ``nodes`` and ``edges`` totals."""
+        0. Plus ``nodes`` and ``edges`` totals. With ``set_id``: the nodes of that set and the edges
+        of that set (``Edge.set_id``; every edge of the model starts at a node of its set or at the
+        set's System); an unknown set gives all zeros. Answered from indexes or kept counts, never
+        by reading the nodes."""
 
     def close(self) -> None:
         """Release resources. Safe to call twice."""

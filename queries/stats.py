@@ -45,9 +45,11 @@ class Stats:
 
 
 def stats(store: GraphStore) -> Stats:
-    """Counts of the whole store and of each analysis set (a fixed number of store calls per set)."""
+    """Counts of the whole store and of each analysis set (a fixed number of store calls per set; the
+    statements and quotations are counted, not read)."""
     sets = []
     for s in store.find_nodes(Label.ANALYSIS_SET):
+        counts = store.counts(set_id=s.id)
         records = store.find_nodes(Label.RECORD, set_id=s.id)
         cites = store.edges([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
         annotations = store.find_nodes(Label.SECTION, set_id=s.id, where={"kind": "annotation"})
@@ -55,10 +57,10 @@ def stats(store: GraphStore) -> Stats:
         sets.append(SetStats(
             set=s.id,
             documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),
-            statements=len(store.find_nodes(Label.STATEMENT, set_id=s.id)),
+            statements=counts[Label.STATEMENT],
             records=len(records),
             record_occurrences=occurrences,
             source_files=tuple(f.get("path") for f in store.find_nodes(Label.SOURCE_FILE, set_id=s.id)),
-            quotations=len(store.find_nodes(Label.QUOTATION, set_id=s.id)),
+            quotations=counts[Label.QUOTATION],
         ))
     return Stats(store.counts(), tuple(sets))

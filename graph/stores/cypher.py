@@ -269,6 +269,25 @@ RETURN name, count
 """
 
 
+COUNT_SET = f"""
+CALL () {{
+  MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
+  UNWIND [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS name
+  RETURN name, count(*) AS count
+  UNION ALL
+  MATCH (:{NODE_LABEL} {{set_id: $set_id}})-[r]->() WHERE r.set_id = $set_id
+  RETURN type(r) AS name, count(r) AS count
+  UNION ALL
+  MATCH (:{NODE_LABEL}:System)-[r]->() WHERE r.set_id = $set_id
+  RETURN type(r) AS name, count(r) AS count
+}}
+RETURN name, count
+"""
+"""Node count per label of set ``$set_id`` and edge count per type of its edges (each starts at a
+node of the set or at its System), one row ``{name, count}`` per name, through the ``set_id``
+indexes."""
+
+
 TOTALS = f"""
 CALL () {{ MATCH (n:{NODE_LABEL}) RETURN count(n) AS nodes }}
 CALL () {{ MATCH (:{NODE_LABEL})-[r]->() RETURN count(r) AS edges }}

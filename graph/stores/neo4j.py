@@ -242,10 +242,12 @@ class Neo4jStore:
                 edges[edge["rid"]] = edge
         return Reach(sorted(map(_edge_from_row, edges.values()), key=Edge.sort_key), nodes)
 
-    def counts(self) -> dict[str, int]:
-        """See :meth:`graph.store.GraphStore.counts`."""
+    def counts(self, *, set_id: str | None = None) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.counts`. Of a set: through the ``set_id`` index."""
         out = {label.value: 0 for label in Label} | {kind.value: 0 for kind in EdgeKind}
-        for row in self._read(cypher.count_nodes_and_edges()):
+        rows = (self._read(cypher.count_nodes_and_edges()) if set_id is None else
+                self._read(cypher.COUNT_SET, set_id=set_id))
+        for row in rows:
             if row["name"] in out:
                 out[row["name"]] += row["count"]
         out["nodes"] = sum(out[label.value] for label in Label)

@@ -352,10 +352,10 @@ class SQLiteStore:
                 frontier = reached
         return sorted(found, key=Edge.sort_key)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self, *, set_id: str | None = None) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`. Kept per set by every write: no scan."""
         with self._reading() as conn:
-            return _totals(conn)
+            return _totals(conn, set_id)
 
     # -- the per-process cache of set graphs -------------------------------------------------------
 
@@ -578,9 +578,12 @@ def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
     return totals["nodes"], totals["edges"]
 
 
-def _totals(conn: sqlite3.Connection) -> dict[str, int]:
+def _totals(conn: sqlite3.Connection, set_id: str | None = None) -> dict[str, int]:
+    """The kept counts of the whole store, or of set ``set_id``."""
     out = {str(label): 0 for label in Label} | {str(kind): 0 for kind in EdgeKind}
-    for name, n in conn.execute("SELECT name, sum(n) FROM counts GROUP BY name"):
+    rows = (conn.execute("SELECT name, sum(n) FROM counts GROUP BY name") if set_id is None else
+            conn.execute("SELECT name, n FROM counts WHERE scope = ?", (set_id,)))
+    for name, n in rows:
         out[name] = n
     out["nodes"] = sum(out[str(label)] for label in Label)
     out["edges"] = sum(out[str(kind)] for kind in EdgeKind)

@@ -226,6 +226,24 @@ def test_counts_per_label_and_kind_with_totals(store):
     assert counts["edges"] == sum(counts[str(kind)] for kind in EdgeKind)
 
 
+
+def test_counts_of_one_set_are_its_nodes_and_edges(store):
+    store.write_set(basic_batch())
+    store.write_set(SetBatch("s2", shared("s2", "R1"), (document("a", {2: ["s2/R1"]}, set_id="s2"),),
+                             (system_edge("s2"),)))
+    s1, s2, total = store.counts(set_id="s1"), store.counts(set_id="s2"), store.counts()
+    assert (s1["Document"], s1["Section"], s1["Statement"], s1["Record"], s1["AnalysisSet"]) == (2, 2, 3, 2, 1)
+    assert (s2["Document"], s2["Statement"], s2["Record"], s2["NamedReference"]) == (1, 1, 1, 0)
+    assert s1["System"] == s2["System"] == 0 and total["System"] == 1  # the System belongs to no set
+    # the System's CONTAINS edge to a set is that set's: CONTAINS = set→doc, doc→section, section→statement, system→set
+    assert (s1["CONTAINS"], s1["CITES"], s1["RESOLVES_TO"]) == (2 + 2 + 3 + 1, 5, 1)
+    assert (s2["CONTAINS"], s2["CITES"], s2["nodes"], s2["edges"]) == (1 + 1 + 1 + 1, 1, 5, 5)
+    assert s1["edges"] + s2["edges"] == total["edges"]
+    assert s1["nodes"] + s2["nodes"] + total["System"] == total["nodes"]
+    assert set(store.counts(set_id="nope").values()) == {0}
+    store.delete_documents(["s2/a"])
+    assert set(store.counts(set_id="s2").values()) == {0}
+
 # -- writes -------------------------------------------------------------------------------------
 
 
