@@ -28,14 +28,15 @@ import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator, Mapping
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from graph import writes
 from graph.errors import StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["SQLiteStore", "STORE_FILE", "FORMAT", "FORMAT_VERSION"]
 
@@ -117,7 +118,7 @@ class SQLiteStore:
         self.cache_edges = cache_edges
         self._local = threading.local()
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
-        self._graphs: OrderedDict[str, tuple[int, nx.MultiDiGraph]] = OrderedDict()
+        self._graphs: OrderedDict[str, tuple[int, "nx.MultiDiGraph"]] = OrderedDict()
         self._connections: list[sqlite3.Connection] = []
         self._shared: sqlite3.Connection | None = None  # in memory: the database; missing file: an empty one
         if self.path is None:
@@ -376,6 +377,8 @@ class SQLiteStore:
                     self._graphs.move_to_end(scope)
                     out[scope] = cached[1]
                     continue
+            import networkx as nx  # here, not at the top: only traversals pay for its import
+
             graph = nx.MultiDiGraph()
             sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE " + ("set_id = ?" if scope else "set_id IS NULL")
             for e in _edges(conn, sql, (scope,) if scope else ()):
