@@ -9,7 +9,7 @@ from graph.errors import CitegraphError, IngestError, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import MANIFEST_NAME, Assembly, InputFile, assemble
+from ingest.sets import MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
 
 __all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept"]
 
@@ -23,6 +23,29 @@ class ReadResult:
 
     parsed: list[ParsedDocument]
     errors: list[tuple[str, CitegraphError]]
+
+
+NO_MEMBERS = ("no analysis-set members found in the input",
+              "members are plain-text renderings (.txt) or Markdown files (.md) whose frontmatter `type:` is a "
+              "member type")
+"""Message and hint of the error for an input without any member."""
+
+
+def oversize(size: int) -> str:
+    """Why a file of ``size`` bytes is refused unread."""
+    return f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"
+
+
+def refusal_of(problems: list[SetProblem]) -> CitegraphError:
+    """The error ingest raises for the error ``problems`` of an input (in assembly order): the
+    first one's, counting the others."""
+    first = problems[0].to_error()
+    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    own = (first.hint or "").strip()
+    hint = " ".join(filter(None, [own if own.endswith((".", "?", "!")) or not own else own + ".",
+                                  "Nothing was ingested; skip invalid files to ingest the rest "
+                                  "(--skip-invalid, ?skip_invalid=true, skipInvalid: true)."]))
+    return type(first)(first.message + more, hint=hint, source=first.source)
 
 
 def member_files(paths: list[Path]) -> list[Path]:
@@ -64,8 +87,7 @@ def read_inputs(paths: list[Path]) -> list[InputFile]:
         size = path.stat().st_size
         explicit = path.resolve() in given
         if size > MAX_MEMBER_BYTES:
-            out.append(InputFile(str(path), None, explicit,
-                                 f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"))
+            out.append(InputFile(str(path), None, explicit, oversize(size)))
         else:
             out.append(InputFile(str(path), path.read_bytes(), explicit))
     return out
@@ -123,17 +145,9 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
     """
     problems = [p for p in assembly.problems if p.severity == "error"]
     if not assembly.documents and not problems:
-        raise IngestError("no analysis-set members found in the input",
-                          hint="members are plain-text renderings (.txt) or Markdown files (.md) whose "
-                               "frontmatter `type:` is a member type")
+        raise IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
     if problems and not skip_invalid:
-        first = problems[0].to_error()
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        own = (first.hint or "").strip()
-        hint = " ".join(filter(None, [own if own.endswith((".", "?", "!")) or not own else own + ".",
-                                      "Nothing was ingested; skip invalid files to ingest the rest "
-                                      "(--skip-invalid, ?skip_invalid=true, skipInvalid: true)."]))
-        raise type(first)(first.message + more, hint=hint, source=first.source)
+        raise refusal_of(problems)
     refused = assembly.refused_sets
     errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
     listed = {p.path for p in problems}

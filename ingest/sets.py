@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import yaml
 
@@ -296,6 +296,11 @@ def _read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None,
     return _read_member(candidate[0], candidate[1], problems), problems
 
 
+def _read_batch(candidates: list[tuple[InputFile, bool]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
+    """:func:`_read_one` over a few candidates (what one task of a parser process does)."""
+    return [_read_one(c) for c in candidates]
+
+
 def _pool_size(workers: int | None, files: int) -> int:
     """Processes to parse ``files`` candidate members with (1: none, parse here)."""
     if workers is None:
@@ -384,35 +389,98 @@ def assemble(files: Iterable[InputFile], *, workers: int | None = 1) -> Assembly
     ()
     """
     files = list(files)
-    problems: list[SetProblem] = []
+    manifests, manifest_problems = read_manifests(files)
+    candidates = member_candidates(files, manifests)
+    results = _read_all([c for _, c in candidates], workers)
+    return assemble_read(files, manifests, manifest_problems, candidates, results).assembly
+
+
+def read_manifests(files: list[InputFile]) -> tuple[list[Manifest], list[tuple[int, SetProblem]]]:
+    """The manifests among ``files`` (in order), and each unreadable one's ``malformed-manifest``
+    problem with the file's index in ``files``."""
     manifests: list[Manifest] = []
-    for f in files:
+    problems: list[tuple[int, SetProblem]] = []
+    for n, f in enumerate(files):
         if f.name == MANIFEST_NAME:
             try:
                 if f.data is None:
                     raise ParseError(f.refusal or "file was not read", source=SourceSpan(f.path, 1))
                 manifests.append(parse_manifest(f.data, f.path))
             except ParseError as exc:
-                problems.append(SetProblem("malformed-manifest", "error", f.path,
-                                           exc.source.line if exc.source else 1, exc.message, None, exc.hint, exc))
+                problems.append((n, SetProblem("malformed-manifest", "error", f.path,
+                                               exc.source.line if exc.source else 1, exc.message, None, exc.hint,
+                                               exc)))
+    return manifests, problems
+
+
+def member_candidates(files: list[InputFile], manifests: list[Manifest]) -> list[tuple[int, tuple[InputFile, bool]]]:
+    """Every file of ``files`` that is not a manifest, with its index in ``files`` and whether a
+    manifest beside it names it (what :func:`_read_one` takes)."""
     named_here = {(m.folder, name) for m in manifests for name in m.names()}
+    return [(n, (f, (f.folder, f.name) in named_here)) for n, f in enumerate(files) if f.name != MANIFEST_NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class Assembled:
+    """:func:`assemble_read`'s answer: the ``assembly``; for each of its problems, ``keys`` giving
+    its place in the order :func:`assemble` reports problems in (phase, index of the file it comes
+    from, position), so problems of separately assembled groups of files merge into exactly the
+    order one assembly of all of them gives; for each document, the index of its file
+    (``origins``); and the indices of the manifests whose set no member beside them named
+    (``weak``: their set was voted by members elsewhere, so it depends on files outside the
+    group)."""
+
+    assembly: Assembly
+    keys: tuple[tuple[int, int, int], ...]
+    origins: tuple[int, ...]
+    weak: tuple[int, ...]
+
+
+def assemble_read(files: list[InputFile], manifests: list[Manifest],
+                  manifest_problems: list[tuple[int, SetProblem]],
+                  candidates: list[tuple[int, tuple[InputFile, bool]]],
+                  results: list[tuple[ParsedDocument | None, list[SetProblem]]],
+                  origin: list[int] | None = None) -> Assembled:
+    """:func:`assemble` once the members are parsed: ``manifests`` and ``manifest_problems`` from
+    :func:`read_manifests`, ``candidates`` from :func:`member_candidates`, ``results`` the
+    :func:`_read_one` answer for each candidate. ``origin`` maps an index in ``files`` to the
+    index reported in :class:`Assembled` (default: the same), for a group cut out of a larger
+    input."""
+    origin = origin if origin is not None else list(range(len(files)))
+    problems: list[SetProblem] = []
+    keys: list[tuple[int, int, int]] = []
+
+    def tag(phase: int, index: int) -> None:
+        while len(keys) < len(problems):
+            keys.append((phase, origin[index], len(keys)))
+
+    for n, problem in manifest_problems:
+        problems.append(problem)
+        tag(0, n)
+    manifest_index = [n for n, f in enumerate(files) if f.name == MANIFEST_NAME
+                      and n not in {i for i, _ in manifest_problems}]
     docs: list[ParsedDocument] = []
+    doc_origin: list[int] = []
     unparsed: dict[tuple[str, str], InputFile] = {}
-    candidates = [(f, (f.folder, f.name) in named_here) for f in files if f.name != MANIFEST_NAME]
-    for (f, _), (doc, found) in zip(candidates, _read_all(candidates, workers)):
+    for (n, (f, _)), (doc, found) in zip(candidates, results):
         problems.extend(found)
+        tag(1, n)
         if doc is None:
             unparsed[(f.folder, f.name)] = f
         else:
             docs.append(doc)
-    docs, folder_sets = _pin(docs, manifests, unparsed, problems)
+            doc_origin.append(n)
+    weak: list[int] = []
+    docs, folder_sets = _pin(docs, manifests, unparsed, problems,
+                             lambda k: tag(2, manifest_index[k]), lambda k: weak.append(origin[manifest_index[k]]))
     for n, p in enumerate(problems):
         folder = str(PurePosixPath(p.path.replace("\\", "/")).parent)
         if p.set_id is None and folder in folder_sets:
             problems[n] = replace(p, set_id=folder_sets[folder])
-    docs = _unique_members(docs, problems)
-    _duplicate_declarations(docs, problems)
-    return Assembly(tuple(docs), tuple(manifests), tuple(problems))
+    docs, doc_origin = _unique_members(docs, doc_origin, problems, lambda n: tag(3, n))
+    _duplicate_declarations(docs, doc_origin, problems, lambda n: tag(4, n))
+    return Assembled(Assembly(tuple(docs), tuple(manifests), tuple(problems)), tuple(keys),
+                     tuple(origin[n] for n in doc_origin), tuple(weak))
 
 
 def _folder(doc: ParsedDocument) -> str:
@@ -424,8 +492,12 @@ def _file_name(doc: ParsedDocument) -> str:
 
 
 def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[tuple[str, str], InputFile],
-         problems: list[SetProblem]) -> tuple[list[ParsedDocument], dict[str, str]]:
-    """Place each manifest in a set and pin the members it names (see :func:`assemble`)."""
+         problems: list[SetProblem], done: Callable[[int], None] = lambda k: None,
+         weak: Callable[[int], None] = lambda k: None) -> tuple[list[ParsedDocument], dict[str, str]]:
+    """Place each manifest in a set and pin the members it names (see :func:`assemble`).
+
+    ``done(k)`` is called after manifest ``k`` added its problems; ``weak(k)`` when no member beside
+    manifest ``k`` states a run-id, so its set was voted by members elsewhere (or guessed)."""
     folder_sets: dict[str, str] = {}
     set_manifest: dict[str, Manifest] = {}
     placed: dict[int, ParsedDocument] = {}
@@ -447,13 +519,15 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
         run_id = _guess_run_id(f.data)
         if run_id:
             unparsed_by_run.setdefault((run_id, name), f)
-    for manifest in manifests:
+    for k, manifest in enumerate(manifests):
         here = manifest.folder
         names = set(manifest.names())
         beside = [(docs[n], file_names[n]) for n in by_folder.get(here, ())]
         votes = Counter(d.run_id for d, name in beside if d.run_id and name in names) or \
-            Counter(d.run_id for d, _ in beside if d.run_id) or \
-            Counter(d.run_id for d, name in zip(docs, file_names) if d.run_id and name in names)
+            Counter(d.run_id for d, _ in beside if d.run_id)
+        if not votes:
+            weak(k)
+            votes = Counter(d.run_id for d, name in zip(docs, file_names) if d.run_id and name in names)
         set_id = votes.most_common(1)[0][0] if votes else None
         if set_id is None:
             set_id = next((r for r in (_guess_run_id(f.data) for (folder, _), f in unparsed.items()
@@ -464,6 +538,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 problems.append(SetProblem("duplicate-manifest", "error", manifest.path, 1,
                                            f"set {set_id} already has the manifest {set_manifest[set_id].path}",
                                            set_id))
+                done(k)
                 continue
             set_manifest[set_id] = manifest
         for pin in manifest.pins:
@@ -487,6 +562,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 **doc.extra, **_manifest_extra(manifest), "pinned_sha256": pin.sha256, "pin_verified": verified})
             if not verified:
                 problems.append(_mismatch(doc.path, doc.sha256, manifest, pin, set_id))
+        done(k)
     out = []
     for n, doc in enumerate(docs):
         doc = placed.get(n, doc)
@@ -511,31 +587,37 @@ def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_
         "the member changed after the set was frozen; restore it or publish a new run")
 
 
-def _unique_members(docs: list[ParsedDocument], problems: list[SetProblem]) -> list[ParsedDocument]:
+def _unique_members(docs: list[ParsedDocument], origin: list[int], problems: list[SetProblem],
+                    done: Callable[[int], None] = lambda n: None) -> tuple[list[ParsedDocument], list[int]]:
     """Keep one member per role and set (the pinned one when there is one); the others are
-    ``duplicate-member``."""
+    ``duplicate-member``. ``origin`` is each member's file index, kept beside the members kept;
+    ``done(i)`` is called after the member of file ``i`` added its problems."""
     keep: dict[tuple[str, str], ParsedDocument] = {}
     for doc in docs:
         key = (_set_of(doc), doc.role)
         if key not in keep or (doc.extra.get("pinned_sha256") and not keep[key].extra.get("pinned_sha256")):
             keep[key] = doc
-    out = []
-    for doc in docs:
+    out, out_origin = [], []
+    for doc, n in zip(docs, origin):
         key = (_set_of(doc), doc.role)
         if keep[key] is doc:
             out.append(doc)
+            out_origin.append(n)
             continue
         problems.append(SetProblem(
             "duplicate-member", "error", doc.path, 1,
             f"{doc.path} and {keep[key].path} are both document {key[0]}/{key[1]}", key[0],
             "ingest one version of each member"))
-    return out
+        done(n)
+    return out, out_origin
 
 
-def _duplicate_declarations(docs: list[ParsedDocument], problems: list[SetProblem]) -> None:
-    """An ID declared twice in one set, across members or within one (GRAMMAR §2.2 rule 2)."""
+def _duplicate_declarations(docs: list[ParsedDocument], origin: list[int], problems: list[SetProblem],
+                            done: Callable[[int], None] = lambda n: None) -> None:
+    """An ID declared twice in one set, across members or within one (GRAMMAR §2.2 rule 2);
+    ``done(i)`` is called after the member of file ``i`` added its problems."""
     first: dict[tuple[str, str], tuple[str, int]] = {}
-    for doc in docs:
+    for doc, n in zip(docs, origin):
         for block in doc.blocks:
             if block.section_kind != "declaration":
                 continue
@@ -548,3 +630,4 @@ def _duplicate_declarations(docs: list[ParsedDocument], problems: list[SetProble
                     "declare each record once; other members annotate it"))
             else:
                 first[key] = (doc.path, block.line)
+        done(n)

@@ -27,7 +27,7 @@ from ingest.grammar import (
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 
-__all__ = ["parse_plaintext", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
+__all__ = ["parse_plaintext", "plaintext_system", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
 
 _TYPE_LINE = re.compile(r"^Type: (\S+)$")
 _ATTRIBUTION = re.compile(r"\s---\s(\S+)$")
@@ -168,6 +168,45 @@ def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
     return None
 
 
+def _header(lines: list[_Line], path: str) -> tuple[str, _Line, str, MemberType]:
+    """The title, the ``Type:`` line, its type path and member type of a plain-text member.
+
+    Raises
+    ------
+    ParseError
+        No title on line 1, no ``Type:`` line within the next three, or an unknown member type.
+    """
+    title = lines[0].text.strip()
+    if not title or title.startswith(("---", "#", "|")):
+        raise ParseError("expected a title on line 1", source=SourceSpan(path, 1),
+                         hint="plain-text members start with the title line, then `Type: <type path>`")
+    type_line = next((ln for ln in lines[1:4] if ln.text.strip()), None)
+    match = _TYPE_LINE.match(type_line.text) if type_line else None
+    if not match:
+        raise ParseError("expected a `Type: <member type>` line after the title",
+                         source=SourceSpan(path, type_line.number if type_line else 2))
+    mtype = member_type(match.group(1))
+    if mtype is None:
+        raise ParseError(f"unknown member type {match.group(1)!r}", source=SourceSpan(path, type_line.number),
+                         hint="expected an agentic-system analysis member type such as "
+                              "agentic-system-analyses/types/agentic-system-synthesis.md")
+    return title, type_line, match.group(1), mtype
+
+
+def plaintext_system(data: bytes, path: str) -> str:
+    """The system a plain-text member is about, read from its first lines only: what
+    :func:`parse_plaintext` gives as ``system`` (without parsing the body).
+
+    Raises
+    ------
+    ParseError
+        As :func:`parse_plaintext` for the title and ``Type:`` lines (and the decoding).
+    """
+    text = decode_member(data, path)
+    head = text.split("\n", 5)
+    return system_from_title(_header(_lines("\n".join(head[:5])), path)[0])
+
+
 def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
     """Parse one plain-text member.
 
@@ -192,20 +231,7 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
     """
     text = decode_member(data, path)
     lines = _lines(text)
-    title = lines[0].text.strip()
-    if not title or title.startswith(("---", "#", "|")):
-        raise ParseError("expected a title on line 1", source=SourceSpan(path, 1),
-                         hint="plain-text members start with the title line, then `Type: <type path>`")
-    type_line = next((ln for ln in lines[1:4] if ln.text.strip()), None)
-    match = _TYPE_LINE.match(type_line.text) if type_line else None
-    if not match:
-        raise ParseError("expected a `Type: <member type>` line after the title",
-                         source=SourceSpan(path, type_line.number if type_line else 2))
-    mtype = member_type(match.group(1))
-    if mtype is None:
-        raise ParseError(f"unknown member type {match.group(1)!r}", source=SourceSpan(path, type_line.number),
-                         hint="expected an agentic-system analysis member type such as "
-                              "agentic-system-analyses/types/agentic-system-synthesis.md")
+    title, type_line, type_path, mtype = _header(lines, path)
     ctx = _Context(mtype)
     prev_end = type_line.end
     rest = [ln for ln in lines[type_line.number:] if ln.text.strip()]
@@ -227,7 +253,7 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
         sha256=hashlib.sha256(data).hexdigest(),
         size=len(data),
         title=title,
-        member_type=match.group(1),
+        member_type=type_path,
         role=mtype.role,
         system=system_from_title(title),
         preamble=text[: type_line.end],
