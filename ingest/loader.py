@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from itertools import chain
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -34,6 +35,8 @@ __all__ = [
     "DocumentOutcome",
     "IngestReport",
     "ingest_parsed",
+    "ingest_stream",
+    "ordered_report",
 ]
 
 
@@ -275,6 +278,9 @@ def ingest_parsed(
     :class:`~graph.store.SupportsBulkWrite` (the embedded one) takes the whole run as one
     transaction: one save, and a failure in any set keeps nothing of the run.
 
+    This is :func:`ingest_stream` with all of ``parsed`` as one group; the outcomes come in the
+    order of ``parsed``, then ``errors``.
+
     Raises
     ------
     IngestError
@@ -282,42 +288,110 @@ def ingest_parsed(
     PreconditionFailed
         An ``expect`` item does not match the stored document; that set is not written.
     """
+    loaded = ingest_stream(store, [parsed], check=check, expect=expect)
+    return ordered_report(loaded, [d.path for d in parsed], errors)
+
+
+def ingest_stream(
+    store: GraphStore,
+    groups: Iterable[Iterable[ParsedDocument]],
+    *,
+    check: Callable[[str, list[ParsedDocument]], None] | None = None,
+    expect: Mapping[str, str | None] | None = None,
+) -> IngestReport:
+    """Write groups of parsed members to ``store`` as they come, one atomic write per analysis set.
+
+    ``groups`` is consumed lazily, one group at a time (a generator that parses each set just
+    before handing it over keeps one set in memory, not the run): each group is checked for
+    document ids already seen in the run, then written set by set exactly as
+    :func:`ingest_parsed` writes a set (unchanged members skipped, ``check`` and ``expect``
+    applied). Whether a member is unchanged is read from the stored documents of its own set only
+    (:meth:`~graph.store.GraphStore.get_nodes` by document id), so a set costs the same whatever
+    the store holds. Give each set whole in one group.
+
+    A store offering :class:`~graph.store.SupportsBulkWrite` takes the whole run as one
+    transaction, opened once the first group is produced and spanning the producing of every
+    later one: if a write fails, or ``groups`` raises while producing a later group (a parse
+    error, a refused set), nothing of the run is kept; if it raises before the first group, the
+    store is not touched at all. Without it each set is its own transaction and the sets written
+    before a failure stay written.
+
+    Returns
+    -------
+    IngestReport
+        The outcome of every member (``written`` or ``unchanged``) in the order received, and
+        the sets written in the order written.
+
+    Raises
+    ------
+    IngestError
+        A document id of a group was already given (in this group or an earlier one); nothing of
+        that group is written.
+    PreconditionFailed
+        An ``expect`` item does not match the stored document; that set is not written.
+    """
     expect = dict(expect or {})
-    by_set: dict[str, list[ParsedDocument]] = {}
     seen: dict[str, str] = {}
-    for doc in parsed:
-        doc_id = document_id_of(doc)
-        if doc_id in seen:
-            raise IngestError(f"{doc.path} and {seen[doc_id]} are both document {doc_id}",
-                              source=SourceSpan(doc.path, 1), hint="ingest one version of each member")
-        seen[doc_id] = doc.path
-        by_set.setdefault(set_id_of(doc), []).append(doc)
-    stored = {n.id: n for n in store.find_nodes(Label.DOCUMENT)}
-    outcomes: dict[str, DocumentOutcome] = {}
-    written_sets = []
+    outcomes: list[DocumentOutcome] = []
+    written_sets: list[str] = []
+    groups = iter(groups)
+    first = next(groups, None)  # produced before the transaction opens: a refusal there touches nothing
+    if first is None:
+        return IngestReport((), ())
     grouped = store.bulk() if isinstance(store, SupportsBulkWrite) else nullcontext()
     with grouped:  # one transaction for the run where the store offers it
-        for set_id, docs in by_set.items():
-            changed = [d for d in docs if stored.get(document_id_of(d)) is None
-                       or stored[document_id_of(d)].get("sha256") != d.sha256]
-            wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
-            for d in docs:
-                if d not in changed:
-                    doc_id = document_id_of(d)
-                    if doc_id in wanted and stored[doc_id].get("sha256") != wanted[doc_id]:
-                        raise PreconditionFailed(f"document {doc_id} is at {stored[doc_id].get('sha256')}, "
-                                                 f"not the expected {wanted[doc_id] or 'nothing'}")
-                    outcomes[d.path] = _outcome(d, None, "unchanged")
-            if not changed:
-                continue
-            if check is not None:
-                check(set_id, changed)
-            batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
-            store.write_set(batch)
-            written_sets.append(set_id)
-            for d, g in zip(changed, batch.documents):
-                outcomes[d.path] = _outcome(d, g, "written")
+        for group in chain([first], groups):
+            by_set: dict[str, list[ParsedDocument]] = {}
+            for doc in group:
+                doc_id = document_id_of(doc)
+                if doc_id in seen:
+                    raise IngestError(f"{doc.path} and {seen[doc_id]} are both document {doc_id}",
+                                      source=SourceSpan(doc.path, 1), hint="ingest one version of each member")
+                seen[doc_id] = doc.path
+                by_set.setdefault(set_id_of(doc), []).append(doc)
+            for set_id, docs in by_set.items():
+                if _write_set(store, set_id, docs, outcomes, check=check, expect=expect):
+                    written_sets.append(set_id)
+    return IngestReport(tuple(outcomes), tuple(written_sets))
+
+
+def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outcomes: list[DocumentOutcome], *,
+               check: Callable[[str, list[ParsedDocument]], None] | None,
+               expect: Mapping[str, str | None]) -> bool:
+    """Write the changed members of one set (see :func:`ingest_stream`), appending the outcome of
+    each of ``docs`` in order; whether the set was written."""
+    ids = [document_id_of(d) for d in docs]
+    stored = {n.id: n for n in store.get_nodes(ids).values() if n.label == Label.DOCUMENT}
+    changed = [d for d, doc_id in zip(docs, ids) if stored.get(doc_id) is None
+               or stored[doc_id].get("sha256") != d.sha256]
+    wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
+    found: dict[str, DocumentOutcome] = {}
+    for d, doc_id in zip(docs, ids):
+        if d not in changed:
+            if doc_id in wanted and stored[doc_id].get("sha256") != wanted[doc_id]:
+                raise PreconditionFailed(f"document {doc_id} is at {stored[doc_id].get('sha256')}, "
+                                         f"not the expected {wanted[doc_id] or 'nothing'}")
+            found[d.path] = _outcome(d, None, "unchanged")
+    if changed:
+        if check is not None:
+            check(set_id, changed)
+        batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
+        store.write_set(batch)
+        for d, g in zip(changed, batch.documents):
+            found[d.path] = _outcome(d, g, "written")
+    outcomes.extend(found[d.path] for d in docs)
+    return bool(changed)
+
+
+def ordered_report(loaded: IngestReport, order: Iterable[str], errors: Iterable[tuple[str, CitegraphError]] = (),
+                   sets: Iterable[str] | None = None) -> IngestReport:
+    """The report of a run: the outcome of each path of ``order`` (the members given, as
+    :func:`ingest_stream` reported them), then each of ``errors`` as ``skipped``, in that order;
+    the sets written are ``sets`` when given, else those of ``loaded``."""
+    outcomes = {d.path: d for d in loaded.documents}
+    errors = list(errors)
     for path, err in errors:
         outcomes[path] = DocumentOutcome(path, None, "skipped", error=str(err))
-    order = [d.path for d in parsed] + [p for p, _ in errors]
-    return IngestReport(tuple(outcomes[p] for p in order if p in outcomes), tuple(written_sets))
+    order = [*order, *(p for p, _ in errors)]
+    return IngestReport(tuple(outcomes[p] for p in order if p in outcomes),
+                        tuple(loaded.sets if sets is None else sets))
