@@ -1,0 +1,439 @@
+"""Streaming ingest: member files → analysis sets parsed, checked and written one set at a time.
+
+:func:`ingest_paths` gives exactly what ``ingest_parsed(store, *read_members(paths))`` gives (the
+same report, the same error, the same graph), without holding every parsed member of the run: the
+files are first grouped into analysis sets from what their first lines say (frontmatter ``run-id``,
+plain-text title, manifest folders and pins), then each group is read, parsed (in the process pool
+when there are many members), assembled and checked (:func:`ingest.sets.assemble_read`) and handed
+to :func:`ingest.loader.ingest_stream` set by set, so memory holds one group (plus the few the pool
+parses ahead), whatever the number of sets.
+
+Exactness. A group is a connected part of the input: files are joined when they share a folder
+that holds a manifest, a run-id (stated or guessed from the first lines, as
+:func:`ingest.sets._guess_run_id` does), or the set their first lines name; a manifest whose folder
+holds no member with a run-id is joined with every member, anywhere, of a name it pins and a
+run-id (its set is voted by them). Assembling a group alone then gives what assembling the whole
+input gives for its files, and each problem carries its place in the whole input's order, so the
+first error and the count of the others are today's. What the grouping assumed is checked once a
+group is parsed (each member's run-id and set are what its first lines said; a manifest's set came
+from members beside it unless that was foreseen; each file has the bytes it had when grouped); if
+not, the groups concerned are joined and the run starts again, after a rollback.
+
+All or nothing. A store with :class:`~graph.store.SupportsBulkWrite` takes the whole run as one
+transaction, parsing included: a refused set (without ``skip_invalid``) or any failure keeps nothing
+of the run. A store without it (Neo4j) writes each set in its own transaction, so every group is
+first parsed and checked once without writing (a refusal then writes nothing, as before), and
+parsed again to be written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
+from graph.model import slugify
+from graph.store import GraphStore, SupportsBulkWrite
+from ingest.files import MAX_MEMBER_BYTES, NO_MEMBERS, member_files, oversize, refusal_of
+from ingest.grammar import member_type
+from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
+from ingest.parsers.markdown import parse_markdown, read_frontmatter
+from ingest.parsers.parsed import ParsedDocument
+from ingest.parsers.plaintext import decode_member, plaintext_system
+from ingest.sets import (
+    MANIFEST_NAME,
+    InputFile,
+    SetProblem,
+    _guess_run_id,
+    _pool_size,
+    _read_batch,
+    _read_one,
+    _start_worker,
+    assemble_read,
+    member_candidates,
+    parse_manifest,
+    read_manifests,
+)
+
+__all__ = ["ingest_paths", "CHUNK", "MAX_RESTARTS"]
+
+CHUNK = 16
+"""Members a parser process takes at a time."""
+
+MAX_RESTARTS = 3
+"""Times a run starts again because input files changed while it read them, before giving up."""
+
+Observer = Callable[[str, tuple[str, ...]], None]
+"""``observe(event, names)``: ``("parse", paths)`` when a group's files are sent to be parsed,
+``("load", (set_id, *paths))`` when one set's accepted members are handed to the loader."""
+
+
+@dataclass(slots=True)
+class _Head:
+    """What the first lines of one input file say, read before anything is parsed.
+
+    ``index`` is the file's place in the input; ``digest`` the SHA-256 of the bytes read (None when
+    the file is over the size limit and so not read); ``keys`` the sets the file may belong to or
+    name; ``run_id`` the run-id a member parsed from it has (Markdown frontmatter); ``member``
+    whether its first lines are a member's; ``pins`` the names a manifest pins."""
+
+    index: int
+    path: Path
+    explicit: bool
+    folder: str
+    name: str
+    digest: str | None
+    keys: set[str] = field(default_factory=set)
+    run_id: str | None = None
+    member: bool = False
+    pins: tuple[str, ...] = ()
+
+    @property
+    def manifest(self) -> bool:
+        return self.name == MANIFEST_NAME
+
+
+def _head(task: tuple[int, Path, bool]) -> _Head:
+    """Read file ``(index, path, explicit)`` and what its first lines say (see :class:`_Head`)."""
+    index, path, explicit = task
+    f = _input(path, explicit)
+    head = _Head(index, path, explicit, f.folder, f.name,
+                 None if f.data is None else hashlib.sha256(f.data).hexdigest())
+    if f.data is None:
+        return head
+    guess = _guess_run_id(f.data)
+    if guess:
+        head.keys.add(guess)
+    if head.manifest:
+        try:
+            head.pins = tuple(parse_manifest(f.data, f.path).names())
+        except ParseError:
+            pass
+        return head
+    try:
+        if f.name.lower().endswith(".md"):
+            text = decode_member(f.data, f.path)
+            fm = read_frontmatter(text, f.path)
+            if fm is None:
+                return head
+            run_id = fm.data.get("run-id")
+            if run_id is not None:
+                head.keys.add(str(run_id))
+            type_path = fm.data.get("type")
+            if not isinstance(type_path, str) or member_type(type_path) is None:
+                return head
+            head.member = True
+            system = fm.data.get("system")
+            if run_id is not None:
+                head.run_id = str(run_id)
+            elif system:
+                head.keys.add(slugify(str(system).strip()))
+            else:  # the system is named by the `# title`: rare enough to parse the member for it
+                head.keys.add(set_id_of(parse_markdown(f.data, f.path, text=text, frontmatter=fm)))
+        elif f.name.lower().endswith(".txt"):
+            system = plaintext_system(f.data, f.path)
+            head.member = True
+            head.keys.add(slugify(system))
+    except ParseError:
+        pass
+    return head
+
+
+def _input(path: Path, explicit: bool) -> InputFile:
+    """One input file as :func:`ingest.files.read_inputs` reads it."""
+    size = path.stat().st_size
+    if size > MAX_MEMBER_BYTES:
+        return InputFile(str(path), None, explicit, oversize(size))
+    return InputFile(str(path), path.read_bytes(), explicit)
+
+
+class _Plan:
+    """The input files grouped into connected parts (see the module docstring)."""
+
+    def __init__(self, heads: list[_Head], weak: Iterable[int] = ()):
+        self.heads = heads
+        self.weak = set(weak)  # manifests (file index) whose set is voted by members elsewhere
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            parent.setdefault(x, x)
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        def union(a: str, b: str) -> None:
+            parent[find(a)] = find(b)
+
+        manifest_folders = {h.folder for h in heads if h.manifest}
+        run_ids_beside = {h.folder for h in heads if h.member and h.run_id}
+        for h in heads:
+            node = f"file:{h.index}"
+            find(node)
+            for key in h.keys:
+                union(node, f"set:{key}")
+            if h.folder in manifest_folders:
+                union(node, f"folder:{h.folder}")
+        for h in heads:
+            if h.manifest and h.folder not in run_ids_beside:
+                self.weak.add(h.index)
+        for h in heads:
+            if h.manifest and h.index in self.weak:
+                pinned = set(h.pins)
+                for other in heads:
+                    if other.run_id and other.name in pinned:
+                        union(f"file:{h.index}", f"file:{other.index}")
+        parts: dict[str, list[_Head]] = {}
+        for h in heads:
+            parts.setdefault(find(f"file:{h.index}"), []).append(h)
+        # In input order of their first member, so sets are written in the order their members come.
+        self.groups = sorted(parts.values(), key=lambda g: min((h.index for h in g if h.member),
+                                                               default=g[0].index))
+
+    @classmethod
+    def read(cls, paths: list[Path], parser: "_Parser", files: list[Path] | None = None) -> "_Plan":
+        """The plan of the files under ``paths`` (``files``: :func:`member_files` of them, when
+        already listed)."""
+        given = {p.resolve() for p in paths if p.is_file()}
+        files = member_files(paths) if files is None else files
+        return cls(parser.map(_head, [(n, p, p.resolve() in given) for n, p in enumerate(files)]))
+
+
+class _Replan(Exception):
+    """A group broke an assumption of the plan: start the run again with ``plan`` (None: re-read
+    the files, they changed)."""
+
+    def __init__(self, plan: _Plan | None):
+        super().__init__("replan")
+        self.plan = plan
+
+
+class _Parser:
+    """Parses groups of candidates, in a process pool when it pays (``ingest.sets._read_all``'s
+    rules), a few groups ahead of the one being assembled."""
+
+    def __init__(self, workers: int | None, candidates: int):
+        self.size = _pool_size(workers, candidates)
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> "_Parser":
+        if self.size > 1:
+            try:
+                self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("fork"),
+                                                initializer=_start_worker)
+                self.pool.submit(int).result()  # fork the workers now, before any store transaction
+            except Exception:  # noqa: BLE001 - no pool: members are parsed here, with the same result
+                self.__exit__()
+                self.pool = None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def map(self, fn: Callable, items: list) -> list:
+        """``[fn(item) for item in items]``, in the pool when there is one."""
+        if self.pool is not None:
+            try:
+                return list(self.pool.map(fn, items, chunksize=4 * CHUNK))
+            except Exception:  # noqa: BLE001 - redone here, where an error surfaces as it would serially
+                pass
+        return [fn(item) for item in items]
+
+    @property
+    def ahead(self) -> int:
+        """Members parsed ahead of the group being assembled (0 without a pool)."""
+        return 2 * CHUNK * self.size if self.pool is not None else 0
+
+    def submit(self, candidates: list[tuple[InputFile, bool]]) -> list[tuple[list, Future | None]]:
+        chunks = [candidates[n:n + CHUNK] for n in range(0, len(candidates), CHUNK)]
+        return [(c, self.pool.submit(_read_batch, c) if self.pool is not None else None) for c in chunks]
+
+    @staticmethod
+    def results(handle: list[tuple[list, Future | None]]) -> list:
+        out = []
+        for chunk, future in handle:
+            try:
+                out.extend(future.result() if future is not None else [_read_one(c) for c in chunk])
+            except Exception:  # noqa: BLE001 - redone here, where an error surfaces as it would serially
+                out.extend(_read_one(c) for c in chunk)
+        return out
+
+
+@dataclass
+class _Read:
+    """One group read from disk and sent to be parsed."""
+
+    heads: list[_Head]
+    files: list[InputFile]
+    manifests: list
+    manifest_problems: list
+    candidates: list
+    handle: list
+
+
+class _Pass:
+    """One pass over the plan's groups: read, parse, assemble and check each, then hand its
+    accepted sets on (:meth:`sets`); what the whole input would have refused is collected with
+    each item's place in the input's order, for :meth:`report`."""
+
+    def __init__(self, plan: _Plan, parser: _Parser, *, skip_invalid: bool, observe: Observer | None):
+        self.plan, self.parser, self.skip_invalid = plan, parser, skip_invalid
+        self.observe = observe or (lambda event, names: None)
+        self.problems: list[tuple[tuple, SetProblem]] = []  # error problems, with their order keys
+        self.refused_docs: list[tuple[int, str, str]] = []  # (file index, path, set) of refused members
+        self.accepted: list[tuple[int, str]] = []  # (file index, path) of members handed on
+        self.first_doc: dict[str, int] = {}  # set → file index of its first member handed on
+        self.documents = 0
+
+    def _read(self, heads: list[_Head]) -> _Read:
+        files = [_input(h.path, h.explicit) for h in heads]
+        for h, f in zip(heads, files):
+            digest = None if f.data is None else hashlib.sha256(f.data).hexdigest()
+            if digest != h.digest:
+                raise _Replan(None)
+        manifests, manifest_problems = read_manifests(files)
+        candidates = member_candidates(files, manifests)
+        self.observe("parse", tuple(f.path for f in files))
+        return _Read(heads, files, manifests, manifest_problems, candidates,
+                     self.parser.submit([c for _, c in candidates]))
+
+    def _groups(self) -> Iterator[_Read]:
+        """The plan's groups read and parsing, up to :attr:`_Parser.ahead` members ahead."""
+        pending: deque[_Read] = deque()
+        in_flight = 0
+        groups = iter(self.plan.groups)
+        for heads in groups:
+            pending.append(self._read(heads))
+            in_flight += len(pending[-1].candidates)
+            while pending and (in_flight > self.parser.ahead or not self.parser.ahead):
+                done = pending.popleft()
+                in_flight -= len(done.candidates)
+                yield done
+        while pending:
+            yield pending.popleft()
+
+    def sets(self) -> Iterator[list[ParsedDocument]]:
+        """Each accepted set of each group, in order, as a list of its members.
+
+        Raises
+        ------
+        CitegraphError
+            After the last group, when some set is refused and ``skip_invalid`` is false: the
+            first problem of the whole input, counting the others, exactly as
+            :func:`ingest.files.accept` words it (no set is handed on after the first refusal);
+            ``no analysis-set members found`` when there were none.
+        """
+        failing = False
+        for read in self._groups():
+            origin = [h.index for h in read.heads]
+            assembled = assemble_read(read.files, read.manifests, read.manifest_problems, read.candidates,
+                                      self.parser.results(read.handle), origin)
+            self._verify(read, assembled)
+            assembly = assembled.assembly
+            self.documents += len(assembly.documents)
+            errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.severity == "error"]
+            self.problems.extend(errors)
+            if errors and not self.skip_invalid:
+                failing = True
+            if failing:
+                continue
+            refused = assembly.refused_sets
+            listed = {p.path for _, p in errors}
+            by_set: dict[str, list[ParsedDocument]] = {}
+            for doc, n in zip(assembly.documents, assembled.origins):
+                set_id = set_id_of(doc)
+                if set_id not in refused:
+                    by_set.setdefault(set_id, []).append(doc)
+                    self.accepted.append((n, doc.path))
+                    self.first_doc.setdefault(set_id, n)
+                elif doc.path not in listed:
+                    self.refused_docs.append((n, doc.path, set_id))
+            del assembled, assembly, read
+            for set_id, docs in by_set.items():
+                self.observe("load", (set_id, *(d.path for d in docs)))
+                yield docs
+        problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
+        if not self.documents and not problems:
+            raise IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
+        if failing:
+            raise refusal_of(problems)
+
+    def _verify(self, read: _Read, assembled) -> None:
+        """Raise :class:`_Replan` when the group's parse broke what the plan assumed."""
+        wrong = False
+        by_index = {h.index: h for h in read.heads}
+        for doc, n in zip(assembled.assembly.documents, assembled.origins):
+            head = by_index[n]
+            natural = doc.run_id or slugify(doc.system)
+            if doc.run_id != head.run_id or natural not in head.keys:
+                head.run_id, wrong = doc.run_id, True
+                head.keys.update(filter(None, (natural, doc.run_id)))
+        unforeseen = set(assembled.weak) - self.plan.weak
+        if wrong or unforeseen:  # what the first lines said was not the whole story: group again
+            raise _Replan(_Plan(self.plan.heads, self.plan.weak | unforeseen))
+
+    def report(self, loaded: IngestReport) -> IngestReport:
+        """The run's report in the order one assembly of the whole input gives."""
+        problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
+        errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
+        errors += [(path, IngestError(f"set {set_id} was refused as a whole", source=SourceSpan(path, 1)))
+                   for _, path, set_id in sorted(self.refused_docs)]
+        written = sorted(loaded.sets, key=lambda s: self.first_doc[s])
+        return ordered_report(loaded, [path for _, path in sorted(self.accepted)], errors, written)
+
+
+def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = False, workers: int | None = None,
+                 observe: Observer | None = None) -> IngestReport:
+    """Ingest every member under ``paths`` into ``store``, one analysis set at a time.
+
+    The same files, sets, refusals, errors and report as
+    ``read = read_members(paths, skip_invalid=…); ingest_parsed(store, read.parsed, errors=read.errors)``
+    (see the module docstring for how), holding one set's parsed members at a time instead of the
+    whole run's.
+
+    Parameters
+    ----------
+    store : GraphStore
+        Where to write; with :class:`~graph.store.SupportsBulkWrite` the run is one transaction.
+    paths : list of Path
+        Member files and folders (see :func:`ingest.files.member_files`).
+    skip_invalid : bool, default False
+        Refuse the invalid files and their sets and ingest the rest, instead of raising.
+    workers : int or None, default None
+        Processes that parse members (as :func:`ingest.files.read_members`).
+    observe : callable, optional
+        Told what happens, as ``observe(event, names)`` (see :data:`Observer`).
+
+    Raises
+    ------
+    CitegraphError
+        As :func:`ingest.files.read_members` and :func:`ingest.loader.ingest_parsed`; nothing of
+        the run is kept when the store takes it as one transaction or the inputs are refused.
+    """
+    paths = list(paths)
+    files: list[Path] | None = member_files(paths)
+    plan: _Plan | None = None
+    restarts = 0
+    with _Parser(workers, sum(p.name != MANIFEST_NAME for p in files)) as parser:
+        while True:
+            if plan is None:
+                plan, files = _Plan.read(paths, parser, files), None
+            try:
+                if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
+                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None).sets():
+                        pass
+                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe)
+                return run.report(ingest_stream(store, run.sets()))
+            except _Replan as again:
+                if again.plan is None:
+                    restarts += 1
+                    if restarts > MAX_RESTARTS:
+                        raise IngestError("the input files kept changing while they were ingested",
+                                          hint="ingest them again once they are written") from None
+                plan = again.plan

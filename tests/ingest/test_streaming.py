@@ -1,0 +1,321 @@
+"""Streaming ingest (``ingest.stream.ingest_paths``, what ``citegraph ingest`` runs): one analysis set
+parsed, checked and written at a time, with exactly the report, errors and graph of the whole-run
+path (``read_members`` then ``ingest_parsed``), and the run still all or nothing."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import ingest.sets as sets
+from bench.generate import generate
+from graph.errors import CitegraphError, IngestError
+from graph.model import Label
+from graph.stores import open_embedded
+from ingest.files import read_members
+from ingest.loader import ingest_parsed, ingest_stream
+from ingest.stream import ingest_paths
+from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, G2, G2_SET, G4, copy_set, edit
+from tests.conftest import SEED_SYNTHESIS, SEED_TALORYS, SEEDS
+
+LABELS = list(Label)
+
+
+def whole_run(store, paths, *, skip_invalid=False):
+    """The path ``citegraph ingest`` took before: every member parsed, then written."""
+    read = read_members(list(paths), skip_invalid=skip_invalid)
+    return ingest_parsed(store, read.parsed, errors=read.errors)
+
+
+def content(store) -> tuple:
+    """Everything a store holds, comparable."""
+    return store.counts(), [store.find_nodes(label) for label in LABELS]
+
+
+def outcome(run, store, paths, **kwargs):
+    """(report or the error as (type, message, hint, source)), and what the store then holds."""
+    try:
+        result = run(store, paths, **kwargs)
+    except CitegraphError as exc:
+        result = (type(exc), exc.message, exc.hint, exc.source)
+    return result, content(store)
+
+
+class WithoutBulk:
+    """A real embedded store seen without its ``bulk()``: each set is its own transaction, as on
+    Neo4j."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __getattr__(self, name):
+        if name == "bulk":
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+
+def test_seeds_and_a_markdown_set_write_what_the_whole_run_path_writes():
+    paths = [SEEDS, DC_RETAINED, DC_ARCHIVE]
+    streamed, whole = open_embedded(None), open_embedded(None)
+    report = ingest_paths(streamed, paths)
+    assert report == whole_run(whole, paths)
+    assert report.sets == ("tolaria", "talorys", DC)
+    assert [d.status for d in report.documents] == ["written"] * 9
+    counts = streamed.counts()
+    assert (counts["nodes"], counts["edges"], counts["Document"], counts["Statement"], counts["CITES"]) == \
+        (738, 1395, 9, 467, 646)
+    assert content(streamed) == content(whole)
+
+
+# Inputs that go wrong in every way set assembly knows; each is ingested both ways into a store
+# that already holds the seeds, and must end the same (report, or error word for word, and store).
+
+def _flipped_pin(tmp):
+    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
+    data = bytearray((archive / "runtime.md").read_bytes())
+    data[500] ^= 0x01
+    (archive / "runtime.md").write_bytes(bytes(data))
+    return [G2, retained, archive]
+
+
+def _missing_member(tmp):
+    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
+    (archive / "memory.md").unlink()
+    return [retained, archive, G4]
+
+
+def _mixed(tmp):
+    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
+    edit(archive, "epistemic.md", 'description: "Epistemic routes', 'description: Epistemic: routes', pin=False)
+    edit(archive, "runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", pin=False)
+    broken = tmp / "broken"
+    broken.mkdir()
+    (broken / "empty.md").write_bytes(b"")
+    (broken / "binary.txt").write_bytes(b"Title\n\x00\x01")
+    (broken / "latin1.md").write_bytes("---\ntype: caf\xe9\n---\n".encode("latin-1"))
+    (broken / "ARTIFACT.yaml").write_text("type: [unclosed\n")
+    return [retained, archive, SEEDS, G2, G4, broken]
+
+
+def _declared_twice(tmp):
+    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
+    edit(archive, "epistemic.md", "#### EPI-OBJ-answer — Extracted final answer",
+         "#### RT-OBJ-cheatsheet — Extracted final answer", manifest_folder=retained)
+    return [G4, retained, archive]
+
+
+def _bad_seed(tmp):
+    folder = copy_set(SEEDS, tmp / "seeds")
+    (folder / "zz_bad.txt").write_bytes(b"Bad member\nType: agentic-system-analyses/types/agentic-system-synthesis.md\n\xff\xfe")
+    (folder / "empty.txt").write_bytes(b"")
+    return [G2, folder]
+
+
+def _same_member_twice(tmp):
+    (tmp / "copy.txt").write_bytes(SEED_SYNTHESIS.read_bytes() + b"\nextra paragraph.")
+    return [SEED_SYNTHESIS, tmp / "copy.txt", G2]
+
+
+def _changed_seed(tmp):
+    folder = copy_set(SEEDS, tmp / "seeds")
+    workflow = folder / "001_12342d341e774cc9.txt"
+    workflow.write_text(workflow.read_text() + "\n\nA new closing paragraph.")
+    return [folder, G2]
+
+
+def _no_members(tmp):
+    (tmp / "notes").mkdir()
+    (tmp / "notes" / "NOTICE.md").write_text("# Not a member\n")
+    return [tmp / "notes"]
+
+
+SCENARIOS = [_flipped_pin, _missing_member, _mixed, _declared_twice, _bad_seed, _same_member_twice, _changed_seed,
+             _no_members]
+
+
+@pytest.mark.parametrize("skip_invalid", [False, True], ids=["strict", "skip-invalid"])
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
+@pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "set-by-set"])
+def test_every_refusal_and_report_is_the_whole_run_paths(tmp_path, scenario, skip_invalid, bulk):
+    paths = scenario(tmp_path)
+    stores = []
+    for _ in range(2):
+        store = open_embedded(None)
+        whole_run(store, [SEEDS])
+        stores.append(store if bulk else WithoutBulk(store))
+    streamed = outcome(ingest_paths, stores[0], paths, skip_invalid=skip_invalid)
+    assert streamed == outcome(whole_run, stores[1], paths, skip_invalid=skip_invalid)
+
+
+def test_a_refused_later_set_keeps_nothing_of_the_run(tmp_path):
+    home = tmp_path / "home"
+    store = open_embedded(home)
+    whole_run(store, [SEEDS])
+    before = content(store)
+    paths = _flipped_pin(tmp_path)  # G2 is fine and comes first; the Dynamic Cheatsheet set is refused
+    events = []
+    with pytest.raises(IngestError, match="differs from the pin e91ecc48"):
+        ingest_paths(store, paths, workers=1, observe=lambda event, names: events.append((event, names[0])))
+    assert ("load", G2_SET) in events  # G2 was written inside the run's transaction, then rolled back
+    assert content(store) == before
+    assert content(open_embedded(home)) == before
+    assert store.find_nodes(Label.DOCUMENT, set_id=G2_SET) == []
+
+
+def test_without_bulk_a_refused_set_is_found_before_anything_is_written(tmp_path):
+    store = open_embedded(None)
+    whole_run(store, [SEEDS])
+    before = content(store)
+    events = []
+    with pytest.raises(IngestError, match="differs from the pin e91ecc48"):
+        ingest_paths(WithoutBulk(store), _flipped_pin(tmp_path), workers=1,
+                     observe=lambda event, names: events.append(event))
+    assert events == [] and content(store) == before
+
+
+def test_a_document_id_repeated_in_a_later_group_keeps_nothing_of_the_run(tmp_path):
+    store = open_embedded(tmp_path / "home")
+    before = content(store)
+    (tmp_path / "copy.txt").write_bytes(SEED_SYNTHESIS.read_bytes() + b"\nextra paragraph.")
+    seeds = read_members([SEEDS]).parsed
+    (again,) = read_members([tmp_path / "copy.txt"]).parsed
+    groups = [[d for d in seeds if d.system == "Tolaria"], [d for d in seeds if d.system != "Tolaria"], [again]]
+    with pytest.raises(IngestError, match="both document tolaria/synthesis"):
+        ingest_stream(store, iter(groups))
+    assert content(store) == before and content(open_embedded(tmp_path / "home")) == before
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """Twelve generated sets, one folder each with its manifest."""
+    return generate(tmp_path_factory.mktemp("gen") / "c", sets=12, seed=5, workers=1).corpus
+
+
+def test_each_set_is_parsed_just_before_it_is_written(corpus):
+    events = []
+    store = open_embedded(None)
+    report = ingest_paths(store, [corpus], workers=1, observe=lambda event, names: events.append((event, names)))
+    folders = sorted(p for p in corpus.iterdir() if p.is_dir())
+    assert len(report.sets) == 12 == len(folders)
+    assert [e for e, _ in events] == ["parse", "load"] * 12  # strictly alternating: one set in memory
+    for (_, parsed), (_, (set_id, *loaded)) in zip(events[::2], events[1::2]):
+        assert len({Path(p).parent for p in parsed}) == 1  # one folder, one set
+        assert sorted(loaded) == sorted(p for p in parsed if p.endswith(".md"))
+        assert {d.set_id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)} == {set_id}
+    assert content(store) == content(_whole(corpus))
+
+
+def _whole(corpus):
+    store = open_embedded(None)
+    whole_run(store, [corpus])
+    return store
+
+
+def test_a_parser_pool_runs_a_bounded_way_ahead(corpus, monkeypatch):
+    if not sets.sys.platform.startswith("linux") or threading.active_count() > 1:
+        pytest.skip("parser processes are forked on Linux, with no other thread running")
+    monkeypatch.setattr(sets, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr("ingest.stream.CHUNK", 2)
+    events = []
+    store = open_embedded(None)
+    ingest_paths(store, [corpus], workers=2, observe=lambda event, names: events.append((event, len(names) - 1)))
+    ahead, most = 0, 0
+    for event, n in events:
+        ahead += n if event == "parse" else -n
+        most = max(most, ahead)
+    assert events[0][0] == "parse" and events[-1][0] == "load"
+    assert most <= 2 * 2 * 2 + 8  # the pool's look-ahead (2 × chunk × workers) plus one set
+    assert content(store) == content(_whole(corpus))
+
+
+def test_peak_memory_is_one_set_not_the_run(tmp_path):
+    """Sets of one size (copies of a seed, each naming its own system): the whole-run path's peak
+    grows with their number, the streaming one's stays that of one set (plus a few hundred bytes
+    of bookkeeping per file)."""
+    seed = SEED_TALORYS.read_text()
+
+    def copies(n: int) -> Path:
+        folder = tmp_path / f"x{n}"
+        folder.mkdir()
+        for k in range(n):
+            (folder / f"{k:03}.txt").write_text(seed.replace("Talorys synthesis", f"Talorys{k} synthesis", 1))
+        return folder
+
+    def peak(run, folder: Path) -> int:
+        store = open_embedded(None)
+        tracemalloc.start()
+        try:
+            report = run(store, [folder])
+            assert len(report.sets) == len(list(folder.iterdir()))
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    streaming = lambda store, paths: ingest_paths(store, paths, workers=1)  # noqa: E731
+    few, many = copies(10), copies(40)
+    peak(streaming, few)  # the first run in a process also fills caches (compiled patterns, parsers)
+    assert peak(whole_run, many) > 3 * peak(whole_run, few)
+    assert peak(streaming, many) < 1.5 * peak(streaming, few)
+    assert peak(streaming, many) < peak(whole_run, many) / 5
+
+
+def test_unchanged_members_are_read_from_their_own_set(tmp_path):
+    store = open_embedded(None)
+    whole_run(store, [SEEDS, G2])
+    calls = []
+
+    class Watched(WithoutBulk):
+        def find_nodes(self, label, **kwargs):
+            calls.append(("find_nodes", label, kwargs.get("set_id")))
+            return self._store.find_nodes(label, **kwargs)
+
+        def get_nodes(self, ids):
+            calls.append(("get_nodes", tuple(sorted(ids))))
+            return self._store.get_nodes(ids)
+
+    report = ingest_paths(Watched(store), [G2])
+    assert {d.status for d in report.documents} == {"unchanged"} and report.sets == ()
+    assert all(c[0] != "find_nodes" or c[2] is not None for c in calls)  # never every document of the store
+    assert ("get_nodes", tuple(sorted(f"{G2_SET}/{d.role}" for d in read_members([G2]).parsed))) in calls
+
+
+@pytest.mark.parametrize("skip_invalid", [False, True], ids=["strict", "skip-invalid"])
+def test_a_manifest_voted_into_a_set_elsewhere_is_grouped_again(tmp_path, skip_invalid):
+    """Every member beside the G2 manifest states its run-id but has lost its `# title`, so none
+    parses: the manifest's set is then voted by members of the names it pins anywhere in the input
+    (the Dynamic Cheatsheet's), which the grouping by first lines did not foresee. The group's
+    assembly says so, the run is grouped again (after a rollback), and ends as the whole run does."""
+    g2 = copy_set(G2, tmp_path / "g2")
+    for member in g2.glob("*.md"):
+        lines = member.read_text().split("\n")
+        member.write_text("\n".join(line for line in lines if not line.startswith("# ")))
+    paths = [g2, DC_RETAINED, DC_ARCHIVE, SEEDS]
+    parsed = []
+    observed = lambda event, names: parsed.extend(names) if event == "parse" else None  # noqa: E731
+    streamed = outcome(lambda *a, **k: ingest_paths(*a, observe=observed, workers=1, **k), open_embedded(None),
+                       paths, skip_invalid=skip_invalid)
+    assert streamed == outcome(whole_run, open_embedded(None), paths, skip_invalid=skip_invalid)
+    assert parsed.count(str(g2 / "ARTIFACT.yaml")) == 2  # grouped alone, then with the set that votes for it
+
+
+def test_a_file_changed_while_the_run_reads_starts_the_run_again(tmp_path):
+    folder = copy_set(SEEDS, tmp_path / "seeds")
+    talorys = folder / SEED_TALORYS.name
+    parsed = []
+
+    def observe(event, names):
+        if event == "parse":
+            parsed.append(names)
+            if len(parsed) == 1:  # after the plan, before the talorys group is read
+                talorys.write_text(talorys.read_text() + "\n\nA paragraph added while the run reads.")
+
+    store = open_embedded(None)
+    report = ingest_paths(store, [folder], workers=1, observe=observe)
+    whole = open_embedded(None)
+    assert report == whole_run(whole, [folder]) and content(store) == content(whole)
+    assert [len(names) for names in parsed] == [2, 2, 1]  # tolaria, then (grouped again) tolaria and talorys
+    assert any("added while the run reads" in n.get("text", "") for n in store.find_nodes(Label.STATEMENT))
