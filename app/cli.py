@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import asdict
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 from typer.exceptions import TyperException
@@ -22,19 +21,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from app.errors import face_of
-from app.settings import Settings, get_settings
-from app.wiring import open_store
 from graph.errors import CitegraphError
-from graph.store import GraphStore
-from graph.stores.memory import MemoryStore
-from ingest.files import read_members, read_sets
-from ingest.loader import ingest_parsed
-from queries.stats import stats
-from queries.traversal import MAX_DEPTH, rests_on
-from queries.validation import check
-from queries.documents import document_trees
+from queries.traversal import MAX_DEPTH
 from render import Format
-from render.document import verify
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+    from graph.store import GraphStore
+
+# Everything else a command needs is imported inside it, so that a command loads only what it runs:
+# no web framework, GraphQL or Neo4j driver unless `serve` or a Neo4j store asks for them, no parser
+# for a query. tests/app/test_cli_startup.py checks it.
 
 __all__ = ["cli", "main"]
 
@@ -54,6 +51,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
 
 
+def get_settings() -> Settings:
+    """The process's settings (:func:`app.settings.get_settings`, imported when first needed)."""
+    from app.settings import get_settings as process_settings
+
+    return process_settings()
+
+
 def _settings(neo4j: str | None, home: Path | None) -> Settings:
     """The process settings with the command's store options applied: ``--neo4j URI`` selects that
     server, ``--home DIR`` selects the embedded store in DIR (even when CITEGRAPH_NEO4J_URI is set)."""
@@ -69,6 +73,8 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
 
 
 def _store(neo4j: str | None, home: Path | None) -> GraphStore:
+    from app.wiring import open_store
+
     return open_store(_settings(neo4j, home))
 
 
@@ -119,10 +125,13 @@ def ingest_cmd(
 
     Example: citegraph ingest corpus/seeds
     """
+    from dataclasses import asdict
+
+    from ingest.stream import ingest_paths
+
     store = _store(neo4j, home)
     try:
-        read = read_members(paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
-        report = ingest_parsed(store, read.parsed, errors=read.errors)
+        report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
     finally:
         store.close()
     if as_json:
@@ -154,6 +163,8 @@ def rests_on_cmd(
 
     Example: citegraph rests-on RT-RTE-mcp-write --set tolaria
     """
+    from queries.traversal import rests_on
+
     store = _store(neo4j, home)
     try:
         report = rests_on(store, record, set_id=set_id, direct_only=direct,
@@ -186,6 +197,8 @@ def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = 
 
     Example: citegraph stats --json
     """
+    from queries.stats import stats
+
     store = _store(neo4j, home)
     try:
         result = stats(store)
@@ -219,10 +232,16 @@ def check_cmd(
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
+    from queries.validation import check
+
     if paths:
+        from graph.stores import open_embedded
+        from ingest.files import read_sets
+        from ingest.loader import ingest_parsed
+
         # parse and assemble, then check in a throwaway store
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
-        store: GraphStore = MemoryStore(None)
+        store: GraphStore = open_embedded(None)
         ingest_parsed(store, list(assembly.documents))
         report = check(store, set_id=set_id, problems=assembly.problems)
     else:
@@ -252,6 +271,8 @@ def verify_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt 
     Example: citegraph verify --set tolaria
     """
     from app.rendering import original_bytes
+    from queries.documents import document_trees
+    from render.document import verify
 
     store = _store(neo4j, home)
     try:

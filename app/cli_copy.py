@@ -11,8 +11,6 @@ from typing import Annotated
 import typer
 
 from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, handles_errors, out
-from app.wiring import open_store
-from graph.transfer import copy_store
 
 __all__ = ["copy_cmd"]
 
@@ -29,6 +27,9 @@ def copy_cmd(
     Sets already in Neo4j are replaced by the embedded version; sets only in Neo4j are left alone;
     copying twice changes nothing. Example: citegraph copy --to bolt://localhost:7687
     """
+    from app.wiring import open_store
+    from graph.transfer import copy_store
+
     settings = _settings(None, home)
     source = open_store(settings.model_copy(update={"store": "memory"}))
     try:

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.table import Table
 
 from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, _print_json, _short, _store, cli, handles_errors, out
-from ingest.git import GitRepository
-from queries.impact import ImpactReport, impact_of, review_suspect, reviews_of
+
+if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
+    from queries.impact import ImpactReport
 
 __all__ = ["impact_cmd", "review_cmd"]
 
@@ -42,6 +43,9 @@ def impact_cmd(
 
     Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
     """
+    from ingest.git import GitRepository
+    from queries.impact import impact_of
+
     repository = GitRepository(repo)
     store = _store(neo4j, home)
     try:
@@ -119,6 +123,9 @@ def review_cmd(
 
     Example: citegraph review tolaria/synthesis#L29 --at 48f2a70844c1e8005a7aa5f1499c66f7678360de --note "still holds"
     """
+    from ingest.git import GitRepository
+    from queries.impact import review_suspect, reviews_of
+
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
     repository = GitRepository(repo) if repo is not None and not list_ else None
