@@ -47,6 +47,12 @@ class GraphStore(Protocol):
         ``kinds`` when given. Every asked id is a key (``[]`` when it has none or is unknown).
         Each list is sorted by :meth:`Edge.sort_key`."""
 
+    def degrees(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, int]:
+        """How many edges :meth:`edges` would give each id (same ``kinds`` and ``direction``), counted
+        without reading them, one round trip. Every asked id is a key (0 when it has none)."""
+
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
         """Every edge of ``kinds`` whose ``dst`` can reach one of ``ids`` along edges of ``kinds``
         (reverse reachability, the start nodes included as destinations), one round trip. Cycles

@@ -51,9 +51,9 @@ def stats(store: GraphStore) -> Stats:
     for s in store.find_nodes(Label.ANALYSIS_SET):
         counts = store.counts(set_id=s.id)
         records = store.find_nodes(Label.RECORD, set_id=s.id)
-        cites = store.edges([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+        cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
         annotations = store.find_nodes(Label.SECTION, set_id=s.id, where={"kind": "annotation"})
-        occurrences = sum(len(es) for es in cites.values()) + len(annotations)
+        occurrences = sum(cites.values()) + len(annotations)
         sets.append(SetStats(
             set=s.id,
             documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),

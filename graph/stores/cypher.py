@@ -164,6 +164,14 @@ def edges(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
     return f"UNWIND $ids AS id MATCH {pattern} RETURN id AS asked, {_EDGE_FIELDS}"
 
 
+def degrees(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
+    """How many edges :func:`edges` would give each node of ``$ids``: rows ``{asked, count}``,
+    counted from the node's degree store without reading the relationships."""
+    types = f":{_kinds(kinds)}" if kinds is not None else ""
+    pattern = f"(a)-[{types}]->()" if outgoing else f"(a)<-[{types}]-()"
+    return f"UNWIND $ids AS id MATCH (a:{NODE_LABEL} {{id: id}}) RETURN id AS asked, COUNT {{ {pattern} }} AS count"
+
+
 def closure(kinds: Collection[EdgeKind]) -> str:
     """Every edge of ``kinds`` whose target reaches a node of ``$ids`` along edges of ``kinds``, in
     one query.

@@ -203,6 +203,18 @@ class Neo4jStore:
             found.sort(key=Edge.sort_key)
         return out
 
+    def degrees(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.degrees`."""
+        wanted = _distinct(ids)
+        out = dict.fromkeys(wanted, 0)
+        if not wanted or (kinds is not None and not list(kinds)):
+            return out
+        for row in self._read(cypher.degrees(outgoing=direction == Direction.OUT, kinds=kinds), ids=wanted):
+            out[row["asked"]] = row["count"]
+        return out
+
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
         """See :meth:`graph.store.GraphStore.closure`. One query: :func:`graph.stores.cypher.closure`."""
         wanted, kinds = _distinct(ids), list(kinds)

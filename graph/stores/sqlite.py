@@ -321,6 +321,23 @@ class SQLiteStore:
             found.sort(key=Edge.sort_key)
         return out
 
+    def degrees(
+        self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
+    ) -> dict[str, int]:
+        """See :meth:`graph.store.GraphStore.degrees`: one indexed ``count(*)`` per id."""
+        out = dict.fromkeys(ids, 0)
+        if not out:
+            return out
+        end = "src" if direction == Direction.OUT else "dst"
+        sql = f"SELECT {end}, count(*) FROM edges WHERE {end} IN {_IDS}"
+        params: list[Any] = [_dumps(list(out))]
+        if kinds is not None:
+            sql += f" AND kind IN {_IDS}"
+            params.append(_dumps(sorted(map(str, kinds))))
+        with self._reading() as conn:
+            out.update(conn.execute(sql + f" GROUP BY {end}", params))
+        return out
+
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
         """See :meth:`graph.store.GraphStore.closure`. Breadth-first over the networkx graphs of
         the sets holding edges into the nodes reached (one indexed lookup per level finds them);

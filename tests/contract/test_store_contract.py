@@ -137,6 +137,19 @@ def test_edges_every_asked_id_is_a_key_and_lists_are_sorted(store):
     assert store.edges([], direction=Direction.OUT) == {}
 
 
+
+def test_degrees_count_what_edges_would_give(store):
+    store.write_set(basic_batch())
+    ids = ["s1/R1", "s1/R2", "s1/a#L2", "s1/ref/intro", "nope"]
+    assert store.degrees(ids, kinds=[EdgeKind.CITES], direction=Direction.IN) == {
+        "s1/R1": 3, "s1/R2": 1, "s1/a#L2": 0, "s1/ref/intro": 1, "nope": 0}
+    assert store.degrees(["s1/a#L2", "s1/ref/intro"], direction=Direction.OUT) == {"s1/a#L2": 3, "s1/ref/intro": 1}
+    for direction in Direction:
+        listed = store.edges(ids, direction=direction)
+        assert store.degrees(ids, direction=direction) == {i: len(es) for i, es in listed.items()}
+    assert store.degrees(["s1/R1"], kinds=[], direction=Direction.IN) == {"s1/R1": 0}
+    assert store.degrees([], direction=Direction.IN) == {}
+
 def test_closure_is_reverse_reachability_over_the_given_kinds(store):
     store.write_set(basic_batch())
     kinds = [EdgeKind.CITES, EdgeKind.RESOLVES_TO, EdgeKind.CONTAINS]
