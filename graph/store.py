@@ -99,8 +99,8 @@ class GraphStore(Protocol):
 
 @runtime_checkable
 class SupportsBulkWrite(Protocol):
-    """An optional fast path: a store whose writes are cheaper grouped (the embedded store saves its
-    whole file on every write). Callers use it when present and behave the same without it."""
+    """An optional fast path: a store whose writes are cheaper grouped (the embedded store commits
+    one transaction for a whole ingest run). Callers use it when present and behave the same without it."""
 
     def bulk(self) -> ContextManager[None]:
         """A block whose writes form one transaction: all kept when it ends, all rolled back if any
@@ -121,7 +121,7 @@ class Reach:
 @runtime_checkable
 class SupportsReach(Protocol):
     """An optional fast path: a store that answers a closure together with the light fields of the
-    nodes on it in one round trip (Neo4j). Callers use it when present; without it the same
+    nodes on it in one round trip (Neo4j), or without decoding whole property maps (SQLite). Callers use it when present; without it the same
     :class:`Reach` comes from :meth:`GraphStore.closure` plus :meth:`GraphStore.get_nodes`
     (:func:`queries.traversal.generic_reach`), and the contract suite checks both agree."""
 

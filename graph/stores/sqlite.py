@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 from graph import writes
 from graph.errors import StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction
+from graph.store import Direction, Reach
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -88,7 +88,8 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class SQLiteStore:
-    """The embedded :class:`~graph.store.GraphStore` (and :class:`~graph.store.SupportsBulkWrite`).
+    """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`
+    and :class:`~graph.store.SupportsReach`).
 
     Parameters
     ----------
@@ -342,33 +343,51 @@ class SQLiteStore:
         """See :meth:`graph.store.GraphStore.closure`. Breadth-first over the networkx graphs of
         the sets holding edges into the nodes reached (one indexed lookup per level finds them);
         each set graph comes from the cache while its version is unchanged."""
+        with self._reading() as conn:
+            return self._closure(conn, ids, kinds)[1]
+
+    def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
+              fields: Mapping[Label, Collection[str]]) -> Reach:
+        """See :meth:`graph.store.SupportsReach.reach`: :meth:`closure` and the nodes on it in one
+        read transaction, each node's ``fields`` read by SQL (``props -> '$.key'``) instead of
+        decoding its whole property map."""
+        with self._reading() as conn:
+            starts, edges = self._closure(conn, ids, kinds)
+            ends = list(dict.fromkeys([*starts, *(i for e in edges for i in (e.src, e.dst))]))
+            return Reach(edges, _projected_nodes(conn, ends, fields))
+
+    def _closure(self, conn: sqlite3.Connection, ids: Collection[str],
+                 kinds: Collection[EdgeKind]) -> tuple[list[str], list[Edge]]:
+        """(the start ids that exist, in order; the closure's edges, sorted)."""
         wanted = {str(k) for k in kinds}
         ids = list(dict.fromkeys(ids))
-        if not ids or not wanted:
-            return []
-        with self._reading() as conn:
-            seen = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ids),))}
-            frontier, found, graphs = sorted(seen), [], {}
-            while frontier:
-                scopes = {row[0] or "" for row in conn.execute(
-                    f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", (_dumps(frontier),))}
-                graphs.update(self._set_graphs(conn, scopes - graphs.keys(), keep=graphs.keys() | scopes))
-                reached = []
-                for dst in frontier:
-                    for scope in scopes:
-                        graph = graphs[scope]
-                        if dst not in graph:
+        if not ids:
+            return [], []
+        existing = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ids),))}
+        starts = [i for i in ids if i in existing]
+        if not wanted:
+            return starts, []
+        seen, frontier, found, graphs = set(starts), sorted(starts), [], {}
+        while frontier:
+            scopes = {row[0] or "" for row in conn.execute(
+                f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", (_dumps(frontier),))}
+            graphs.update(self._set_graphs(conn, scopes - graphs.keys(), keep=graphs.keys() | scopes))
+            reached = []
+            for dst in frontier:
+                for scope in scopes:
+                    graph = graphs[scope]
+                    if dst not in graph:
+                        continue
+                    for src, _, data in graph.in_edges(dst, data=True):
+                        edge: Edge = data["edge"]
+                        if edge.kind not in wanted:
                             continue
-                        for src, _, data in graph.in_edges(dst, data=True):
-                            edge: Edge = data["edge"]
-                            if edge.kind not in wanted:
-                                continue
-                            found.append(edge)
-                            if src not in seen:
-                                seen.add(src)
-                                reached.append(src)
-                frontier = reached
-        return sorted(found, key=Edge.sort_key)
+                        found.append(edge)
+                        if src not in seen:
+                            seen.add(src)
+                            reached.append(src)
+            frontier = reached
+        return starts, sorted(found, key=Edge.sort_key)
 
     def counts(self, *, set_id: str | None = None) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`. Kept per set by every write: no scan."""
@@ -483,6 +502,23 @@ def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> li
 def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Edge]:
     return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(props))
             for src, kind, dst, seq, document_id, set_id, props in conn.execute(sql, tuple(params))]
+
+
+def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[Label, Collection[str]]) -> dict[str, Node]:
+    """Nodes ``ids`` keeping only ``fields[label]`` of their props, as :func:`graph.store.projected`
+    (a named prop the node lacks stays absent; one stored as null is kept)."""
+    if not ids:
+        return {}
+    names = sorted({f for keep in fields.values() for f in keep})
+    columns = "".join(f", props -> '{_json_path(f)}'" for f in names)
+    out = {}
+    for node_id, label, set_id, document_id, *values in conn.execute(
+            f"SELECT id, label, set_id, document_id{columns} FROM nodes WHERE id IN {_IDS}", (_dumps(ids),)):
+        label = _LABELS[label]
+        found = dict(zip(names, values))
+        props = {f: json.loads(found[f]) for f in fields.get(label, ()) if found[f] is not None}
+        out[node_id] = Node(node_id, label, set_id, document_id, props)
+    return out
 
 
 def _json_path(key: str) -> str:
