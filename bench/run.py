@@ -470,7 +470,9 @@ def add_set_phase(cli: Path, home: Path, extra: dict, work: Path, args: argparse
     """``citegraph ingest SETDIR --home H`` of one set not in the corpus, as a whole process, into
     a copy of this size's home folder (every file copied, so the measured store stays as it was)
     and into an empty home folder, alternately, ``args.add_repeats`` times each; the home
-    folder's growth and the bytes that changed (:func:`changed_bytes` against the original)."""
+    folder's growth and the bytes that changed (:func:`changed_bytes` against the original). The
+    copy is synced to disk before the timed process starts: a user's store is not a file written a
+    moment ago, and the first commit's ``fsync`` would otherwise pay for writing the whole copy back."""
     runs: dict[str, list[dict]] = {"store": [], "empty": []}
     failed = []
     for i in range(args.add_repeats):
@@ -481,6 +483,7 @@ def add_set_phase(cli: Path, home: Path, extra: dict, work: Path, args: argparse
                 shutil.copytree(home, h)
             else:
                 h.mkdir(parents=True)
+            os.sync()  # the copy's dirty pages written back now, not by the timed process's first fsync
             before = _dir_size(h)
             r = run_process([str(cli), "ingest", extra["dir"], "--home", str(h)], timeout=args.phase_timeout,
                             memory_gb=args.phase_memory)

@@ -480,16 +480,19 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     # A pinned member that is present but was refused (unparsable, pin mismatch) is not missing.
     refused = frozenset((p.set_id, PurePosixPath(p.path.replace("\\", "/")).name)
                         for p in problems if p.severity == "error")
-    checker = _Checker(store, set_id, refused)
-    checker.declarations()
-    checker.statements()
-    checker.records_fields()
-    checker.citations()
-    checker.sources(set_id)
-    checker.members()
-    checker.amendment_index()
-    checker.references(set_id)
-    findings = checker.findings
+    findings: list[Finding] = []
+    # Every rule is one set's, so the store is checked set by set: memory is one set's, not the store's.
+    for scope in [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]:
+        checker = _Checker(store, scope, refused)
+        checker.declarations()
+        checker.statements()
+        checker.records_fields()
+        checker.citations()
+        checker.sources(scope)
+        checker.members()
+        checker.amendment_index()
+        checker.references(scope)
+        findings += checker.findings
     seen = {(f.code, f.file, f.line) for f in findings}
     for p in problems:
         if set_id is not None and p.set_id not in (None, set_id):

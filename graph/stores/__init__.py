@@ -27,17 +27,30 @@ def open_embedded(home: Path | None):
         converted; the message names the file, and nothing is overwritten.
     """
     from graph.stores.legacy import LEGACY_FILE
+    from graph.errors import StoreUnavailable
     from graph.stores.sqlite import STORE_FILE, SQLiteStore, migrate_legacy
 
     if home is None:
         return SQLiteStore(None)
     home = Path(home)
     target, legacy = home / STORE_FILE, home / LEGACY_FILE
-    if legacy.is_file() and not target.exists():
-        with open(home / ".convert.lock", "a") as lock:
+    if legacy.is_file() and _absent(target):
+        try:
+            lock = open(home / ".convert.lock", "a")
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot convert the embedded store {legacy} to {target}: {exc.strerror}",
+                                   hint="run citegraph once as a user who may write that folder") from None
+        with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if not target.exists():
+            if _absent(target):
+                for stale in home.glob(f".{STORE_FILE}.converting-*"):  # left by a converter that was killed
+                    stale.unlink(missing_ok=True)
                 counts = migrate_legacy(legacy, target)
                 log.warning("converted the embedded store %s to %s (%d nodes, %d edges); the old file is "
                             "left as it was and may be removed", legacy, target, counts["nodes"], counts["edges"])
     return SQLiteStore(target)
+
+
+def _absent(target: Path) -> bool:
+    """No store at ``target`` yet (an empty file is none: SQLite makes one before its first page)."""
+    return not target.exists() or target.stat().st_size == 0

@@ -119,11 +119,13 @@ class SQLiteStore:
         self.cache_edges = cache_edges
         self._local = threading.local()
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
-        self._graphs: OrderedDict[str, tuple[int, "nx.MultiDiGraph"]] = OrderedDict()
+        self._graphs: OrderedDict[tuple, tuple[int, "nx.MultiDiGraph"]] = OrderedDict()  # (file, scope) →
         self._connections: list[sqlite3.Connection] = []
-        self._shared: sqlite3.Connection | None = None  # in memory: the database; missing file: an empty one
+        self._shared: sqlite3.Connection | None = None  # the in-memory store's database
+        self._empty_db: sqlite3.Connection | None = None  # answers reads while the file does not exist
         if self.path is None:
             self._shared = self._connect(":memory:", create=True)
+            self._local.ident = None
         elif self.path.parent.exists() and not self.path.parent.is_dir():
             raise StoreUnavailable(f"cannot use {self.path.parent} as the embedded store's folder: it is a file",
                                    hint="--home / CITEGRAPH_HOME must name a folder")
@@ -132,10 +134,11 @@ class SQLiteStore:
 
     # -- connections ---------------------------------------------------------------------------
 
-    def _connect(self, where: str, *, create: bool) -> sqlite3.Connection:
-        conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
-        self._connections.append(conn)
+    def _connect(self, where: str, *, create: bool, uri: bool = False) -> sqlite3.Connection:
         with self._translated():
+            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S,
+                                   uri=uri)
+            self._connections.append(conn)
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA cache_size = -65536")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -157,30 +160,53 @@ class SQLiteStore:
                                    f"not {FORMAT_VERSION}", hint="use the citegraph version that wrote it")
 
     def _connection(self, *, create: bool = False) -> sqlite3.Connection | None:
-        """This thread's connection to the file (``None`` when the file does not exist and
-        ``create`` is false)."""
-        if self._shared is not None and self.path is None:
+        """This thread's connection to the file (``None`` when there is no store yet, or an empty
+        file, and ``create`` is false). When the file at ``path`` is no longer the one the
+        connection opened (deleted, or replaced by another), a new connection is opened, so a
+        long-running server follows a store rebuilt under it. A store this user may not write is
+        opened read-only."""
+        if self.path is None:
             return self._shared
+        try:
+            st = os.stat(self.path)
+            ident: tuple | None = (st.st_dev, st.st_ino) if st.st_size else None
+        except FileNotFoundError:
+            ident = None
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot use {self.path} as the embedded store: {exc.strerror}",
+                                   hint="--home / CITEGRAPH_HOME must name a folder") from None
         conn = getattr(self._local, "conn", None)
-        if conn is None:
-            assert self.path is not None
-            if not create and not self.path.exists():
-                return None
-            if create:
-                try:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                except OSError as exc:
-                    raise StoreUnavailable(f"cannot use {self.path.parent} as the embedded store's folder: "
-                                           f"{exc.strerror}", hint="--home / CITEGRAPH_HOME must name a folder") from None
-            conn = self._local.conn = self._connect(str(self.path), create=True)
+        if conn is not None and (getattr(self._local, "bulk", 0) or (ident is not None and self._local.ident == ident)):
+            return conn
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+        if ident is None and not create:
+            return None
+        if create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreUnavailable(f"cannot use {self.path.parent} as the embedded store's folder: "
+                                       f"{exc.strerror}", hint="--home / CITEGRAPH_HOME must name a folder") from None
+        if ident is not None and not create and not (os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)):
+            # Read-only for this user: SQLite cannot make the WAL index beside it. A file closed
+            # cleanly has no WAL, and reads as it is.
+            wal = Path(f"{self.path}-wal")
+            mode = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+            conn = self._connect(f"{self.path.resolve().as_uri()}?{mode}", create=False, uri=True)
+        else:
+            conn = self._connect(str(self.path), create=True)
+        st = os.stat(self.path)
+        self._local.conn, self._local.ident = conn, (st.st_dev, st.st_ino)
         return conn
 
     def _empty(self) -> sqlite3.Connection:
         """An empty store in memory, answering reads of a store whose file does not exist yet."""
         with self._lock:
-            if self._shared is None:
-                self._shared = self._connect(":memory:", create=True)
-            return self._shared
+            if self._empty_db is None:
+                self._empty_db = self._connect(":memory:", create=True)
+            return self._empty_db
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -192,6 +218,9 @@ class SQLiteStore:
             text = str(exc)
             if "database or disk is full" in text or "disk I/O error" in text:
                 raise OSError(28 if "full" in text else 5, text, str(self.path)) from exc
+            if "readonly" in text:
+                raise StoreUnavailable(f"cannot write the embedded store {self.path}: it is read-only for this user",
+                                       hint="reads work; write as a user who may write the file and its folder") from exc
             if "locked" in text or "busy" in text:
                 raise StoreUnavailable(f"the embedded store {self.path} stayed locked by another writer "
                                        f"for {BUSY_TIMEOUT_S:.0f} s", hint="retry when the other write has finished") from exc
@@ -256,7 +285,8 @@ class SQLiteStore:
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
+                        conn.execute("ROLLBACK")
                     raise
                 finally:
                     self._local.writing = False
@@ -407,10 +437,11 @@ class SQLiteStore:
         out = {}
         for scope in sorted(scopes):
             version = versions.get(scope, -1)
+            key = (getattr(self._local, "ident", None), scope)  # a version is one file's
             with self._lock:
-                cached = self._graphs.get(scope)
+                cached = self._graphs.get(key)
                 if cached is not None and cached[0] == version and cacheable:
-                    self._graphs.move_to_end(scope)
+                    self._graphs.move_to_end(key)
                     out[scope] = cached[1]
                     continue
             import networkx as nx  # here, not at the top: only traversals pay for its import
@@ -421,12 +452,12 @@ class SQLiteStore:
                 graph.add_edge(e.src, e.dst, key=writes.edge_identity(e), edge=e)
             out[scope] = graph
             if cacheable:
-                self._remember(scope, version, graph, keep)
+                self._remember(key, version, graph, {(key[0], k) for k in keep})
         return out
 
-    def _remember(self, scope: str, version: int, graph: nx.MultiDiGraph, keep: Collection[str]) -> None:
+    def _remember(self, key: tuple, version: int, graph: nx.MultiDiGraph, keep: Collection[tuple]) -> None:
         with self._lock:
-            self._graphs[scope] = (version, graph)
+            self._graphs[key] = (version, graph)
             total = sum(g.number_of_edges() for _, g in self._graphs.values())
             for old in list(self._graphs):
                 if total <= self.cache_edges:
@@ -488,7 +519,7 @@ class SQLiteStore:
             self._connections.clear()
             self._graphs.clear()
             self._local = threading.local()
-            self._shared = None
+            self._shared = self._empty_db = None
 
 
 # -- SQL steps (each runs inside the transaction of a write) ----------------------------------------
@@ -664,7 +695,7 @@ def migrate_legacy(source: Path, target: Path, *, batch: int = 4096) -> dict[str
     """
     from graph.stores.legacy import read_legacy
 
-    if target.exists():
+    if target.exists() and target.stat().st_size:
         raise StoreUnavailable(f"cannot convert {source}: {target} exists already")
     tmp = target.with_name(f".{target.name}.converting-{os.getpid()}")
     _remove_database(tmp)
@@ -693,7 +724,15 @@ def migrate_legacy(source: Path, target: Path, *, batch: int = 4096) -> dict[str
                 "SELECT DISTINCT set_id FROM nodes UNION SELECT DISTINCT set_id FROM edges")}
             _bump(conn, scopes)
         counts = store.counts()
-        store.close()  # the last connection's close folds the WAL into the file
+        with store._translated():  # fold the WAL into the file now, where a failure is seen
+            busy, _, _ = store._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        wal = Path(f"{tmp}-wal")
+        if busy or (wal.exists() and wal.stat().st_size):
+            raise StoreUnavailable(f"cannot convert {source}: the new store's journal could not be written into {tmp}")
+        store.close()
+        os.chmod(tmp, source.stat().st_mode & 0o777)  # as private as the file it replaces
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
         os.replace(tmp, target)
         _fsync_folder(target.parent)
     except BaseException:

@@ -84,9 +84,10 @@ def test_another_process_sees_writes_and_the_cache_reloads_only_the_set_written(
     cites = [EdgeKind.CITES, EdgeKind.CONTAINS]
     assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 34
     assert len(server.closure(["talorys/RT-RTE-owner-chat"], kinds=cites)) == 9
-    tolaria, talorys = server._graphs["tolaria"][1], server._graphs["talorys"][1]
+    cached = lambda scope: next(g for (_, s), (_, g) in server._graphs.items() if s == scope)  # noqa: E731
+    tolaria, talorys = cached("tolaria"), cached("talorys")
     assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 34
-    assert server._graphs["tolaria"][1] is tolaria  # served from the cache: unchanged version
+    assert cached("tolaria") is tolaria  # served from the cache: unchanged version
     run_python("""
         import sys
         from pathlib import Path
@@ -96,7 +97,7 @@ def test_another_process_sees_writes_and_the_cache_reloads_only_the_set_written(
     assert [d.id for d in server.find_nodes(Label.DOCUMENT)] == ["talorys/synthesis", "tolaria/synthesis"]
     assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=cites)) == 13
     assert len(server.closure(["talorys/RT-RTE-owner-chat"], kinds=cites)) == 9
-    assert server._graphs["tolaria"][1] is not tolaria and server._graphs["talorys"][1] is talorys
+    assert cached("tolaria") is not tolaria and cached("talorys") is talorys
     reference = SQLiteStore(None)  # the same state built afresh: no cache involved
     ingest_into(reference, SEEDS)
     reference.delete_documents(["tolaria/workflow-report"])
@@ -118,8 +119,8 @@ def test_the_cache_is_bounded_in_edges_and_keeps_the_sets_in_use(tmp_path):
     ingest_into(store, SEEDS)
     store.closure(["talorys/RT-RTE-owner-chat"], kinds=[EdgeKind.CITES])
     store.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES])
-    assert list(store._graphs) == ["tolaria"]  # talorys evicted: tolaria alone is over 100 edges
-    assert store._graphs["tolaria"][1].number_of_edges() == 246
+    assert [scope for _, scope in store._graphs] == ["tolaria"]  # talorys evicted: tolaria alone is over 100 edges
+    assert next(iter(store._graphs.values()))[1].number_of_edges() == 246
 
 
 def test_a_file_that_is_not_a_store_is_refused_and_left_alone(tmp_path):
@@ -293,3 +294,83 @@ def test_a_writer_killed_inside_its_transaction_leaves_the_state_before(tmp_path
     writer.wait()
     assert Path(f"{home}/citegraph.sqlite-wal").exists()  # the killed writer's journal is still there
     assert canonical(content(open_embedded(home))) == before
+
+
+FULL_DISK = """
+    import resource, signal, sys
+    from pathlib import Path
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), int(sys.argv[1])))
+    sys.argv = ["citegraph", *sys.argv[2:]]
+    from app.cli import main
+    main()
+"""
+"""The CLI with ``argv[2:]``, on a disk that takes no file larger than ``argv[1]`` bytes."""
+
+
+def test_a_full_disk_during_ingest_names_the_file_and_keeps_the_store(tmp_path):
+    home = tmp_path / "home"
+    store = open_embedded(home)
+    ingest_into(store, SEEDS)
+    before = canonical(content(store))
+    store.close()
+    size = (home / "citegraph.sqlite").stat().st_size
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(FULL_DISK), str(size + 64 * 1024), "ingest",
+                          *map(str, CHEATSHEET), "--home", str(home)], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 74, run.stderr
+    assert str(home / "citegraph.sqlite") in run.stderr and "disk" in run.stderr
+    assert canonical(content(open_embedded(home))) == before
+
+
+def test_a_full_disk_during_conversion_leaves_no_store_and_a_later_open_converts(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(ROOT / "tests/fixtures/legacy-store/graph.json.gz", home / "graph.json.gz")
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(FULL_DISK), "300000", "stats", "--home", str(home)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode != 0 and "converted" not in run.stderr, run.stderr
+    assert sorted(p.name for p in home.iterdir()) == [".convert.lock", "graph.json.gz"]  # nothing half-made
+    assert open_embedded(home).counts()["nodes"] == 738
+
+
+def test_an_open_store_follows_a_store_rebuilt_under_it(tmp_path):
+    home = tmp_path / "home"
+    server = open_embedded(home)
+    ingest_into(server, SEEDS)
+    assert server.counts()["nodes"] == 204
+    assert len(server.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES])) == 11
+    shutil.rmtree(home)  # `make clean`, or a restore from another copy
+    assert server.counts()["nodes"] == 0 and server.find_nodes(Label.DOCUMENT) == []
+    ingest_into(open_embedded(home), SEEDS / "003_68dfe0dcb1db1ebb.txt")
+    assert server.counts()["nodes"] == 78
+    assert server.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES]) == []  # no stale cached set
+
+
+def test_a_store_this_user_may_not_write_is_read_and_refuses_writes(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    writer = open_embedded(home)
+    ingest_into(writer, SEEDS)
+    writer.close()  # closed cleanly: no journal left beside the file
+    monkeypatch.setattr("graph.stores.sqlite.os.access", lambda path, mode: mode != os.W_OK)
+    store = open_embedded(home)
+    assert store.counts()["Document"] == 3
+    assert len(store.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES])) == 11
+    with pytest.raises(StoreUnavailable, match="it is read-only for this user"):
+        store.delete_documents(["tolaria/synthesis"])
+    assert sorted(p.name for p in home.iterdir()) == ["citegraph.sqlite"]  # opened as it is: no journal made
+
+
+def test_an_empty_file_is_no_store(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "citegraph.sqlite").touch()  # SQLite makes the file before its first page
+    assert open_embedded(home).counts()["nodes"] == 0
+    assert (home / "citegraph.sqlite").stat().st_size == 0  # a read wrote nothing
+    shutil.copy(ROOT / "tests/fixtures/legacy-store/graph.json.gz", home / "graph.json.gz")
+    assert open_embedded(home).counts()["nodes"] == 738  # the former store beside it is converted
+
+
+def test_a_store_path_that_cannot_be_opened_is_named(tmp_path):
+    (tmp_path / "citegraph.sqlite").mkdir()
+    with pytest.raises(StoreUnavailable, match=f"cannot use the embedded store {tmp_path / 'citegraph.sqlite'}"):
+        SQLiteStore(tmp_path / "citegraph.sqlite").counts()
