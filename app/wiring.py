@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.errors import AccessDenied
+from graph.errors import AccessDenied, SourceRepositoryError
 from graph.store import GraphStore
 from graph.stores import open_embedded
 
@@ -40,7 +40,11 @@ def allowed_repository(settings: Settings, path: str) -> Path:
     ------
     AccessDenied
         No roots are configured, or ``path`` (after resolving ``..`` and links) is outside them.
+    SourceRepositoryError
+        ``path`` holds a NUL character (no file name does).
     """
+    if "\0" in path:  # no file name holds one; Path.resolve would raise ValueError
+        raise SourceRepositoryError(f"repository path {path!r} holds a NUL character")
     resolved = Path(path).resolve()
     roots = [Path(r).resolve() for r in settings.repo_roots]
     if not roots:

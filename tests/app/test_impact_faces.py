@@ -207,5 +207,8 @@ def test_impact_over_http_only_opens_allowed_repositories(built, seeds_store, tm
     with TestClient(create_app(Settings(repo_roots=[tmp_path]), store=seeds_store)) as narrow:
         outside = narrow.post("/impact", json={"repo": str(built.path), "set": "tolaria", "to": "main"})
         escape = narrow.post("/impact", json={"repo": f"{tmp_path}/../..", "set": "tolaria", "to": "main"})
+        nul = narrow.post("/impact", json={"repo": f"{tmp_path}/a\u0000b", "set": "tolaria", "to": "main"})
+    assert nul.status_code == 422 and nul.json()["error"]["code"] == "INVALID_INPUT"  # was a 500 (ValueError)
+    assert nul.json()["error"]["message"] == f"repository path '{tmp_path}/a\\x00b' holds a NUL character"
     assert outside.status_code == escape.status_code == 403
     assert "is outside the allowed roots" in outside.json()["error"]["message"]
