@@ -15,6 +15,7 @@ Layout (format 2)::
     edges  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
     scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
+    totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
 
 The rules a write follows are :mod:`graph.writes`'; this module only executes them in SQL.
 """
@@ -74,6 +75,7 @@ CREATE INDEX IF NOT EXISTS edges_owner ON edges (owner);
 CREATE INDEX IF NOT EXISTS edges_set ON edges (set_id, kind);
 CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
+CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
 COMMIT;
 """
@@ -649,17 +651,22 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
 
 
 def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
-    """After a write: recount each touched scope, give it a new version (from the store's one
-    generation counter, so a version is never reused), and return the store's node and edge totals."""
+    """After a write: recount each touched scope (and move the store's totals by the difference),
+    give it a new version (from the store's one generation counter, so a version is never reused),
+    and return the store's node and edge totals. Costs what the scopes hold, not the store."""
     (generation,) = conn.execute("SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'generation'").fetchone()
     conn.execute("UPDATE meta SET value = ? WHERE key = 'generation'", (str(generation),))
     for scope in sorted(scopes):
         where, params = ("set_id = ?", (scope,)) if scope else ("set_id IS NULL", ())
+        before = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
         conn.execute("DELETE FROM counts WHERE scope = ?", (scope,))
         conn.execute(f"INSERT INTO counts SELECT ?, label, count(*) FROM nodes WHERE {where} GROUP BY label",
                      (scope, *params))
         conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM edges WHERE {where} GROUP BY kind",
                      (scope, *params))
+        after = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
+        conn.executemany("INSERT INTO totals VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n",
+                         [(k, after.get(k, 0) - before.get(k, 0)) for k in after.keys() | before.keys()])
         conn.execute("INSERT OR REPLACE INTO scopes VALUES (?, ?)", (scope, generation))
     totals = _totals(conn)
     return totals["nodes"], totals["edges"]
@@ -668,7 +675,7 @@ def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
 def _totals(conn: sqlite3.Connection, set_id: str | None = None) -> dict[str, int]:
     """The kept counts of the whole store, or of set ``set_id``."""
     out = {str(label): 0 for label in Label} | {str(kind): 0 for kind in EdgeKind}
-    rows = (conn.execute("SELECT name, sum(n) FROM counts GROUP BY name") if set_id is None else
+    rows = (conn.execute("SELECT name, n FROM totals") if set_id is None else
             conn.execute("SELECT name, n FROM counts WHERE scope = ?", (set_id,)))
     for name, n in rows:
         out[name] = n
