@@ -2,9 +2,10 @@
 the graphs of the analysis sets a traversal touches.
 
 Every command costs what it touches, not the whole store: lookups, listings and counts are SQL over
-indexes; a closure loads into networkx only the sets its nodes belong to (identity is set-scoped, so
-that is one set or a few), and keeps them in a per-process cache that a per-set version number
-invalidates, so a long-running server sees another process's write by reloading that set alone. A
+indexes; a closure loads into networkx only the sets holding edges into the nodes it reaches
+(identity is set-scoped, so that is one set or a few), and keeps them in a per-process cache that a
+per-set version number invalidates, so a long-running server sees another process's write by
+reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
@@ -341,14 +342,9 @@ class SQLiteStore:
         out: dict[str, list[Edge]] = {i: [] for i in ids}
         if not ids:
             return out
-        end = "src" if direction == Direction.OUT else "dst"
-        sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {end} IN {_IDS}"
-        params: list[Any] = [_dumps(list(out))]
-        if kinds is not None:
-            sql += f" AND kind IN {_IDS}"
-            params.append(_dumps(sorted(map(str, kinds))))
+        end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
-            for e in _edges(conn, sql, params):
+            for e in _edges(conn, f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {where}", params):
                 out[e.src if direction == Direction.OUT else e.dst].append(e)
         for found in out.values():
             found.sort(key=Edge.sort_key)
@@ -361,14 +357,9 @@ class SQLiteStore:
         out = dict.fromkeys(ids, 0)
         if not out:
             return out
-        end = "src" if direction == Direction.OUT else "dst"
-        sql = f"SELECT {end}, count(*) FROM edges WHERE {end} IN {_IDS}"
-        params: list[Any] = [_dumps(list(out))]
-        if kinds is not None:
-            sql += f" AND kind IN {_IDS}"
-            params.append(_dumps(sorted(map(str, kinds))))
+        end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
-            out.update(conn.execute(sql + f" GROUP BY {end}", params))
+            out.update(conn.execute(f"SELECT {end}, count(*) FROM edges WHERE {where} GROUP BY {end}", params))
         return out
 
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
@@ -552,6 +543,17 @@ def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[L
         props = {f: json.loads(found[f]) for f in fields.get(label, ()) if found[f] is not None}
         out[node_id] = Node(node_id, label, set_id, document_id, props)
     return out
+
+
+def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list]:
+    """``(end, where, params)``: the edges leaving (``src``) or entering (``dst``) ``ids``, of
+    ``kinds`` when given, as an SQL condition over the edge table's indexes."""
+    end = "src" if direction == Direction.OUT else "dst"
+    where, params = f"{end} IN {_IDS}", [_dumps(ids)]
+    if kinds is not None:
+        where += f" AND kind IN {_IDS}"
+        params.append(_dumps(sorted(map(str, kinds))))
+    return end, where, params
 
 
 def _json_path(key: str) -> str:
