@@ -83,12 +83,6 @@ class Settings(BaseSettings):
         refuses), else the configured default ``max_depth``."""
         return self.max_depth if asked is None else asked
 
-    @property
-    def store_file(self) -> Path:
-        """The embedded store's file: ``<home>/citegraph.sqlite``."""
-        from graph.stores.sqlite import STORE_FILE
-
-        return self.home / STORE_FILE
 
 
 @lru_cache

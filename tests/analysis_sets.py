@@ -11,7 +11,7 @@ from pathlib import Path
 from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members, read_sets
 from ingest.loader import ingest_parsed
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, SEEDS
 
 KB = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
 DC_RETAINED = KB / "retained" / "dynamic-cheatsheet"
@@ -70,3 +70,19 @@ def edit(folder: Path, name: str, old: str, new: str, *, pin: bool = True, count
     path.write_text(text.replace(old, new))
     if pin:
         repin(folder, name, manifest_folder)
+
+
+def mixed_inputs(tmp: Path) -> list[Path]:
+    """Folders under ``tmp`` holding good sets and every kind of per-file problem: a Dynamic
+    Cheatsheet set with an unparsable frontmatter value and a wrong member type, the seeds, the G2
+    and G4 fixtures, and a folder of an empty, a binary, a Latin-1 and an unreadable-manifest file."""
+    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
+    edit(archive, "epistemic.md", 'description: "Epistemic routes', 'description: Epistemic: routes', pin=False)
+    edit(archive, "runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", pin=False)
+    broken = tmp / "broken"
+    broken.mkdir()
+    (broken / "empty.md").write_bytes(b"")
+    (broken / "binary.txt").write_bytes(b"Title\n\x00\x01")
+    (broken / "latin1.md").write_bytes("---\ntype: caf\xe9\n---\n".encode("latin-1"))
+    (broken / "ARTIFACT.yaml").write_text("type: [unclosed\n")
+    return [retained, archive, SEEDS, G2, G4, broken]

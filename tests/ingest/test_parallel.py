@@ -21,7 +21,8 @@ from ingest.parsers import yamldoc
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.plaintext import decode_member
 from ingest.parsers.yamldoc import load_yaml
-from tests.analysis_sets import DC_ARCHIVE, DC_RETAINED, G2, G4, copy_set, edit
+import tests.analysis_sets as analysis_sets
+from tests.analysis_sets import DC_ARCHIVE, DC_RETAINED, G2, G4
 from tests.conftest import SEEDS
 
 MALFORMED_YAML = ["a: b: c", "a: [1, 2", "a: 'x", "- a\nb: c", "a:\n\tb: c", "{a: 1", "a: *x", "? [a]\n: 1",
@@ -81,17 +82,7 @@ def test_parsed_documents_pickle_whole():
 @pytest.fixture
 def mixed_inputs(tmp_path) -> list:
     """Good sets and every kind of per-file problem, walked from folders."""
-    retained = copy_set(DC_RETAINED, tmp_path / "retained")
-    archive = copy_set(DC_ARCHIVE, tmp_path / "archive")
-    edit(archive, "epistemic.md", 'description: "Epistemic routes', 'description: Epistemic: routes', pin=False)
-    edit(archive, "runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", pin=False)
-    broken = tmp_path / "broken"
-    broken.mkdir()
-    (broken / "empty.md").write_bytes(b"")
-    (broken / "binary.txt").write_bytes(b"Title\n\x00\x01")
-    (broken / "latin1.md").write_bytes("---\ntype: caf\xe9\n---\n".encode("latin-1"))
-    (broken / "ARTIFACT.yaml").write_text("type: [unclosed\n")
-    return read_inputs([retained, archive, SEEDS, G2, G4, broken])
+    return read_inputs(analysis_sets.mixed_inputs(tmp_path))
 
 
 def _shape(assembly: sets.Assembly) -> tuple:

@@ -21,7 +21,7 @@ from graph.stores import open_embedded
 from ingest.files import read_members
 from ingest.loader import ingest_parsed, ingest_stream
 from ingest.stream import ingest_paths
-from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, G2, G2_SET, G4, copy_set, edit
+from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, G2, G2_SET, G4, copy_set, edit, mixed_inputs
 from tests.conftest import ROOT, SEED_SYNTHESIS, SEED_TALORYS, SEEDS
 
 LABELS = list(Label)
@@ -91,16 +91,7 @@ def _missing_member(tmp):
 
 
 def _mixed(tmp):
-    retained, archive = copy_set(DC_RETAINED, tmp / "retained"), copy_set(DC_ARCHIVE, tmp / "archive")
-    edit(archive, "epistemic.md", 'description: "Epistemic routes', 'description: Epistemic: routes', pin=False)
-    edit(archive, "runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", pin=False)
-    broken = tmp / "broken"
-    broken.mkdir()
-    (broken / "empty.md").write_bytes(b"")
-    (broken / "binary.txt").write_bytes(b"Title\n\x00\x01")
-    (broken / "latin1.md").write_bytes("---\ntype: caf\xe9\n---\n".encode("latin-1"))
-    (broken / "ARTIFACT.yaml").write_text("type: [unclosed\n")
-    return [retained, archive, SEEDS, G2, G4, broken]
+    return mixed_inputs(tmp)
 
 
 def _declared_twice(tmp):
