@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from graph.model import EdgeKind, Label
@@ -45,22 +46,25 @@ class Stats:
 
 
 def stats(store: GraphStore) -> Stats:
-    """Counts of the whole store and of each analysis set (a fixed number of store calls per set; the
-    statements and quotations are counted, not read)."""
+    """Counts of the whole store and of each analysis set: a fixed number of store-wide calls plus
+    one kept count per set; statements, quotations and record citations are counted, not read."""
+    by_set: dict[str | None, dict[Label, list]] = defaultdict(lambda: defaultdict(list))
+    for label, where in ((Label.RECORD, None), (Label.DOCUMENT, None), (Label.SOURCE_FILE, None),
+                         (Label.SECTION, {"kind": "annotation"})):
+        for node in store.find_nodes(label, where=where):
+            by_set[node.set_id][label].append(node)
+    records = [r.id for found in by_set.values() for r in found[Label.RECORD]]
+    cites = store.degrees(records, kinds=[EdgeKind.CITES], direction=Direction.IN)
     sets = []
     for s in store.find_nodes(Label.ANALYSIS_SET):
-        counts = store.counts(set_id=s.id)
-        records = store.find_nodes(Label.RECORD, set_id=s.id)
-        cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
-        annotations = store.find_nodes(Label.SECTION, set_id=s.id, where={"kind": "annotation"})
-        occurrences = sum(cites.values()) + len(annotations)
+        counts, found = store.counts(set_id=s.id), by_set[s.id]
         sets.append(SetStats(
             set=s.id,
-            documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),
+            documents=tuple(d.id for d in found[Label.DOCUMENT]),
             statements=counts[Label.STATEMENT],
-            records=len(records),
-            record_occurrences=occurrences,
-            source_files=tuple(f.get("path") for f in store.find_nodes(Label.SOURCE_FILE, set_id=s.id)),
+            records=len(found[Label.RECORD]),
+            record_occurrences=sum(cites[r.id] for r in found[Label.RECORD]) + len(found[Label.SECTION]),
+            source_files=tuple(f.get("path") for f in found[Label.SOURCE_FILE]),
             quotations=counts[Label.QUOTATION],
         ))
     return Stats(store.counts(), tuple(sets))
