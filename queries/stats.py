@@ -46,11 +46,11 @@ class Stats:
 
 
 def stats(store: GraphStore) -> Stats:
-    """Counts of the whole store and of each analysis set: a fixed number of store-wide calls plus
-    one kept count per set; statements, quotations and record citations are counted, not read."""
+    """Counts of the whole store and of each analysis set: a few store-wide reads of light nodes, and
+    per set its kept counts and its documents (whose properties are large, so memory stays one
+    set's); statements, quotations and record citations are counted, not read."""
     by_set: dict[str | None, dict[Label, list]] = defaultdict(lambda: defaultdict(list))
-    for label, where in ((Label.RECORD, None), (Label.DOCUMENT, None), (Label.SOURCE_FILE, None),
-                         (Label.SECTION, {"kind": "annotation"})):
+    for label, where in ((Label.RECORD, None), (Label.SOURCE_FILE, None), (Label.SECTION, {"kind": "annotation"})):
         for node in store.find_nodes(label, where=where):
             by_set[node.set_id][label].append(node)
     records = [r.id for found in by_set.values() for r in found[Label.RECORD]]
@@ -60,7 +60,7 @@ def stats(store: GraphStore) -> Stats:
         counts, found = store.counts(set_id=s.id), by_set[s.id]
         sets.append(SetStats(
             set=s.id,
-            documents=tuple(d.id for d in found[Label.DOCUMENT]),
+            documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),  # heavy: a set at a time
             statements=counts[Label.STATEMENT],
             records=len(found[Label.RECORD]),
             record_occurrences=sum(cites[r.id] for r in found[Label.RECORD]) + len(found[Label.SECTION]),
