@@ -69,7 +69,7 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
         update.update(neo4j_uri=neo4j, store="neo4j")
     if home:
         update.update(home=home, store="memory")
-    return base.model_copy(update=update) if update else base
+    return base.replace(**update) if update else base
 
 
 def _store(neo4j: str | None, home: Path | None) -> GraphStore:

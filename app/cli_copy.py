@@ -31,9 +31,9 @@ def copy_cmd(
     from graph.transfer import copy_store
 
     settings = _settings(None, home)
-    source = open_store(settings.model_copy(update={"store": "memory"}))
+    source = open_store(settings.replace(store="memory"))
     try:
-        target = open_store(settings.model_copy(update={"store": "neo4j", "neo4j_uri": to}))
+        target = open_store(settings.replace(store="neo4j", neo4j_uri=to))
         try:
             report = copy_store(source, target)
         finally:

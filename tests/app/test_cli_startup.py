@@ -1,5 +1,5 @@
-"""The command line starts light: a read command, or ingest, loads no web framework, GraphQL library
-or Neo4j driver (``serve`` and a Neo4j store import them when they run). Each check runs the real
+"""The command line starts light: a read command, or ingest, loads no web framework, GraphQL library,
+Neo4j driver or pydantic (``serve`` and a Neo4j store import them when they run). Each check runs the real
 CLI in a fresh interpreter, against a store the real ``citegraph ingest`` wrote."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT, SEEDS
 
-HEAVY = ("fastapi", "uvicorn", "strawberry", "neo4j")
+HEAVY = ("fastapi", "uvicorn", "strawberry", "neo4j", "pydantic")
 
 RUN = """
 import json, sys
@@ -86,7 +86,7 @@ def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.run replaced by a no-op: the app is built, nothing listens
     result, loaded = citegraph("serve", "--home", str(home), prelude="import uvicorn; uvicorn.run = lambda *a, **k: None")
     assert result.returncode == 0, result.stderr
-    assert loaded == ["fastapi", "strawberry", "uvicorn"]
+    assert loaded == ["fastapi", "pydantic", "strawberry", "uvicorn"]
     result, loaded = citegraph("stats", "--neo4j", "bolt://127.0.0.1:9", "--json")  # nothing listens there
     assert result.returncode == 69, result.stderr  # StoreUnavailable
     assert loaded == ["neo4j"]
