@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.table import Table
 
-from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, _print_json, _short, _store, cli, handles_errors, out
+from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, Table, _print_json, _short, _store, cli, handles_errors, out
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
