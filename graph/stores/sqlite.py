@@ -24,6 +24,7 @@ The rules a write follows are :mod:`graph.writes`'; this module only executes th
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -40,6 +41,8 @@ from graph.store import Direction, Reach
 if TYPE_CHECKING:
     import networkx as nx
 
+log = logging.getLogger("citegraph")
+
 __all__ = ["SQLiteStore", "STORE_FILE", "FORMAT", "FORMAT_VERSION"]
 
 STORE_FILE = "citegraph.sqlite"
@@ -53,6 +56,9 @@ FORMAT_VERSION = 2
 
 BUSY_TIMEOUT_S = 600.0
 """How long a writer waits for another process's write to finish before giving up."""
+
+WAIT_NOTICE_S = 1.0
+"""After this long waiting for another writer, a writer says that it waits."""
 
 CACHE_EDGES = 500_000
 """Edges the per-process cache of set graphs keeps at most (about 0.5 GB), least recently used
@@ -282,7 +288,7 @@ class SQLiteStore:
                     yield conn
                 return
             with self._translated():
-                conn.execute("BEGIN IMMEDIATE")
+                self._begin_immediate(conn)
                 self._local.writing = True
                 try:
                     yield conn
@@ -293,6 +299,22 @@ class SQLiteStore:
                     raise
                 finally:
                     self._local.writing = False
+
+    def _begin_immediate(self, conn: sqlite3.Connection) -> None:
+        """Take the write lock; when another writer holds it past :data:`WAIT_NOTICE_S`, say so
+        (a warning on the ``citegraph`` logger, which the CLI prints) and wait on, up to
+        :data:`BUSY_TIMEOUT_S` in all."""
+        conn.execute(f"PRAGMA busy_timeout = {int(WAIT_NOTICE_S * 1000)}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        log.warning("waiting for another citegraph process writing %s (up to %d s)", self.path, BUSY_TIMEOUT_S)
+        conn.execute("BEGIN IMMEDIATE")
 
     # -- contract: reads -------------------------------------------------------------------------
 
