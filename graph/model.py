@@ -67,7 +67,12 @@ __all__ = [
     "named_reference_node_id",
     "review_node_id",
     "slugify",
+    "ANY_ANALYST",
 ]
+
+ANY_ANALYST = "*"
+"""The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
+result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
 
 RecordId = NewType("RecordId", str)
 """A record ID as written, e.g. ``RT-RTE-mcp-write`` (GRAMMAR §1.1)."""
@@ -188,7 +193,8 @@ class Node:
         - Document: ``role``, ``title``, ``member_type``, ``format`` (``txt``|``md``), ``path``,
           ``sha256`` (of the original bytes), ``size`` (bytes), ``preamble`` (markup before the
           first section), ``trailer`` (markup after the last block), ``frontmatter`` (map).
-          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI or None),
+          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI, :data:`ANY_ANALYST`
+          for a G1 result holding every analyst's records, or None for members declaring none),
           ``reviewed_boundary``, ``frontmatter_lines`` (key → line) and, in a set with a manifest,
           ``manifest`` (path), ``manifest_members``, ``manifest_lines``, ``pinned_sha256`` (None
           when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`).

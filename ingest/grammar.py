@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.model import ANY_ANALYST
+
 __all__ = [
     "RECORD_ID",
     "RECORD_ID_STRICT",
@@ -92,7 +94,8 @@ class MemberType:
 
     ``sections`` are the H2 names (GRAMMAR §3); ``subsections`` the fixed H3 names; ``free`` the H2
     sections whose short lines are free H3 subheadings (GRAMMAR §9 rule 2); ``record_prefix`` the
-    analyst prefix it may declare (GRAMMAR §2.2 rule 4), or None.
+    analyst prefix it may declare (GRAMMAR §2.2 rule 4), :data:`~graph.model.ANY_ANALYST` for the
+    G1 result (one file holding every analyst's records), or None.
     """
 
     name: str
@@ -138,10 +141,18 @@ _MEMBER_TYPES = (
     MemberType("agentic-system-boundary", "boundary", ("Boundary and evidence", "Source register", "Not reached")),
     MemberType("agentic-system-verification", "verification", ("Verification", "Blockers", "Limits")),
     MemberType("generated-review", "generated-review", ("Limitations",)),
+    MemberType("agentic-system-analysis-result", "result",
+               ("Run identity", "Boundary and evidence", "Source register", "Shared records", "Runtime account",
+                "Lens scoping", "Lens outputs", "Reconciliation", "Bounded synthesis", "Limitations",
+                "Verification and blockers"),
+               (*_KIND_NAMES, "Memory/context scope", "Epistemic scope", "Memory/context lens", "Epistemic lens",
+                "Semantic verification", "Deterministic validation", "Blockers"),
+               free=("Runtime account", "Reconciliation", "Bounded synthesis"), record_prefix=ANY_ANALYST),
 )
 
-_TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "types/")
-"""Type-path prefixes of the four generations (GRAMMAR §0, §10)."""
+_TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "kb/types/", "types/")
+"""Type-path prefixes of the generations (GRAMMAR §0, §10); ``kb/types/`` is a G1 form
+(``kb/types/agentic-system-analysis-result.md``, the Supermemory result)."""
 
 
 def member_type(type_path: str) -> MemberType | None:
@@ -153,6 +164,8 @@ def member_type(type_path: str) -> MemberType | None:
     'synthesis'
     >>> member_type("types/agent-memory-analysis-report.md").role
     'memory'
+    >>> member_type("kb/types/agentic-system-analysis-result.md").role  # G1 single-file result
+    'result'
     >>> member_type("agentic-system-analyses/types/agentic-system-analysis-set.md") is None
     True
     """
@@ -217,7 +230,8 @@ def classify_token(token: str) -> str:
 
 _ROLE_WORDS = frozenset(
     "synthesis workflow report runtime memory epistemic reconciliation profile overview boundary "
-    "verification analysis agent agentic system record synthesis-verification generated review".split()
+    "verification analysis agent agentic system agentic-system record synthesis-verification generated review "
+    "result".split()
 )
 
 
@@ -228,6 +242,8 @@ def system_from_title(title: str) -> str:
     'Tolaria'
     >>> system_from_title("Dynamic Cheatsheet memory profile")
     'Dynamic Cheatsheet'
+    >>> system_from_title("instinctual-memory agentic-system analysis")  # G2 overview title
+    'instinctual-memory'
     """
     words = title.split()
     while len(words) > 1 and words[-1].lower() in _ROLE_WORDS:
@@ -273,9 +289,11 @@ MEMBER_FILES: dict[str, str] = {
     "profile-verification": "profile-verification.md",
     "synthesis-verification": "synthesis-verification.md",
     "workflow-report": "workflow.md",
+    "result": "result.md",
 }
 """Role → file name in a set folder (GRAMMAR §2 layout; the verification type's own name
-``record-verification.md`` is accepted beside the layout's ``report-verification.md``)."""
+``record-verification.md`` is accepted beside the layout's ``report-verification.md``; a G1 run is
+one ``result.md``, GRAMMAR §0)."""
 
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
 from graph.errors import AnalysisSetNotFound
-from graph.model import Edge, EdgeKind, Label, Node
+from graph.model import ANY_ANALYST, Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
@@ -229,6 +229,8 @@ class _Checker:
                 if doc is None or "record_prefix" not in doc.props:
                     continue
                 prefix, analyst = doc.get("record_prefix"), record.get("analyst")
+                if prefix == ANY_ANALYST:  # a G1 result holds every analyst's records
+                    continue
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
