@@ -36,6 +36,7 @@ __all__ = [
     "MEMBER_FILES",
     "NON_MEMBER_TYPES",
     "record_id_from_anchor",
+    "anchor_record",
     "role_of",
     "role_file",
 ]
@@ -349,3 +350,31 @@ def record_id_from_anchor(anchor: str) -> str | None:
     record_id = f"{prefix.upper()}-" if prefix else ""
     record_id += f"{kind.upper()}-{name}"
     return record_id if RECORD_ID.fullmatch(record_id) else None
+
+
+_NUMERIC_ANCHOR = re.compile(r"^(?:(rt|mem|epi)-)?(cmp|obj|rte|clm|abs|bap)-(\d+)(?:-|$)")
+
+
+def anchor_record(anchor: str) -> str | None:
+    """The record a link's anchor names, or None when it names none (GRAMMAR §5; §2.2 rule 3).
+
+    An anchor names a record in two ways: it is the record anchor itself (``lower(ID)``, GRAMMAR
+    §1.1), or it is the slug of the record's declaration heading ``#### ID — Label``, as G2
+    overviews and generated reviews link them (``mem-obj-1-source-event-journal``, or with GitHub's
+    double dash for the dash ``rte-1--local-cli-operation``). A numeric ID ends after its number; a
+    slug ID, whose words are dash-joined too, ends at the ``--`` of a heading slug, else the whole
+    anchor is the ID.
+
+    >>> anchor_record("mem-obj-1-source-event-journal"), anchor_record("epi-rte-2--model-extraction")
+    ('MEM-OBJ-1', 'EPI-RTE-2')
+    >>> anchor_record("rt-rte-cumulative-update"), anchor_record("rt-rte-mcp-write--mcp-note-write")
+    ('RT-RTE-cumulative-update', 'RT-RTE-mcp-write')
+    >>> anchor_record("rte-2"), anchor_record("limitations")
+    ('RTE-2', None)
+    """
+    a = anchor.strip().lower()
+    m = _NUMERIC_ANCHOR.match(a)
+    if m:
+        prefix, kind, number = m.groups()
+        return (f"{prefix.upper()}-" if prefix else "") + f"{kind.upper()}-{number}"
+    return record_id_from_anchor(a.split("--", 1)[0])

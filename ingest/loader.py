@@ -99,7 +99,8 @@ def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
     for seq, c in enumerate(citations):
         b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
                start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
-               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}))
+               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}),
+               **({"anchor": c.anchor} if c.anchor else {}))
 
 
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:

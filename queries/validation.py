@@ -39,7 +39,6 @@ _REGISTER_ROLES = ("boundary", "overview")
 """Members holding the Source register (GRAMMAR §2.2 rule 3: the boundary's, older: the overview's)."""
 
 _UNCERTAIN = re.compile(r"^(inapplicable|uninspected)\b(?P<rest>.*)$", re.S)
-_ID_TOKEN = re.compile(r"^(?:[A-Z]+-)+[A-Za-z0-9][\w-]*$")
 _INDEX = re.compile(r"^Amended or superseded records:\s*(?P<ids>[^;]*);")
 
 CODES: dict[str, tuple[str, str]] = {
@@ -59,7 +58,8 @@ CODES: dict[str, tuple[str, str]] = {
     "part-of-self": ("error", "GRAMMAR §4.7: `Part of:` names the record itself"),
     "dangling-record-citation": ("error", "GRAMMAR §2.2 rule 3: a record citation its named member does not declare"),
     "link-target": ("error", "GRAMMAR §2.2 rule 3: a link names a member that does not declare the record"),
-    "link-label": ("error", "GRAMMAR §2.2 rule 3 (G4): a record link whose label is another ID"),
+    "link-label": ("error", "GRAMMAR §2.2 rule 3: a link labelled with a record ID whose anchor names another "
+                            "record or none (neither lower(ID) nor its declaration heading's slug)"),
     "dangling-source-citation": ("error", "GRAMMAR §2.2 rule 3: an SRC ID the Source register does not declare"),
     "pin-mismatch": ("error", "GRAMMAR §2.1: a member's SHA-256 differs from its manifest pin"),
     "unpinned-member": ("error", "GRAMMAR §2.2 rule 1: a member the set's manifest does not pin"),
@@ -326,10 +326,11 @@ class _Checker:
             declaring_files = {self.docs[self.nodes[s].document_id].get("file_name")
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
-                token, member = e.props.get("token"), e.props.get("member")
-                if e.props.get("form") == "link" and token and _ID_TOKEN.match(token) and token != record.get("record_id"):
-                    self.add("link-label", set_id, e.src, f"link labelled {token} points at {record.get('record_id')}",
-                             edge=e)
+                member, anchor = e.props.get("member"), e.props.get("anchor")
+                if e.props.get("form") == "link" and anchor:
+                    self.add("link-label", set_id, e.src,
+                             f"link labelled {record.get('record_id')} points at #{anchor}, which is not the anchor "
+                             f"of {record.get('record_id')}", edge=e)
                 if declared and member and declaring_files and member not in declaring_files:
                     self.add("link-target", set_id, e.src,
                              f"{record.get('record_id')} is cited in {member}, but declared in "

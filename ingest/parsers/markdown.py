@@ -42,8 +42,8 @@ from ingest.grammar import (
     RECORD_RANGE,
     SOURCE_RANGE,
     MemberType,
+    anchor_record,
     member_type,
-    record_id_from_anchor,
     role_of,
     system_from_title,
 )
@@ -265,10 +265,19 @@ def _member_role(file_name: str) -> str | None:
 
 def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
     """Citations a Markdown link makes (GRAMMAR §5), or None to leave its label to the plain-text
-    rules: a record anchor → that record (``link`` form, ``member`` set); a whole member → the IDs
-    in its label when the label is only an ID list (G2 ``[CMP-1, CMP-2](runtime.md)``), else a named
-    reference to the member plus the IDs its label mentions (G2 ``[annotations on OBJ-1](memory.md)``);
-    a GitHub blob URL → the file it pins."""
+    rules. A link to a member (or within one):
+
+    - labelled with exactly a record ID → that record (GRAMMAR §5, §2.2 rule 3; G4
+      ``[RT-OBJ-store](runtime.md#rt-obj-store)``, G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``
+      whose anchor is the declaration heading's slug); an anchor naming another record or none is
+      kept as ``anchor``, a ``check`` finding, never a silent choice;
+    - else an anchor naming a record (:func:`~ingest.grammar.anchor_record`) → that record (G3
+      ``[runtime](runtime.md#rt-rte-x)``);
+    - else a whole member → the IDs in its label when the label is only an ID list (G2
+      ``[CMP-1, CMP-2](runtime.md)``), else a named reference to the member plus the IDs its label
+      mentions (G2 ``[annotations on OBJ-1](memory.md)``).
+
+    Every record citation has form ``link`` and ``member`` set. A GitHub blob URL → the file it pins."""
     href = link.href.strip()
     blob = _GITHUB_BLOB.match(href)
     if blob:
@@ -281,8 +290,13 @@ def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
     if file_part and (file_part not in (file_name, f"./{file_name}") or _member_role(file_name) is None):
         return None
     role = _member_role(file_name) or ""
+    label = link.label.strip()
+    if RECORD_ID.fullmatch(label):
+        named = anchor_record(anchor) if anchor else label
+        return [ParsedCitation(link.label, "record", label, "link", link.start, link.end, link.start, link.end,
+                               member=file_name, anchor=anchor if named != label else None)]
     if anchor:
-        record = record_id_from_anchor(anchor)
+        record = anchor_record(anchor)
         if record is not None:
             return [ParsedCitation(link.label, "record", record, "link", link.start, link.end, link.start,
                                    link.end, member=file_name)]
@@ -572,7 +586,7 @@ def _frontmatter_citation(value: str, line: int) -> ParsedCitation | None:
     record = value
     if "#" in value:
         member, _, anchor = value.partition("#")
-        record = record_id_from_anchor(anchor) or anchor
+        record = anchor_record(anchor) or anchor
         member = PurePosixPath(member).name or None
     kind = "record" if RECORD_ID.fullmatch(record) else "named"
     return ParsedCitation(value, kind, record, "frontmatter", 0, len(value), 0, len(value), member=member, line=line)
@@ -695,7 +709,7 @@ def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> 
             extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"
         elif m and m.group(1):
             extra["part_of"] = m.group(1)
-        elif m and m.group(2) and record_id_from_anchor(m.group(3).partition("#")[2]) == m.group(2):
+        elif m and m.group(2) and anchor_record(m.group(3).partition("#")[2]) == m.group(2):
             extra["part_of"] = m.group(2)
         else:
             extra["part_of_malformed"] = raw.strip()

@@ -1,0 +1,77 @@
+"""The real G2 Instinctual Memory set (IM-01), its G2.5 rewrite (IM-02) and the generated review:
+record links whose anchor is a heading slug, ranges, statuses, ``Part of:`` and the review's body
+(issue 13; facts checked against the documents' own text)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.parsers.markdown import parse_markdown
+from queries.traversal import rests_on
+from queries.validation import check
+from tests.analysis_sets import IM01, IM01_SET, copy_set, edit, load
+
+
+def parsed(path):
+    return parse_markdown(path.read_bytes(), str(path))
+
+
+def links(block) -> list[tuple[str, str]]:
+    return [(c.target, c.member) for c in block.citations if c.form == "link" and c.target_kind == "record"]
+
+
+@pytest.fixture(scope="module")
+def im01():
+    return load(IM01)
+
+
+# -- item 1: a link labelled with a record ID cites that record ---------------------------------
+
+
+def test_overview_synthesis_links_cite_the_records_their_labels_name():
+    doc = parsed(IM01 / "overview.md")
+    by_line = {b.line: b for b in doc.blocks}
+    assert {n: links(by_line[n]) for n in (37, 39, 41, 43)} == {
+        37: [("MEM-OBJ-1", "memory.md"), ("MEM-OBJ-2", "memory.md"), ("MEM-OBJ-4", "memory.md"),
+             ("MEM-RTE-2", "memory.md"), ("EPI-RTE-2", "epistemic.md"), ("EPI-RTE-4", "epistemic.md")],
+        39: [("RTE-1", "runtime.md"), ("RTE-2", "runtime.md"), ("MEM-RTE-4", "memory.md"),
+             ("MEM-RTE-5", "memory.md"), ("MEM-RTE-7", "memory.md")],
+        41: [("MEM-OBJ-3", "memory.md"), ("MEM-RTE-3", "memory.md"), ("MEM-RTE-6", "memory.md"),
+             ("EPI-RTE-7", "epistemic.md")],
+        43: [("MEM-RTE-2", "memory.md"), ("EPI-RTE-2", "epistemic.md"), ("EPI-RTE-3", "epistemic.md"),
+             ("MEM-OBJ-4", "memory.md")],
+    }
+    # the anchors are heading slugs (one dash or GitHub's two); each names its label's record
+    assert sum(len(links(by_line[n])) for n in (37, 39, 41, 43)) == 19
+    assert all(c.anchor is None for n in (37, 39, 41, 43) for c in by_line[n].citations)
+    assert not [c for b in doc.blocks for c in b.citations if c.target_kind == "named" and c.target != "reconciliation"]
+
+
+def test_overview_has_no_unresolved_reference(im01):
+    overview = str(IM01 / "overview.md")
+    findings = [f for f in check(im01, set_id=IM01_SET).findings if f.file == overview]
+    assert [f for f in findings if f.code == "unresolved-reference"] == []
+
+
+def test_rests_on_mem_rte_2_includes_the_synthesis_paragraphs(im01):
+    report = rests_on(im01, "MEM-RTE-2", set_id=IM01_SET)
+    overview = {r.line for r in report.results if r.document == f"{IM01_SET}/overview" and r.direct}
+    assert {37, 43} <= overview
+    (first,) = [r for r in report.results if r.statement == f"{IM01_SET}/overview#L37"]
+    assert first.path == (f"{IM01_SET}/overview#L37", f"{IM01_SET}/MEM-RTE-2")
+
+
+@pytest.mark.parametrize("anchor, named", [
+    ("memory.md#mem-obj-4-consolidation-checkpoint-and-dispositions", "mem-obj-4-consolidation-checkpoint-and-dispositions"),
+    ("memory.md#limitations", "limitations"),
+])
+def test_an_anchor_naming_another_record_is_a_finding_not_a_choice(tmp_path, anchor, named):
+    folder = copy_set(IM01, tmp_path / "im01")
+    edit(folder, "overview.md", "[MEM-OBJ-2](memory.md#mem-obj-2-entity-fact-snapshots)", f"[MEM-OBJ-2]({anchor})")
+    doc = parsed(folder / "overview.md")
+    (line_37,) = [b for b in doc.blocks if b.line == 37]
+    (cited,) = [c for c in line_37.citations if c.token == "MEM-OBJ-2"]
+    assert (cited.target, cited.member, cited.anchor) == ("MEM-OBJ-2", "memory.md", named)
+    findings = [(f.code, f.severity, f.line) for f in check(load(folder), set_id=IM01_SET).findings
+                if f.file == str(folder / "overview.md") and f.severity == "error"]
+    assert findings == [("link-label", "error", 37)]
