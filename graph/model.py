@@ -209,7 +209,10 @@ class Node:
           (list of str for rows). Markdown fields add ``label``/``value``/``form``
           (``bullet``|``bold``|``line``); and any statement may carry ``statuses`` ([label, value]
           pairs), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
-          (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges``, ``unattributed``.
+          (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges`` (expanded),
+          ``unexpanded_ranges`` ([range, reason] pairs), ``unattributed``. A CITES edge's ``form`` is
+          ``citation``, ``mention``, ``quotation``, ``link``, ``range`` (a record inside a record
+          range) or ``frontmatter``.
         - Quotation: ``text`` (body), ``path``, ``lines`` (or None), ``revision`` (or None), ``line``.
         - Record: ``record_id``, ``analyst`` (RT|MEM|EPI or None), ``kind``, ``slug``.
         - Source: ``source_id``, ``kind``, ``url`` (identity), ``commit`` (revision), ``cutoff``,

@@ -10,6 +10,11 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
    RT-OBJ-active-runs.``);
 3. whole table cells of citation columns (Limitations ``affected …`` column);
 4. every other record/source ID or ``dir/file.ext`` path in running prose, as a ``mention``.
+
+A record range (``MEM-RTE-1 through MEM-RTE-7``, `` `RT-BAP-1`–`RT-BAP-3` ``, GRAMMAR §1.1) found
+by any of these forms cites every record in it, each with form ``range`` and the range as its token;
+one that cannot be expanded exactly cites only its ends, as written
+(:func:`ingest.grammar.record_ranges`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
+from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
 from ingest.parsers.parsed import ParsedCitation
 
 __all__ = ["extract_citations", "split_cell_citations"]
@@ -166,6 +171,8 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     [('RT-RTE-x', 'mention'), ('SRC-1', 'citation'), ('a/b.js', 'citation')]
     >>> [(c.target_kind, c.target, c.source_id) for c in extract_citations("Facts reach it (SRC-2 src/prompt.rs).")]
     [('source', 'SRC-2', None), ('file', 'src/prompt.rs', 'SRC-2')]
+    >>> [(c.target, c.form, c.token) for c in extract_citations("Paths (RT-BAP-1–RT-BAP-3).")]
+    [('RT-BAP-1', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-2', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-3', 'range', 'RT-BAP-1–RT-BAP-3')]
     """
     found: list[ParsedCitation] = []
     taken: list[tuple[int, int]] = []
@@ -209,6 +216,22 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         if free(m.start(), m.end()):
             found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
                                         *sentences.around(m.start(), m.end())))
+    return _with_ranges(text, found, sentences.around)
+
+
+def _with_ranges(text: str, found: list[ParsedCitation], around, base: int = 0) -> tuple[ParsedCitation, ...]:
+    """``found`` (citations of ``text``, offsets from ``base``) with the ends of each expandable
+    record range replaced by one ``range`` citation per record in it, over the span the ends
+    supported (``around(start, end)`` when none was cited); ordered by offset."""
+    for r in record_ranges(text) if _has_record_mark(text) else ():
+        if r.reason is not None:
+            continue
+        start, end = base + r.start, base + r.end
+        ends = [c for c in found if c.target_kind == "record" and start <= c.start and c.end <= end]
+        span = ((min(c.span_start for c in ends), max(c.span_end for c in ends)) if ends
+                else around(start, end))
+        found = [c for c in found if c not in ends]
+        found.extend(ParsedCitation(r.text, "record", record, "range", start, end, *span) for record in r.records)
     return tuple(sorted(found, key=lambda c: (c.start, c.end)))
 
 
@@ -220,4 +243,5 @@ def split_cell_citations(cell: str, base: int) -> tuple[ParsedCitation, ...]:
     [('source', 'SRC-1'), ('record', 'RT-RTE-x'), ('named', 'report verification limits')]
     """
     tokens = _split(cell, base)
-    return tuple(_group_citations(tokens, "citation", (base, base + len(cell))))
+    found = _group_citations(tokens, "citation", (base, base + len(cell)))
+    return _with_ranges(cell, found, lambda s, e: (base, base + len(cell)), base)

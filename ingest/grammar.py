@@ -33,6 +33,9 @@ __all__ = [
     "ID_LIKE",
     "SOURCE_RANGE",
     "RECORD_RANGE",
+    "MAX_RANGE",
+    "RecordRange",
+    "record_ranges",
     "MEMBER_FILES",
     "NON_MEMBER_TYPES",
     "record_id_from_anchor",
@@ -271,10 +274,72 @@ SOURCE_RANGE = re.compile(
 ``SRC-1-3``."""
 
 RECORD_RANGE = re.compile(
-    rf"({RECORD_ID.pattern})[ \t]+through[ \t]+({RECORD_ID.pattern})"
+    rf"({RECORD_ID.pattern})(?:[ \t]+through[ \t]+|[ \t]*\u2013[ \t]*)({RECORD_ID.pattern})"
 )
-"""A record range such as ``RTE-4 through RTE-9``, refused by the record contract but present in G2
-prose (GRAMMAR §1.1)."""
+"""A record range, refused by the record contract but present in real prose (GRAMMAR §1.1): ``RTE-4
+through RTE-9`` (G2) and, with an en dash, ``RT-OBJ-1–RT-OBJ-3`` (the G2.5 rewrite writes
+`` `RT-OBJ-1`–`RT-OBJ-3` ``; the code spans are gone from the plain text this runs on). ``OBJ-2
+to OBJ-8`` is not one: it names a transformation's ends (a G1 ledger)."""
+
+MAX_RANGE = 100
+"""Most records a range is expanded to; a longer one cites only its ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRange:
+    """A record range in a text: ``[start, end)`` its offsets, ``text`` as written, ``records`` the
+    IDs it cites (every record from ``first`` to ``last`` when ``reason`` is None; else only its two
+    ends, and ``reason`` says why it cannot be expanded exactly)."""
+
+    start: int
+    end: int
+    text: str
+    records: tuple[str, ...]
+    reason: str | None = None
+
+
+def record_ranges(text: str) -> list[RecordRange]:
+    """Every record range in ``text`` (GRAMMAR §1.1, :data:`RECORD_RANGE`), in order.
+
+    A range cites every record in it when its ends share analyst and kind and are numbered
+    (``MEM-RTE-1 through MEM-RTE-7`` is seven records), the first no greater than the last, written
+    with the same number of digits when either is zero-padded, and at most :data:`MAX_RANGE` long;
+    otherwise it cites only its ends.
+
+    >>> [r.records for r in record_ranges("see RT-BAP-1–RT-BAP-3 and RTE-2 through RTE-3")]
+    [('RT-BAP-1', 'RT-BAP-2', 'RT-BAP-3'), ('RTE-2', 'RTE-3')]
+    >>> [(r.records, r.reason) for r in record_ranges("RT-OBJ-1 through EPI-OBJ-4")]
+    [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
+    """
+    if "through" not in text and "\u2013" not in text:
+        return []
+    out = []
+    for m in RECORD_RANGE.finditer(text):
+        first, last = m.group(1), m.group(2)
+        records, reason = _expand(first, last)
+        out.append(RecordRange(m.start(), m.end(), m.group(), records, reason))
+    return out
+
+
+def _expand(first: str, last: str) -> tuple[tuple[str, ...], str | None]:
+    """(records, reason) of the range ``first``..``last`` (see :func:`record_ranges`)."""
+    a, b = parse_record_id(first), parse_record_id(last)
+    ends = (first,) if first == last else (first, last)
+    if (a.analyst, a.kind) != (b.analyst, b.kind):
+        return ends, "its ends differ in analyst or kind"
+    if not (a.slug.isdigit() and b.slug.isdigit()):
+        return ends, "its ends are not numbered IDs"
+    lo, hi = int(a.slug), int(b.slug)
+    padded = a.slug.startswith("0") or b.slug.startswith("0")
+    if lo > hi:
+        return ends, "its first end is greater than its last"
+    if padded and len(a.slug) != len(b.slug):
+        return ends, "its ends are zero-padded to different widths"
+    if hi - lo + 1 > MAX_RANGE:
+        return ends, f"it spans more than {MAX_RANGE} records"
+    head = first[: len(first) - len(a.slug)]
+    width = len(a.slug) if padded else 0
+    return tuple(f"{head}{n:0{width}d}" for n in range(lo, hi + 1)), None
 
 MEMBER_FILES: dict[str, str] = {
     "boundary": "boundary.md",

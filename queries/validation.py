@@ -47,7 +47,9 @@ CODES: dict[str, tuple[str, str]] = {
     "annotates-own-record": ("error", "GRAMMAR §4.6: an annotation of a record its own member declares"),
     "malformed-id": ("error", "GRAMMAR §1.1: an ID-shaped token or declaration heading that is no record ID"),
     "source-range": ("error", "GRAMMAR §1.2: a source range such as SRC-1 through SRC-3"),
-    "record-range": ("warning", "GRAMMAR §1.1: a record range such as RTE-4 through RTE-9 (refused, seen in G2)"),
+    "record-range": ("warning", "GRAMMAR §1.1: a record range such as RTE-4 through RTE-9 or RT-OBJ-1–RT-OBJ-3 "
+                                "(refused, seen in G2 and G2.5); it cites every record in it, or only its ends "
+                                "when it cannot be expanded exactly"),
     "status-value": ("error", "GRAMMAR §4.4: a conclusion status outside the vocabulary"),
     "status-duplicate": ("error", "GRAMMAR §4.4: a status label stated twice for one record"),
     "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status"),
@@ -260,7 +262,11 @@ class _Checker:
             for token in node.get("source_ranges") or ():
                 self.add("source-range", set_id, node.id, f"source range {token!r}: list every SRC ID instead")
             for token in node.get("record_ranges") or ():
-                self.add("record-range", set_id, node.id, f"record range {token!r}: list every full ID instead")
+                self.add("record-range", set_id, node.id,
+                         f"record range {token!r} cites every record in it: list every full ID instead")
+            for token, reason in node.get("unexpanded_ranges") or ():
+                self.add("record-range", set_id, node.id,
+                         f"record range {token!r} cannot be expanded exactly ({reason}): only its ends are cited")
             if node.get("unattributed"):
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
             if node.get("part_of_malformed"):

@@ -39,11 +39,11 @@ from ingest.grammar import (
     KIND_HEADINGS,
     MEMBER_FILES,
     RECORD_ID,
-    RECORD_RANGE,
     SOURCE_RANGE,
     MemberType,
     anchor_record,
     member_type,
+    record_ranges,
     role_of,
     system_from_title,
 )
@@ -343,7 +343,7 @@ def _id_findings(text: str) -> dict[str, list[str]]:
     """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
     out: dict[str, list[str]] = {}
     # Each scan only runs when its literal is in the text: ID_LIKE needs an analyst prefix and
-    # ``-``, SOURCE_RANGE ``SRC-``, RECORD_RANGE ``through`` (most statements have none of them).
+    # ``-``, SOURCE_RANGE ``SRC-``, record ranges ``through`` or ``–`` (most statements have none).
     if "RT-" in text or "MEM-" in text or "EPI-" in text:
         malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
         if malformed:
@@ -352,9 +352,11 @@ def _id_findings(text: str) -> dict[str, list[str]]:
         ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
         if ranges:
             out["source_ranges"] = ranges
-    record_ranges = [m.group() for m in RECORD_RANGE.finditer(text)] if "through" in text else []
-    if record_ranges:
-        out["record_ranges"] = record_ranges
+    ranges = record_ranges(text)
+    if any(r.reason is None for r in ranges):
+        out["record_ranges"] = [r.text for r in ranges if r.reason is None]
+    if any(r.reason is not None for r in ranges):
+        out["unexpanded_ranges"] = [[r.text, r.reason] for r in ranges if r.reason is not None]
     return out
 
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 import pytest
 
 from ingest.parsers.markdown import parse_markdown
+from queries.records import citations_of
+from queries.reports import rests_on_subgraph
 from queries.traversal import rests_on
 from queries.validation import check
-from tests.analysis_sets import IM01, IM01_SET, copy_set, edit, load
+from render.reports import explanation
+from tests.analysis_sets import IM01, IM01_SET, IM02, IM02_SET, copy_set, edit, load
 
 
 def parsed(path):
@@ -75,3 +78,59 @@ def test_an_anchor_naming_another_record_is_a_finding_not_a_choice(tmp_path, anc
     findings = [(f.code, f.severity, f.line) for f in check(load(folder), set_id=IM01_SET).findings
                 if f.file == str(folder / "overview.md") and f.severity == "error"]
     assert findings == [("link-label", "error", 37)]
+
+
+# -- item 4: record ranges ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def im02():
+    return load(IM02)
+
+
+def test_an_en_dash_range_cites_every_record_in_it():
+    doc = parsed(IM02 / "epistemic.md")
+    (line_12,) = [b for b in doc.blocks if b.line == 12]
+    ranged = [(c.target, c.token) for c in line_12.citations if c.form == "range"]
+    assert [t for t, _ in ranged] == [
+        "RT-OBJ-1", "RT-OBJ-2", "RT-OBJ-3",
+        *(f"RT-RTE-{n}" for n in range(1, 8)),
+        "RT-CLM-1", "RT-CLM-2",
+        "RT-BAP-1", "RT-BAP-2", "RT-BAP-3",
+        *(f"RT-RTE-{n}" for n in range(1, 8)),
+    ]
+    assert {token for t, token in ranged if t == "RT-BAP-2"} == {"RT-BAP-1–RT-BAP-3"}
+    assert line_12.extra["record_ranges"] == [
+        "RT-OBJ-1–RT-OBJ-3", "RT-RTE-1–RT-RTE-7", "RT-CLM-1–RT-CLM-2", "RT-BAP-1–RT-BAP-3", "RT-RTE-1–RT-RTE-7"]
+
+
+def test_rests_on_an_interior_record_of_a_range(im02):
+    report = rests_on(im02, "RT-BAP-2", set_id=IM02_SET)
+    (line_12,) = [r for r in report.results if r.statement == f"{IM02_SET}/epistemic#L12"]
+    assert (line_12.direct, line_12.depth, line_12.path) == (True, 1, (line_12.statement, f"{IM02_SET}/RT-BAP-2"))
+    sub = rests_on_subgraph(im02, "RT-BAP-2", set_id=IM02_SET)
+    assert explanation(sub.steps[line_12.statement], 1) == (
+        "direct", "cites RT-BAP-2 (in the record range RT-BAP-1–RT-BAP-3)")
+
+
+def test_a_through_range_in_a_limitations_cell(im01):
+    report = rests_on(im01, "MEM-RTE-3", set_id=IM01_SET, direct_only=True)
+    assert f"{IM01_SET}/overview#L49" in {r.statement for r in report.results}
+    cited = [c for c in citations_of(im01, "MEM-RTE-3", set_id=IM01_SET) if c.statement == f"{IM01_SET}/overview#L49"]
+    assert [(c.form, c.token) for c in cited] == [("range", "MEM-RTE-1 through MEM-RTE-7")]
+
+
+def test_a_range_that_cannot_be_expanded_cites_its_ends(tmp_path):
+    folder = copy_set(IM01, tmp_path / "im01")
+    edit(folder, "reconciliation.md", "(EPI-OBJ-1 through EPI-OBJ-4)", "(MEM-OBJ-1 through EPI-OBJ-4)")
+    doc = parsed(folder / "reconciliation.md")
+    (line_24,) = [b for b in doc.blocks if b.line == 24]
+    assert line_24.extra["unexpanded_ranges"] == [["MEM-OBJ-1 through EPI-OBJ-4", "its ends differ in analyst or kind"]]
+    start = line_24.text.index("MEM-OBJ-1 through EPI-OBJ-4")
+    inside = [(c.target, c.form) for c in line_24.citations if start <= c.start < start + 27]
+    assert inside == [("MEM-OBJ-1", "citation"), ("EPI-OBJ-4", "citation")]
+    (finding,) = [f for f in check(load(folder), set_id=IM01_SET).findings
+                  if f.line == 24 and "cannot be expanded" in f.message]
+    assert (finding.code, finding.severity, finding.message) == (
+        "record-range", "warning", "record range 'MEM-OBJ-1 through EPI-OBJ-4' cannot be expanded exactly "
+        "(its ends differ in analyst or kind): only its ends are cited")
