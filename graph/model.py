@@ -68,11 +68,19 @@ __all__ = [
     "review_node_id",
     "slugify",
     "ANY_ANALYST",
+    "STATUS_VALUES",
 ]
 
 ANY_ANALYST = "*"
 """The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
 result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
+
+STATUS_VALUES = frozenset({
+    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
+})
+"""Conclusion-status vocabulary (GRAMMAR §4.4): the value of a Statement's ``statuses`` entry when
+the status is well formed (:func:`ingest.grammar.split_status`; ``queries.validation`` refuses the
+rest)."""
 
 RecordId = NewType("RecordId", str)
 """A record ID as written, e.g. ``RT-RTE-mcp-write`` (GRAMMAR §1.1)."""
@@ -208,7 +216,8 @@ class Node:
           (whitespace before it), ``order``, ``line``, ``table`` (table role for rows), ``cells``
           (list of str for rows). Markdown fields add ``label``/``value``/``form``
           (``bullet``|``bold``|``line``); and any statement may carry ``statuses`` ([label, value]
-          pairs), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
+          or, with a trailing qualifier, [label, value, qualifier]: ``wired on target emission`` is
+          ``wired`` qualified ``on target emission``, GRAMMAR §4.4), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
           (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges`` (expanded),
           ``unexpanded_ranges`` ([range, reason] pairs), ``unattributed``. A CITES edge's ``form`` is
           ``citation``, ``mention``, ``quotation``, ``link``, ``range`` (a record inside a record

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.model import ANY_ANALYST
+from graph.model import ANY_ANALYST, STATUS_VALUES
 
 __all__ = [
     "RECORD_ID",
@@ -40,6 +40,9 @@ __all__ = [
     "NON_MEMBER_TYPES",
     "record_id_from_anchor",
     "anchor_record",
+    "STATUS_LABEL",
+    "STATUS_IN_PROSE",
+    "split_status",
     "role_of",
     "role_file",
 ]
@@ -443,3 +446,51 @@ def anchor_record(anchor: str) -> str | None:
         prefix, kind, number = m.groups()
         return (f"{prefix.upper()}-" if prefix else "") + f"{kind.upper()}-{number}"
     return record_id_from_anchor(a.split("--", 1)[0])
+
+
+_STATUS_TERMS = "|".join(re.escape(v) for v in sorted(STATUS_VALUES, key=lambda v: (-len(v), v)))
+_STATUS_TERM = re.compile(rf"^({_STATUS_TERMS})(?![\w-])")
+
+STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
+"""A conclusion-status label (GRAMMAR §4.4): ``implementation conclusion status``, ``operation
+conclusion status``, ``Component existence and roles conclusion status`` (G1) …"""
+
+STATUS_IN_PROSE = re.compile(
+    rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w-]+ ){{0,5}}conclusion status)(?::[ \t]*|[ \t]+(?=`?(?:{_STATUS_TERMS})(?![\w-])))"
+    r"([^;.\n]*)"
+)
+"""A conclusion status stated inside running prose (GRAMMAR §4.4, G2): ``… conclusion status:
+value`` up to the next ``;`` or ``.``, at the start of a line or after ``.``/``;``/``:``; also
+without the colon when a vocabulary term follows (the G2.5 rewrite's ``Activation/effect:
+implementation conclusion status `wired` for context output``)."""
+
+
+def split_status(stated: str) -> tuple[str, str | None]:
+    """(value, qualifier) of a stated conclusion status (GRAMMAR §4.4).
+
+    The value is the leading vocabulary term (:data:`graph.model.STATUS_VALUES`, backticks
+    stripped); what follows it in its sentence is its qualifier (real forms: ``wired on target
+    emission``, ``uninspected, no supplied benchmark result``). A statement that opens with no term,
+    or whose qualifier is itself a term (``wired; observed`` is two values), is returned whole with
+    no qualifier, for ``check`` to refuse.
+
+    >>> split_status("`wired` on target emission"), split_status("uninspected, no supplied benchmark result")
+    (('wired', 'on target emission'), ('uninspected', 'no supplied benchmark result'))
+    >>> split_status("wired. The adapter sends messages."), split_status("wired; observed")
+    (('wired', None), ('wired; observed', None))
+    >>> split_status("causally supported"), split_status("not determinable")
+    (('causally supported', None), ('not determinable', None))
+    """
+    text = stated.replace("`", "").strip()
+    m = _STATUS_TERM.match(text)
+    if not m:
+        return text, None
+    rest = text[m.end():]
+    if not rest.strip() or rest.lstrip().startswith("."):
+        return m.group(1), None
+    qualifier = re.split(r"\.(?:\s|$)", rest.lstrip(" \t,;:\u2014\u2013-"), maxsplit=1)[0].strip()
+    if not qualifier:
+        return m.group(1), None
+    if _STATUS_TERM.match(qualifier):
+        return text, None
+    return m.group(1), qualifier

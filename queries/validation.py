@@ -16,15 +16,11 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
 from graph.errors import AnalysisSetNotFound
-from graph.model import ANY_ANALYST, Edge, EdgeKind, Label, Node
+from graph.model import ANY_ANALYST, STATUS_VALUES, Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
 
-STATUS_VALUES = frozenset({
-    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
-})
-"""Conclusion-status vocabulary (GRAMMAR §4.4); values are compared with backticks stripped."""
 
 ROUTE_FIELDS = (
     "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
@@ -52,7 +48,8 @@ CODES: dict[str, tuple[str, str]] = {
                                 "when it cannot be expanded exactly"),
     "status-value": ("error", "GRAMMAR §4.4: a conclusion status outside the vocabulary"),
     "status-duplicate": ("error", "GRAMMAR §4.4: a status label stated twice for one record"),
-    "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status"),
+    "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status (a warning on "
+                                "numbered G2 IDs, which predate the rule)"),
     "route-field-missing": ("error", "GRAMMAR §4.5: a route declaration lacks a route field"),
     "route-field-duplicate": ("error", "GRAMMAR §4.5: a route field stated twice"),
     "route-field-reason": ("error", "GRAMMAR §4.5: `inapplicable`/`uninspected` without `— reason`"),
@@ -274,25 +271,37 @@ class _Checker:
                          f"malformed `Part of:` {node.get('part_of_malformed')}: write exactly one record ID "
                          "on its own unindented line")
 
+    def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
+        """status-value and status-duplicate over a declaration's or annotation's body; the labels
+        stated, counted."""
+        labels: Counter[str] = Counter()
+        for n in body:
+            for label, value, *_ in n.get("statuses") or ():
+                labels[label.lower()] += 1
+                if labels[label.lower()] == 2:
+                    self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
+                if value.replace("`", "").strip() not in STATUS_VALUES:
+                    self.add("status-value", set_id, n.id,
+                             f"{rid}: {label} {value!r} is not one of {', '.join(sorted(STATUS_VALUES))}")
+        return labels
+
     def records_fields(self) -> None:
-        """status-*, route-field-*, part-of-* per declaration."""
+        """status-*, route-field-*, part-of-* per declaration; status-value and status-duplicate per
+        annotation too (GRAMMAR §4.4: annotation statuses are read and checked the same way)."""
         for section in self.nodes.values():
+            if section.label == Label.SECTION and section.get("kind") == "annotation":
+                self._statuses(section.set_id or "", f"annotation on {section.get('annotates')}",
+                               self.in_record(section))
             if section.label != Label.SECTION or section.get("kind") != "declaration":
                 continue
             set_id, rid = section.set_id or "", section.get("record_id") or ""
             body = self.in_record(section)
-            labels: Counter[str] = Counter()
-            for n in body:
-                for label, value in n.get("statuses") or ():
-                    labels[label.lower()] += 1
-                    if labels[label.lower()] == 2:
-                        self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
-                    if value.replace("`", "").strip() not in STATUS_VALUES:
-                        self.add("status-value", set_id, n.id,
-                                 f"{rid}: {label} {value!r} is not one of {', '.join(sorted(STATUS_VALUES))}")
+            labels = self._statuses(set_id, rid, body)
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
-                self.add("status-missing", set_id, section.id, f"route {rid} states no conclusion status")
+                # G2 sets (numbered IDs) predate the rule, as they predate the route fields
+                self.add("status-missing", set_id, section.id, f"route {rid} states no conclusion status",
+                         severity="warning" if slug.isdigit() else None)
             if kind == "RTE" and not slug.isdigit():
                 self._route_fields(section, body, rid)
             parts = [n for n in body if n.get("part_of") or n.get("part_of_malformed")]
@@ -481,7 +490,10 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     it — the member a link names, else the analyst's member by prefix — is in the set and does not;
     when that member is absent (the seeds) it is only ``undeclared-record`` (warning). Source
     citations are checked only in sets holding a Source register (a boundary or overview member).
-    Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration.
+    Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration and
+    annotation, a missing one being an error on slug IDs and a warning on numbered (G2) IDs. A status
+    is its leading vocabulary term; a trailing qualifier (``wired on target emission``) is kept beside
+    it, not refused.
     """
     if set_id is not None and not store.get_nodes([set_id]):
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")

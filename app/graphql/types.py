@@ -426,18 +426,21 @@ class Section(Block):
         return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
 
 
-@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`) and `value`.")
+@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`), `value` (the leading "
+                             "vocabulary term) and `qualifier` (what follows it, e.g. `on target emission`).")
 class Status:
     label: str
     value: str
     statement: Optional[Statement] = strawberry.field(description="The statement stating it.")
+    qualifier: Optional[str] = None
 
 
 def _statuses(node: Node) -> list[Status]:
     out = []
-    for pair in node.get("statuses") or ():
-        if isinstance(pair, (list, tuple)) and len(pair) == 2:
-            out.append(Status(label=str(pair[0]), value=str(pair[1]), statement=wrap(node)))
+    for entry in node.get("statuses") or ():
+        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            out.append(Status(label=str(entry[0]), value=str(entry[1]), statement=wrap(node),
+                              qualifier=str(entry[2]) if len(entry) == 3 else None))
     return out
 
 

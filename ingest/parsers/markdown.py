@@ -40,11 +40,14 @@ from ingest.grammar import (
     MEMBER_FILES,
     RECORD_ID,
     SOURCE_RANGE,
+    STATUS_IN_PROSE,
+    STATUS_LABEL,
     MemberType,
     anchor_record,
     member_type,
     record_ranges,
     role_of,
+    split_status,
     system_from_title,
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
@@ -61,8 +64,6 @@ _DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]
 _DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 _LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
-_STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
-_STATUS_IN_PROSE = re.compile(r"(?im)(?:^|(?<=[.;]\s))((?:[\w-]+ ){0,3}conclusion status):[ \t]*([^;.\n]*)")
 _PART_OF = re.compile(
     rf"^Part of:[ \t]+(?:({RECORD_ID.pattern})|\[({RECORD_ID.pattern})\]\(([^()\s]*)\))[ \t]*$"
 )
@@ -361,13 +362,21 @@ def _id_findings(text: str) -> dict[str, list[str]]:
 
 
 def _statuses(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
-    """Conclusion-status fields stated by one statement (GRAMMAR §4.4): a ``label: value`` bullet
+    """Conclusion-status fields stated by one statement (GRAMMAR §4.4), each ``[label, value]`` or
+    ``[label, value, qualifier]`` (:func:`~ingest.grammar.split_status`): a ``label: value`` bullet
     or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
-    and run-on prose (G2) give each ``… conclusion status: value`` up to the next ``;`` or ``.``."""
-    if (label is not None and form in ("bullet", "line") and _STATUS_LABEL.match(label)
-            and not _STATUS_IN_PROSE.search(value or "")):
-        return [[label, (value or "").strip()]]
-    return [[m.group(1).strip(), m.group(2).strip()] for m in _STATUS_IN_PROSE.finditer(text)]
+    and run-on prose (G2) give each ``… conclusion status: value`` (or ``… conclusion status
+    `wired```, no colon) up to the next ``;`` or ``.``."""
+    if (label is not None and form in ("bullet", "line") and STATUS_LABEL.match(label)
+            and not STATUS_IN_PROSE.search(value or "")):
+        stated = [(label, value or "")]
+    else:
+        stated = [(m.group(1), m.group(2)) for m in STATUS_IN_PROSE.finditer(text)]
+    out = []
+    for name, raw in stated:
+        status, qualifier = split_status(raw)
+        out.append([name.strip(), status] + ([qualifier] if qualifier else []))
+    return out
 
 
 _RUN_ON_LABEL = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w/,' -]{2,80}?):\s")
@@ -672,14 +681,15 @@ def _annotated(text: str, links: list[_Link], own_file: str) -> tuple[str | None
 
 def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, text: str, *,
                links: list[_Link] = (), scan: bool = True, citations=None, **extra) -> ParsedBlock:
-    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration,
+    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
+    or annotation (GRAMMAR §4.4),
     and ID findings; ``scan=False`` for quoted, fenced and raw HTML text."""
     extra = {k: v for k, v in extra.items() if v is not None}
     if scan:
         if citations is None:
             citations = _with_links(extract_citations(text), list(links), ctx.file_name)
         extra.update(_id_findings(text))
-        if ctx.declaration is not None:
+        if ctx.declaration is not None or ctx.annotation is not None:
             statuses = _statuses(text, extra.get("label"), extra.get("value"), extra.get("form"))
             if statuses:
                 extra["statuses"] = statuses

@@ -134,3 +134,36 @@ def test_a_range_that_cannot_be_expanded_cites_its_ends(tmp_path):
     assert (finding.code, finding.severity, finding.message) == (
         "record-range", "warning", "record range 'MEM-OBJ-1 through EPI-OBJ-4' cannot be expanded exactly "
         "(its ends differ in analyst or kind): only its ends are cited")
+
+
+# -- item 5: statuses ----------------------------------------------------------------------------
+
+
+def test_a_status_is_its_leading_term_and_keeps_its_qualifier():
+    doc = parsed(IM02 / "runtime.md")
+    by_line = {b.line: b for b in doc.blocks}
+    # colon-less label inside a field (GRAMMAR §4.4 observed deviation), and a trailing qualifier
+    assert by_line[108].extra["statuses"] == [["implementation conclusion status", "wired", "for context output"]]
+    assert by_line[115].extra["statuses"] == [["implementation conclusion status", "wired"]]
+    assert by_line[153].extra["statuses"] == [["Conclusion status", "wired", "for implementation behavior"]]
+    assert by_line[157].extra["statuses"] == [["Conclusion status", "wired", "from implementation"]]
+
+
+def test_rewrite_statuses_are_findings_only_where_missing(im02):
+    findings = [(f.code, f.severity, f.file.rsplit("/", 1)[1], f.line) for f in check(im02, set_id=IM02_SET).findings
+                if f.code.startswith("status-")]
+    # RT-RTE-1..7 state `implementation conclusion status`, except RT-RTE-6 and RT-RTE-7, which write
+    # `file write is `wired`` and `config writes are `wired`` (runtime.md:142, 147): no status label.
+    # The epistemic routes state none. Numbered IDs: warnings.
+    assert findings == [
+        ("status-missing", "warning", "epistemic.md", 95), ("status-missing", "warning", "epistemic.md", 123),
+        ("status-missing", "warning", "epistemic.md", 138),
+        ("status-missing", "warning", "runtime.md", 138), ("status-missing", "warning", "runtime.md", 144),
+    ]
+
+
+def test_a_missing_status_on_a_numbered_g2_route_is_a_warning(im01):
+    findings = [(f.code, f.severity, f.line) for f in check(im01, set_id=IM01_SET).findings
+                if f.code == "status-missing" and f.file == str(IM01 / "runtime.md")]
+    assert findings == [("status-missing", "warning", 44), ("status-missing", "warning", 57),
+                        ("status-missing", "warning", 70)]

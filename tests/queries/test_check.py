@@ -143,6 +143,21 @@ def test_record_range_and_numeric_routes_in_g2(tmp_path):
     assert [(f.code, f.severity, f.line) for f in report.findings] == [("record-range", "warning", 14)]
 
 
+def test_annotation_statuses_are_checked_like_declaration_statuses(tmp_path):
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "memory.md", "- Write agency, curation, trace learning and source: automatic.\n",
+         "- Write agency, curation, trace learning and source: automatic.\n"
+         "- implementation conclusion status: uninspected, no supplied benchmark result\n"
+         "- operation conclusion status: wired; observed\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.line) for f in report.findings] == [("status-value", "error", 73)]
+    assert "annotation on RT-RTE-index-write: operation conclusion status 'wired; observed'" in report.findings[0].message
+    store, _ = stage(folder)
+    (qualified,) = [n for n in store.find_nodes(Label.STATEMENT, set_id=G4_SET) if n.get("line") == 72]
+    assert qualified.get("statuses") == [["implementation conclusion status", "uninspected",
+                                          "no supplied benchmark result"]]
+
+
 def test_unpinned_member(tmp_path):
     folder = copy_set(G4, tmp_path / "g4")
     (folder / "profile-verification.md").write_bytes((folder / "record-verification.md").read_bytes())
