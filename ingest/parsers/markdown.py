@@ -607,6 +607,11 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
     """Emit the blocks of one top-level token range ``tokens[i..close]``."""
     tok = tokens[i]
     first, stop = base + tok.map[0], base + tok.map[1]
+    if ctx.declaration is not None and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
+        k = next((n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])), None)
+        if k is not None:
+            _split_at_part_of(first, k, stop, b, ctx)
+            return
     if tok.type == "heading_open":
         _heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
     elif tok.type == "paragraph_open":
@@ -628,6 +633,34 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
         _statement(b, ctx, "html", first, stop, tok.content.rstrip("\n"), scan=False)
     elif tok.type == "hr":
         _statement(b, ctx, "rule", first, stop, "", scan=False)
+
+
+_PART_OF_LINE = re.compile(r"^Part of:")
+
+
+def _split_at_part_of(first: int, k: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    """Lines ``[first, stop)`` of a paragraph or list whose line ``k`` is a column-0 ``Part of:``
+    line that Markdown folds into the block before it (a lazy continuation of a bullet, or a
+    paragraph's next line): the lines before ``k`` and after it are parsed as blocks of their own,
+    and line ``k`` is the ``Part of:`` line it is wherever it stands (GRAMMAR §4.7)."""
+    _blocks_of(first, k, b, ctx)
+    text, links = _render_inline(_MD.parseInline(b.lines[k].rstrip("\r"))[0].children)
+    m = _LABEL.match(text)
+    _statement(b, ctx, "field", k, k + 1, text, links=links,
+               **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
+    if k + 1 < stop:
+        _blocks_of(k + 1, stop, b, ctx)
+
+
+def _blocks_of(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    """Parse file lines ``[first, stop)`` on their own and emit their blocks."""
+    tokens = _MD.parse("\n".join(b.lines[first:stop]))
+    i = 0
+    while i < len(tokens):
+        close = _close(tokens, i)
+        if tokens[i].nesting != -1 and tokens[i].map is not None:
+            _top_block(tokens, i, close, first, b, ctx)
+        i = close + 1
 
 
 def _heading(inline: Token, level: int, first: int, stop: int, b: _Builder, ctx: _Context) -> None:

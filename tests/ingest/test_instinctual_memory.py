@@ -4,8 +4,13 @@ record links whose anchor is a heading slug, ranges, statuses, ``Part of:`` and 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
+from graph.model import EdgeKind
+from graph.store import Direction
+from ingest.grammar import parse_record_id
 from ingest.parsers.markdown import parse_markdown
 from queries.records import citations_of
 from queries.reports import rests_on_subgraph
@@ -167,3 +172,50 @@ def test_a_missing_status_on_a_numbered_g2_route_is_a_warning(im01):
                 if f.code == "status-missing" and f.file == str(IM01 / "runtime.md")]
     assert findings == [("status-missing", "warning", 44), ("status-missing", "warning", 57),
                         ("status-missing", "warning", 70)]
+
+
+# -- item 3: a column-0 `Part of:` line is one wherever it stands --------------------------------
+
+
+def test_rewrite_records_parts_and_quotations(im02):
+    docs = [parsed(IM02 / name) for name in ("runtime.md", "epistemic.md")]
+    declarations = [b.extra["record_id"] for d in docs for b in d.blocks if b.section_kind == "declaration"]
+    assert len(declarations) == 25
+    assert Counter(parse_record_id(r).kind for r in declarations) == {
+        "CMP": 3, "OBJ": 7, "RTE": 10, "CLM": 2, "BAP": 3}
+    parts = [(b.line, b.extra["part_of"]) for d in docs for b in d.blocks if b.extra.get("part_of")]
+    assert parts == [(73, "RT-OBJ-2"), (79, "RT-OBJ-2"), (89, "RT-OBJ-3"), (97, "RT-RTE-4")]
+    assert sum(b.kind == "quotation" for d in docs for b in d.blocks) == 9
+    edges = im02.edges([f"{IM02_SET}/EPI-OBJ-1", f"{IM02_SET}/EPI-RTE-1"], kinds=[EdgeKind.PART_OF],
+                       direction=Direction.OUT)
+    assert {k.rsplit("/", 1)[1]: [e.dst.rsplit("/", 1)[1] for e in es] for k, es in edges.items()} == {
+        "EPI-OBJ-1": ["RT-OBJ-2"], "EPI-RTE-1": ["RT-RTE-4"]}
+
+
+def test_part_of_directly_after_a_bullet_is_a_part_of_line(tmp_path):
+    folder = copy_set(IM02, tmp_path / "im02")
+    edit(folder, "epistemic.md", "statements\n\nPart of: RT-OBJ-2\n\nIdentity: propositions",
+         "statements\n\n- Raw versus derived: proposals are derived from journal events.\nPart of: RT-OBJ-2\n"
+         "\nIdentity: propositions", pin=False)
+    doc = parsed(folder / "epistemic.md")
+    data = (folder / "epistemic.md").read_text()
+    assert doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data
+    by_line = {b.line: b for b in doc.blocks}
+    assert (by_line[73].kind, by_line[73].extra["label"], by_line[73].markup) == (
+        "field", "Raw versus derived", "- Raw versus derived: proposals are derived from journal events.")
+    assert (by_line[74].kind, by_line[74].extra["form"], by_line[74].extra["part_of"]) == ("field", "line", "RT-OBJ-2")
+    store = load(folder)
+    (edge,) = store.edges([f"{IM02_SET}/EPI-OBJ-1"], kinds=[EdgeKind.PART_OF],
+                          direction=Direction.OUT)[f"{IM02_SET}/EPI-OBJ-1"]
+    assert (edge.dst, edge.props["statement"]) == (f"{IM02_SET}/RT-OBJ-2", f"{IM02_SET}/epistemic#L74")
+    assert not [f for f in check(store, set_id=IM02_SET).findings if f.code.startswith("part-of")]
+
+
+def test_part_of_on_the_next_line_of_a_prose_paragraph(tmp_path):
+    folder = copy_set(IM02, tmp_path / "im02")
+    edit(folder, "epistemic.md", "statements\n\nPart of: RT-OBJ-2\n\nIdentity: propositions",
+         "statements\n\nThe extraction-produced subset, as stated below.\nPart of: RT-OBJ-2\n\nIdentity: propositions",
+         pin=False)
+    by_line = {b.line: b for b in parsed(folder / "epistemic.md").blocks}
+    assert (by_line[73].kind, by_line[73].text) == ("paragraph", "The extraction-produced subset, as stated below.")
+    assert by_line[74].extra["part_of"] == "RT-OBJ-2"
