@@ -200,12 +200,15 @@ class Node:
         - AnalysisSet: ``system``, ``run_id`` (or None), ``reviewed_boundary`` (or None).
         - Document: ``role``, ``title``, ``member_type``, ``format`` (``txt``|``md``), ``path``,
           ``sha256`` (of the original bytes), ``size`` (bytes), ``preamble`` (markup before the
-          first section), ``trailer`` (markup after the last block), ``frontmatter`` (map).
+          first block: frontmatter and title), ``trailer`` (markup after the last block),
+          ``frontmatter`` (map).
           Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI, :data:`ANY_ANALYST`
           for a G1 result holding every analyst's records, or None for members declaring none),
           ``reviewed_boundary``, ``frontmatter_lines`` (key → line) and, in a set with a manifest,
           ``manifest`` (path), ``manifest_members``, ``manifest_lines``, ``pinned_sha256`` (None
-          when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`).
+          when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`). A generated review adds
+          ``projection`` (True: outside the set folder, unpinned) and ``identity_keys`` (the
+          frontmatter keys of its run and boundary: ``analysis-run``, ``reviewed-revision``).
         - Section: ``heading``, ``level`` (2–6), ``order`` (block index), ``line``, ``kind``
           (``section``|``kinds``|``declaration``|``annotation``|``subsection``), ``markup``, ``gap``;
           ``record_kind`` (kinds), ``record_id``/``label`` (declaration), ``annotates``/``label``

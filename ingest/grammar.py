@@ -23,6 +23,7 @@ __all__ = [
     "KIND_HEADINGS",
     "MemberType",
     "member_type",
+    "member_identity",
     "EMPTY_KIND",
     "EVIDENCE_LAYERS",
     "parse_record_id",
@@ -102,7 +103,10 @@ class MemberType:
     ``sections`` are the H2 names (GRAMMAR §3); ``subsections`` the fixed H3 names; ``free`` the H2
     sections whose short lines are free H3 subheadings (GRAMMAR §9 rule 2); ``record_prefix`` the
     analyst prefix it may declare (GRAMMAR §2.2 rule 4), :data:`~graph.model.ANY_ANALYST` for the
-    G1 result (one file holding every analyst's records), or None.
+    G1 result (one file holding every analyst's records), or None. ``run_id_key`` and
+    ``boundary_key`` are the frontmatter keys naming its run and reviewed boundary (GRAMMAR §2.2
+    rule 5). A ``projection`` (the generated review, §3.11) is published outside the set folder:
+    its links reach into the reviewed set's folder, and the set's manifest does not pin it.
     """
 
     name: str
@@ -111,6 +115,9 @@ class MemberType:
     subsections: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
     record_prefix: str | None = None
+    run_id_key: str = "run-id"
+    boundary_key: str = "reviewed-boundary"
+    projection: bool = False
 
 
 _KIND_NAMES = tuple(name for _, name in KIND_HEADINGS)
@@ -147,7 +154,8 @@ _MEMBER_TYPES = (
                free=("Bounded synthesis",)),
     MemberType("agentic-system-boundary", "boundary", ("Boundary and evidence", "Source register", "Not reached")),
     MemberType("agentic-system-verification", "verification", ("Verification", "Blockers", "Limits")),
-    MemberType("generated-review", "generated-review", ("Limitations",)),
+    MemberType("generated-review", "generated-review", ("Limitations",), run_id_key="analysis-run",
+               boundary_key="reviewed-revision", projection=True),
     MemberType("agentic-system-analysis-result", "result",
                ("Run identity", "Boundary and evidence", "Source register", "Shared records", "Runtime account",
                 "Lens scoping", "Lens outputs", "Reconciliation", "Bounded synthesis", "Limitations",
@@ -185,6 +193,19 @@ def member_type(type_path: str) -> MemberType | None:
         return None
     name = path.removesuffix(".md")
     return next((t for t in _MEMBER_TYPES if t.name == name), None)
+
+
+def member_identity(frontmatter: dict, member: MemberType) -> tuple[str | None, str | None]:
+    """(run-id, reviewed boundary) a member's frontmatter states (GRAMMAR §2.2 rule 5): ``run-id``
+    and ``reviewed-boundary``, or a generated review's ``analysis-run`` and ``reviewed-revision``
+    (§3.11), which tie it to the set it reviews.
+
+    >>> member_identity({"analysis-run": "AAS-2026-10-02-x-01", "reviewed-revision": "6acb"},
+    ...                 member_type("agentic-systems/types/generated-review.md"))
+    ('AAS-2026-10-02-x-01', '6acb')
+    """
+    run_id, boundary = frontmatter.get(member.run_id_key), frontmatter.get(member.boundary_key)
+    return (str(run_id) if run_id is not None else None, str(boundary) if boundary is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

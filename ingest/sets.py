@@ -67,7 +67,7 @@ PARALLEL_MIN_FILES = 64
 pool when asked for more than one worker; smaller inputs are parsed in one process."""
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_RUN_ID_LINE = re.compile(r"(?m)^run-id:[ \t]*[\"']?([^\s\"'#]+)")
+_RUN_ID_LINE = re.compile(r"(?m)^(?:run-id|analysis-run):[ \t]*[\"']?([^\s\"'#]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +232,8 @@ def _set_of(doc: ParsedDocument) -> str:
 
 
 def _guess_run_id(data: bytes | None) -> str | None:
-    """The ``run-id:`` a file states in its first lines, read without YAML (for unparseable files)."""
+    """The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
+    read without YAML (for unparseable files)."""
     if not data:
         return None
     m = _RUN_ID_LINE.search(data[:4096].decode("utf-8", "replace"))
@@ -566,7 +567,8 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     out = []
     for n, doc in enumerate(docs):
         doc = placed.get(n, doc)
-        if n not in placed and _set_of(doc) in set_manifest:
+        # a projection (the generated review) is published outside the set folder, unpinned (GRAMMAR §3.11)
+        if n not in placed and _set_of(doc) in set_manifest and not doc.extra.get("projection"):
             manifest = set_manifest[_set_of(doc)]
             doc = replace(doc, extra={**doc.extra, **_manifest_extra(manifest), "pinned_sha256": None})
         out.append(doc)

@@ -40,7 +40,7 @@ from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
 from graph.store import GraphStore, SupportsBulkWrite
 from ingest.files import MAX_MEMBER_BYTES, NO_MEMBERS, member_files, oversize, refusal_of
-from ingest.grammar import member_type
+from ingest.grammar import member_identity, member_type
 from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
@@ -125,9 +125,13 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
             if run_id is not None:
                 head.keys.add(str(run_id))
             type_path = fm.data.get("type")
-            if not isinstance(type_path, str) or member_type(type_path) is None:
+            mtype = member_type(type_path) if isinstance(type_path, str) else None
+            if mtype is None:
                 return head
             head.member = True
+            run_id = member_identity(fm.data, mtype)[0]
+            if run_id is not None:
+                head.keys.add(run_id)
             system = fm.data.get("system")
             if run_id is not None:
                 head.run_id = str(run_id)

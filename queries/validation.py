@@ -388,7 +388,7 @@ class _Checker:
                     self.add("pin-mismatch", set_id, d.id,
                              f"SHA-256 {d.get('sha256')} differs from the pin {d.get('pinned_sha256')} in "
                              f"{d.get('manifest')}", place=(d.get("path"), 0))
-                elif manifests and not d.get("pinned_sha256"):
+                elif manifests and not d.get("pinned_sha256") and not d.get("projection"):  # reviews: GRAMMAR §3.11
                     self.add("unpinned-member", set_id, d.id,
                              f"{d.get('file_name') or d.get('path')} is not pinned by {manifests[0]}",
                              place=(d.get("path"), 0))
@@ -417,7 +417,8 @@ class _Checker:
             value = d.get(prop)
             if value == reference:
                 continue
-            line = (d.get("frontmatter_lines") or {}).get(key, 1)
+            # a generated review names its run and boundary analysis-run and reviewed-revision
+            line = (d.get("frontmatter_lines") or {}).get((d.get("identity_keys") or {}).get(key, key), 1)
             stated = f"states {key} {value}" if value else f"states no {key}"
             self.add(code, set_id, d.id, f"{d.get('file_name') or d.get('role')} {stated}; the set's is {reference}",
                      place=(d.get("path"), line))

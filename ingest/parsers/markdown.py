@@ -44,6 +44,7 @@ from ingest.grammar import (
     STATUS_LABEL,
     MemberType,
     anchor_record,
+    member_identity,
     member_type,
     record_ranges,
     role_of,
@@ -264,9 +265,11 @@ def _member_role(file_name: str) -> str | None:
     return _FILE_ROLES.get(file_name)
 
 
-def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
+def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list[ParsedCitation] | None:
     """Citations a Markdown link makes (GRAMMAR §5), or None to leave its label to the plain-text
-    rules. A link to a member (or within one):
+    rules. A link to a member beside ``own_file`` (or within it; with ``elsewhere``, a projection's
+    relative link into the reviewed set's folder, ``../reports/retained/<run>/runtime.md#…``, GRAMMAR
+    §3.11):
 
     - labelled with exactly a record ID → that record (GRAMMAR §5, §2.2 rule 3; G4
       ``[RT-OBJ-store](runtime.md#rt-obj-store)``, G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``
@@ -288,8 +291,10 @@ def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
         return None
     file_part, _, anchor = href.partition("#")
     file_name = PurePosixPath(file_part).name if file_part else own_file
-    if file_part and (file_part not in (file_name, f"./{file_name}") or _member_role(file_name) is None):
-        return None
+    if file_part:
+        beside = file_part in (file_name, f"./{file_name}") or (elsewhere and not file_part.startswith("/"))
+        if not beside or _member_role(file_name) is None:
+            return None
     role = _member_role(file_name) or ""
     label = link.label.strip()
     if RECORD_ID.fullmatch(label):
@@ -316,14 +321,15 @@ def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
 
 
 def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
-                own_file: str) -> tuple[ParsedCitation, ...]:
-    """``citations`` found in plain text, with those made by links replaced by the links' own.
+                own_file: str, elsewhere: bool = False) -> tuple[ParsedCitation, ...]:
+    """``citations`` found in plain text, with those made by links replaced by the links' own
+    (:func:`_link_citations`).
 
     Plain-text named references are dropped: in Markdown a reference to a member or section is a
     link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one."""
     out = [c for c in citations if c.target_kind != "named"]
     for link in links:
-        made = _link_citations(link, own_file)
+        made = _link_citations(link, own_file, elsewhere)
         if made is None:
             continue
         overlapping = [c for c in out if c.start < link.end and link.start < c.end]
@@ -469,8 +475,9 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     Returns
     -------
     ParsedDocument
-        ``preamble`` is the frontmatter, the H1 and anything before the first H2; ``blocks`` every
-        heading and statement after it (see the module docstring); ``trailer`` the whitespace
+        ``preamble`` is the frontmatter and the H1 (and anything before it); ``blocks`` every
+        heading and statement after it (a generated review's ``Evidence basis:`` line and synthesis
+        paragraphs precede its first H2, GRAMMAR §3.11: statements directly under the document) (see the module docstring); ``trailer`` the whitespace
         after the last block. ``pins`` holds the Source register rows (``declared``) and a boundary
         or overview frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
         frontmatter (form ``frontmatter``).
@@ -524,9 +531,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         raise ParseError("expected a `# title` heading after the frontmatter",
                          source=SourceSpan(path, body_first + 1))
     title = _render_inline(tokens[h1 + 1].children)[0].strip()
-    first = next((i for i in top if tokens[i].type == "heading_open" and tokens[i].tag == "h2"), None)
-    if first is None:
-        first = next((i for i in top if i > h1 + 2), len(tokens))
+    first = next((i for i in top if i > h1 + 2), len(tokens))  # what follows the H1 is body
     if first < len(tokens):
         k = body_first + tokens[first].map[0]
         while k > 0 and not lines[k - 1].strip():
@@ -548,8 +553,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     pins = _frontmatter_pins(fm.data, mtype) + tuple(
         b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
     fm_citations = tuple(_frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
-    run_id = fm.data.get("run-id")
-    boundary = fm.data.get("reviewed-boundary")
+    run_id, boundary = member_identity(fm.data, mtype)
     system = fm.data.get("system")
     return ParsedDocument(
         path=path,
@@ -563,16 +567,18 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         preamble=preamble,
         blocks=tuple(blocks),
         trailer=trailer,
-        run_id=str(run_id) if run_id is not None else None,
-        reviewed_boundary=str(boundary) if boundary is not None else None,
+        run_id=run_id,
+        reviewed_boundary=boundary,
         frontmatter=fm.data,
         pins=pins,
         frontmatter_citations=tuple(c for c in fm_citations if c is not None),
         extra={
             "file_name": file_name,
             "record_prefix": mtype.record_prefix,
-            "reviewed_boundary": str(boundary) if boundary is not None else None,
+            "reviewed_boundary": boundary,
             "frontmatter_lines": fm.lines,
+            **({"identity_keys": {"run-id": mtype.run_id_key, "reviewed-boundary": mtype.boundary_key},
+                "projection": True} if mtype.projection else {}),
         },
     )
 
@@ -720,7 +726,7 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
     extra = {k: v for k, v in extra.items() if v is not None}
     if scan:
         if citations is None:
-            citations = _with_links(extract_citations(text), list(links), ctx.file_name)
+            citations = _with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
         extra.update(_id_findings(text))
         if ctx.declaration is not None or ctx.annotation is not None:
             statuses = _statuses(text, extra.get("label"), extra.get("value"), extra.get("form"))
@@ -988,7 +994,7 @@ def _table(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx:
                 found.extend(split_cell_citations(cell, offset))
             else:
                 found.extend(_shift(extract_citations(cell), offset))
-        citations = _with_links(found, links, ctx.file_name)
+        citations = _with_links(found, links, ctx.file_name, ctx.member.projection)
         extra: dict[str, Any] = {"cells": [c for c, _, _ in cells], "table": table}
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
             extra["source_id"] = cells[0][0]

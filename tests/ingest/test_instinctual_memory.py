@@ -8,16 +8,18 @@ from collections import Counter
 
 import pytest
 
-from graph.model import EdgeKind
+from graph.model import EdgeKind, Label
 from graph.store import Direction
 from ingest.grammar import parse_record_id
 from ingest.parsers.markdown import parse_markdown
+from queries.documents import document_trees
 from queries.records import citations_of
 from queries.reports import rests_on_subgraph
 from queries.traversal import rests_on
 from queries.validation import check
+from render.document import rebuild
 from render.reports import explanation
-from tests.analysis_sets import IM01, IM01_SET, IM02, IM02_SET, copy_set, edit, load
+from tests.analysis_sets import IM01, IM01_SET, IM02, IM02_SET, REVIEW, copy_set, edit, load
 
 
 def parsed(path):
@@ -219,3 +221,49 @@ def test_part_of_on_the_next_line_of_a_prose_paragraph(tmp_path):
     by_line = {b.line: b for b in parsed(folder / "epistemic.md").blocks}
     assert (by_line[73].kind, by_line[73].text) == ("paragraph", "The extraction-produced subset, as stated below.")
     assert by_line[74].extra["part_of"] == "RT-OBJ-2"
+
+
+# -- item 2: the generated review's body ---------------------------------------------------------
+
+REVIEWED = "AAS-2026-10-02-instinctual-memory-01"
+
+
+def test_the_review_body_is_statements_with_their_citations():
+    doc = parsed(REVIEW)
+    assert (doc.role, doc.run_id, doc.reviewed_boundary, doc.system) == (
+        "generated-review", REVIEWED, "6acb13dc35765bf5ccfc87e445dd09c480f1c28a", "instinctual-memory")
+    assert doc.preamble.endswith("---\n\n# instinctual-memory")
+    body = [(b.line, b.kind) for b in doc.blocks if b.line < 26]
+    assert body == [(14, "paragraph"), (16, "paragraph"), (18, "paragraph"), (20, "paragraph"), (22, "paragraph"),
+                    (24, "paragraph")]
+    by_line = {b.line: b for b in doc.blocks}
+    assert by_line[14].text.startswith("Evidence basis: code-grounded analysis of https://github.com/jasonkneen/")
+    # links into the reviewed set's folder (../reports/retained/<run>/runtime.md#…) name its members
+    assert links(by_line[16]) == [("OBJ-1", "runtime.md"), ("OBJ-2", "runtime.md"), ("RTE-1", "runtime.md"),
+                                  ("RTE-2", "runtime.md"), ("RTE-3", "runtime.md"), ("ABS-1", "runtime.md")]
+    assert links(by_line[24]) == [("RTE-2", "memory.md"), ("MEM-RTE-6", "memory.md"), ("EPI-RTE-3", "epistemic.md"),
+                                  ("CLM-1", "epistemic.md")]
+    assert [b.line for b in doc.blocks if b.kind == "table_row"] == [30, 31, 32, 33]
+
+
+def test_the_review_is_in_the_set_it_reviews_and_rebuilds_exactly():
+    store = load(REVIEW)
+    (document,) = store.find_nodes(Label.DOCUMENT)
+    assert (document.id, document.set_id) == (f"{REVIEWED}/generated-review", REVIEWED)
+    (tree,) = document_trees(store)
+    assert rebuild(tree).encode() == REVIEW.read_bytes()
+    report = rests_on(store, "RTE-2", set_id=REVIEWED, direct_only=True)
+    assert [r.line for r in report.results] == [16, 18, 24, 31, 33]
+
+
+def test_the_review_joins_the_reviewed_set_when_it_is_ingested(tmp_path):
+    folder = copy_set(IM01, tmp_path / "retained" / IM01_SET)
+    review = tmp_path / "reviews" / "instinctual-memory.md"
+    review.parent.mkdir()
+    review.write_text(REVIEW.read_text().replace(REVIEWED, IM01_SET))
+    store = load(folder, review)
+    documents = {d.get("role"): d.set_id for d in store.find_nodes(Label.DOCUMENT)}
+    assert documents == {role: IM01_SET for role in (
+        "overview", "runtime", "memory", "epistemic", "reconciliation", "generated-review")}
+    identity = {"run-id-mismatch", "boundary-mismatch", "unpinned-member", "pin-mismatch"}
+    assert not [f for f in check(store, set_id=IM01_SET).findings if f.code in identity]
