@@ -23,6 +23,8 @@ System           ``system/<slug>``                     ``system/tolaria``
 AnalysisSet      ``<set>``                             ``tolaria``, ``AAS-2026-10-04-…-01``
 Document         ``<set>/<role>``                      ``tolaria/workflow-report``
 Section          ``<document>#L<line>``                ``tolaria/workflow-report#L5``
+                 (``#D<line>``: a declaration written
+                 inline at the start of a paragraph, G1)
 Statement        ``<document>#L<line>``                ``tolaria/synthesis#L29``
 Quotation        ``<document>#Q<line>``                ``tolaria/workflow-report#Q39``
 Record           ``<set>/<record id>``                 ``tolaria/RT-RTE-mcp-write``

@@ -138,7 +138,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
     for order, block in enumerate(doc.blocks, start=1):
-        node_id = f"{doc_id}#L{block.line}"
+        # an inline declaration shares its line with the statement after it (G1): #D<line>
+        node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') == 'inline' else 'L'}{block.line}"
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
@@ -202,7 +203,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
         for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
     ] + [SectionRef(n.id, roles[n.document_id], n.get("heading")) for g in graphs for n in g.nodes
          if n.label == Label.SECTION]
-    sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#L", 1)[1])))
+    sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#", 1)[1][1:])))
     refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
     refs.update({n.id: n for n in shared.values() if n.label == Label.NAMED_REFERENCE})
     derived: list[Edge] = []

@@ -63,7 +63,7 @@ def _doc_key(node: Node) -> tuple:
 def _line_key(node_id: str) -> tuple:
     """Node ids in line order: ``doc#L7`` before ``doc#L19``."""
     head, _, tail = node_id.partition("#")
-    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 

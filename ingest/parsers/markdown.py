@@ -7,8 +7,10 @@ concatenation between ``preamble`` and ``trailer`` is the file's text, byte for 
 Blocks, in document order (GRAMMAR section in brackets):
 
 - headings: ``section`` (H2), ``kinds`` (H3 kind heading under ``## Shared records``, §4.1),
-  ``declaration`` (``#### ID — Label`` or G4 ``#### ID`` + ``Label:`` line, §4.2), ``annotation``
-  (``#### On ID — label`` or the link form, §4.6), ``subsection`` (any other H3–H6);
+  ``declaration`` (``#### ID — Label`` or G4 ``#### ID`` + ``Label:`` line, §4.2; G1 also
+  ``### ID — Label`` after an H3 kind heading, and ``ID — Label. …`` opening a paragraph, whose
+  ``ID —`` is the heading and the rest a statement inside it), ``annotation`` (``#### On ID —
+  label`` or the link form, §4.6), ``subsection`` (any other H3–H6);
 - statements: ``paragraph``, ``list_item`` (one per top-level bullet), ``field`` (a ``Label: value``
   bullet, bold bullet or line inside a declaration or annotation, §4.3–§4.5, and ``Route ID:``
   ledger lines, §3.5), ``table_header``/``table_row`` (§7), ``quotation`` (one blockquote passage
@@ -63,6 +65,7 @@ _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
 _DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 _DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
+_INLINE_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})[ \t]+(\u2014)[ \t]+(?=\S)")
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 _LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
 _PART_OF = re.compile(
@@ -434,9 +437,14 @@ class _Builder:
 
     def emit(self, kind: str, first: int, stop: int, **kwargs) -> ParsedBlock:
         start, end, _ = self.bounds(first, stop)
+        return self.emit_at(kind, first, start, end, **kwargs)
+
+    def emit_at(self, kind: str, line: int, start: int, end: int, **kwargs) -> ParsedBlock:
+        """Emit a block of file offsets ``[start, end)`` on 0-based ``line`` (a part of a line:
+        an inline declaration, :func:`_inline_declaration`)."""
         if start < self.prev_end:
-            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, first + 1))
-        block = ParsedBlock(kind, first + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
+            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, line + 1))
+        block = ParsedBlock(kind, line + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
         self.blocks.append(block)
         self.prev_end = end
         return block
@@ -679,10 +687,16 @@ def _heading(inline: Token, level: int, first: int, stop: int, b: _Builder, ctx:
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
     elif level == 3:
+        within_kind = ctx.record_kind
         ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
         if ctx.h2 == "Shared records" and text in _KIND_NAMES:
             kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
             extra = {"record_kind": ctx.record_kind}
+        elif ctx.h2 == "Shared records" and within_kind and (m := _DECLARATION.match(text)):
+            # G1 (the Napkin result): `### CMP-1 — Label` under the `### Components` kind heading
+            kind, ctx.record_kind = "declaration", within_kind
+            extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
+            ctx.declaration, ctx.first_in_record = extra, True
     elif level == 4:
         ctx.declaration, ctx.annotation = None, None
         if ctx.h2 == "Shared records" and ctx.record_kind:
@@ -719,7 +733,8 @@ def _annotated(text: str, links: list[_Link], own_file: str) -> tuple[str | None
 
 
 def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, text: str, *,
-               links: list[_Link] = (), scan: bool = True, citations=None, **extra) -> ParsedBlock:
+               links: list[_Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
+               **extra) -> ParsedBlock:
     """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
     or annotation (GRAMMAR §4.4),
     and ID findings; ``scan=False`` for quoted, fenced and raw HTML text."""
@@ -740,7 +755,10 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
         citations = ()
     if ctx.annotation is not None and kind == "paragraph":
         kind = "annotation_body"
-    block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    if at is None:
+        block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    else:  # offsets within the lines (the body of an inline declaration)
+        block = b.emit_at(kind, first, *at, text=text, citations=tuple(citations), extra=extra)
     if ctx.first_in_record:
         ctx.first_in_record = False
         if (ctx.declaration is not None and kind == "field" and extra.get("label") == "Label"
@@ -769,7 +787,36 @@ def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> 
     return extra
 
 
+def _inline_declaration(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context) -> bool:
+    """A paragraph opening with ``ID — `` under a kind heading (G1, the Supermemory result:
+    ``CMP-1 — Supermemory MCP request server. Implementation conclusion status: wired. …``) is a
+    declaration written inline: its ``ID —`` is emitted as the declaration section (``heading_form``
+    ``inline``, the loader names it ``<document>#D<line>``; its label is the paragraph's first
+    sentence) and the paragraph after the dash as the first statement inside it, so every ID the
+    label cites is a statement's citation. Whether it was one (GRAMMAR §4.2 as G1 extends it)."""
+    if ctx.h2 != "Shared records" or not ctx.record_kind:
+        return False
+    m = _INLINE_DECLARATION.match(b.lines[first])
+    text, links = _render_inline(inline.children)
+    if m is None or not text.startswith(m.group(0)):
+        return False
+    start = b.starts[first]
+    lead = m.end()
+    body = text[lead:]
+    label = re.split(r"\.(?:\s|$)", body, maxsplit=1)[0].strip() or None
+    extra = {"record_id": m.group(1), "label": label, "heading_form": "inline"}
+    b.emit_at("heading", first, start, start + m.end(2), text=m.group(1), level=4, section_kind="declaration",
+              extra=extra)
+    ctx.declaration, ctx.first_in_record = extra, True
+    shifted = [replace(link, start=link.start - lead, end=link.end - lead) for link in links if link.start >= lead]
+    _, end, _ = b.bounds(first, stop)
+    _statement(b, ctx, "paragraph", first, stop, body, links=shifted, at=(start + lead, end))
+    return True
+
+
 def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    if _inline_declaration(inline, first, stop, b, ctx):
+        return
     text, links = _render_inline(inline.children)
     if EMPTY_KIND.match(text.strip()):
         _statement(b, ctx, "empty_marker", first, stop, text)
