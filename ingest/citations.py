@@ -4,10 +4,13 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 :func:`extract_citations`. Forms recognised, in order of precedence:
 
 1. citation groups: ``(…)`` and ``[…]`` (not a link label) split on ``;`` then ``,`` — a group
-   counts when one token is an ID or path, or when it closes a sentence and every token is a short
-   name (``(boundary, Source register).``);
+   counts when one token is an ID or path, or when it closes a sentence and every token names a
+   member or a known section (``(boundary, Source register).``,
+   :func:`ingest.resolve.names_part`); an ordinary parenthetical such as ``(ranking may reorder
+   results)`` is prose;
 2. a bare trailing ID list after the final sentence (seed 003: ``… effects. RT-RTE-owner-chat,
-   RT-OBJ-active-runs.``);
+   RT-OBJ-active-runs.``), and the list of the overview's amendment index line (GRAMMAR §2.2
+   rule 6: ``Amended or superseded records: EPI-OBJ-1, EPI-OBJ-4; reconciliation.``);
 3. whole table cells of citation columns (Limitations ``affected …`` column);
 4. every other record/source ID or ``dir/file.ext`` path in running prose, as a ``mention``.
 
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 
 from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
 from ingest.parsers.parsed import ParsedCitation
+from ingest.resolve import names_part
 
 __all__ = ["extract_citations", "split_cell_citations"]
 
@@ -35,6 +39,7 @@ _RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
 statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
 look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
+_INDEX_LINE = re.compile(r"^Amended or superseded records:[ \t]*")
 _MAX_NAME_WORDS = 5
 
 
@@ -106,7 +111,7 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
     if any(RECORD_ID.search(t.text) or SOURCE_ID.search(t.text) for t in tokens):
         return True
     closes_sentence = re.match(r"[.;]?\s*$", text[end:]) is not None or re.match(r"[.;](?:\s|$)", text[end:]) is not None
-    return closes_sentence and all(_is_short_name(t.text) for t in tokens)
+    return closes_sentence and all(names_part(t.text) for t in tokens)
 
 
 def _has_record_mark(text: str) -> bool:
@@ -189,8 +194,13 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         found.extend(_group_citations(tokens, "citation", (span_from, span_end)))
         taken.append((m.start(), m.end()))
         span_from = span_end
+    index = _INDEX_LINE.match(text)
+    if index:  # GRAMMAR §2.2 rule 6: the list after the label, `none` or IDs, then the reconciliation
+        tokens = [t for t in _split(text[index.end():].rstrip().rstrip("."), index.end()) if t.text != "none"]
+        found.extend(_group_citations(tokens, "citation", (0, len(text))))
+        taken.append((index.end(), len(text)))
     # A trailing list needs a record or source token (``classify_token``), so an ID mark.
-    trailing = _trailing_list(text, taken) if records or sources else None
+    trailing = _trailing_list(text, taken) if (records or sources) and not index else None
     if trailing:
         offset, tokens = trailing
         end = len(text.rstrip())

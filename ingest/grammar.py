@@ -22,6 +22,7 @@ __all__ = [
     "ANALYSTS",
     "KIND_HEADINGS",
     "MemberType",
+    "SECTION_NAMES",
     "member_type",
     "member_identity",
     "EMPTY_KIND",
@@ -164,6 +165,12 @@ _MEMBER_TYPES = (
                 "Semantic verification", "Deterministic validation", "Blockers"),
                free=("Runtime account", "Reconciliation", "Bounded synthesis"), record_prefix=ANY_ANALYST),
 )
+
+SECTION_NAMES = frozenset(
+    name.lower() for t in _MEMBER_TYPES for name in (*t.sections, *t.subsections)
+)
+"""Every section and subsection name the member types define (GRAMMAR §3), lower-cased: what a
+named reference may name besides a member (``Source register``, ``Bounded conclusion``)."""
 
 _TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "kb/types/", "types/")
 """Type-path prefixes of the generations (GRAMMAR §0, §10); ``kb/types/`` is a G1 form

@@ -56,6 +56,7 @@ from ingest.grammar import (
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 from ingest.parsers.plaintext import citation_columns, decode_member
 from ingest.parsers.yamldoc import load_yaml
+from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["Frontmatter", "read_frontmatter", "parse_markdown", "frontmatter_records"]
 
@@ -70,10 +71,6 @@ _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013
 _LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
 _PART_OF = re.compile(
     rf"^Part of:[ \t]+(?:({RECORD_ID.pattern})|\[({RECORD_ID.pattern})\]\(([^()\s]*)\))[ \t]*$"
-)
-_SUPERSESSION = re.compile(
-    rf"^Amendment:\s*({RECORD_ID.pattern})\s+is superseded by\s+"
-    rf"((?:{RECORD_ID.pattern})(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:{RECORD_ID.pattern}))*)"
 )
 _LINES_SUFFIX = re.compile(r"^(.*?):(\d+(?:-\d+)?)$")
 _GITHUB_BLOB = re.compile(
@@ -821,11 +818,11 @@ def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context)
     if EMPTY_KIND.match(text.strip()):
         _statement(b, ctx, "empty_marker", first, stop, text)
         return
-    if text.startswith("Amendment:"):
+    if text.startswith(AMENDMENT):
         block = _statement(b, ctx, "amendment", first, stop, text, links=links)
-        _amendment(block)
+        block.extra.update(amendment_facts(block.text, block.citations))
         return
-    if text.startswith("Unresolved conflict:"):
+    if text.startswith(CONFLICT):
         _statement(b, ctx, "conflict", first, stop, text, links=links)
         return
     in_record = ctx.declaration is not None or ctx.annotation is not None
@@ -840,22 +837,6 @@ def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context)
                            **_field_extra(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx))
             return
     _statement(b, ctx, "paragraph", first, stop, text, links=links)
-
-
-def _amendment(block: ParsedBlock) -> None:
-    """Add ``amends`` (the amended record: the first ID, GRAMMAR §4.8) and, for the supersession
-    form, ``supersedes`` = [(old, new), …] from the block's record citations."""
-    records = [c for c in block.citations if c.target_kind == "record"]
-    if not records:
-        return
-    block.extra["amends"] = records[0].target
-    m = _SUPERSESSION.match(block.text)
-    if m:
-        old = [c.target for c in records if m.start(1) <= c.start < m.end(1)]
-        new = [c.target for c in records if m.start(2) <= c.start < m.end(2)]
-        if old and new:
-            block.extra["amends"] = old[0]
-            block.extra["supersedes"] = [(old[0], n) for n in new]
 
 
 def _item_parts(tokens: list[Token], i: int, close: int) -> list[tuple[str, int, int]]:
@@ -1045,22 +1026,7 @@ def _table(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx:
         extra: dict[str, Any] = {"cells": [c for c, _, _ in cells], "table": table}
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
             extra["source_id"] = cells[0][0]
-            extra["_pin"] = _register_pin(cells)
+            spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
+            extra["_pin"] = register_pin([c for c, _, _ in cells], identity=spans[0] if spans else None)
         row_first = base + tokens[tr].map[0]
         _statement(b, ctx, "table_row", row_first, base + tokens[tr].map[1], text, citations=citations, **extra)
-
-
-def _register_pin(cells: list[tuple[str, list[_Link], list[Token]]]) -> ParsedSourcePin:
-    """The source a Source register row declares (GRAMMAR §7): ``SRC-n | kind | identity/location
-    | revision or capture | evidence layer | …``; the identity is the cell's first code span, or
-    its text before an ``(access root …)`` note."""
-
-    def cell(n: int) -> str | None:
-        return cells[n][0] if n < len(cells) and cells[n][0] else None
-
-    identity = None
-    if len(cells) > 2:
-        spans = [t.content for t in cells[2][2] if t.type == "code_inline"]
-        identity = spans[0] if spans else re.split(r"\s*[(;]\s*access root", cells[2][0])[0].strip() or None
-    return ParsedSourcePin(cells[0][0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4),
-                           declared=True)
