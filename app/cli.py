@@ -117,13 +117,14 @@ def handles_errors(fn: Callable) -> Callable:
 def ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
-    Example: citegraph ingest corpus/seeds
+    Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
     from dataclasses import asdict
 
@@ -131,7 +132,8 @@ def ingest_cmd(
 
     store = _store(neo4j, home)
     try:
-        report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
+        report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
+                              workers=get_settings().ingest_workers)
     finally:
         store.close()
     if as_json:
@@ -144,8 +146,8 @@ def ingest_cmd(
         table.add_row(d.document or d.path, d.status, str(d.sections), str(d.statements), str(d.records), str(d.citations))
     out.print(table)
     for d in report.documents:
-        if d.status == "skipped":
-            err.print(f"skipped {d.path}: {d.error}", markup=False, highlight=False)
+        if d.status in ("skipped", "missing"):
+            err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
 
 
 @cli.command("rests-on")
