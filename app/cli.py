@@ -230,7 +230,7 @@ def check_cmd(
     home: HomeOpt = None,
 ) -> None:
     """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 when any error
-    is found (warnings do not fail).
+    is found (warnings do not fail), 65 when PATHS hold no analysis-set member.
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
@@ -238,11 +238,13 @@ def check_cmd(
 
     if paths:
         from graph.stores import open_embedded
-        from ingest.files import read_sets
+        from ingest.files import no_members, read_sets
         from ingest.loader import ingest_parsed
 
         # parse and assemble, then check in a throwaway store
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
+        if not assembly.documents and not assembly.problems:
+            raise no_members(paths)
         store: GraphStore = open_embedded(None)
         ingest_parsed(store, list(assembly.documents))
         report = check(store, set_id=set_id, problems=assembly.problems)

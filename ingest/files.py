@@ -11,7 +11,8 @@ from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
 from ingest.sets import GAP, MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
 
-__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept"]
+__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept",
+           "no_members"]
 
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
 """Largest member accepted (bytes); real members are under 100 KiB."""
@@ -31,6 +32,16 @@ NO_MEMBERS = ("no analysis-set members found in the input",
               "members are plain-text renderings (.txt) or Markdown files (.md) whose frontmatter `type:` is a "
               "member type")
 """Message and hint of the error for an input without any member."""
+
+
+def no_members(paths: list[Path]) -> IngestError:
+    """The error for ``paths`` holding no analysis-set member (``citegraph check PATHS`` of such a
+    folder says so instead of reporting 0 errors).
+
+    >>> str(no_members([Path("docs")]))
+    'no analysis-set members found in the input: docs'
+    """
+    return IngestError(f"{NO_MEMBERS[0]}: {', '.join(map(str, paths))}", hint=NO_MEMBERS[1])
 
 
 def oversize(size: int) -> str:

@@ -18,6 +18,7 @@ from tests.analysis_sets import (
     G2,
     G4,
     G4_SET,
+    KB,
     copy_set,
     edit,
     load,
@@ -272,6 +273,16 @@ def test_cli_check_paths_exits_1_on_a_pin_mismatch(tmp_path):
     assert not (tmp_path / "home").exists()  # nothing was ingested
     result = runner.invoke(cli, ["ingest", str(folder), "--home", home])
     assert result.exit_code == 65 and "differs from the pin" in result.output
+
+
+@pytest.mark.parametrize("folder", ["types", "empty"])
+def test_cli_check_of_a_folder_without_members_says_so(tmp_path, folder):
+    path = KB / "types" if folder == "types" else tmp_path / "empty"
+    path.mkdir(exist_ok=True)
+    result = runner.invoke(cli, ["check", str(path), "--home", str(tmp_path / "home")])
+    assert result.exit_code == 65
+    assert f"no analysis-set members found in the input: {path}" in result.output
+    assert "0 errors" not in result.output
 
 
 def test_cli_ingest_of_the_whole_corpus(tmp_path):
