@@ -17,7 +17,7 @@ from queries.records import citations_of
 from queries.reports import rests_on_subgraph
 from queries.traversal import rests_on
 from queries.validation import check
-from render.document import rebuild
+from render.document import rebuild, verify
 from render.reports import explanation
 from tests.analysis_sets import IM01, IM01_SET, IM02, IM02_SET, REVIEW, copy_set, edit, load
 
@@ -267,3 +267,30 @@ def test_the_review_joins_the_reviewed_set_when_it_is_ingested(tmp_path):
         "overview", "runtime", "memory", "epistemic", "reconciliation", "generated-review")}
     identity = {"run-id-mismatch", "boundary-mismatch", "unpinned-member", "pin-mismatch"}
     assert not [f for f in check(store, set_id=IM01_SET).findings if f.code in identity]
+
+
+# -- IM-01 as a whole ----------------------------------------------------------------------------
+
+
+def test_im01_records_annotations_amendments_quotations_and_limitations(im01):
+    sections = im01.find_nodes(Label.SECTION, set_id=IM01_SET)
+    declared = [s.get("record_id") for s in sections if s.get("kind") == "declaration"]
+    assert len(declared) == 28
+    assert Counter(parse_record_id(r).kind for r in declared) == {"OBJ": 10, "RTE": 17, "CLM": 1}
+    assert sorted(s.get("annotates") for s in sections if s.get("kind") == "annotation") == [
+        "OBJ-1", "RTE-1", "RTE-2", "RTE-3"]
+    statements = im01.find_nodes(Label.STATEMENT, set_id=IM01_SET)
+    amendments = sorted(tuple(map(tuple, s.get("supersedes"))) for s in statements if s.get("kind") == "amendment")
+    assert amendments == [(("EPI-OBJ-1", "MEM-OBJ-1"),), (("EPI-OBJ-2", "MEM-OBJ-2"),), (("EPI-OBJ-4", "MEM-OBJ-3"),)]
+    assert im01.counts(set_id=IM01_SET)["SUPERSEDED_BY"] == 3
+    assert len(im01.find_nodes(Label.QUOTATION, set_id=IM01_SET)) == 15
+    limitations = [s for s in statements if s.get("kind") == "table_row" and s.get("table") == "limitations"]
+    assert sorted(s.get("line") for s in limitations) == [49, 50, 51]
+
+
+def test_im01_pins_verify_and_members_rebuild_exactly(im01):
+    documents = im01.find_nodes(Label.DOCUMENT, set_id=IM01_SET)
+    assert sorted((d.get("file_name"), d.get("pin_verified")) for d in documents) == [
+        (name, True) for name in ("epistemic.md", "memory.md", "overview.md", "reconciliation.md", "runtime.md")]
+    report = verify(document_trees(im01, set_id=IM01_SET))
+    assert (len(report.results), report.differing) == (5, ())
