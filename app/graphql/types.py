@@ -481,7 +481,7 @@ class Statement(Block):
         return _statuses(self.node)
 
     @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
-                                                          "citation, mention, quotation, link or frontmatter.")
+                                                          "citation, mention, quotation, link, range or frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         found = await _citations(info, self.graph_id, Direction.OUT, form)
         return sorted(found, key=lambda c: (c.edge.seq, c.edge.dst))
