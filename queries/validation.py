@@ -21,7 +21,6 @@ from graph.store import Direction, GraphStore
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
 
-
 ROUTE_FIELDS = (
     "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
     "Invalidation or expiry", "Activation or effect", "Evidence limits",

@@ -481,10 +481,11 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     -------
     ParsedDocument
         ``preamble`` is the frontmatter and the H1 (and anything before it); ``blocks`` every
-        heading and statement after it (a generated review's ``Evidence basis:`` line and synthesis
-        paragraphs precede its first H2, GRAMMAR §3.11: statements directly under the document) (see the module docstring); ``trailer`` the whitespace
-        after the last block. ``pins`` holds the Source register rows (``declared``) and a boundary
-        or overview frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
+        heading and statement after it (see the module docstring; a generated review's ``Evidence
+        basis:`` line and synthesis paragraphs precede its first H2, GRAMMAR §3.11, so they are
+        statements directly under the document); ``trailer`` the whitespace after the last block.
+        ``pins`` holds the Source register rows (``declared``) and a boundary or overview
+        frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
         frontmatter (form ``frontmatter``).
 
     Raises
@@ -733,8 +734,9 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
                links: list[_Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
                **extra) -> ParsedBlock:
     """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
-    or annotation (GRAMMAR §4.4),
-    and ID findings; ``scan=False`` for quoted, fenced and raw HTML text."""
+    or annotation (GRAMMAR §4.4) and ID findings; ``scan=False`` for quoted, fenced and raw HTML
+    text; ``at`` gives file offsets when the statement is part of a line (an inline declaration's
+    body)."""
     extra = {k: v for k, v in extra.items() if v is not None}
     if scan:
         if citations is None:
