@@ -267,8 +267,8 @@ class _Checker:
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
             if node.get("part_of_malformed"):
                 self.add("part-of-malformed", set_id, node.id,
-                         f"malformed `Part of:` {node.get('part_of_malformed')}: write exactly one record ID "
-                         "on its own unindented line")
+                         f"malformed `Part of:` {node.get('part_of_malformed')}: a declaration states exactly "
+                         "one record ID on its own unindented line")
 
     def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
         """status-value and status-duplicate over a declaration's or annotation's body; the labels

@@ -619,7 +619,8 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
     """Emit the blocks of one top-level token range ``tokens[i..close]``."""
     tok = tokens[i]
     first, stop = base + tok.map[0], base + tok.map[1]
-    if ctx.declaration is not None and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
+    in_record = ctx.declaration is not None or ctx.annotation is not None
+    if in_record and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
         k = next((n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])), None)
         if k is not None:
             _split_at_part_of(first, k, stop, b, ctx)
@@ -768,10 +769,13 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
 
 def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> dict[str, Any]:
     """``label``/``value``/``form`` of a field, plus ``part_of`` (or ``part_of_malformed``) for a
-    ``Part of:`` line inside a declaration (GRAMMAR §4.7) and ``route_ids`` for a ledger
-    ``Route ID:`` line (§3.5)."""
+    ``Part of:`` line inside a declaration (GRAMMAR §4.7; inside an annotation it is malformed:
+    an annotation adds no ``Part of:``, §4.6) and ``route_ids`` for a ledger ``Route ID:`` line
+    (§3.5)."""
     extra: dict[str, Any] = {"label": label, "value": value, "form": form}
-    if label == "Part of" and ctx.declaration is not None:
+    if label == "Part of" and ctx.declaration is None and ctx.annotation is not None:
+        extra["part_of_malformed"] = f"`{raw.strip()}` in an annotation, which adds no `Part of:`"
+    elif label == "Part of" and ctx.declaration is not None:
         m = _PART_OF.match(raw)
         if form != "line":
             extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"

@@ -294,3 +294,15 @@ def test_im01_pins_verify_and_members_rebuild_exactly(im01):
         (name, True) for name in ("epistemic.md", "memory.md", "overview.md", "reconciliation.md", "runtime.md")]
     report = verify(document_trees(im01, set_id=IM01_SET))
     assert (len(report.results), report.differing) == (5, ())
+
+
+def test_part_of_in_an_annotation_is_a_finding(tmp_path):
+    folder = copy_set(IM01, tmp_path / "im01")
+    edit(folder, "memory.md", "- Storage substrate: local journal files plus bare Git memory repository and related "
+         "retained state files.\n", "- Storage substrate: local journal files plus bare Git memory repository and "
+         "related retained state files.\nPart of: MEM-OBJ-1\n")
+    by_line = {b.line: b for b in parsed(folder / "memory.md").blocks}
+    assert (by_line[273].kind, "part_of" in by_line[273].extra, by_line[273].extra["part_of_malformed"]) == (
+        "field", False, "`Part of: MEM-OBJ-1` in an annotation, which adds no `Part of:`")
+    findings = [(f.code, f.line) for f in check(load(folder), set_id=IM01_SET).findings if f.code.startswith("part-of")]
+    assert findings == [("part-of-malformed", 273)]
