@@ -145,13 +145,14 @@ def handles_errors(fn: Callable) -> Callable:
 def ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
-    Example: citegraph ingest corpus/seeds
+    Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
     from dataclasses import asdict
 
@@ -159,7 +160,8 @@ def ingest_cmd(
 
     store = _store(neo4j, home)
     try:
-        report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
+        report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
+                              workers=get_settings().ingest_workers)
     finally:
         store.close()
     if as_json:
@@ -172,8 +174,8 @@ def ingest_cmd(
         table.add_row(d.document or d.path, d.status, str(d.sections), str(d.statements), str(d.records), str(d.citations))
     out.print(table)
     for d in report.documents:
-        if d.status == "skipped":
-            err.print(f"skipped {d.path}: {d.error}", markup=False, highlight=False)
+        if d.status in ("skipped", "missing"):
+            err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
 
 
 @cli.command("rests-on")
@@ -256,7 +258,7 @@ def check_cmd(
     home: HomeOpt = None,
 ) -> None:
     """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 when any error
-    is found (warnings do not fail).
+    is found (warnings do not fail), 65 when PATHS hold no analysis-set member.
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
@@ -264,11 +266,13 @@ def check_cmd(
 
     if paths:
         from graph.stores import open_embedded
-        from ingest.files import read_sets
+        from ingest.files import no_members, read_sets
         from ingest.loader import ingest_parsed
 
         # parse and assemble, then check in a throwaway store
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
+        if not assembly.documents and not assembly.problems:
+            raise no_members(paths)
         store: GraphStore = open_embedded(None)
         ingest_parsed(store, list(assembly.documents))
         report = check(store, set_id=set_id, problems=assembly.problems)
