@@ -67,14 +67,22 @@ class GraphStore(Protocol):
         Raises
         ------
         PreconditionFailed
-            An ``expect`` item does not match the stored document."""
+            An ``expect`` item does not match the stored document.
+        NodeConflict
+            An id the batch replaces or writes names a stored node of another kind or owner
+            (:func:`graph.writes.check_node_kinds`); nothing is written."""
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """Check ``expect`` exactly as :class:`SetBatch` step 0 does (raising PreconditionFailed
-        and changing nothing on a mismatch), then delete documents and all they own, then orphaned shared nodes and, for sets left with no
-        document, the set (and its system if no other set remains). Unknown ids are ignored.
-        Derived edges of the touched sets are not recomputed here; callers that need them rewrite
-        the set."""
+        and changing nothing on a mismatch), then delete documents and all they own, then orphaned
+        shared nodes and, for sets left with no document, the set (and its system if no other set
+        remains). The documents are each id of ``ids`` that names a Document node (unknown ids and
+        ids of other nodes, such as a set, a record or a statement, are ignored:
+        :func:`graph.writes.documents_deleted`) and every document of each set in ``sets``, as
+        stored when the write runs (so of two concurrent deletes of a set, one deletes it and the
+        other finds nothing). ``WriteSummary.deleted`` lists the documents deleted. Derived edges
+        of the touched sets are not recomputed here; callers that need them rewrite the set."""
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
         """Create or replace Review nodes by id, atomically; returns how many were written.

@@ -321,6 +321,20 @@ RETURN {_NODE_FIELDS}
 """
 """Like :data:`GET_NODES`, run inside a write transaction."""
 
+EXISTING_KINDS = f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN n.id AS id, [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS labels, n.set_id AS set_id,
+  n.document_id AS document_id, null AS props_json
+"""
+"""Like :data:`EXISTING_NODES` without the properties: label, set and document of each id
+(for :func:`graph.writes.check_node_kinds`)."""
+
+SET_DOCUMENTS = f"""
+MATCH (n:{NODE_LABEL}:Document) WHERE n.set_id IN $sets
+RETURN n.id AS id ORDER BY id
+"""
+"""Ids of the Document nodes of the sets ``$sets`` (list of str), inside a delete's transaction."""
+
 EXISTING_IDS = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
 RETURN n.id AS id

@@ -274,9 +274,10 @@ class Neo4jStore:
         nodes, edges = self._write(self._write_set_tx, batch)
         return writes.write_summary(batch, nodes, edges)
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`. One write transaction."""
-        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}))
+        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}), sorted(sets))
         return WriteSummary((), tuple(deleted), nodes, edges)
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
@@ -306,6 +307,8 @@ class Neo4jStore:
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch) -> tuple[int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, batch.expect)
+        writes.check_node_kinds(batch, {n.id: n for n in map(
+            _node_from_row, _run(tx, cypher.EXISTING_KINDS, ids=writes.kind_checked_ids(batch)))})
         self._delete_documents_step(tx, writes.documents_replaced(batch))
         self._upsert_shared_step(tx, batch.shared)
         self._merge_nodes_step(tx, [n for d in batch.documents for n in (d.document, *d.nodes)])
@@ -314,10 +317,12 @@ class Neo4jStore:
         self._collect_orphans_step(tx, [batch.set_id])
         return self._totals(tx)
 
-    def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str],
-                             expect: Mapping[str, str | None]) -> tuple[list[str], int, int]:
+    def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str], expect: Mapping[str, str | None],
+                             sets: list[str]) -> tuple[list[str], int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, expect)
+        if sets:
+            ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
         deleted = writes.documents_deleted(ids, existing)
         sets = {existing[d].set_id for d in deleted if existing[d].set_id is not None}

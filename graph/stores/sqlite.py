@@ -488,6 +488,9 @@ class SQLiteStore:
         in one transaction, touching the rows of ``batch.set_id`` only."""
         with self._writing() as conn:
             writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
+            writes.check_node_kinds(batch, {n.id: n for n in _nodes(
+                conn, f"SELECT id, label, set_id, document_id, '{{}}' FROM nodes WHERE id IN {_IDS}",
+                (_dumps(writes.kind_checked_ids(batch)),))})
             touched = _delete_documents(conn, writes.documents_replaced(batch))
             shared = writes.last_of(batch.shared)
             stored = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
@@ -503,11 +506,16 @@ class SQLiteStore:
             nodes, edges = _bump(conn, touched)
         return writes.write_summary(batch, nodes, edges)
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`."""
         ids = list(ids)
         with self._writing() as conn:
             writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
+            if sets:
+                ids += [row[0] for row in conn.execute(
+                    f"SELECT id FROM nodes WHERE label = 'Document' AND set_id IN {_IDS} ORDER BY id",
+                    (_dumps(sorted(sets)),))]
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
