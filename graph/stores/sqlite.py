@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from graph import writes
-from graph.errors import StoreUnavailable
+from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach
 
@@ -220,13 +220,16 @@ class SQLiteStore:
     @contextmanager
     def _translated(self) -> Iterator[None]:
         """SQLite's errors as citegraph's: a damaged or foreign file is :class:`StoreUnavailable`
-        naming it; a full disk an :class:`OSError` naming it."""
+        naming it; a full disk or an I/O error :class:`StoreWriteFailed` naming it (the write is
+        rolled back)."""
         try:
             yield
         except sqlite3.OperationalError as exc:
             text = str(exc)
             if "database or disk is full" in text or "disk I/O error" in text:
-                raise OSError(28 if "full" in text else 5, text, str(self.path)) from exc
+                raise StoreWriteFailed(f"cannot write the embedded store {self.path}: {text}",
+                                       hint="nothing of this write was kept; free disk space (or fix the disk) "
+                                            "and retry") from exc
             if "readonly" in text:
                 raise StoreUnavailable(f"cannot write the embedded store {self.path}: it is read-only for this user",
                                        hint="reads work; write as a user who may write the file and its folder") from exc
