@@ -9,13 +9,9 @@ from graph.errors import CitegraphError, IngestError, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
+from ingest.sets import MANIFEST_NAME, MAX_MEMBER_BYTES, Assembly, InputFile, SetProblem, assemble, oversize
 
 __all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept"]
-
-MAX_MEMBER_BYTES = 8 * 1024 * 1024
-"""Largest member accepted (bytes); real members are under 100 KiB."""
-
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:
@@ -29,11 +25,6 @@ NO_MEMBERS = ("no analysis-set members found in the input",
               "members are plain-text renderings (.txt) or Markdown files (.md) whose frontmatter `type:` is a "
               "member type")
 """Message and hint of the error for an input without any member."""
-
-
-def oversize(size: int) -> str:
-    """Why a file of ``size`` bytes is refused unread."""
-    return f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"
 
 
 def refusal_of(problems: list[SetProblem]) -> CitegraphError:

@@ -40,6 +40,8 @@ from ingest.parsers.plaintext import decode_member
 from ingest.parsers.yamldoc import load_yaml
 
 __all__ = [
+    "MAX_MEMBER_BYTES",
+    "oversize",
     "MANIFEST_NAME",
     "PARALLEL_MIN_FILES",
     "SET_TYPES",
@@ -52,8 +54,17 @@ __all__ = [
     "assemble",
 ]
 
+MAX_MEMBER_BYTES = 8 * 1024 * 1024
+"""Largest member or manifest accepted (bytes), whichever way it comes (a file, a zip entry, a
+multipart field, a PUT body, a GraphQL upload); real members are under 100 KiB."""
+
 MANIFEST_NAME = "ARTIFACT.yaml"
 """File name of a set's manifest (GRAMMAR §2.1)."""
+
+
+def oversize(size: int) -> str:
+    """Why a file of ``size`` bytes is refused unparsed."""
+    return f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"
 
 SET_TYPES = (
     "agentic-system-analyses/types/agentic-system-analysis-set.md",
@@ -245,6 +256,10 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
     rule (:func:`ingest.grammar.run_id_problem`) hold for every face."""
     if f.data is None:
         problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
+        return None
+    if len(f.data) > MAX_MEMBER_BYTES:
+        problems.append(SetProblem("parse-error", "error", f.path, 1, oversize(len(f.data)),
+                                   hint="a member is a report of at most a few hundred KiB"))
         return None
     fm = None
     if f.name.lower().endswith(".md"):
