@@ -11,12 +11,14 @@ from graph.errors import (
     CitegraphError,
     DuplicateDeclaration,
     IngestError,
+    NodeConflict,
     NotFound,
     PreconditionFailed,
     QueryLimitExceeded,
     SettingsInvalid,
     SourceRepositoryError,
     StoreUnavailable,
+    StoreWriteFailed,
     ValidationFailed,
 )
 
@@ -34,6 +36,7 @@ class ErrorFace:
 
 _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (DuplicateDeclaration, ErrorFace(409, "CONFLICT", 65)),
+    (NodeConflict, ErrorFace(409, "CONFLICT", 65)),
     (IngestError, ErrorFace(422, "INVALID_INPUT", 65)),
     (ValidationFailed, ErrorFace(422, "INVALID_INPUT", 65)),
     (NotFound, ErrorFace(404, "NOT_FOUND", 66)),
@@ -41,6 +44,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
     (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
     (Unauthenticated, ErrorFace(401, "UNAUTHENTICATED", 77)),
+    (StoreWriteFailed, ErrorFace(503, "UNAVAILABLE", 74)),  # a full disk: EX_IOERR on the CLI
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)

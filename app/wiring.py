@@ -10,7 +10,7 @@ from graph.stores import open_embedded
 
 from app.settings import Settings
 
-__all__ = ["open_store", "allowed_repository"]
+__all__ = ["open_store", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -34,12 +34,15 @@ def open_store(settings: Settings) -> GraphStore:
 
 
 def allowed_repository(settings: Settings, path: str) -> Path:
-    """``path`` resolved, when it lies under one of ``settings.repo_roots`` (HTTP faces only).
+    """``path`` resolved, when it and every folder git would read the repository from lie under
+    one of ``settings.repo_roots`` (HTTP faces only; see :func:`git_folders`).
 
     Raises
     ------
     AccessDenied
-        No roots are configured, or ``path`` (after resolving ``..`` and links) is outside them.
+        No roots are configured, or ``path`` (after resolving ``..`` and links) is outside them, or
+        the repository keeps its data outside them (a ``.git`` file's ``gitdir:``, a worktree's
+        ``commondir``, an object store's ``alternates``).
     SourceRepositoryError
         ``path`` holds a NUL character (no file name does).
     """
@@ -50,7 +53,71 @@ def allowed_repository(settings: Settings, path: str) -> Path:
     if not roots:
         raise AccessDenied("impact over HTTP is disabled", hint="set CITEGRAPH_REPO_ROOTS to the folders "
                            "that hold the analysed repositories, e.g. '[\"/srv/repos\"]'")
-    if not any(resolved == root or root in resolved.parents for root in roots):
+    if not _under(resolved, roots):
         raise AccessDenied(f"repository {path} is outside the allowed roots",
                            hint="CITEGRAPH_REPO_ROOTS lists the folders impact may open")
+    for folder in git_folders(resolved):
+        if not _under(folder, roots):
+            raise AccessDenied(f"repository {path} keeps its git data in {folder}, outside the allowed roots",
+                               hint="CITEGRAPH_REPO_ROOTS must hold the repository's git folder too")
     return resolved
+
+
+def _under(path: Path, roots: list[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
+
+
+MAX_ALTERNATES_DEPTH = 5
+"""How deep git follows ``objects/info/alternates`` (git's own limit), and so :func:`git_folders`."""
+
+
+def git_folders(top: Path) -> list[Path]:
+    """Every folder git reads the repository at ``top`` from, resolved, in the order found: its git
+    folder (``top/.git``; the folder a ``.git`` *file* names on its ``gitdir:`` line, as in a
+    worktree or a submodule; ``top`` itself for a bare repository), the common folder a
+    ``commondir`` file names (a worktree's main repository), and each object store listed in an
+    ``objects/info/alternates`` file (followed :data:`MAX_ALTERNATES_DEPTH` deep). A pointer that
+    cannot be read is skipped: git then cannot open the repository either.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> top = Path(tempfile.mkdtemp()).resolve()
+    >>> _ = (top / ".git").write_text("gitdir: /srv/elsewhere/.git/worktrees/x\\n")
+    >>> [str(p) for p in git_folders(top)]
+    ['/srv/elsewhere/.git/worktrees/x']
+    """
+    dot = top / ".git"
+    if dot.is_file():
+        try:
+            first = dot.read_text(encoding="utf-8", errors="replace").splitlines()[:1]
+        except OSError:
+            return []
+        if not first or not first[0].startswith("gitdir:"):
+            return []
+        git_dir = (top / first[0].removeprefix("gitdir:").strip()).resolve()
+    else:
+        git_dir = dot.resolve() if dot.exists() else top
+    found = [git_dir]
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        common = ""
+    if common:
+        found.append((git_dir / common).resolve())
+    stores = [folder / "objects" for folder in found]
+    for _ in range(MAX_ALTERNATES_DEPTH):
+        more = []
+        for objects in stores:
+            try:
+                lines = (objects / "info" / "alternates").read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if line.strip() and not line.startswith("#"):
+                    alternate = (objects / line.strip().strip('"')).resolve()
+                    if alternate not in found:
+                        found.append(alternate)
+                        more.append(alternate)
+        stores = more
+    return found

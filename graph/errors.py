@@ -20,6 +20,9 @@ __all__ = [
     "QueryLimitExceeded",
     "SettingsInvalid",
     "StoreUnavailable",
+    "StoreWriteFailed",
+    "SnapshotChanged",
+    "NodeConflict",
     "PreconditionFailed",
     "AmbiguousScope",
     "SourceRepositoryError",
@@ -118,6 +121,22 @@ class SettingsInvalid(CitegraphError):
 
 class StoreUnavailable(CitegraphError):
     """Raised when the store cannot be reached (Neo4j down, transient failure after retries)."""
+
+
+class StoreWriteFailed(StoreUnavailable):
+    """Raised when the store's storage refuses a write (a full disk, an I/O error); nothing of the
+    write is kept, and the store answers reads as before it."""
+
+
+class SnapshotChanged(StoreUnavailable):
+    """Raised when a read snapshot that could not hold a write off saw one commit while it read
+    (Neo4j); :func:`graph.store.read_snapshot` then reads again."""
+
+
+class NodeConflict(CitegraphError):
+    """Raised when a write would replace or delete a node under an id that names a node of another
+    kind or owner (a document id that is a record's, a set named like another node); nothing is
+    written."""
 
 
 class Unauthenticated(CitegraphError):

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Collection, ContextManager, Iterable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, TypeVar, runtime_checkable
 
+from graph.errors import SnapshotChanged
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "Reach", "SupportsReach", "projected"]
+__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot", "SNAPSHOT_ATTEMPTS",
+           "Reach", "SupportsReach", "projected"]
+
+T = TypeVar("T")
 
 
 class Direction(StrEnum):
@@ -67,14 +71,22 @@ class GraphStore(Protocol):
         Raises
         ------
         PreconditionFailed
-            An ``expect`` item does not match the stored document."""
+            An ``expect`` item does not match the stored document.
+        NodeConflict
+            An id the batch replaces or writes names a stored node of another kind or owner
+            (:func:`graph.writes.check_node_kinds`); nothing is written."""
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """Check ``expect`` exactly as :class:`SetBatch` step 0 does (raising PreconditionFailed
-        and changing nothing on a mismatch), then delete documents and all they own, then orphaned shared nodes and, for sets left with no
-        document, the set (and its system if no other set remains). Unknown ids are ignored.
-        Derived edges of the touched sets are not recomputed here; callers that need them rewrite
-        the set."""
+        and changing nothing on a mismatch), then delete documents and all they own, then orphaned
+        shared nodes and, for sets left with no document, the set (and its system if no other set
+        remains). The documents are each id of ``ids`` that names a Document node (unknown ids and
+        ids of other nodes, such as a set, a record or a statement, are ignored:
+        :func:`graph.writes.documents_deleted`) and every document of each set in ``sets``, as
+        stored when the write runs (so of two concurrent deletes of a set, one deletes it and the
+        other finds nothing). ``WriteSummary.deleted`` lists the documents deleted. Derived edges
+        of the touched sets are not recomputed here; callers that need them rewrite the set."""
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
         """Create or replace Review nodes by id, atomically; returns how many were written.
@@ -105,6 +117,67 @@ class SupportsBulkWrite(Protocol):
     def bulk(self) -> ContextManager[None]:
         """A block whose writes form one transaction: all kept when it ends, all rolled back if any
         write or the block raises."""
+
+
+@runtime_checkable
+class SupportsSnapshot(Protocol):
+    """A store whose reads can be held to one committed state for a while: every read of a request
+    made through one view sees the same store, as if no write ran meanwhile. Callers use
+    :func:`read_snapshot`, which also serves stores without it."""
+
+    def snapshot(self, *, exclusive: bool = False) -> ContextManager[GraphStore]:
+        """A read-only view of one committed state of the store, for the block.
+
+        The view answers every read of :class:`GraphStore` (and of the store's optional read
+        protocols) and refuses writes. It may be used from several threads, one call at a time.
+        A store that cannot hold writes off while a view is open (Neo4j reads at read-committed
+        isolation) checks on leaving the block that none committed, and raises
+        :class:`~graph.errors.SnapshotChanged` if one did, whatever the block raised;
+        ``exclusive`` makes such a store hold writes off for the block instead (they wait), so the
+        block cannot fail that way. A store whose readers see one state anyway (SQLite in WAL
+        mode) ignores ``exclusive``.
+
+        Raises
+        ------
+        SnapshotChanged
+            Not ``exclusive``, and a write committed while the view was open."""
+
+
+SNAPSHOT_ATTEMPTS = 4
+"""How often :func:`read_snapshot` reads; the last attempt is exclusive."""
+
+
+def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T], *, attempts: int = SNAPSHOT_ATTEMPTS) -> T:
+    """``read(view)`` on one committed state of ``store``: every store call ``read`` makes sees the
+    same data (a set listed has its documents, a record found is still there when its closure is
+    read). This is how a face serves one request.
+
+    On a :class:`SupportsSnapshot` store, ``read`` runs in a :meth:`~SupportsSnapshot.snapshot`;
+    when a write committed meanwhile (:class:`~graph.errors.SnapshotChanged`), whatever ``read``
+    returned or raised is dropped and it runs again, the last of ``attempts`` times holding writes
+    off. A store without snapshots is read as it is. ``read`` must only read, since it may run more
+    than once.
+
+    Returns
+    -------
+    T
+        What ``read`` returned on a view no write changed.
+
+    Raises
+    ------
+    Exception
+        Whatever ``read`` raised on such a view (a :class:`~graph.errors.NotFound`, …).
+    """
+    if not isinstance(store, SupportsSnapshot):
+        return read(store)
+    for attempt in range(1, attempts + 1):
+        try:
+            with store.snapshot(exclusive=attempt == attempts) as view:
+                return read(view)
+        except SnapshotChanged:
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
 
 - **compare-and-swap** (step 0): :func:`check_expected` compares each ``expect`` item with the
   stored document's SHA-256, read inside the write's transaction;
-- **documents to replace** (step 1): :func:`documents_replaced`;
+- **documents to replace** (step 1): :func:`documents_replaced`; an id that names a stored node
+  of another kind or owner is refused, never deleted or overwritten (:func:`check_node_kinds`);
+- **documents to delete**: :func:`documents_deleted`, only Document nodes;
 - **shared-node merge** (step 2): :func:`merged_shared`; non-null properties overwrite, null ones
   never erase;
 - **identity and ownership of edges**: :func:`edge_owner` and :func:`edge_identity`; of equal
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from typing import Collection, Iterable, Mapping, TypeVar
 
-from graph.errors import CitegraphError, PreconditionFailed
+from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
 from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "check_expected",
     "documents_replaced",
     "documents_deleted",
+    "kind_checked_ids",
+    "check_node_kinds",
     "check_edge_ends",
     "merged_shared",
     "edge_owner",
@@ -71,23 +75,76 @@ def documents_replaced(batch: SetBatch) -> list[str]:
 
 def documents_deleted(ids: Iterable[str], existing: Mapping[str, Node]) -> list[str]:
     """What :meth:`~graph.store.GraphStore.delete_documents` deletes, in order: each id of ``ids``
-    naming a stored node (``existing``: id → node, as read in the write's transaction), except one
-    already gone with an earlier document of the list (or named twice). Unknown ids are ignored.
+    naming a stored Document node (``existing``: id → node, as read in the write's transaction),
+    except one named twice. Unknown ids are ignored, and so is an id naming a node of another
+    label (a set, a record, a statement): deleting documents never deletes anything else.
 
     Examples
     --------
     >>> doc = Node("s/d", Label.DOCUMENT, "s", "s/d")
     >>> stmt = Node("s/d#L3", Label.STATEMENT, "s", "s/d")
-    >>> documents_deleted(["s/d", "s/d#L3", "nope", "s/d"], {n.id: n for n in (doc, stmt)})
+    >>> the_set = Node("s", Label.ANALYSIS_SET, "s", None)
+    >>> documents_deleted(["s/d", "s/d#L3", "s", "nope", "s/d"], {n.id: n for n in (doc, stmt, the_set)})
     ['s/d']
     """
     deleted: list[str] = []
     for node_id in ids:
         node = existing.get(node_id)
-        if node is None or node_id in deleted or node.document_id in deleted:
+        if node is None or node.label != Label.DOCUMENT or node_id in deleted:
             continue
         deleted.append(node_id)
     return deleted
+
+
+def kind_checked_ids(batch: SetBatch) -> list[str]:
+    """The ids :func:`check_node_kinds` needs the stored nodes of (label, set and document are
+    enough; props are not read): the documents replaced, the shared nodes and every node the
+    batch's documents own."""
+    ids = [*documents_replaced(batch), *(n.id for n in batch.shared)]
+    ids += [n.id for d in batch.documents for n in d.nodes]
+    return list(dict.fromkeys(ids))
+
+
+def check_node_kinds(batch: SetBatch, stored: Mapping[str, Node]) -> None:
+    """Step 0 (after ``expect``): no step of ``batch`` may delete or overwrite a node of another
+    kind or owner. ``stored`` maps the ids of :func:`kind_checked_ids` to the nodes stored now (an
+    absent key: no such node). Every id the batch replaces or writes as a document must name a
+    Document or nothing; every shared node a node of its own label and set, or nothing; every node
+    a document owns a node of a document the batch replaces, or nothing.
+
+    Raises
+    ------
+    NodeConflict
+        The first id that breaks a rule; the caller's transaction rolls back.
+
+    Examples
+    --------
+    >>> from graph.model import DocumentGraph
+    >>> doc = Node("s/synthesis", Label.DOCUMENT, "s", "s/synthesis")
+    >>> batch = SetBatch("s", (), (DocumentGraph(doc, (), ()),), ())
+    >>> check_node_kinds(batch, {"s/synthesis": Node("s/synthesis", Label.RECORD, "s", None)})
+    Traceback (most recent call last):
+    graph.errors.NodeConflict: s/synthesis is a Record in the store, not a document: it is neither replaced nor deleted
+    """
+    replaced = documents_replaced(batch)
+    for node_id in replaced:
+        node = stored.get(node_id)
+        if node is not None and node.label != Label.DOCUMENT:
+            raise NodeConflict(f"{node_id} is a {node.label} in the store, not a document: it is neither "
+                               f"replaced nor deleted", hint="document ids are <set>/<role>")
+    for new in batch.shared:
+        node = stored.get(new.id)
+        if node is not None and (node.label != new.label or node.set_id != new.set_id or node.document_id):
+            raise NodeConflict(f"{new.id} is a {node.label} of {node.document_id or node.set_id or 'no set'} "
+                               f"in the store; set {batch.set_id} cannot write a {new.label} under that id",
+                               hint="a run-id or system name that spells another node's id cannot name a set")
+    owners = set(replaced)
+    for document in batch.documents:
+        for new in document.nodes:
+            node = stored.get(new.id)
+            if node is not None and node.document_id not in owners:
+                raise NodeConflict(f"{new.id} is a {node.label} of {node.document_id or node.set_id or 'no set'} "
+                                   f"in the store; document {document.id} cannot write a {new.label} under that id")
 
 
 def check_edge_ends(edges: Iterable[Edge], known: Collection[str]) -> None:

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import io
+import lzma
 import stat
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from graph.errors import IngestError, SourceSpan
+from ingest.sets import MAX_MEMBER_BYTES
 
 __all__ = ["ArchiveLimits", "read_zip"]
+
+_DAMAGED = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OverflowError, OSError, struct.error)
+"""What :mod:`zipfile` raises on a damaged archive: a bad CRC or header (``BadZipFile``), corrupt
+deflate or LZMA data, truncated data (``EOFError``), an unknown compression method or version
+(``NotImplementedError``), an entry flagged encrypted (``RuntimeError``), offsets that point before
+the start (``ValueError``) …"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +31,7 @@ class ArchiveLimits:
 
     max_files: int = 200
     max_total_bytes: int = 64 * 1024 * 1024
-    max_member_bytes: int = 8 * 1024 * 1024
+    max_member_bytes: int = MAX_MEMBER_BYTES
     max_ratio: float = 200.0
 
 
@@ -42,8 +53,10 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
     Raises
     ------
     IngestError
-        Not a zip archive; an absolute, ``..`` or drive path; a symbolic link; more entries or more
-        uncompressed bytes than ``limits`` allow; an entry compressed more than ``max_ratio``.
+        Not a zip archive, or a damaged one (a bad CRC, corrupt compressed data, a broken header:
+        the message names the entry); an absolute, ``..`` or drive path; a symbolic link; more
+        entries or more uncompressed bytes than ``limits`` allow; an entry compressed more than
+        ``max_ratio``.
 
     Examples
     --------
@@ -55,8 +68,8 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
-        raise IngestError(f"not a zip archive: {exc}", source=SourceSpan(name, 1)) from None
+    except _DAMAGED as exc:
+        raise IngestError(f"not a zip archive: {exc or type(exc).__name__}", source=SourceSpan(name, 1)) from None
     entries = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
     if len(entries) > limits.max_files:
         raise IngestError(f"archive has {len(entries)} files, over the limit of {limits.max_files}",
@@ -72,8 +85,13 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
         ):
             raise IngestError(f"entry {info.filename!r} expands too much ({info.file_size} bytes)",
                               source=SourceSpan(name, 1), hint="is this a zip bomb?")
-        with archive.open(info) as fh:
-            content = fh.read(limits.max_member_bytes + 1)
+        try:
+            with archive.open(info) as fh:
+                content = fh.read(limits.max_member_bytes + 1)
+        except _DAMAGED as exc:
+            raise IngestError(f"entry {info.filename!r} of the archive is damaged: {exc or type(exc).__name__}",
+                              source=SourceSpan(name, 1), hint="the archive was changed or cut short on its way; "
+                              "make it again") from None
         total += len(content)
         if len(content) > limits.max_member_bytes or total > limits.max_total_bytes:
             raise IngestError(f"archive expands past {limits.max_total_bytes} bytes", source=SourceSpan(name, 1),

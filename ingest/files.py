@@ -9,14 +9,10 @@ from graph.errors import CitegraphError, IngestError, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import GAP, MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
+from ingest.sets import GAP, MANIFEST_NAME, MAX_MEMBER_BYTES, Assembly, InputFile, SetProblem, assemble, oversize
 
 __all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept",
            "no_members"]
-
-MAX_MEMBER_BYTES = 8 * 1024 * 1024
-"""Largest member accepted (bytes); real members are under 100 KiB."""
-
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:
@@ -42,11 +38,6 @@ def no_members(paths: list[Path]) -> IngestError:
     'no analysis-set members found in the input: docs'
     """
     return IngestError(f"{NO_MEMBERS[0]}: {', '.join(map(str, paths))}", hint=NO_MEMBERS[1])
-
-
-def oversize(size: int) -> str:
-    """Why a file of ``size`` bytes is refused unread."""
-    return f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"
 
 
 def refusal_of(problems: list[SetProblem]) -> CitegraphError:

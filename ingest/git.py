@@ -127,6 +127,9 @@ class GitRepository:
             raise SourceRepositoryError(f"git {args[0]} took longer than {TIMEOUT_SECONDS} s in {self.path}") from exc
         except OSError as exc:
             raise SourceRepositoryError(f"cannot run git in {self.path}: {exc}") from exc
+        except ValueError as exc:  # an argument holding a NUL character: no process can take it
+            raise SourceRepositoryError(f"cannot run git in {self.path}: {exc}",
+                                        hint="no revision or path holds a NUL character") from None
         if check and done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise SourceRepositoryError(f"git {args[0]} failed in {self.path}: {message[-1] if message else done.returncode}")
@@ -140,12 +143,14 @@ class GitRepository:
         Raises
         ------
         RevisionNotFound
-            ``revision`` is empty or names no commit of this repository.
+            ``revision`` is empty, holds a NUL character or names no commit of this repository.
         """
         if revision in self._commits:
             return revision
         if not revision or not revision.strip():
             raise RevisionNotFound("an empty revision names no commit")
+        if "\0" in revision:
+            raise RevisionNotFound(f"revision {revision!r} holds a NUL character; no revision does")
         done = self._run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}", check=False)
         if done.returncode != 0:
             raise RevisionNotFound(f"revision {revision!r} is not a commit of {self.path}",

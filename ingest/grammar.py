@@ -16,6 +16,8 @@ __all__ = [
     "RECORD_ID_STRICT",
     "SOURCE_ID",
     "RUN_ID",
+    "RUN_ID_NAME",
+    "run_id_problem",
     "PATH_TOKEN",
     "PROSE_PATH",
     "KINDS",
@@ -71,6 +73,32 @@ SOURCE_ID = re.compile(r"(?<![\w-])SRC-\d+(?![\w-])")
 
 RUN_ID = re.compile(r"^AAS-\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*-\d{2}$")
 """Run IDs (GRAMMAR §1.2): ``AAS-2026-10-04-dynamic-cheatsheet-01``."""
+
+RUN_ID_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+"""Every run-id a member may state (GRAMMAR §1.2 with G0's ``AGS-2026-08-20-SWAMP-01`` and
+``AGS-20260821-sequentialthinking``): letters, digits, ``.``, ``_`` and ``-``, at most 128, starting
+with a letter or digit. A run-id names its analysis set, and the set's id begins every node id
+of the set (``<set>/<role>``, ``<set>/<record>``, ``<set>/<role>#L<line>``), so ``/``, ``#``,
+``:``, spaces and control characters would let it spell another node's id."""
+
+
+def run_id_problem(run_id: str) -> str | None:
+    """Why ``run_id`` cannot name an analysis set (:data:`RUN_ID_NAME`), or None when it can.
+
+    >>> run_id_problem("AAS-2026-10-04-dynamic-cheatsheet-01") is None, run_id_problem("AGS-20260821-x") is None
+    (True, True)
+    >>> run_id_problem("team/AAS-2026-10-04-x-01")
+    "holds '/'; a run-id is letters, digits, '.', '_' and '-' (it names the set in every node id)"
+    """
+    if RUN_ID_NAME.fullmatch(run_id):
+        return None
+    if not run_id:
+        return "is empty"
+    if len(run_id) > 128:
+        return f"is {len(run_id)} characters long, over 128"
+    bad = next((c for c in run_id if not (c.isascii() and (c.isalnum() or c in "._-"))), None)
+    what = f"holds {bad!r}" if bad is not None else f"starts with {run_id[0]!r}"
+    return f"{what}; a run-id is letters, digits, '.', '_' and '-' (it names the set in every node id)"
 
 PATH_TOKEN = re.compile(r"^(?:[\w.@~+-]+/)*[\w.@~+-]+(?:\.[A-Za-z0-9]{1,8}|/)$|^(?:[\w.@~+-]+/)+[\w.@~+-]+$")
 """A citation-group token that is a commit-relative path (GRAMMAR §9 rule 5: contains ``/`` or a

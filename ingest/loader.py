@@ -370,7 +370,7 @@ def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outco
     stored = {n.id: n for n in store.get_nodes(ids).values() if n.label == Label.DOCUMENT}
     changed = [d for d, doc_id in zip(docs, ids) if stored.get(doc_id) is None
                or stored[doc_id].get("sha256") != d.sha256]
-    wanted = {k: v for k, v in expect.items() if k.split("/", 1)[0] == set_id}
+    wanted = {k: v for k, v in expect.items() if k.rpartition("/")[0] == set_id}  # <set>/<role>: no '/' in a role
     found: dict[str, DocumentOutcome] = {}
     for d, doc_id in zip(docs, ids):
         if d not in changed:

@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
-from ingest.grammar import NON_MEMBER_TYPES, member_type
+from ingest.grammar import NON_MEMBER_TYPES, member_type, run_id_problem
 from ingest.loader import set_id_of
 from ingest.parsers import parse_member
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
@@ -40,6 +40,8 @@ from ingest.parsers.plaintext import decode_member
 from ingest.parsers.yamldoc import load_yaml
 
 __all__ = [
+    "MAX_MEMBER_BYTES",
+    "oversize",
     "MANIFEST_NAME",
     "PARALLEL_MIN_FILES",
     "SET_TYPES",
@@ -53,8 +55,17 @@ __all__ = [
     "assemble",
 ]
 
+MAX_MEMBER_BYTES = 8 * 1024 * 1024
+"""Largest member or manifest accepted (bytes), whichever way it comes (a file, a zip entry, a
+multipart field, a PUT body, a GraphQL upload); real members are under 100 KiB."""
+
 MANIFEST_NAME = "ARTIFACT.yaml"
 """File name of a set's manifest (GRAMMAR §2.1)."""
+
+
+def oversize(size: int) -> str:
+    """Why a file of ``size`` bytes is refused unparsed."""
+    return f"file is {size} bytes, over the {MAX_MEMBER_BYTES}-byte member limit"
 
 SET_TYPES = (
     "agentic-system-analyses/types/agentic-system-analysis-set.md",
@@ -265,9 +276,15 @@ def _guess_run_id(data: bytes | None) -> str | None:
 
 
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
-    """Parse one candidate member, or record why not; None also for walked non-member Markdown."""
+    """Parse one candidate member, or record why not; None also for walked non-member Markdown.
+    Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
+    rule (:func:`ingest.grammar.run_id_problem`) hold for every face."""
     if f.data is None:
         problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
+        return None
+    if len(f.data) > MAX_MEMBER_BYTES:
+        problems.append(SetProblem("parse-error", "error", f.path, 1, oversize(len(f.data)),
+                                   hint="a member is a report of at most a few hundred KiB"))
         return None
     fm = None
     if f.name.lower().endswith(".md"):
@@ -307,12 +324,21 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
             return None
     try:
         if fm is not None:  # a Markdown member: its text and frontmatter are read once, above
-            return parse_markdown(f.data, f.path, text=text, frontmatter=fm)
-        return parse_member(f.data, f.path)
+            doc = parse_markdown(f.data, f.path, text=text, frontmatter=fm)
+        else:
+            doc = parse_member(f.data, f.path)
     except ParseError as exc:
         problems.append(SetProblem("parse-error", "error", f.path, exc.source.line if exc.source else 1, exc.message,
                                    _guess_run_id(f.data), exc.hint, exc))
         return None
+    problem = run_id_problem(doc.run_id) if doc.run_id is not None else None
+    if problem is not None:
+        problems.append(SetProblem("malformed-frontmatter", "error", f.path,
+                                   fm.lines.get("run-id", 2) if fm is not None else 1,
+                                   f"run-id {doc.run_id!r} {problem}",
+                                   hint="a run-id looks like AAS-2026-10-04-<system>-01 (GRAMMAR §1.2)"))
+        return None
+    return doc
 
 
 def _read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:

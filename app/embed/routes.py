@@ -19,13 +19,12 @@ from typing import Any, Callable
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 
 from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
 from app.embed.subgraph import rests_on_graph
 from app.errors import face_of
-from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.security import require_read
 from graph.errors import CitegraphError
 from graph.store import GraphStore
@@ -91,10 +90,11 @@ def _failed(exc: CitegraphError, request: Request) -> HTMLResponse:
     return _html(error_page(face.status, face.code, exc.message, exc.hint, _base(request)), request, face.status)
 
 
-async def _page(request: Request, view: Callable[..., str], *args: Any) -> HTMLResponse:
-    """``view(*args)`` in a worker thread as an embedded page, or the error page of what it raised."""
+async def _page(request: Request, view: Callable[..., str], store: GraphStore, *args: Any) -> HTMLResponse:
+    """``view(store, *args)`` in a worker thread, on one read snapshot of ``store``, as an embedded
+    page, or the error page of what it raised."""
     try:
-        page = await run_in_threadpool(view, *args)
+        page = await in_snapshot(store, view, *args)
     except CitegraphError as exc:
         return _failed(exc, request)
     return _html(page, request)
@@ -144,12 +144,12 @@ async def embed_dossier(record_id: str, request: Request, store: StoreDep, setti
                         set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier as an HTML fragment (the rendered dossier's body), for the pages' pane."""
 
-    def run() -> str:
-        dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=settings.depth(max_depth))
+    def run(view: GraphStore) -> str:
+        dossiers = record_dossiers(view, record_id, set_id=set_id, max_depth=settings.depth(max_depth))
         return main_of(write(dossier_page(dossiers), Format.HTML))
 
     try:
-        fragment = await run_in_threadpool(run)
+        fragment = await in_snapshot(store, run)
     except CitegraphError as exc:
         face = face_of(exc)
         return _html(f'<p class="cg-failed">{face.code}: {html.escape(exc.message)}</p>', request, face.status)
@@ -161,6 +161,6 @@ async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: Settin
                                direct: bool = False, max_depth: Depth = None) -> JSONResponse:
     """The graph the page draws: ``{"record", "set", "records", "count", "nodes", "edges"}`` (see
     :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them."""
-    sub = await run_in_threadpool(rests_on_subgraph, store, record_id, set_id=set_id, direct_only=direct,
-                                  max_depth=settings.depth(max_depth))
+    sub = await in_snapshot(store, rests_on_subgraph, record_id, set_id=set_id, direct_only=direct,
+                            max_depth=settings.depth(max_depth))
     return JSONResponse(rests_on_graph(sub))

@@ -111,6 +111,12 @@ class Context(BaseContext):
         self.authorization = authorization
         self.loaders = Loaders(store)
 
+    def read_from(self, store: GraphStore) -> None:
+        """Answer from ``store`` (a read snapshot of the app's store) with fresh loaders, whose
+        caches hold nothing of an earlier attempt."""
+        self.store = store
+        self.loaders = Loaders(store)
+
 
 async def get_context(request: Request, store: StoreDep, settings: SettingsDep) -> Context:
     """FastAPI dependency building the GraphQL context from the same dependencies as the REST routes;

@@ -12,6 +12,12 @@ extension                rejects (``extensions.code`` ``LIMIT_EXCEEDED``)
 :class:`CostLimit`       a query costing more than ``max_cost`` (see :func:`query_cost`)
 =======================  ============================================================================
 
+What a query costs is estimated before it runs (:func:`query_cost`: traversal fields by weight, each
+connection and plain list by the items it may return, times the sizes of the lists around it) and
+measured while it runs (:class:`CostMeter`: the weights of the traversal fields resolved, one per
+item of every list a field returned, one per KiB of every text): a query whose estimate or whose
+measure passes ``max_cost`` gets ``LIMIT_EXCEEDED``, the measure stopping it where it stands.
+
 All validation rules first check that the document, with every fragment spread expanded, has at most
 ``max_expanded_fields`` fields, computed with one memoised pass: strawberry's depth and alias rules
 expand fragments without memo, so a chain of fragments each spreading the next twice would otherwise
@@ -26,6 +32,7 @@ as ``INTERNAL``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from inspect import isawaitable
 from typing import Any, Iterator, Mapping
 from weakref import WeakKeyDictionary
 
@@ -47,6 +54,8 @@ from graphql import (
     ValidationRule,
     VariableNode,
     get_named_type,
+    get_nullable_type,
+    is_list_type,
 )
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.extensions.base_extension import SchemaExtension
@@ -61,6 +70,7 @@ __all__ = [
     "DepthLimit",
     "AliasLimit",
     "CostLimit",
+    "CostMeter",
     "CodedErrors",
     "query_cost",
     "limit_extensions",
@@ -93,6 +103,10 @@ class GraphQLLimits:
         more is rejected (``LIMIT_EXCEEDED``), never clamped.
     max_node_ids : int, default 200
         Ids one ``nodes(ids:)`` may ask for.
+    list_size : int, default 50
+        Items a plain list field of objects (``restsOn.results``, a dossier's ``fields``) is
+        assumed to return when a query's cost is estimated; what it does return is measured as
+        the query runs (:class:`CostMeter`).
     weights : mapping of str to int
         Cost of one call of each traversal field (by field name, on any type).
     """
@@ -105,6 +119,7 @@ class GraphQLLimits:
     default_page_size: int = 50
     max_page_size: int = 200
     max_node_ids: int = 200
+    list_size: int = 50
     weights: Mapping[str, int] = field(default_factory=lambda: {
         "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
     })
@@ -250,9 +265,13 @@ def query_cost(context: ValidationContext, operation: OperationDefinitionNode, l
       (and ``nodes(ids:)`` lists) enclosing it, 1 at the top;
     - ``m × page size`` for a connection (one per item it may return), whose page size is
       ``first`` or ``last`` (literal, variable, or the variable's default), else the default page
-      size; its children are counted with ``m × page size``.
+      size; its children are counted with ``m × page size``;
+    - for a plain list of objects (not a connection's ``edges``), its children counted with
+      ``m × list_size`` (``nodes(ids:)``: the number of ids): a list returns many objects, each
+      costing what its selection costs.
 
-    So ``records(first: 100) { edges { node { restsOn { count } } } }`` costs 100 + 100 × 50.
+    So ``records(first: 100) { edges { node { restsOn { count } } } }`` costs 100 + 100 × 50, and
+    ``restsOn { results { statementNode { document { render } } } }`` 50 + 50 × 50.
 
     Notes
     -----
@@ -292,6 +311,8 @@ def query_cost(context: ValidationContext, operation: OperationDefinitionNode, l
                     total += size
                 elif name == "nodes" and "ids" in definition.args:
                     size = _list_length(sel, "ids", variables) or 0
+                elif is_list_type(get_nullable_type(definition.type)) and "pageInfo" not in fields:
+                    size = limits.list_size  # a connection's edges are counted by its page size
                 if sel.selection_set is not None:
                     inner = cost(sel.selection_set, get_named_type(definition.type), active)
                     total += inner * (size if size is not None else 1)
@@ -330,7 +351,8 @@ def _cost_rule(limits: GraphQLLimits, variables: Mapping[str, Any]) -> type[Vali
                     context.report_error(_limit_error(
                         f"'{name}' costs {total}; at most {limits.max_cost} is allowed "
                         f"(traversal fields weigh {dict(limits.weights)} per call, connections one per item, "
-                        f"times the page sizes of enclosing connections); ask for smaller pages with `first`",
+                        f"times the page sizes of enclosing connections and {limits.list_size} per item of "
+                        f"an enclosing list); ask for smaller pages with `first`, or fewer fields under lists",
                         [definition]))
 
     return CostLimitRule
@@ -348,6 +370,48 @@ class CostLimit(SchemaExtension):
         rule = _guarded(_cost_rule(self.limits, dict(ctx.variables or {})), self.limits.max_expanded_fields)
         ctx.validation_rules = (*ctx.validation_rules, rule)
         yield
+
+
+class CostMeter(SchemaExtension):
+    """What a query costs in fact, counted while it runs: each traversal field's weight before it
+    is resolved, one per item of every list a field returns (connection edges, ``restsOn.results``,
+    a dossier's blocks …) and one per KiB of every text (a rendering). Once the count passes
+    ``limits.max_cost`` every field still to resolve fails with :class:`QueryLimitExceeded`
+    (``LIMIT_EXCEEDED``), so no more work is done for the request: the estimate
+    (:func:`query_cost`) cannot know how many results a list will hold."""
+
+    def __init__(self, limits: GraphQLLimits) -> None:
+        self.limits = limits
+        self.spent = 0
+
+    def resolve(self, _next, root, info, *args: Any, **kwargs: Any) -> Any:
+        weight = self.limits.weights.get(info.field_name, 0)
+        if weight or self.spent > self.limits.max_cost:
+            self._spend(weight, info)
+        result = _next(root, info, *args, **kwargs)
+        if isawaitable(result):
+            return self._measured(result, info)
+        self._measure(result, info)
+        return result
+
+    async def _measured(self, pending: Any, info: Any) -> Any:
+        result = await pending
+        self._measure(result, info)
+        return result
+
+    def _measure(self, result: Any, info: Any) -> None:
+        if isinstance(result, (list, tuple)):
+            self._spend(len(result), info)
+        elif isinstance(result, str) and len(result) >= 1024:
+            self._spend(len(result) // 1024, info)
+
+    def _spend(self, units: int, info: Any) -> None:
+        self.spent += units
+        if self.spent > self.limits.max_cost:
+            raise QueryLimitExceeded(
+                f"the query cost more than {self.limits.max_cost} as it ran (stopped at {info.field_name}): "
+                f"traversal fields weigh {dict(self.limits.weights)} per call, every list item and every KiB "
+                f"of text one", hint="ask for fewer fields under lists, smaller pages, or fewer aliases")
 
 
 def _masked(error: GraphQLError) -> bool:
@@ -386,11 +450,13 @@ class CodedErrors(MaskErrors):
 
 
 def limit_extensions(limits: GraphQLLimits) -> list[Any]:
-    """Extension factories for a schema: the four limits, then :class:`CodedErrors`."""
+    """Extension factories for a schema: the four limits, the :class:`CostMeter`, then
+    :class:`CodedErrors`."""
     return [
         lambda: TokenLimit(max_token_count=limits.max_tokens),
         lambda: DepthLimit(limits.max_depth, max_expanded_fields=limits.max_expanded_fields),
         lambda: AliasLimit(limits.max_aliases, max_expanded_fields=limits.max_expanded_fields),
         lambda: CostLimit(limits),
+        lambda: CostMeter(limits),
         CodedErrors,
     ]

@@ -15,7 +15,10 @@ DataLoaders: :mod:`app.graphql.context`.
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Iterable, Optional
+import sys
+from typing import Annotated, Any, Iterable, Optional
+
+from graphql import GraphQLError, OperationType, get_operation_ast, parse
 
 import strawberry
 from strawberry import relay
@@ -52,6 +55,8 @@ from app.graphql.types import (
 from app.wiring import allowed_repository
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, CitegraphError, QueryLimitExceeded
 from graph.model import Label
+from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
+from graph.errors import SnapshotChanged
 from ingest.git import GitRepository
 from queries.documents import find_document
 from queries.impact import impact_of
@@ -202,12 +207,60 @@ class Query:
 
 
 class CitegraphSchema(strawberry.Schema):
-    """The schema with its :class:`GraphQLLimits` (``schema.limits``), read by connections and limits."""
+    """The schema with its :class:`GraphQLLimits` (``schema.limits``), read by connections and limits.
+
+    A query (not a mutation) executed with a :class:`Context` reads one snapshot of the store
+    (:meth:`graph.store.SupportsSnapshot.snapshot`): every resolver of the request sees the same
+    committed state. When a write committed meanwhile on a store that cannot hold writes off
+    (Neo4j), the whole query runs again, the last of :data:`graph.store.SNAPSHOT_ATTEMPTS` times
+    holding writes off, as :func:`graph.store.read_snapshot` does for REST.
+    """
 
     def __init__(self, limits: GraphQLLimits):
         self.limits = limits
         super().__init__(query=Query, mutation=Mutation, types=list(NODE_TYPES), extensions=limit_extensions(limits),
                          config=StrawberryConfig(relay_max_results=limits.max_page_size))
+
+    async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                      context_value: Any | None = None, root_value: Any | None = None,
+                      operation_name: str | None = None, *args: Any, **kwargs: Any):
+        run = lambda: super(CitegraphSchema, self).execute(  # noqa: E731
+            query, variable_values, context_value, root_value, operation_name, *args, **kwargs)
+        if not isinstance(context_value, Context) or not isinstance(context_value.store, SupportsSnapshot) \
+                or not self._is_query(query, operation_name):
+            return await run()
+        store = context_value.store
+        for attempt in range(1, SNAPSHOT_ATTEMPTS + 1):
+            snapshot = store.snapshot(exclusive=attempt == SNAPSHOT_ATTEMPTS)
+            context_value.read_from(await call(snapshot.__enter__))
+            try:
+                result = await run()
+            except BaseException:
+                if not await call(snapshot.__exit__, *sys.exc_info()):
+                    raise
+                raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
+            try:
+                await call(snapshot.__exit__, None, None, None)
+            except SnapshotChanged:
+                if attempt == SNAPSHOT_ATTEMPTS:
+                    raise
+                continue
+            finally:
+                context_value.read_from(store)
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _is_query(self, query: str | None, operation_name: str | None) -> bool:
+        """Whether ``query`` is a query operation (parsed within the token limit; a document that
+        does not parse is left to the schema, which reports it)."""
+        if not query:
+            return False
+        try:
+            document = parse(query, no_location=True, max_tokens=self.limits.max_tokens)
+        except GraphQLError:
+            return False
+        operation = get_operation_ast(document, operation_name)
+        return operation is not None and operation.operation == OperationType.QUERY
 
 
 def build_schema(limits: GraphQLLimits | None = None) -> CitegraphSchema:

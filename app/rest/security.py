@@ -23,7 +23,21 @@ def bearer_token(authorization: str | None) -> str | None:
 
 
 def _matches(given: str | None, secret) -> bool:
-    return given is not None and secret is not None and hmac.compare_digest(given, secret.get_secret_value())
+    """Whether ``given`` is the ``secret`` token, in constant time, compared as bytes: a header
+    arrives as bytes that Starlette decodes as Latin-1, so ``given`` is encoded back to exactly
+    those bytes, and the configured token is UTF-8. (:func:`hmac.compare_digest` refuses a ``str``
+    with a non-ASCII character, which any client can send.)"""
+    if given is None or secret is None:
+        return False
+    return hmac.compare_digest(_raw(given), secret.get_secret_value().encode("utf-8", "surrogateescape"))
+
+
+def _raw(text: str) -> bytes:
+    """The bytes a header value was decoded from (Latin-1), or UTF-8 for text no header gave."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape")
 
 
 def check_write(authorization: str | None, settings: Settings) -> None:

@@ -44,7 +44,12 @@ __all__ = [
     "count_nodes_and_edges",
     "TOTALS",
     "LOCK_WRITES",
+    "WRITE_GENERATION",
+    "GENERATION_DONE",
+    "HOLD_WRITES",
     "EXISTING_NODES",
+    "EXISTING_KINDS",
+    "SET_DOCUMENTS",
     "EXISTING_IDS",
     "DELETE_DOCUMENT_NODES",
     "delete_owned_edges",
@@ -99,13 +104,15 @@ def _key(key: str) -> str:
 
 
 def schema_statements() -> list[str]:
-    """Idempotent schema: uniqueness of ``:CgNode(id)`` and ``:CgWriteLock(name)``, and indexes for
+    """Idempotent schema: uniqueness of ``:CgNode(id)`` and ``:CgWriteLock(name)``, the index of
+    ``:CgWriteLock(done)`` read snapshots look a write's end up in (:data:`GENERATION_DONE`), and indexes for
     every lookup the store runs: ``:CgNode(document_id)`` (document deletes), ``(set_id)`` per model
     label (``find_nodes(label, set_id=…)``, orphan collection), ``:Record(record_id)`` (rests-on start
     nodes) and ``owner`` per relationship type (deleting a document's or a set's edges)."""
     out = [
         f"CREATE CONSTRAINT cg_node_id IF NOT EXISTS FOR (n:{NODE_LABEL}) REQUIRE n.id IS UNIQUE",
         f"CREATE CONSTRAINT cg_write_lock IF NOT EXISTS FOR (l:{LOCK_LABEL}) REQUIRE l.name IS UNIQUE",
+        f"CREATE INDEX cg_write_done IF NOT EXISTS FOR (l:{LOCK_LABEL}) ON (l.done)",
         f"CREATE INDEX cg_node_document IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.document_id)",
         f"CREATE INDEX cg_node_set IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.set_id)",
         "CREATE INDEX cg_record_record_id IF NOT EXISTS FOR (n:Record) ON (n.record_id)",
@@ -308,18 +315,59 @@ RETURN nodes, edges
 
 LOCK_WRITES = f"""
 MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
-SET l.writes = coalesce(l.writes, 0) + 1
+WITH l, coalesce(l.writes, 0) + 1 AS generation
+SET l.writes = generation, l.done = generation
 """
-"""Take the store-wide write lock, first thing in every write transaction. Neo4j runs at
-read-committed isolation: without the lock two replacements of one document could interleave into
-a mix of both, and a set emptied while another set of its system is written could take the shared
-System node with it. Writers wait for each other (whole-set writes are rare); readers never wait."""
+"""Take the store-wide write lock, first thing in every write transaction, and count the write.
+Neo4j runs at read-committed isolation: without the lock two replacements of one document could
+interleave into a mix of both, and a set emptied while another set of its system is written could
+take the shared System node with it. Writers wait for each other (whole-set writes are rare);
+readers never wait.
+
+The count is the store's generation, which read snapshots check (:meth:`Neo4jStore.snapshot`):
+``writes`` is read from the node itself, and a commit makes it visible before the changes it
+orders (Neo4j applies a commit's property updates before the updates of relationship chains and
+nodes, its deletions and its index updates); ``done`` is looked up through its index, which a
+commit updates last, so ``done`` found equal to ``writes`` means that write is wholly visible."""
+
+WRITE_GENERATION = f"""
+OPTIONAL MATCH (l:{LOCK_LABEL} {{name: 'writes'}})
+RETURN coalesce(l.writes, 0) AS generation
+"""
+"""The store's generation: how many writes committed (0 before the first)."""
+
+GENERATION_DONE = f"""
+MATCH (l:{LOCK_LABEL}) USING INDEX l:{LOCK_LABEL}(done) WHERE l.done = $generation
+RETURN count(l) AS done
+"""
+"""1 when the index of ``done`` holds ``$generation``: the write that made it is wholly applied."""
+
+HOLD_WRITES = f"""
+MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
+SET l.reads = coalesce(l.reads, 0) + 1
+"""
+"""Take the write lock for a read (an exclusive snapshot), without counting a write; the
+transaction is rolled back, so nothing is written and the lock goes with it."""
 
 EXISTING_NODES = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
 RETURN {_NODE_FIELDS}
 """
 """Like :data:`GET_NODES`, run inside a write transaction."""
+
+EXISTING_KINDS = f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN n.id AS id, [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS labels, n.set_id AS set_id,
+  n.document_id AS document_id, null AS props_json
+"""
+"""Like :data:`EXISTING_NODES` without the properties: label, set and document of each id
+(for :func:`graph.writes.check_node_kinds`)."""
+
+SET_DOCUMENTS = f"""
+MATCH (n:{NODE_LABEL}:Document) WHERE n.set_id IN $sets
+RETURN n.id AS id ORDER BY id
+"""
+"""Ids of the Document nodes of the sets ``$sets`` (list of str), inside a delete's transaction."""
 
 EXISTING_IDS = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids

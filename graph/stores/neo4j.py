@@ -17,6 +17,8 @@ Needs Neo4j 5.23 or later (scoped ``CALL () {…}`` subqueries); 5.26 LTS is wha
 from __future__ import annotations
 
 import json
+import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Collection, Iterable, Iterator, Mapping
 
@@ -34,12 +36,12 @@ from neo4j.exceptions import (
 )
 
 from graph import writes
-from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
+from graph.errors import CitegraphError, DuplicateDeclaration, SnapshotChanged, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach, projected
 from graph.stores import cypher
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "SETTLE_S"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -50,6 +52,10 @@ deprecation and performance notices stay on."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges; a write stays one transaction."""
+
+SETTLE_S = 2.0
+"""How long a snapshot waits, at most, for a write that is being applied to become wholly visible
+before it starts (seconds); then it counts as changed (see :meth:`Neo4jStore.snapshot`)."""
 
 _INT64 = (-(2**63), 2**63 - 1)
 _ALREADY_EXISTS = {
@@ -78,8 +84,10 @@ class Neo4jStore:
     The schema is not touched here; call :meth:`ensure_schema` once (``connect`` does). Writers
     take a store-wide lock (:data:`graph.stores.cypher.LOCK_WRITES`), so concurrent writes run one
     after the other; reads never wait. A query made of several reads (rests-on reads the record,
-    then the closure with its nodes) can see a write that committed between them. Implements
-    :class:`~graph.store.SupportsReach` (:meth:`reach`).
+    then the closure with its nodes) can see a write that committed between them, unless it reads
+    through a :meth:`snapshot` (:func:`graph.store.read_snapshot`), which notices such a write.
+    Implements :class:`~graph.store.SupportsReach` (:meth:`reach`) and
+    :class:`~graph.store.SupportsSnapshot`.
     """
 
     def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False):
@@ -153,6 +161,57 @@ class Neo4jStore:
             with self.driver.session(database=self.database,
                                      bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
                 return session.execute_write(work, *args)
+
+    @contextmanager
+    def snapshot(self, *, exclusive: bool = False) -> Iterator["Neo4jStore"]:
+        """A read-only view whose reads run in one transaction (see
+        :meth:`graph.store.SupportsSnapshot.snapshot`).
+
+        Neo4j reads at read-committed isolation, so one transaction is not yet one state: the view
+        reads the store's generation (:data:`graph.stores.cypher.WRITE_GENERATION`) first, waiting
+        up to :data:`SETTLE_S` until the write that made it is wholly applied
+        (:data:`~graph.stores.cypher.GENERATION_DONE`), and again on leaving; a write committed in
+        between raises :class:`~graph.errors.SnapshotChanged`, whatever the block raised. With
+        ``exclusive`` the view holds the store's write lock instead (writers wait for the block;
+        :data:`~graph.stores.cypher.HOLD_WRITES`), and the transaction is rolled back at the end.
+
+        Raises
+        ------
+        SnapshotChanged
+            Not ``exclusive``, and a write committed while the view was open (or kept being
+            applied for longer than :data:`SETTLE_S`).
+        StoreUnavailable
+            The server does not answer.
+        """
+        access = "WRITE" if exclusive else "READ"
+        with _translated(self.database):
+            session = self.driver.session(database=self.database, default_access_mode=access,
+                                          bookmark_manager=self.driver.execute_query_bookmark_manager)
+        tx = None
+        try:
+            with _translated(self.database):
+                tx = session.begin_transaction()
+            view = _Snapshot(self, tx)
+            generation = None
+            if exclusive:
+                view._read(cypher.HOLD_WRITES)
+            else:
+                generation = view._settled_generation()
+            try:
+                yield view
+            except BaseException as exc:
+                if generation is not None and not isinstance(exc, SnapshotChanged) and view._generation() != generation:
+                    raise SnapshotChanged("a write committed while the request read the store") from exc
+                raise
+            if generation is not None and view._generation() != generation:
+                raise SnapshotChanged("a write committed while the request read the store")
+        finally:
+            try:
+                with _translated(self.database):
+                    if tx is not None and not tx.closed():
+                        tx.rollback()
+            finally:
+                session.close()
 
     # -- contract: reads -------------------------------------------------------------------------
 
@@ -274,9 +333,10 @@ class Neo4jStore:
         nodes, edges = self._write(self._write_set_tx, batch)
         return writes.write_summary(batch, nodes, edges)
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`. One write transaction."""
-        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}))
+        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}), sorted(sets))
         return WriteSummary((), tuple(deleted), nodes, edges)
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
@@ -306,6 +366,8 @@ class Neo4jStore:
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch) -> tuple[int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, batch.expect)
+        writes.check_node_kinds(batch, {n.id: n for n in map(
+            _node_from_row, _run(tx, cypher.EXISTING_KINDS, ids=writes.kind_checked_ids(batch)))})
         self._delete_documents_step(tx, writes.documents_replaced(batch))
         self._upsert_shared_step(tx, batch.shared)
         self._merge_nodes_step(tx, [n for d in batch.documents for n in (d.document, *d.nodes)])
@@ -314,10 +376,12 @@ class Neo4jStore:
         self._collect_orphans_step(tx, [batch.set_id])
         return self._totals(tx)
 
-    def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str],
-                             expect: Mapping[str, str | None]) -> tuple[list[str], int, int]:
+    def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str], expect: Mapping[str, str | None],
+                             sets: list[str]) -> tuple[list[str], int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, expect)
+        if sets:
+            ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
         deleted = writes.documents_deleted(ids, existing)
         sets = {existing[d].set_id for d in deleted if existing[d].set_id is not None}
@@ -409,6 +473,45 @@ class Neo4jStore:
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:
         row = _run(tx, cypher.TOTALS)[0]
         return row["nodes"], row["edges"]
+
+
+class _Snapshot(Neo4jStore):
+    """A read-only view of a :class:`Neo4jStore` whose reads run in one open transaction (see
+    :meth:`Neo4jStore.snapshot`), one at a time from any thread. Writes raise."""
+
+    def __init__(self, store: Neo4jStore, tx):
+        super().__init__(store.driver, database=store.database)
+        self._tx = tx
+        self._use = threading.RLock()
+
+    def _read(self, query: str, **params: Any) -> list:
+        with self._use, _translated(self.database):
+            return list(self._tx.run(query, params))
+
+    def _write(self, work, *args: Any):
+        raise CitegraphError("a snapshot of the Neo4j store is read-only")
+
+    def _generation(self) -> int:
+        return self._read(cypher.WRITE_GENERATION)[0]["generation"]
+
+    def _settled_generation(self) -> int:
+        """The generation once the write that made it is wholly applied (see
+        :data:`graph.stores.cypher.LOCK_WRITES`)."""
+        deadline = time.monotonic() + SETTLE_S
+        while True:
+            generation = self._generation()
+            if generation == 0 or self._read(cypher.GENERATION_DONE, generation=generation)[0]["done"]:
+                return generation
+            if time.monotonic() > deadline:
+                raise SnapshotChanged("a write kept being applied while the request began to read")
+            time.sleep(0.001)
+
+    @contextmanager
+    def snapshot(self, *, exclusive: bool = False) -> Iterator["Neo4jStore"]:
+        yield self
+
+    def clear(self) -> None:
+        raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
 
 # -- encoding -------------------------------------------------------------------------------------

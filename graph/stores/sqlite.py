@@ -28,13 +28,14 @@ import logging
 import os
 import sqlite3
 import threading
+import types
 from collections import OrderedDict
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from graph import writes
-from graph.errors import StoreUnavailable
+from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach
 
@@ -97,8 +98,8 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class SQLiteStore:
-    """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`
-    and :class:`~graph.store.SupportsReach`).
+    """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
+    :class:`~graph.store.SupportsReach` and :class:`~graph.store.SupportsSnapshot`).
 
     Parameters
     ----------
@@ -115,6 +116,7 @@ class SQLiteStore:
     the database's write lock (``BEGIN IMMEDIATE``) and run one after the other, waiting up to
     :data:`BUSY_TIMEOUT_S`. A process killed at any moment leaves the state before or after its
     last write. Threads each get their own connection; an in-memory store has one, behind a lock.
+    A :meth:`snapshot` holds one read transaction open across many calls (one request).
 
     Raises
     ------
@@ -132,6 +134,7 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._shared: sqlite3.Connection | None = None  # the in-memory store's database
         self._empty_db: sqlite3.Connection | None = None  # answers reads while the file does not exist
+        self._idle: list[tuple[tuple, sqlite3.Connection]] = []  # (file identity, connection) for snapshots
         if self.path is None:
             self._shared = self._connect(":memory:", create=True)
             self._local.ident = None
@@ -176,14 +179,7 @@ class SQLiteStore:
         opened read-only."""
         if self.path is None:
             return self._shared
-        try:
-            st = os.stat(self.path)
-            ident: tuple | None = (st.st_dev, st.st_ino) if st.st_size else None
-        except FileNotFoundError:
-            ident = None
-        except OSError as exc:
-            raise StoreUnavailable(f"cannot use {self.path} as the embedded store: {exc.strerror}",
-                                   hint="--home / CITEGRAPH_HOME must name a folder") from None
+        ident = self._file_ident()
         conn = getattr(self._local, "conn", None)
         if conn is not None and (getattr(self._local, "bulk", 0) or (ident is not None and self._local.ident == ident)):
             return conn
@@ -192,6 +188,22 @@ class SQLiteStore:
             self._local.conn = None
         if ident is None and not create:
             return None
+        self._local.conn, self._local.ident = self._open_file(ident, create=create)
+        return self._local.conn
+
+    def _file_ident(self) -> tuple | None:
+        """``(device, inode)`` of the store file, or None when it does not exist or is empty."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot use {self.path} as the embedded store: {exc.strerror}",
+                                   hint="--home / CITEGRAPH_HOME must name a folder") from None
+        return (st.st_dev, st.st_ino) if st.st_size else None
+
+    def _open_file(self, ident: tuple | None, *, create: bool) -> tuple[sqlite3.Connection, tuple]:
+        """A new connection to the file (made first when ``create``) and the file's identity."""
         if create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -207,8 +219,7 @@ class SQLiteStore:
         else:
             conn = self._connect(str(self.path), create=True)
         st = os.stat(self.path)
-        self._local.conn, self._local.ident = conn, (st.st_dev, st.st_ino)
-        return conn
+        return conn, (st.st_dev, st.st_ino)
 
     def _empty(self) -> sqlite3.Connection:
         """An empty store in memory, answering reads of a store whose file does not exist yet."""
@@ -220,13 +231,16 @@ class SQLiteStore:
     @contextmanager
     def _translated(self) -> Iterator[None]:
         """SQLite's errors as citegraph's: a damaged or foreign file is :class:`StoreUnavailable`
-        naming it; a full disk an :class:`OSError` naming it."""
+        naming it; a full disk or an I/O error :class:`StoreWriteFailed` naming it (the write is
+        rolled back)."""
         try:
             yield
         except sqlite3.OperationalError as exc:
             text = str(exc)
             if "database or disk is full" in text or "disk I/O error" in text:
-                raise OSError(28 if "full" in text else 5, text, str(self.path)) from exc
+                raise StoreWriteFailed(f"cannot write the embedded store {self.path}: {text}",
+                                       hint="nothing of this write was kept; free disk space (or fix the disk) "
+                                            "and retry") from exc
             if "readonly" in text:
                 raise StoreUnavailable(f"cannot write the embedded store {self.path}: it is read-only for this user",
                                        hint="reads work; write as a user who may write the file and its folder") from exc
@@ -263,6 +277,52 @@ class SQLiteStore:
                 yield
         else:
             yield
+
+    @contextmanager
+    def snapshot(self, *, exclusive: bool = False) -> Iterator["SQLiteStore"]:
+        """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`):
+        one SQLite read transaction held open for the block, on a connection of its own. WAL makes
+        it a true snapshot: writers, here and in other processes, go on and commit meanwhile, and
+        the view sees none of it, so it never raises :class:`~graph.errors.SnapshotChanged` and
+        ``exclusive`` changes nothing. An in-memory store (one connection) is its own view."""
+        if self.path is None:
+            yield self
+            return
+        ident = self._file_ident()
+        if ident is None:  # no store yet: the empty database, which no write ever touches
+            yield _Snapshot(self, self._empty(), None, begun=False)
+            return
+        conn = self._idle_connection(ident)
+        try:
+            with self._translated():
+                conn.execute("BEGIN")
+                conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()  # the snapshot starts here
+        except BaseException:
+            conn.close()
+            raise
+        try:
+            yield _Snapshot(self, conn, ident, begun=True)
+        finally:
+            ended = False
+            with suppress(sqlite3.Error):
+                conn.execute("COMMIT")
+                ended = True
+            with self._lock:
+                if ended and len(self._idle) < 8:
+                    self._idle.append((ident, conn))
+                else:
+                    conn.close()
+
+    def _idle_connection(self, ident: tuple) -> sqlite3.Connection:
+        """A connection to the file ``ident`` names, not in use by any thread: a kept one, or new."""
+        with self._lock:
+            while self._idle:
+                known, conn = self._idle.pop()
+                if known == ident:
+                    return conn
+                conn.close()
+        conn, _ = self._open_file(ident, create=False)
+        return conn
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
@@ -473,6 +533,9 @@ class SQLiteStore:
 
     def _remember(self, key: tuple, version: int, graph: nx.MultiDiGraph, keep: Collection[tuple]) -> None:
         with self._lock:
+            cached = self._graphs.get(key)
+            if cached is not None and cached[0] > version:  # a snapshot read an older version: keep the newer
+                return
             self._graphs[key] = (version, graph)
             total = sum(g.number_of_edges() for _, g in self._graphs.values())
             for old in list(self._graphs):
@@ -488,6 +551,9 @@ class SQLiteStore:
         in one transaction, touching the rows of ``batch.set_id`` only."""
         with self._writing() as conn:
             writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
+            writes.check_node_kinds(batch, {n.id: n for n in _nodes(
+                conn, f"SELECT id, label, set_id, document_id, '{{}}' FROM nodes WHERE id IN {_IDS}",
+                (_dumps(writes.kind_checked_ids(batch)),))})
             touched = _delete_documents(conn, writes.documents_replaced(batch))
             shared = writes.last_of(batch.shared)
             stored = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
@@ -503,11 +569,16 @@ class SQLiteStore:
             nodes, edges = _bump(conn, touched)
         return writes.write_summary(batch, nodes, edges)
 
-    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None) -> WriteSummary:
+    def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
+                         sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`."""
         ids = list(ids)
         with self._writing() as conn:
             writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
+            if sets:
+                ids += [row[0] for row in conn.execute(
+                    f"SELECT id FROM nodes WHERE label = 'Document' AND set_id IN {_IDS} ORDER BY id",
+                    (_dumps(sorted(sets)),))]
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
@@ -533,9 +604,51 @@ class SQLiteStore:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
+            self._idle.clear()
             self._graphs.clear()
             self._local = threading.local()
             self._shared = self._empty_db = None
+
+
+class _Snapshot(SQLiteStore):
+    """A read-only view of ``store`` on one connection held in one read transaction (see
+    :meth:`SQLiteStore.snapshot`): every read of the store's contract, one call at a time from any
+    thread, on that transaction; it shares the store's cache of set graphs. Writes raise."""
+
+    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, ident: tuple | None, *, begun: bool):
+        self.path = store.path
+        self.cache_edges = store.cache_edges
+        self._lock = store._lock
+        self._graphs = store._graphs
+        self._local = types.SimpleNamespace(ident=ident, conn=conn, bulk=0, writing=False)
+        self._connections = []
+        self._shared = self._empty_db = None
+        self._idle = []
+        self._conn = conn
+        self._begun = begun
+        self._use = threading.RLock()
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._use:
+            with self._translated():
+                if not self._begun:  # the empty database of a store with no file yet
+                    with self._lock:
+                        yield self._conn
+                else:
+                    yield self._conn
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        raise CitegraphError("a snapshot of the embedded store is read-only")
+        yield  # pragma: no cover
+
+    @contextmanager
+    def snapshot(self, *, exclusive: bool = False) -> Iterator["SQLiteStore"]:
+        yield self
+
+    def close(self) -> None:
+        """Nothing to release: the store that made the view owns its connection."""
 
 
 # -- SQL steps (each runs inside the transaction of a write) ----------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -294,6 +295,14 @@ class CountingStore:
             return method(*args, **kwargs)
 
         return counted
+
+    @contextmanager
+    def snapshot(self, **kwargs):
+        """The inner store's read snapshot, counted into the same calls (a request reads through one)."""
+        with self.inner.snapshot(**kwargs) as view:
+            counting = type(self)(view)
+            counting.calls = self.calls
+            yield counting
 
 
 RECORDS_WITH_CITATIONS = """{ records(first: 100) { totalCount edges { node { recordId

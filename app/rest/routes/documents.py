@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
-from starlette.concurrency import run_in_threadpool
-
-from app.rest.deps import SetFilter, StoreDep
+from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import DocumentOut, DocumentsOut
 from graph.errors import AnalysisSetNotFound, DocumentNotFound
 from graph.model import Label
@@ -16,7 +14,7 @@ router = APIRouter(prefix="/documents", tags=["documents"])
 @router.get("", response_model=DocumentsOut)
 async def list_documents(store: StoreDep, set_id: SetFilter = None) -> DocumentsOut:
     """Every ingested member (optionally of one set, 404 when that set is absent), sorted by id."""
-    nodes = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
+    nodes = await in_snapshot(store, lambda view: view.find_nodes(Label.DOCUMENT, set_id=set_id))
     if set_id is not None and not nodes:
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
     return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
@@ -26,7 +24,7 @@ async def list_documents(store: StoreDep, set_id: SetFilter = None) -> Documents
             responses={200: {"headers": {"ETag": {"description": "The member's SHA-256.", "schema": {"type": "string"}}}}})
 async def get_document(document_id: str, store: StoreDep, response: Response) -> DocumentOut:
     """One member's metadata; the ``ETag`` header is its SHA-256 (use it in ``If-Match``)."""
-    node = (await run_in_threadpool(store.get_nodes, [document_id])).get(document_id)
+    node = (await in_snapshot(store, lambda view: view.get_nodes([document_id]))).get(document_id)
     if node is None or node.label != Label.DOCUMENT:
         raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
     response.headers["ETag"] = f'"{node.get("sha256")}"'

@@ -13,8 +13,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import SettingsDep, StoreDep
-from app.settings import Settings
+from app.rest.deps import SettingsDep, StoreDep, in_snapshot
 from app.wiring import allowed_repository
 from graph.store import GraphStore
 from ingest.git import GitRepository
@@ -156,8 +155,7 @@ class ImpactOut(BaseModel):
         return cls.model_validate(report.to_dict())
 
 
-def _impact(store: GraphStore, settings: Settings, body: ImpactIn) -> ImpactReport:
-    repo = GitRepository(allowed_repository(settings, body.repo))
+def _impact(store: GraphStore, repo: GitRepository, body: ImpactIn) -> ImpactReport:
     return impact_of(store, repo, to_revision=body.to, from_revision=body.from_, set_id=body.set, source_id=body.source)
 
 
@@ -166,5 +164,6 @@ async def post_impact(body: ImpactIn, store: StoreDep, settings: SettingsDep) ->
     """Changed cited files, quotation drift and suspects between two revisions of the set's source.
     The repository must lie under ``CITEGRAPH_REPO_ROOTS`` (else 403); a folder that is not a git
     repository, or an unknown or missing revision, is a 422."""
-    report = await run_in_threadpool(_impact, store, settings, body)
+    repo = await run_in_threadpool(lambda: GitRepository(allowed_repository(settings, body.repo)))
+    report = await in_snapshot(store, _impact, repo, body)
     return ImpactOut.from_domain(report)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
-
-from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut
 from graph.errors import RecordNotFound
 from queries.records import citations_of, records_of
@@ -28,7 +26,7 @@ async def list_records(
     limit: Limit = 50, offset: Offset = 0,
 ) -> RecordsOut:
     """Records matching every filter, sorted by node id, one page at a time."""
-    found = await run_in_threadpool(lambda: records_of(store, set_id=set_id, analyst=analyst, kind=kind, text=q))
+    found = await in_snapshot(store, records_of, set_id=set_id, analyst=analyst, kind=kind, text=q)
     page = found[offset : offset + limit]
     return RecordsOut(data=[RecordOut(**r.to_dict()) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
 
@@ -36,7 +34,7 @@ async def list_records(
 @router.get("/{record_id}", response_model=list[RecordOut])
 async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[RecordOut]:
     """The record in every set holding it (or in ``set``); 404 when none does."""
-    found = await run_in_threadpool(lambda: records_of(store, set_id=set_id, record_id=record_id))
+    found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
         raise RecordNotFound(f"record {record_id} is not cited or declared")
     return [RecordOut(**r.to_dict()) for r in found]
@@ -45,7 +43,7 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
 @router.get("/{record_id}/citations", response_model=CitationsOut)
 async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = None) -> CitationsOut:
     """Every statement citing the record, with the citation's form and token."""
-    found = await run_in_threadpool(lambda: citations_of(store, record_id, set_id=set_id))
+    found = await in_snapshot(store, citations_of, record_id, set_id=set_id)
     return CitationsOut(data=[CitationOut(**c.to_dict()) for c in found], count=len(found))
 
 
@@ -55,6 +53,6 @@ async def get_rests_on(
     max_depth: Depth = None,
 ) -> RestsOnOut:
     """Statements that rest on the record, each with its explanation path."""
-    report = await run_in_threadpool(rests_on, store, record_id, set_id=set_id, direct_only=direct,
-                                     max_depth=settings.depth(max_depth))
+    report = await in_snapshot(store, rests_on, record_id, set_id=set_id, direct_only=direct,
+                               max_depth=settings.depth(max_depth))
     return RestsOnOut.from_domain(report)

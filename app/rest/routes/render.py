@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query, Response
-from starlette.concurrency import run_in_threadpool
-
 from app.rendering import Rendered, render_request
-from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from render import Format
 
 router = APIRouter(tags=["render"])
@@ -31,7 +29,7 @@ def _response(rendered: Rendered) -> Response:
 async def render_document(document_id: str, store: StoreDep, fmt: FormatParam = None) -> Response:
     """A stored member rebuilt from its graph nodes: exact in its own format (the default), the
     seeds' plain text for ``txt`` of a Markdown member, an HTML page for ``html``."""
-    return _response(await run_in_threadpool(render_request, store, document=document_id, fmt=fmt))
+    return _response(await in_snapshot(store, render_request, document=document_id, fmt=fmt))
 
 
 @router.get("/records/{record_id}/dossier", response_class=Response, responses=_TEXT)
@@ -39,8 +37,8 @@ async def render_dossier(record_id: str, store: StoreDep, settings: SettingsDep,
                          fmt: FormatParam = None, max_depth: Depth = None) -> Response:
     """The record's dossier: declaration and fields, annotations, amendments and supersessions,
     parts, quotations and files, Limitations rows and everything resting on it (default ``md``)."""
-    return _response(await run_in_threadpool(render_request, store, record=record_id, set_id=set_id, fmt=fmt,
-                                             max_depth=settings.depth(max_depth)))
+    return _response(await in_snapshot(store, render_request, record=record_id, set_id=set_id, fmt=fmt,
+                                       max_depth=settings.depth(max_depth)))
 
 
 @router.get("/records/{record_id}/rests-on/report", response_class=Response, responses=_TEXT)
@@ -48,11 +46,11 @@ async def render_rests_on(record_id: str, store: StoreDep, settings: SettingsDep
                           fmt: FormatParam = None, max_depth: Depth = None) -> Response:
     """The statements resting on the record under their original headings, each marked direct or
     transitive with its explanation path (default ``md``)."""
-    return _response(await run_in_threadpool(render_request, store, rests_on=record_id, set_id=set_id, fmt=fmt,
-                                             max_depth=settings.depth(max_depth)))
+    return _response(await in_snapshot(store, render_request, rests_on=record_id, set_id=set_id, fmt=fmt,
+                                       max_depth=settings.depth(max_depth)))
 
 
 @router.get("/sets/{set_id}/render", response_class=Response, responses=_TEXT)
 async def render_set(set_id: str, store: StoreDep, fmt: FormatParam = None) -> Response:
     """The whole analysis set as one document with a record index (default ``md``)."""
-    return _response(await run_in_threadpool(render_request, store, set_id=set_id, fmt=fmt))
+    return _response(await in_snapshot(store, render_request, set_id=set_id, fmt=fmt))

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from starlette.concurrency import run_in_threadpool
-
-from app.rest.deps import SetFilter, StoreDep
+from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import SetOut, SetsOut
 from graph.errors import AnalysisSetNotFound
 from graph.model import Label
@@ -28,14 +26,14 @@ def _sets(store: GraphStore, set_id: str | None = None) -> list[SetOut]:
 @router.get("/sets", response_model=SetsOut)
 async def list_sets(store: StoreDep) -> SetsOut:
     """Every analysis set with its members, sorted by id."""
-    data = await run_in_threadpool(_sets, store)
+    data = await in_snapshot(store, _sets)
     return SetsOut(data=data, count=len(data))
 
 
 @router.get("/sets/{set_id}", response_model=SetOut)
 async def get_set(set_id: str, store: StoreDep) -> SetOut:
     """One analysis set with its members."""
-    data = await run_in_threadpool(_sets, store, set_id)
+    data = await in_snapshot(store, _sets, set_id)
     if not data:
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
     return data[0]
@@ -44,10 +42,10 @@ async def get_set(set_id: str, store: StoreDep) -> SetOut:
 @router.get("/stats")
 async def get_stats(store: StoreDep) -> dict:
     """Counts of the whole store and per set (the JSON of ``citegraph stats --json``)."""
-    return (await run_in_threadpool(stats, store)).to_dict()
+    return (await in_snapshot(store, stats)).to_dict()
 
 
 @router.get("/check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
-    return (await run_in_threadpool(lambda: check(store, set_id=set_id))).to_dict()
+    return (await in_snapshot(store, check, set_id=set_id)).to_dict()

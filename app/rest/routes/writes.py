@@ -117,36 +117,39 @@ async def put_document(
         if ids != [document_id]:
             raise IngestError(f"the body is document {', '.join(ids) or 'nothing'}, not {document_id}",
                               source=SourceSpan(name, 1), hint="PUT a member to its own <set>/<role> path")
-        return ingest_parsed(store, read.parsed, expect=expect)
+        return read.parsed[0].sha256, ingest_parsed(store, read.parsed, expect=expect)
 
-    report = await run_in_threadpool(work)
-    response.headers["ETag"] = _etag(await run_in_threadpool(_stored_sha, store, document_id))
+    # The ETag is the SHA-256 of the member written (or found unchanged), known without reading the
+    # store again: a concurrent DELETE or PUT after this write cannot make the answer wrong or fail.
+    sha, report = await run_in_threadpool(work)
+    response.headers["ETag"] = _etag(sha)
     response.status_code = 200 if existed else 201
     return IngestOut.from_domain(report)
-
-
-def _stored_sha(store: GraphStore, document_id: str) -> str:
-    """The stored SHA-256 of ``document_id`` after a write."""
-    return store.get_nodes([document_id])[document_id].get("sha256")
 
 
 @router.delete("/documents/{document_id:path}", status_code=204)
 async def delete_document(
     document_id: str, store: StoreDep, _: WriteAccess, if_match: Annotated[Optional[str], Header()] = None,
 ) -> Response:
-    """Delete one member and all it owns; 404 when absent, 412 when ``If-Match`` fails."""
+    """Delete one member and all it owns; 404 when there is no such document (an id naming another
+    node, such as a set, a record or a statement, deletes nothing), 412 when ``If-Match`` fails."""
     expect = _expected(if_match, None, document_id)
     summary = await run_in_threadpool(lambda: store.delete_documents([document_id], expect=expect))
     if not summary.deleted:
-        raise DocumentNotFound(f"no document {document_id!r} in the store")
+        other = (await run_in_threadpool(store.get_nodes, [document_id])).get(document_id)
+        if other is None:
+            raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
+        hint = (f"delete the set with DELETE /sets/{document_id}" if other.label == Label.ANALYSIS_SET
+                else "document ids are <set>/<role>")
+        raise DocumentNotFound(f"no document {document_id!r} in the store: that id is a {other.label}", hint=hint)
     return Response(status_code=204)
 
 
 @router.delete("/sets/{set_id}", status_code=204)
 async def delete_set(set_id: str, store: StoreDep, _: WriteAccess) -> Response:
-    """Delete every member of a set (and so the set); 404 when the set is absent."""
-    docs = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
-    if not docs:
+    """Delete every member of a set (and so the set), in one write that finds them; 404 when the
+    set has no member (of two concurrent deletes of a set, one answers 204 and the other 404)."""
+    summary = await run_in_threadpool(lambda: store.delete_documents((), sets=[set_id]))
+    if not summary.deleted:
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    await run_in_threadpool(store.delete_documents, [d.id for d in docs])
     return Response(status_code=204)
