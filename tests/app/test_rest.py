@@ -135,7 +135,7 @@ def test_concurrent_if_match_writers_exactly_one_wins(store):
     text = SEED_SYNTHESIS.read_bytes()
     app = create_app(Settings(write_token=TOKEN), store=store)
     with live_server(app) as url:
-        etag = httpx.put(f"{url}/documents/tolaria/synthesis", content=text, headers=AUTH).headers["etag"]
+        etag = httpx.put(f"{url}/documents/tolaria/synthesis", content=text, headers=AUTH, timeout=60).headers["etag"]
         barrier, results = threading.Barrier(2), {}
 
         def writer(n: int) -> None:

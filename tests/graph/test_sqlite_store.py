@@ -385,11 +385,11 @@ def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
     holder.execute("BEGIN IMMEDIATE")  # another process's write in progress
     run = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", str(SEEDS), "--home", str(home), "--json"],
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    notice = run.stderr.readline()  # blocks until the writer says it waits (it cannot write before)
+    assert notice == f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)\n"
     assert run.poll() is None  # still waiting
     holder.execute("ROLLBACK")
     holder.close()
-    stdout, stderr = run.communicate(timeout=60)
+    stdout, stderr = run.communicate(timeout=120)
     assert run.returncode == 0, stderr
-    assert f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)" in stderr
     assert sorted(n.id for n in open_embedded(home).find_nodes(Label.ANALYSIS_SET)) == ["talorys", "tolaria"]
