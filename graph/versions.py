@@ -1,0 +1,334 @@
+"""Versions of an analysis set, decided once for every store: what a version holds, when a write
+adds one, how it is encoded, and which versions retention keeps (issue 17).
+
+A **version** of a set is the whole set as one :class:`~graph.model.SetBatch` (its shared nodes,
+every member's document graph, its derived edges), as it stands after a write that changed it.
+Stores keep each version as one blob (:func:`encode`: zlib-compressed JSON) beside a
+:class:`SetVersion` summary (number, time, digest, members with their SHA-256, counts). The live
+graph is always the latest version; an earlier one is read by materialising its batch into an
+empty store (:func:`queries.history.store_at`).
+
+The rules a store follows inside every write transaction (``write_set``, ``delete_documents``),
+after the write's own steps:
+
+1. **baseline**: a set that existed before the write but has no stored version (written before
+   versions were kept) first gets its pre-write state as version 1, with no time
+   (:func:`baseline_needed`);
+2. **snapshot**: the set as it now stands is read back (:func:`snapshot`); a set left with no
+   document deletes all its versions;
+3. **new version only on change**: when the snapshot's :func:`digest` equals the latest stored
+   version's, nothing is added (an unchanged re-ingest changes nothing); else it is stored with
+   the next number (numbers are never reused while the set exists);
+4. **retention**: the oldest versions beyond ``versions_kept`` are deleted (:func:`plan`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+
+__all__ = [
+    "VERSIONS_KEPT",
+    "FORMAT",
+    "MemberVersion",
+    "SetVersion",
+    "VersionPlan",
+    "snapshot",
+    "encode",
+    "decode",
+    "digest_of",
+    "summary_of",
+    "baseline_needed",
+    "plan",
+    "changes",
+]
+
+VERSIONS_KEPT = 10
+"""Versions a store keeps per set unless told otherwise (``CITEGRAPH_VERSIONS_KEPT``)."""
+
+FORMAT = 1
+"""``format`` of an encoded version (the JSON document inside the blob)."""
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@dataclass(frozen=True, slots=True)
+class MemberVersion:
+    """One member of a version: ``document`` id, ``role``, ``path`` it was ingested from, the
+    SHA-256 of its bytes and its ``size`` in bytes."""
+
+    document: str
+    role: str | None
+    path: str | None
+    sha256: str | None
+    size: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible form."""
+        return {"document": self.document, "role": self.role, "path": self.path, "sha256": self.sha256,
+                "size": self.size}
+
+
+@dataclass(frozen=True, slots=True)
+class SetVersion:
+    """One stored version of set ``set_id``.
+
+    Attributes
+    ----------
+    set_id : str
+        The analysis set.
+    number : int
+        1, 2, … in write order; never reused while the set exists.
+    created : str or None
+        UTC ISO 8601 time of the write that made it; None for a baseline (the state a set had when
+        it was first written by a store that did not keep versions yet).
+    digest : str
+        SHA-256 of the encoded version (before compression): equal digests, equal sets.
+    members : tuple of MemberVersion
+        Sorted by document id.
+    counts : Mapping[str, int]
+        ``documents``, ``sections``, ``statements``, ``records``, ``declarations``, ``citations``
+        (CITES edges), ``quotations``, ``source_files``, ``nodes``, ``edges``.
+    """
+
+    set_id: str
+    number: int
+    created: str | None
+    digest: str
+    members: tuple[MemberVersion, ...]
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible form: ``{"set", "version", "created", "digest", "members", "counts"}``."""
+        return {"set": self.set_id, "version": self.number, "created": self.created, "digest": self.digest,
+                "members": [m.to_dict() for m in self.members], "counts": dict(self.counts)}
+
+    def summary_json(self) -> str:
+        """The members and counts as stored beside the blob (:meth:`from_stored` reads them back)."""
+        return _dumps({"members": [m.to_dict() for m in self.members], "counts": dict(self.counts)})
+
+    @classmethod
+    def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> "SetVersion":
+        """A version from a store's row: the columns and :meth:`summary_json`'s text."""
+        data = json.loads(summary)
+        members = tuple(MemberVersion(m["document"], m.get("role"), m.get("path"), m.get("sha256"), m.get("size"))
+                        for m in data.get("members", ()))
+        return cls(set_id, int(number), created, digest, members, dict(data.get("counts", {})))
+
+
+@dataclass(frozen=True, slots=True)
+class VersionPlan:
+    """What a write does to the versions of its set: ``add`` the snapshot as version ``number``
+    (None: the set is unchanged, nothing is added) and ``drop`` these older numbers."""
+
+    number: int | None
+    drop: tuple[int, ...]
+
+
+def snapshot(set_id: str, nodes: Iterable[Node], edges: Iterable[Edge]) -> SetBatch | None:
+    """The whole of set ``set_id`` as a :class:`SetBatch`, from every node and edge a store holds
+    for it: its nodes (``Node.set_id``, Review nodes excluded: they are not part of a version), its
+    System node, and its edges (``Edge.set_id``). None when the set has no AnalysisSet node.
+
+    Documents own their nodes and edges (``document_id``); the rest are the shared nodes and the
+    derived edges. Every list is sorted (nodes by id, edges by :meth:`Edge.sort_key`), so equal
+    sets give equal batches whichever store read them. Writing the batch into an empty store
+    rebuilds exactly these nodes and edges.
+
+    Examples
+    --------
+    >>> s = Node("s", Label.ANALYSIS_SET, "s", None, {"system": "system/x"})
+    >>> d = Node("s/d", Label.DOCUMENT, "s", "s/d", {"sha256": "ab"})
+    >>> batch = snapshot("s", [d, s, Node("system/x", Label.SYSTEM, None, None, {})],
+    ...                  [Edge(EdgeKind.CONTAINS, "s", "s/d", 0, "s/d", "s"), Edge(EdgeKind.CONTAINS, "system/x", "s", 0, None, "s")])
+    >>> [n.id for n in batch.shared], [g.id for g in batch.documents], [e.src for e in batch.derived]
+    (['s', 'system/x'], ['s/d'], ['system/x'])
+    """
+    shared: list[Node] = []
+    documents: dict[str, Node] = {}
+    owned: dict[str, list[Node]] = {}
+    has_set = False
+    for node in nodes:
+        if node.label == Label.REVIEW:
+            continue
+        if node.id == set_id and node.label == Label.ANALYSIS_SET:
+            has_set = True
+        if node.label == Label.DOCUMENT:
+            documents[node.id] = node
+        elif node.document_id:
+            owned.setdefault(node.document_id, []).append(node)
+        else:
+            shared.append(node)
+    if not has_set:
+        return None
+    document_edges: dict[str, list[Edge]] = {}
+    derived: list[Edge] = []
+    for edge in edges:
+        if edge.document_id:
+            document_edges.setdefault(edge.document_id, []).append(edge)
+        else:
+            derived.append(edge)
+    graphs = tuple(
+        DocumentGraph(documents[d], tuple(sorted(owned.get(d, ()), key=lambda n: n.id)),
+                      tuple(sorted(document_edges.get(d, ()), key=Edge.sort_key)))
+        for d in sorted(documents)
+    )
+    return SetBatch(set_id, tuple(sorted(shared, key=lambda n: n.id)), graphs, tuple(sorted(derived, key=Edge.sort_key)))
+
+
+def _text(batch: SetBatch) -> str:
+    return _dumps({
+        "format": FORMAT,
+        "set_id": batch.set_id,
+        "shared": [n.to_dict(copy=False) for n in batch.shared],
+        "documents": [{"document": g.document.to_dict(copy=False), "nodes": [n.to_dict(copy=False) for n in g.nodes],
+                       "edges": [e.to_dict(copy=False) for e in g.edges]} for g in batch.documents],
+        "derived": [e.to_dict(copy=False) for e in batch.derived],
+    })
+
+
+def encode(batch: SetBatch) -> tuple[bytes, str]:
+    """``(blob, digest)``: ``batch`` (a :func:`snapshot`) as zlib-compressed JSON, and the SHA-256
+    (hex) of that JSON. :func:`decode` is its inverse.
+
+    >>> blob, digest = encode(SetBatch("s", (Node("s", Label.ANALYSIS_SET, "s"),), (), ()))
+    >>> decode(blob).shared[0].id, len(digest)
+    ('s', 64)
+    """
+    text = _text(batch).encode("utf-8")
+    return zlib.compress(text, 6), hashlib.sha256(text).hexdigest()
+
+
+def digest_of(batch: SetBatch) -> str:
+    """The digest :func:`encode` gives ``batch``, without compressing it."""
+    return hashlib.sha256(_text(batch).encode("utf-8")).hexdigest()
+
+
+def decode(blob: bytes) -> SetBatch:
+    """The :class:`SetBatch` an :func:`encode` blob holds.
+
+    Raises
+    ------
+    ValueError
+        ``blob`` is not an encoded version of a known format.
+    """
+    try:
+        data = json.loads(zlib.decompress(bytes(blob)).decode("utf-8"))
+    except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not an encoded set version: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not an encoded set version of format {FORMAT}")
+    return SetBatch(
+        data["set_id"],
+        tuple(Node.from_dict(n) for n in data["shared"]),
+        tuple(DocumentGraph(Node.from_dict(g["document"]), tuple(Node.from_dict(n) for n in g["nodes"]),
+                            tuple(Edge.from_dict(e) for e in g["edges"])) for g in data["documents"]),
+        tuple(Edge.from_dict(e) for e in data["derived"]),
+    )
+
+
+def summary_of(batch: SetBatch, *, number: int, created: str | None, digest: str) -> SetVersion:
+    """The :class:`SetVersion` of ``batch`` stored as version ``number``."""
+    members = []
+    counts = dict.fromkeys(("documents", "sections", "statements", "records", "declarations", "citations",
+                            "quotations", "source_files", "nodes", "edges"), 0)
+    by_label = {Label.SECTION: "sections", Label.STATEMENT: "statements", Label.QUOTATION: "quotations",
+                Label.RECORD: "records", Label.SOURCE_FILE: "source_files"}
+    for node in batch.shared:
+        if node.label in by_label:
+            counts[by_label[node.label]] += 1
+    counts["nodes"] = len(batch.shared)
+    counts["edges"] = len(batch.derived)
+    for g in batch.documents:
+        d = g.document
+        members.append(MemberVersion(d.id, d.get("role"), d.get("path"), d.get("sha256"), d.get("size")))
+        counts["documents"] += 1
+        counts["nodes"] += 1 + len(g.nodes)
+        counts["edges"] += len(g.edges)
+        for node in g.nodes:
+            if node.label in by_label:
+                counts[by_label[node.label]] += 1
+        for edge in g.edges:
+            if edge.kind == EdgeKind.CITES:
+                counts["citations"] += 1
+            elif edge.kind == EdgeKind.DECLARED_IN:
+                counts["declarations"] += 1
+    return SetVersion(batch.set_id, number, created, digest, tuple(members), counts)
+
+
+def baseline_needed(set_existed: bool, stored: Sequence[int]) -> bool:
+    """Rule 1: whether the pre-write state must be kept first, as version 1 (a set that existed
+    before the write, with no stored version)."""
+    return set_existed and not stored
+
+
+def plan(stored: Sequence[tuple[int, str]], digest: str, kept: int) -> VersionPlan:
+    """Rules 3 and 4 for one write: ``stored`` is ``(number, digest)`` of the set's stored versions
+    (any order), ``digest`` the new snapshot's, ``kept`` the retention bound (at least 1).
+
+    Examples
+    --------
+    >>> plan([], "a", 10)
+    VersionPlan(number=1, drop=())
+    >>> plan([(1, "a"), (2, "b")], "b", 10)   # unchanged: nothing added
+    VersionPlan(number=None, drop=())
+    >>> plan([(1, "a"), (2, "b"), (3, "c")], "d", 3)
+    VersionPlan(number=4, drop=(1,))
+
+    Raises
+    ------
+    ValueError
+        ``kept`` is below 1.
+    """
+    if kept < 1:
+        raise ValueError(f"versions kept must be at least 1, not {kept}")
+    ordered = sorted(stored)
+    if ordered and ordered[-1][1] == digest:
+        return VersionPlan(None, tuple(n for n, _ in ordered[:max(0, len(ordered) - kept)]))
+    number = ordered[-1][0] + 1 if ordered else 1
+    numbers = [n for n, _ in ordered] + [number]
+    return VersionPlan(number, tuple(numbers[:max(0, len(numbers) - kept)]))
+
+
+def changes(after: SetBatch | None, stored: Sequence[tuple[int, str]], *, kept: int, created: str | None,
+            baseline: SetBatch | None = None) -> tuple[list[tuple[SetVersion, bytes]], tuple[int, ...] | None]:
+    """Everything a store writes to the versions of one set at the end of a write transaction.
+
+    Parameters
+    ----------
+    after : SetBatch or None
+        The set as it now stands (:func:`snapshot`); None when the write left it with no document.
+    stored : sequence of (int, str)
+        ``(number, digest)`` of the set's stored versions, read in the same transaction.
+    kept : int
+        The retention bound (at least 1).
+    created : str or None
+        UTC ISO 8601 time of the write.
+    baseline : SetBatch, optional
+        The set before the write, when :func:`baseline_needed` (it becomes version 1, untimed).
+
+    Returns
+    -------
+    (list of (SetVersion, bytes), tuple of int or None)
+        The versions to add with their blobs (none when the set is unchanged), and the numbers to
+        delete; None instead of numbers means "every version of the set" (it is gone).
+    """
+    if after is None:
+        return [], None
+    add: list[tuple[SetVersion, bytes]] = []
+    stored = list(stored)
+    if baseline is not None and not stored:
+        blob, digest = encode(baseline)
+        add.append((summary_of(baseline, number=1, created=None, digest=digest), blob))
+        stored = [(1, digest)]
+    blob, digest = encode(after)
+    step = plan(stored, digest, kept)
+    if step.number is not None:
+        add.append((summary_of(after, number=step.number, created=created, digest=digest), blob))
+    dropped = set(step.drop)
+    return [(v, b) for v, b in add if v.number not in dropped], step.drop
