@@ -12,7 +12,7 @@ from pathlib import Path
 
 from graph.errors import CitegraphError
 from graph.store import GraphStore
-from queries.documents import DocumentTree, document_tree
+from queries.documents import DocumentTree, document_tree, find_document
 from queries.dossier import record_dossiers
 from queries.reports import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
@@ -21,7 +21,7 @@ from render.plaintext import plaintext_of
 from render.reports import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
 
-__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes"]
+__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +127,20 @@ def render_request(
         raise CitegraphError("nothing to render",
                              hint="give a document id, --rests-on ID, --record ID or --set S")
     return _rendered(write(page, chosen), chosen)
+
+
+def set_of_request(store: GraphStore, document: str | None, set_id: str | None) -> str | None:
+    """The analysis set a render request reads (for ``version``): ``set_id`` when given, else the
+    set of ``document`` (a document id or the path it was ingested from), else None.
+
+    Raises
+    ------
+    DocumentNotFound
+        ``document`` names no stored document.
+    """
+    if set_id is not None or not document:
+        return set_id
+    return find_document(store, document).set_id
 
 
 def original_bytes(tree: DocumentTree) -> bytes | None:

@@ -88,7 +88,7 @@ def node_list(graph: dict, base: str) -> str:
 
 
 def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: str, pane_showing: str,
-               base: str, library: str | None) -> str:
+               base: str, library: str | None, selector: str = "") -> str:
     """The whole page.
 
     Parameters
@@ -108,10 +108,13 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
     library : str or None
         File name of the vendored graph library under ``/embed/static/vendor/``, or None when it
         is missing: the page then shows the list and says why.
+    selector : str, optional
+        Already-escaped HTML of a version selector (:func:`app.embed.history.version_selector`).
     """
     e = html.escape
     static = f"{base}/embed/static"
-    scripts = [f'<script src="{e(static)}/embed.js" defer></script>']
+    scripts = [f'<script src="{e(static)}/embed.js" defer></script>',
+               f'<script src="{e(static)}/selector.js" defer></script>']
     notice = ""
     if library:
         scripts.insert(0, f'<script src="{e(static)}/vendor/{e(library)}" defer></script>')
@@ -121,7 +124,7 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
     return TEMPLATE.substitute(
         title=e(title), heading=e(title), summary=e(summary), mode=e(mode), base=e(base), static=e(static),
         scripts="\n".join(scripts), notice=notice, node_list=node_list(graph, base), pane=pane_html,
-        showing=e(pane_showing), data=script_json(graph),
+        showing=e(pane_showing), data=script_json(graph), selector=selector,
     )
 
 
