@@ -113,8 +113,7 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
     """
     e = html.escape
     static = f"{base}/embed/static"
-    scripts = [f'<script src="{e(static)}/embed.js" defer></script>',
-               f'<script src="{e(static)}/selector.js" defer></script>']
+    scripts = [f'<script src="{e(static)}/embed.js" defer></script>']
     notice = ""
     if library:
         scripts.insert(0, f'<script src="{e(static)}/vendor/{e(library)}" defer></script>')

@@ -20,6 +20,11 @@
   var api = { cy: null, data: data };
   window.citegraphEmbed = api;
 
+  // A version selector (<select data-navigate>, issue 17) opens the URL of the option chosen.
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-navigate]"), function (select) {
+    select.addEventListener("change", function () { if (select.value) window.location.assign(select.value); });
+  });
+
   function el(tag, text, cls) {
     var node = document.createElement(tag);
     if (text !== undefined && text !== null) node.textContent = String(text);
