@@ -331,7 +331,8 @@ class RestsOnChange:
 
 
 def _build(cls: type, value: Any, **nested: Any) -> Any:
-    names = [f.python_name for f in cls.__strawberry_definition__.fields]  # type: ignore[attr-defined]
+    names = [f.python_name for f in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+             if f.base_resolver is None]
     return cls(**{n: nested[n] if n in nested else (list(getattr(value, n)) if isinstance(getattr(value, n), tuple)
                                                     else getattr(value, n)) for n in names})
 
