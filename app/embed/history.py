@@ -107,7 +107,8 @@ def history_view(store: GraphStore, set_id: str, from_version: int | None, to_ve
 
 def compare_view(store: GraphStore, a: str, b: str | None, base: str) -> str:
     """The page of ``/embed/compare?a=…&b=…``: the comparison of two runs under two selectors
-    listing the runs of their system (``b`` defaults to the other run when the system has two).
+    listing the runs of their system (``b`` defaults to the other run when the system has two;
+    choosing on one side the run shown on the other swaps them).
 
     Raises
     ------
@@ -128,9 +129,16 @@ def compare_view(store: GraphStore, a: str, b: str | None, base: str) -> str:
     path = f"{base}/embed/compare"
 
     def options(side: str) -> list[tuple[str, str, bool]]:
+        """Each run on ``side``; choosing the other side's run swaps the two."""
         pick = {"a": a, "b": b}
-        return [(f"{r.set_id} ({r.date or 'undated'})", _url(path, pick | {side: r.set_id}), r.set_id == pick[side])
-                for r in found.runs]
+        other = "b" if side == "a" else "a"
+        out = []
+        for r in found.runs:
+            chosen = pick | {side: r.set_id}
+            if r.set_id == pick[other] and r.set_id != pick[side]:
+                chosen[other] = pick[side]
+            out.append((f"{r.set_id} ({r.date or 'undated'})", _url(path, chosen), r.set_id == pick[side]))
+        return out
 
     result = compare_runs(store, a, b)
     selectors = (f'<nav class="cg-selector" aria-label="Runs to compare">{selector("Run a", "a", options("a"))} '
