@@ -46,6 +46,15 @@ __all__ = [
     "baseline_needed",
     "plan",
     "changes",
+    "RawNode",
+    "RawEdge",
+    "Encoded",
+    "encode_rows",
+    "encode_texts",
+    "encode_batch",
+    "node_text",
+    "edge_text",
+    "COMPRESSION",
 ]
 
 VERSIONS_KEPT = 10
@@ -181,32 +190,170 @@ def snapshot(set_id: str, nodes: Iterable[Node], edges: Iterable[Edge]) -> SetBa
     return SetBatch(set_id, tuple(sorted(shared, key=lambda n: n.id)), graphs, tuple(sorted(derived, key=Edge.sort_key)))
 
 
-def _text(batch: SetBatch) -> str:
-    return _dumps({
-        "format": FORMAT,
-        "set_id": batch.set_id,
-        "shared": [n.to_dict(copy=False) for n in batch.shared],
-        "documents": [{"document": g.document.to_dict(copy=False), "nodes": [n.to_dict(copy=False) for n in g.nodes],
-                       "edges": [e.to_dict(copy=False) for e in g.edges]} for g in batch.documents],
-        "derived": [e.to_dict(copy=False) for e in batch.derived],
-    })
+RawNode = tuple[str, str, "str | None", "str | None", str]
+"""A node as a store holds it: ``(id, label, set_id, document_id, props as JSON text)``, the text
+exactly as :data:`graph.stores.sqlite` and :data:`graph.stores.neo4j` write it (compact, UTF-8)."""
+RawEdge = tuple[str, str, str, int, "str | None", "str | None", str]
+"""An edge as a store holds it: ``(kind, src, dst, seq, document_id, set_id, props as JSON text)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """An encoded version of set ``set_id``: ``blob`` (zlib-compressed JSON), ``digest`` (SHA-256
+    hex of the JSON), and the ``members`` and ``counts`` a :class:`SetVersion` shows."""
+
+    set_id: str
+    blob: bytes
+    digest: str
+    members: tuple[MemberVersion, ...]
+    counts: Mapping[str, int]
+
+    def version(self, number: int, created: str | None) -> SetVersion:
+        """The :class:`SetVersion` of this encoding stored as ``number``."""
+        return SetVersion(self.set_id, number, created, self.digest, self.members, dict(self.counts))
+
+
+_COUNTED = {"Section": "sections", "Statement": "statements", "Quotation": "quotations", "Record": "records",
+            "SourceFile": "source_files"}
+
+
+NodeText = tuple[str, str, "str | None", "str | None", str]
+"""A node ready to encode: ``(id, label, document_id, props JSON text or None, node JSON text)``;
+the props text is needed for Document nodes only (their :class:`MemberVersion`)."""
+EdgeText = tuple["str | None", str, str]
+"""An edge ready to encode: ``(document_id, kind, edge JSON text)``."""
+
+
+def node_text(node_id: str, label: str, set_id: str | None, document_id: str | None, props: str) -> str:
+    """A node's JSON, as :meth:`Node.to_dict` gives it, around its stored ``props`` text.
+
+    >>> node_text("s/d", "Document", "s", "s/d", '{"role":"d"}')
+    '{"id":"s/d","label":"Document","set_id":"s","document_id":"s/d","props":{"role":"d"}}'
+    """
+    q = _dumps
+    return f'{{"id":{q(node_id)},"label":{q(label)},"set_id":{q(set_id)},"document_id":{q(document_id)},"props":{props}}}'
+
+
+def edge_text(kind: str, src: str, dst: str, seq: int, document_id: str | None, set_id: str | None, props: str) -> str:
+    """An edge's JSON, as :meth:`Edge.to_dict` gives it, around its stored ``props`` text."""
+    q = _dumps
+    return (f'{{"kind":{q(kind)},"src":{q(src)},"dst":{q(dst)},"seq":{int(seq)},"document_id":{q(document_id)},'
+            f'"set_id":{q(set_id)},"props":{props}}}')
+
+
+COMPRESSION = 3
+"""zlib level of a version's blob (level 6 takes twice as long for blobs 17 % smaller)."""
+
+
+def encode_rows(set_id: str, nodes: Iterable[RawNode], edges: Iterable[RawEdge]) -> Encoded | None:
+    """The encoded version of set ``set_id`` from every node and edge a store holds for it, as
+    stored (see :func:`snapshot` for which belong and how they group); None when the set has no
+    AnalysisSet node (:func:`encode_texts` on the rows' JSON)."""
+    texts = sorted((n[0], n[1], n[3], n[4] if n[1] == "Document" else None, node_text(*n)) for n in nodes)
+    links = sorted(((e[1], e[0], e[2], int(e[3])), (e[4], e[0], edge_text(*e))) for e in edges)
+    return encode_texts(set_id, texts, [t for _, t in links])
+
+
+def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeText]) -> Encoded | None:
+    """The encoded version of set ``set_id`` from its nodes' and edges' JSON (:func:`node_text`,
+    :func:`edge_text`), nodes sorted by id and edges by :meth:`Edge.sort_key`; None when the set
+    has no AnalysisSet node. Only members' property text is decoded (for :class:`MemberVersion`);
+    the rest is copied, so encoding costs little more than compressing the set.
+
+    The JSON is ``{"format", "set_id", "shared", "documents": [{"document", "nodes", "edges"}],
+    "derived"}``: :func:`encode` of the :func:`snapshot` of the same set gives the same bytes, and
+    :func:`decode` reads them back.
+    """
+    shared: list[str] = []
+    documents: dict[str, tuple[str, str]] = {}
+    owned: dict[str, list[str]] = {}
+    counts = dict.fromkeys(("documents", "sections", "statements", "records", "declarations", "citations",
+                            "quotations", "source_files", "nodes", "edges"), 0)
+    has_set = False
+    labels: dict[str | None, list[str]] = {}
+    for node_id, label, document_id, props, text in nodes:
+        if label == "Review":
+            continue
+        has_set = has_set or (node_id == set_id and label == "AnalysisSet")
+        if label == "Document":
+            documents[node_id] = (text, props or "{}")
+        elif document_id:
+            owned.setdefault(document_id, []).append(text)
+            labels.setdefault(document_id, []).append(label)
+        else:
+            shared.append(text)
+            labels.setdefault(None, []).append(label)
+    if not has_set:
+        return None
+    document_edges: dict[str, list[str]] = {}
+    derived: list[str] = []
+    kinds: dict[str | None, list[str]] = {}
+    for document_id, kind, text in edges:
+        (document_edges.setdefault(document_id, []) if document_id else derived).append(text)
+        kinds.setdefault(document_id or None, []).append(kind)
+    counted = [*labels.get(None, ())]
+    cited = [*kinds.get(None, ())]
+    parts, members = [], []
+    for document_id in sorted(documents):
+        text, props = documents[document_id]
+        mine, links = owned.get(document_id, []), document_edges.get(document_id, [])
+        parts.append(f'{{"document":{text},"nodes":[{",".join(mine)}],"edges":[{",".join(links)}]}}')
+        data = json.loads(props)
+        members.append(MemberVersion(document_id, data.get("role"), data.get("path"), data.get("sha256"),
+                                     data.get("size")))
+        counts["documents"] += 1
+        counts["nodes"] += 1 + len(mine)
+        counts["edges"] += len(links)
+        counted += labels.get(document_id, [])
+        cited += kinds.get(document_id, [])
+    counts["nodes"] += len(shared)
+    counts["edges"] += len(derived)
+    for label in counted:
+        if label in _COUNTED:
+            counts[_COUNTED[label]] += 1
+    counts["citations"] = cited.count("CITES")
+    counts["declarations"] = cited.count("DECLARED_IN")
+    text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
+            f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode("utf-8")
+    return Encoded(set_id, zlib.compress(text, COMPRESSION), hashlib.sha256(text).hexdigest(), tuple(members), counts)
+
+
+def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:
+    nodes = [*batch.shared, *(n for g in batch.documents for n in (g.document, *g.nodes))]
+    edges = [*batch.derived, *(e for g in batch.documents for e in g.edges)]
+    return ([(n.id, str(n.label), n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes],
+            [(str(e.kind), e.src, e.dst, e.seq, e.document_id, e.set_id, _dumps(dict(e.props))) for e in edges])
+
+
+def encode_batch(batch: SetBatch) -> Encoded:
+    """:func:`encode_rows` of a :func:`snapshot` (the object path, for any store).
+
+    Raises
+    ------
+    ValueError
+        ``batch`` holds no AnalysisSet node for its set.
+    """
+    found = encode_rows(batch.set_id, *_rows(batch))
+    if found is None:
+        raise ValueError(f"set batch {batch.set_id!r} holds no AnalysisSet node")
+    return found
 
 
 def encode(batch: SetBatch) -> tuple[bytes, str]:
-    """``(blob, digest)``: ``batch`` (a :func:`snapshot`) as zlib-compressed JSON, and the SHA-256
-    (hex) of that JSON. :func:`decode` is its inverse.
+    """``(blob, digest)`` of ``batch`` (a :func:`snapshot`): zlib-compressed JSON and the SHA-256
+    (hex) of that JSON (:func:`encode_batch`). :func:`decode` is its inverse.
 
     >>> blob, digest = encode(SetBatch("s", (Node("s", Label.ANALYSIS_SET, "s"),), (), ()))
     >>> decode(blob).shared[0].id, len(digest)
     ('s', 64)
     """
-    text = _text(batch).encode("utf-8")
-    return zlib.compress(text, 6), hashlib.sha256(text).hexdigest()
+    found = encode_batch(batch)
+    return found.blob, found.digest
 
 
 def digest_of(batch: SetBatch) -> str:
-    """The digest :func:`encode` gives ``batch``, without compressing it."""
-    return hashlib.sha256(_text(batch).encode("utf-8")).hexdigest()
+    """The digest :func:`encode` gives ``batch``."""
+    return encode_batch(batch).digest
 
 
 def decode(blob: bytes) -> SetBatch:
@@ -232,33 +379,11 @@ def decode(blob: bytes) -> SetBatch:
     )
 
 
-def summary_of(batch: SetBatch, *, number: int, created: str | None, digest: str) -> SetVersion:
-    """The :class:`SetVersion` of ``batch`` stored as version ``number``."""
-    members = []
-    counts = dict.fromkeys(("documents", "sections", "statements", "records", "declarations", "citations",
-                            "quotations", "source_files", "nodes", "edges"), 0)
-    by_label = {Label.SECTION: "sections", Label.STATEMENT: "statements", Label.QUOTATION: "quotations",
-                Label.RECORD: "records", Label.SOURCE_FILE: "source_files"}
-    for node in batch.shared:
-        if node.label in by_label:
-            counts[by_label[node.label]] += 1
-    counts["nodes"] = len(batch.shared)
-    counts["edges"] = len(batch.derived)
-    for g in batch.documents:
-        d = g.document
-        members.append(MemberVersion(d.id, d.get("role"), d.get("path"), d.get("sha256"), d.get("size")))
-        counts["documents"] += 1
-        counts["nodes"] += 1 + len(g.nodes)
-        counts["edges"] += len(g.edges)
-        for node in g.nodes:
-            if node.label in by_label:
-                counts[by_label[node.label]] += 1
-        for edge in g.edges:
-            if edge.kind == EdgeKind.CITES:
-                counts["citations"] += 1
-            elif edge.kind == EdgeKind.DECLARED_IN:
-                counts["declarations"] += 1
-    return SetVersion(batch.set_id, number, created, digest, tuple(members), counts)
+def summary_of(batch: SetBatch, *, number: int, created: str | None, digest: str | None = None) -> SetVersion:
+    """The :class:`SetVersion` of ``batch`` stored as version ``number`` (``digest`` is computed when
+    not given)."""
+    found = encode_batch(batch)
+    return SetVersion(batch.set_id, number, created, digest or found.digest, found.members, dict(found.counts))
 
 
 def baseline_needed(set_existed: bool, stored: Sequence[int]) -> bool:
@@ -295,21 +420,21 @@ def plan(stored: Sequence[tuple[int, str]], digest: str, kept: int) -> VersionPl
     return VersionPlan(number, tuple(numbers[:max(0, len(numbers) - kept)]))
 
 
-def changes(after: SetBatch | None, stored: Sequence[tuple[int, str]], *, kept: int, created: str | None,
-            baseline: SetBatch | None = None) -> tuple[list[tuple[SetVersion, bytes]], tuple[int, ...] | None]:
+def changes(after: Encoded | None, stored: Sequence[tuple[int, str]], *, kept: int, created: str | None,
+            baseline: Encoded | None = None) -> tuple[list[tuple[SetVersion, bytes]], tuple[int, ...] | None]:
     """Everything a store writes to the versions of one set at the end of a write transaction.
 
     Parameters
     ----------
-    after : SetBatch or None
-        The set as it now stands (:func:`snapshot`); None when the write left it with no document.
+    after : Encoded or None
+        The set as it now stands (:func:`encode_rows`); None when the write left it with no document.
     stored : sequence of (int, str)
         ``(number, digest)`` of the set's stored versions, read in the same transaction.
     kept : int
         The retention bound (at least 1).
     created : str or None
         UTC ISO 8601 time of the write.
-    baseline : SetBatch, optional
+    baseline : Encoded, optional
         The set before the write, when :func:`baseline_needed` (it becomes version 1, untimed).
 
     Returns
@@ -323,12 +448,10 @@ def changes(after: SetBatch | None, stored: Sequence[tuple[int, str]], *, kept: 
     add: list[tuple[SetVersion, bytes]] = []
     stored = list(stored)
     if baseline is not None and not stored:
-        blob, digest = encode(baseline)
-        add.append((summary_of(baseline, number=1, created=None, digest=digest), blob))
-        stored = [(1, digest)]
-    blob, digest = encode(after)
-    step = plan(stored, digest, kept)
+        add.append((baseline.version(1, None), baseline.blob))
+        stored = [(1, baseline.digest)]
+    step = plan(stored, after.digest, kept)
     if step.number is not None:
-        add.append((summary_of(after, number=step.number, created=created, digest=digest), blob))
+        add.append((after.version(step.number, created), after.blob))
     dropped = set(step.drop)
     return [(v, b) for v, b in add if v.number not in dropped], step.drop

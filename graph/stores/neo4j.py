@@ -433,7 +433,7 @@ class Neo4jStore:
         return versions.decode(rows[0]["blob"]) if rows else None
 
     def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]
-                         ) -> dict[str, tuple[list[tuple[int, str]], SetBatch | None]]:
+                         ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
         """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
         needed (:func:`graph.versions.baseline_needed`), its state before the write."""
         if not self.versions_kept:
@@ -446,7 +446,8 @@ class Neo4jStore:
         return out
 
     def _keep_versions_step(self, tx: ManagedTransaction,
-                            before: Mapping[str, tuple[list[tuple[int, str]], SetBatch | None]], created: str) -> None:
+                            before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
+                            created: str) -> None:
         """After a write's steps: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
@@ -476,13 +477,16 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _snapshot(tx: ManagedTransaction, set_id: str) -> SetBatch | None:
-    """The whole of set ``set_id`` as it stands in ``tx`` (:func:`graph.versions.snapshot`)."""
-    nodes = [_node_from_row(r) for r in _run(tx, cypher.SET_SNAPSHOT_NODES, set_id=set_id)]
-    if not any(n.id == set_id for n in nodes):
+def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
+    """Set ``set_id`` as it stands in ``tx``, encoded (:func:`graph.versions.encode_rows`) from its
+    properties' JSON text as stored."""
+    nodes = [(r["id"], next(_LABELS[name] for name in r["labels"] if name in _LABELS).value, r["set_id"],
+              r["document_id"], r["props_json"] or "{}") for r in _run(tx, cypher.SET_SNAPSHOT_NODES, set_id=set_id)]
+    if not any(n[0] == set_id for n in nodes):
         return None
-    edges = [_edge_from_row(r) for r in _run(tx, cypher.SET_SNAPSHOT_EDGES, set_id=set_id)]
-    return versions.snapshot(set_id, nodes, edges)
+    edges = [(r["kind"], r["src"], r["dst"], r["seq"], r["document_id"], r["set_id"], r["props_json"] or "{}")
+             for r in _run(tx, cypher.SET_SNAPSHOT_EDGES, set_id=set_id)]
+    return versions.encode_rows(set_id, nodes, edges)
 
 
 def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:

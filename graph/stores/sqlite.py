@@ -557,7 +557,7 @@ class SQLiteStore:
     # -- versions (graph.versions) ----------------------------------------------------------------
 
     def _versions_before(self, conn: sqlite3.Connection, set_ids: Iterable[str]
-                         ) -> dict[str, tuple[list[tuple[int, str]], SetBatch | None]]:
+                         ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
         """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
         needed (:func:`graph.versions.baseline_needed`), its state before the write."""
         if not self.versions_kept:
@@ -572,7 +572,8 @@ class SQLiteStore:
         return out
 
     def _keep_versions(self, conn: sqlite3.Connection,
-                       before: Mapping[str, tuple[list[tuple[int, str]], SetBatch | None]], created: str) -> None:
+                       before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
+                       created: str) -> None:
         """After a write: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
@@ -772,17 +773,32 @@ def _has_versions_table(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'versions'").fetchone() is not None
 
 
-def _snapshot(conn: sqlite3.Connection, set_id: str) -> SetBatch | None:
-    """The whole of set ``set_id`` as it stands in this transaction (:func:`graph.versions.snapshot`):
-    its nodes and edges through the ``set_id`` indexes, and its System node."""
-    nodes = _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE set_id = ? AND label <> 'Review'", (set_id,))
-    if not any(n.id == set_id for n in nodes):
+_NODE_TEXT = ("""'{"id":'||json_quote(id)||',"label":'||json_quote(label)||',"set_id":'||json_quote(set_id)||"""
+              """',"document_id":'||json_quote(document_id)||',"props":'||props||'}'""")
+_EDGE_TEXT = ("""'{"kind":'||json_quote(kind)||',"src":'||json_quote(src)||',"dst":'||json_quote(dst)||"""
+              """',"seq":'||seq||',"document_id":'||json_quote(document_id)||',"set_id":'||json_quote(set_id)||"""
+              """',"props":'||props||'}'""")
+"""A node's / an edge's JSON built by SQLite from its stored props text, as
+:func:`graph.versions.node_text` / :func:`graph.versions.edge_text` build it."""
+
+
+def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
+    """Set ``set_id`` as it stands in this transaction, encoded (:func:`graph.versions.encode_texts`)
+    from its rows as stored, through the ``set_id`` indexes, with its System node; each row's JSON
+    is built in SQL."""
+    columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN props END, {_NODE_TEXT}"
+    nodes = conn.execute(f"SELECT {columns} FROM nodes WHERE set_id = ? AND label <> 'Review'", (set_id,)).fetchall()
+    if not any(row[0] == set_id for row in nodes):
         return None
-    edges = _edges(conn, f"SELECT {_EDGE_COLUMNS} FROM edges WHERE set_id = ?", (set_id,))
-    systems = sorted({e.src for e in edges if e.dst == set_id and e.kind == EdgeKind.CONTAINS and not e.document_id})
+    systems = [row[0] for row in conn.execute(
+        "SELECT DISTINCT src FROM edges WHERE dst = ? AND set_id = ? AND kind = 'CONTAINS' AND document_id IS NULL",
+        (set_id, set_id))]
     if systems:
-        nodes += _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}", (_dumps(systems),))
-    return versions.snapshot(set_id, nodes, edges)
+        nodes += conn.execute(f"SELECT {columns} FROM nodes WHERE id IN {_IDS}", (_dumps(systems),)).fetchall()
+    nodes.sort()
+    edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM edges WHERE set_id = ? "
+                         "ORDER BY src, kind, dst, seq", (set_id,)).fetchall()
+    return versions.encode_texts(set_id, nodes, edges)
 
 
 def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
