@@ -51,6 +51,7 @@ MATERIALISED_KEPT = 8
 """Materialised versions a process keeps for reuse (least recently used dropped first)."""
 
 _materialised: OrderedDict[tuple[str, str], GraphStore] = OrderedDict()
+_batches: OrderedDict[tuple[str, str], SetBatch] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -150,23 +151,48 @@ def resolve_version(store: GraphStore, set_id: str | None, version: int | None) 
     return found, version
 
 
-def _materialise(set_id: str, digest: str, batch: SetBatch) -> GraphStore:
-    """An in-memory store holding ``batch`` alone, shared by every request for that content."""
+def _version_batch(store: GraphStore, version: SetVersion) -> SetBatch:
+    """The batch of a stored ``version``, decoded once per process (kept by content, as
+    materialised stores are).
+
+    Raises
+    ------
+    VersionNotFound
+        Another process dropped it since its history was read.
+    """
+    key = (version.set_id, version.digest)
+    with _lock:
+        found = _batches.get(key)
+        if found is not None:
+            _batches.move_to_end(key)
+            return found
+    batch = store.set_version(version.set_id, version.number)  # type: ignore[attr-defined]
+    if batch is None:
+        raise VersionNotFound(f"analysis set {version.set_id!r} no longer keeps version {version.number}")
+    with _lock:
+        _batches[key] = batch
+        while len(_batches) > MATERIALISED_KEPT:
+            _batches.popitem(last=False)
+    return batch
+
+
+def _materialise(store: GraphStore, version: SetVersion) -> GraphStore:
+    """An in-memory store holding ``version`` alone, shared by every request for that content."""
     from graph.stores.sqlite import SQLiteStore
 
-    key = (set_id, digest)
+    key = (version.set_id, version.digest)
     with _lock:
         found = _materialised.get(key)
         if found is not None:
             _materialised.move_to_end(key)
             return found
-    store = SQLiteStore(None, versions_kept=0)
-    store.write_set(batch)
+    materialised = SQLiteStore(None, versions_kept=0)
+    materialised.write_set(_version_batch(store, version))
     with _lock:
-        _materialised[key] = store
+        _materialised[key] = materialised
         while len(_materialised) > MATERIALISED_KEPT:
             _materialised.popitem(last=False)[1].close()
-    return store
+    return materialised
 
 
 def store_at(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
@@ -184,12 +210,9 @@ def store_at(store: GraphStore, set_id: str | None, version: int | None) -> Grap
         return store
     assert set_id is not None and number is not None
     kept = next(v for v in found.versions if v.number == number)
-    batch = store.set_version(set_id, number)  # type: ignore[attr-defined]
-    if batch is None:  # dropped by another process since the history was read
-        raise VersionNotFound(f"analysis set {set_id!r} no longer keeps version {number}")
     from graph.stores.pinned import PinnedStore
 
-    return PinnedStore(store, {set_id: _materialise(set_id, kept.digest, batch)})
+    return PinnedStore(store, {set_id: _materialise(store, kept)})
 
 
 # -- diff -----------------------------------------------------------------------------------------
@@ -357,8 +380,8 @@ def _plain(value: Any) -> Any:
 
 
 _MATCH_RATIO = 0.5
-"""How alike (difflib ratio of their markup) two blocks of one kind must be to count as one block
-edited rather than one removed and another added."""
+"""How alike (difflib ratio of their markup's words) two blocks of one kind must be to count as one
+block edited rather than one removed and another added."""
 
 
 def _key(block: DocumentBlock) -> tuple[str, str, str]:
@@ -381,8 +404,7 @@ def align(old: list[DocumentBlock], new: list[DocumentBlock]) -> list[tuple[Docu
             hit = None
             for j in range(start, j2):
                 b = new[j]
-                if (b.label, b.kind) == (a.label, a.kind) and difflib.SequenceMatcher(
-                        None, a.markup or a.text, b.markup or b.text, autojunk=False).ratio() >= _MATCH_RATIO:
+                if (b.label, b.kind) == (a.label, a.kind) and _alike(a, b):
                     hit = j
                     break
             if hit is None:
@@ -393,6 +415,13 @@ def align(old: list[DocumentBlock], new: list[DocumentBlock]) -> list[tuple[Docu
             start = hit + 1
         out.extend((None, b) for b in new[start:j2])
     return out
+
+
+def _alike(a: DocumentBlock, b: DocumentBlock) -> bool:
+    """Whether two blocks' markup are at least :data:`_MATCH_RATIO` alike, word by word."""
+    matcher = difflib.SequenceMatcher(None, (a.markup or a.text).split(), (b.markup or b.text).split(), autojunk=False)
+    return matcher.real_quick_ratio() >= _MATCH_RATIO and matcher.quick_ratio() >= _MATCH_RATIO \
+        and matcher.ratio() >= _MATCH_RATIO
 
 
 def _cited(block: DocumentBlock | None) -> list[Cited]:
@@ -427,12 +456,19 @@ def _is_limitation(block: DocumentBlock | None) -> bool:
 
 
 def _record_changes(old: SetView, new: SetView) -> list[RecordChange]:
+    """Records added, removed or changed; a record's statuses and fields are compared when its
+    declaration lies in a member read (a changed one) in either version."""
     out = []
     for record_id in sorted(old.records.keys() | new.records.keys()):
         a, b = old.records.get(record_id), new.records.get(record_id)
         if a is None or b is None:
             out.append(RecordChange(record_id, "added" if a is None else "removed",
                                     a.label if a else None, b.label if b else None))
+            continue
+        read = {t.id for t in (*old.trees, *new.trees)}
+        if a.document not in read and b.document not in read:
+            if a.label != b.label:
+                out.append(RecordChange(record_id, "changed", a.label, b.label))
             continue
         statuses = []
         before = {s[0]: status_value(s) for s in a.statuses}
@@ -496,12 +532,13 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
         from_version = earlier[-1]
     old_store = store_at(store, set_id, from_version)
     new_store = store_at(store, set_id, to_number)
-    old, new = read_view(old_store, set_id), read_view(new_store, set_id)
-
     before = {v.number: v for v in found.versions}
     members = []
     old_members = {m.document: m.sha256 for m in before[from_version].members}
     new_members = {m.document: m.sha256 for m in before[to_number].members}
+    changed = _changed_documents(store, found, from_version, to_number)
+    # a member whose nodes and edges are the same in both versions has nothing to align: only the others are read
+    old, new = read_view(old_store, set_id, documents=changed), read_view(new_store, set_id, documents=changed)
     for document in sorted(old_members.keys() | new_members.keys()):
         a, b = old_members.get(document), new_members.get(document)
         if document not in old_members:
@@ -517,6 +554,7 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
     quotations: list[QuotationChange] = []
     limitations: list[LimitationChange] = []
     moved: dict[str, str] = {}  # statement id in the old version -> its id in the new one
+    old_declaring, new_declaring = _declaring(old), _declaring(new)
     touched: set[str] = {r.record_id for r in records}
     old_trees = {t.id: t for t in old.trees}
     new_trees = {t.id: t for t in new.trees}
@@ -543,10 +581,9 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
                 for c in (*_cited(a), *_cited(b)):
                     if c.kind == "record":
                         touched.add(c.target)
-                for side, view in ((a, old), (b, new)):
-                    if side is not None:
-                        touched.update(r.record_id for r in view.records.values()
-                                       if r.declaration and side.id in _declaration_blocks(view, r.declaration))
+                for side, declaring in ((a, old_declaring), (b, new_declaring)):
+                    if side is not None and side.id in declaring:
+                        touched.add(declaring[side.id])
             qa, qb = _quotation_of(a), _quotation_of(b)
             if qa != qb:
                 change = "added" if qa is None else "removed" if qb is None else "changed"
@@ -571,14 +608,32 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
                    tuple(citations), tuple(quotations), tuple(limitations), tuple(rests))
 
 
-def _declaration_blocks(view: SetView, section_id: str) -> set[str]:
-    document = view.blocks[section_id][0]
-    tree = next(t for t in view.trees if t.id == document)
-    inside = {section_id}
-    for block in tree.blocks:
-        if block.parent in inside:
-            inside.add(block.id)
-    return inside
+def _changed_documents(store: GraphStore, found: SetHistory, a: int, b: int) -> set[str]:
+    """Members whose document graph (nodes and edges) differs between versions ``a`` and ``b``,
+    from the versions' batches (the live graph's for a set without stored versions)."""
+    graphs = []
+    for number in (a, b):
+        version = next(v for v in found.versions if v.number == number)
+        stored = hasattr(store, "set_version") and bool(store.set_versions(found.set_id))  # type: ignore[attr-defined]
+        batch = _version_batch(store, version) if stored else read_set(store, found.set_id)
+        graphs.append({g.id: g for g in batch.documents})
+    old, new = graphs
+    return {d for d in old.keys() | new.keys() if old.get(d) != new.get(d)}
+
+
+def _declaring(view: SetView) -> dict[str, str]:
+    """Block id → the record whose declaration holds it, for the members the view read."""
+    out: dict[str, str] = {}
+    trees = {t.id: t for t in view.trees}
+    for record in view.records.values():
+        if record.declaration and record.declaration in view.blocks:
+            tree = trees[view.blocks[record.declaration][0]]
+            inside = {record.declaration}
+            for block in tree.blocks:
+                if block.id in inside or block.parent in inside:
+                    inside.add(block.id)
+                    out[block.id] = record.record_id
+    return out
 
 
 def _annotated_by_changed(old: SetView, new: SetView, statements: Iterable[StatementChange]) -> set[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Collection
 
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
@@ -92,9 +93,9 @@ class RecordState:
 
 @dataclass(frozen=True, slots=True)
 class SetView:
-    """A set read whole: ``set_id``, ``trees`` (its documents, in set order), ``records`` (record
-    ID → :class:`RecordState`, every Record node of the set) and ``blocks`` (block id → (document
-    id, block))."""
+    """A set read whole: ``set_id``, ``trees`` (its documents, in set order; or the members asked
+    for), ``records`` (record ID → :class:`RecordState`, every Record node of the set) and
+    ``blocks`` (block id → (document id, block))."""
 
     set_id: str
     trees: tuple[DocumentTree, ...]
@@ -143,16 +144,27 @@ def _files(blocks: list[DocumentBlock]) -> set[str]:
     return out
 
 
-def read_view(store: GraphStore, set_id: str) -> SetView:
+def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | None = None) -> SetView:
     """The :class:`SetView` of ``set_id`` in ``store``: :func:`document_trees`, then the set's
     records with their DECLARED_IN and ANNOTATES edges (three store calls).
+
+    ``documents``, when given, limits the trees read to those members: every record is still
+    listed with its label, but fields, statuses and files only come from the members read (a
+    diff reads only the members whose SHA-256 changed).
 
     Raises
     ------
     AnalysisSetNotFound
         ``set_id`` is not in the store.
     """
-    trees = document_trees(store, set_id=set_id)
+    if documents is None:
+        trees = document_trees(store, set_id=set_id)
+    else:
+        if not store.get_nodes([set_id]):
+            from graph.errors import AnalysisSetNotFound
+
+            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        trees = document_trees(store, set_id=set_id, document_ids=sorted(documents)) if documents else ()
     blocks = {b.id: (t.id, b) for t in trees for b in t.blocks}
     by_document = {t.id: t for t in trees}
     records = store.find_nodes(Label.RECORD, set_id=set_id)
@@ -162,12 +174,13 @@ def read_view(store: GraphStore, set_id: str) -> SetView:
     states: dict[str, RecordState] = {}
     for record in records:
         record_id = record.get("record_id") or record.id.rpartition("/")[2]
-        decl = next((e for e in declared[record.id] if e.dst in blocks), None)
+        decl = next((e for e in declared[record.id] if e.dst in blocks), None) or next(iter(declared[record.id]), None)
         inside: list[DocumentBlock] = []
         document = None
         if decl is not None:
-            document = blocks[decl.dst][0]
-            inside = _within(by_document[document], decl.dst)
+            document = decl.dst.partition("#")[0]
+            if decl.dst in blocks:
+                inside = _within(by_document[document], decl.dst)
         files = _files(inside)
         for edge in annotated[record.id]:
             if edge.src in blocks:
