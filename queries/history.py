@@ -330,14 +330,17 @@ class LimitationChange:
 @dataclass(frozen=True, slots=True)
 class RestsOnChange:
     """How the ``rests-on`` answer of a record whose evidence changed moved: statements that rest on
-    it only in the later version (``gained``, their ids there) or only in the earlier
-    (``lost``), and the answer sizes in each."""
+    it only in the later version (``gained``, their ids there), only in the earlier (``lost``),
+    or in both at another depth (``deeper`` and ``shallower``: ``(statement id in the later
+    version, depth before, depth after)``), and the answer sizes in each."""
 
     record_id: str
     gained: tuple[str, ...]
     lost: tuple[str, ...]
     from_count: int
     to_count: int
+    deeper: tuple[tuple[str, int, int], ...] = ()
+    shallower: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,7 +513,8 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
         versions by :func:`align`, with a unified diff); per statement the citations gained and
         lost; quotations and Limitations rows added, removed or changed; and, for every record
         whose evidence changed (it is added, removed or changed, or cited, annotated or declared
-        by a statement that changed), the rests-on answers gained and lost.
+        by a statement that changed), the rests-on answers gained, lost, or reached at another
+        depth.
 
     Raises
     ------
@@ -596,14 +600,25 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
                 limitations.append(LimitationChange(document, change, a.id if la else None, b.id if lb else None,
                                                     a.text if la else None, b.text if lb else None))  # type: ignore[union-attr]
     touched |= _annotated_by_changed(old, new, statements)
+
+    def image(statement: str) -> str | None:
+        """A statement's id in the later version: itself in an unchanged member, else as aligned."""
+        if statement.partition("#")[0] not in changed:
+            return statement
+        return moved.get(statement)
+
     rests = []
     for record_id in sorted(touched):
         before_ids = _rests_on_ids(old_store, old, record_id, set_id, max_depth)
         after_ids = _rests_on_ids(new_store, new, record_id, set_id, max_depth)
-        gained_ids = tuple(s for s in after_ids if s not in {moved.get(x) for x in before_ids})
-        lost_ids = tuple(s for s in before_ids if moved.get(s) not in set(after_ids))
-        if gained_ids or lost_ids:
-            rests.append(RestsOnChange(record_id, gained_ids, lost_ids, len(before_ids), len(after_ids)))
+        images = {image(x): depth for x, depth in before_ids.items()}
+        gained_ids = tuple(s for s in after_ids if s not in images)
+        lost_ids = tuple(s for s in before_ids if image(s) not in after_ids)
+        deeper = tuple((s, images[s], d) for s, d in after_ids.items() if s in images and d > images[s])
+        shallower = tuple((s, images[s], d) for s, d in after_ids.items() if s in images and d < images[s])
+        if gained_ids or lost_ids or deeper or shallower:
+            rests.append(RestsOnChange(record_id, gained_ids, lost_ids, len(before_ids), len(after_ids), deeper,
+                                       shallower))
     return SetDiff(set_id, from_version, to_number, tuple(members), tuple(records), tuple(statements),
                    tuple(citations), tuple(quotations), tuple(limitations), tuple(rests))
 
@@ -652,7 +667,8 @@ def _annotated_by_changed(old: SetView, new: SetView, statements: Iterable[State
 
 
 def _rests_on_ids(store: GraphStore, view: SetView, record_id: str, set_id: str,
-                  max_depth: int | None) -> list[str]:
+                  max_depth: int | None) -> dict[str, int]:
+    """Statement id → depth of each statement resting on ``record_id`` (in document order)."""
     if record_id not in view.records:
-        return []
-    return [r.statement for r in rests_on(store, record_id, set_id=set_id, max_depth=max_depth).results]
+        return {}
+    return {r.statement: r.depth for r in rests_on(store, record_id, set_id=set_id, max_depth=max_depth).results}

@@ -121,6 +121,9 @@ def diff_page(diff: SetDiff) -> Page:
                 items.append(Note("gained", ", ".join(r.gained), s))
             if r.lost:
                 items.append(Note("lost", ", ".join(r.lost), s))
+            for tag, moves in (("deeper", r.deeper), ("shallower", r.shallower)):
+                if moves:
+                    items.append(Note(tag, ", ".join(f"{x} ({a} → {b} evidence steps)" for x, a, b in moves), s))
     counts = (f"{_count(len(diff.members), 'member')}, {_count(len(diff.records), 'record')}, "
               f"{_count(len(diff.statements), 'statement')} changed; "
               f"{_count(len(diff.rests_on), 'rests-on answer')} moved.")

@@ -321,13 +321,23 @@ class LimitationChange:
     to_text: Optional[str]
 
 
-@strawberry.type(description="The rests-on answer of a record whose evidence changed: statements gained and lost.")
+@strawberry.type(description="A statement resting on a record in both versions, at another depth (evidence steps).")
+class DepthChange:
+    statement: str
+    from_depth: int
+    to_depth: int
+
+
+@strawberry.type(description="The rests-on answer of a record whose evidence changed: statements gained, lost, "
+                             "or reached at another depth.")
 class RestsOnChange:
     record_id: str
     gained: list[str]
     lost: list[str]
     from_count: int
     to_count: int
+    deeper: list[DepthChange]
+    shallower: list[DepthChange]
 
 
 def _build(cls: type, value: Any, **nested: Any) -> Any:
@@ -363,7 +373,10 @@ class SetDiff:
                               lost=[_build(Cited, x) for x in c.lost]) for c in d.citations],
             quotations=[_build(QuotationChange, q) for q in d.quotations],
             limitations=[_build(LimitationChange, x) for x in d.limitations],
-            rests_on=[_build(RestsOnChange, r) for r in d.rests_on],
+            rests_on=[_build(RestsOnChange, r, deeper=[DepthChange(statement=x, from_depth=a, to_depth=b)
+                                                        for x, a, b in r.deeper],
+                             shallower=[DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in r.shallower])
+                      for r in d.rests_on],
         )
 
 

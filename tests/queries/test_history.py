@@ -116,13 +116,13 @@ def test_the_diff_lists_exactly_the_three_changes_and_the_answers_they_move(stor
             # the ledger file is cited by the field of RT-RTE-ledger-append's declaration, so the amendment
             # citing that record rests on it too (one evidence step further)
             {"record_id": "RT-OBJ-ledger-file", "gained": [f"{RECONCILIATION}#L14"], "lost": [], "from_count": 5,
-             "to_count": 6},
+             "to_count": 6, "deeper": [], "shallower": []},
             {"record_id": "RT-RTE-ledger-append", "gained": [f"{RECONCILIATION}#L14"], "lost": [f"{SYNTHESIS}#L12"],
-             "from_count": 3, "to_count": 3},
+             "from_count": 3, "to_count": 3, "deeper": [], "shallower": []},
             # superseded by RT-RTE-ledger-commit, RT-RTE-ledger-append rests on it, and with it the runtime
             # paragraph citing RT-RTE-ledger-append; the edited paragraph and the amendment cite it directly
             {"record_id": record, "gained": [f"{RECONCILIATION}#L14", f"{RUNTIME}#L12", f"{SYNTHESIS}#L12"],
-             "lost": [], "from_count": 3, "to_count": 6},
+             "lost": [], "from_count": 3, "to_count": 6, "deeper": [], "shallower": []},
         ],
     }
     # the other way round, everything is reversed
@@ -136,3 +136,38 @@ def test_the_diff_lists_exactly_the_three_changes_and_the_answers_they_move(stor
         ("RT-RTE-ledger-commit", (), (f"{RECONCILIATION}#L14", f"{RUNTIME}#L12", f"{SYNTHESIS}#L12"))]
     same = diff_versions(store, L, 2, 2)
     assert same.unchanged and same.to_dict()["statements"] == []
+
+
+def amended_seeds(folder):
+    """The three seeds with the Tolaria synthesis' line 11 no longer citing RT-RTE-mcp-write itself
+    (it still cites the workflow account, which rests on it): the README's worked example."""
+    import shutil
+
+    from tests.conftest import SEEDS
+
+    shutil.copytree(SEEDS, folder)
+    synthesis = folder / "000_a3dd65b871acf2aa.txt"
+    text = synthesis.read_text(encoding="utf-8")
+    assert text.count("(workflow account, RT-RTE-mcp-write).") == 1
+    synthesis.write_text(text.replace("(workflow account, RT-RTE-mcp-write).", "(workflow account)."), encoding="utf-8")
+    return folder
+
+
+def test_an_amendment_of_one_member_moves_one_answer_deeper(store, tmp_path):
+    from tests.conftest import SEEDS
+
+    ingest_into(store, SEEDS)
+    ingest_into(store, amended_seeds(tmp_path / "seeds"))
+    assert [v.number for v in history(store, "talorys").versions] == [1]  # its member is unchanged
+    diff = diff_versions(store, "tolaria")
+    assert [(m.document, m.change) for m in diff.members] == [("tolaria/synthesis", "changed")]
+    assert [(s.change, s.to_statement) for s in diff.statements] == [("changed", "tolaria/synthesis#L11")]
+    assert diff.statements[0].diff.splitlines()[-1].endswith("replacement (workflow account).")
+    assert [(c.to_statement, c.gained, [x.target for x in c.lost]) for c in diff.citations] == [
+        ("tolaria/synthesis#L11", (), ["RT-RTE-mcp-write"])]
+    assert diff.records == () and diff.quotations == () and diff.limitations == ()
+    assert [(r.record_id, r.gained, r.lost, r.from_count, r.to_count, r.deeper, r.shallower) for r in diff.rests_on] == [
+        ("RT-RTE-mcp-write", (), (), 14, 14, (("tolaria/synthesis#L11", 1, 2),), ())]
+    before = rests_on(store_at(store, "tolaria", 1), "RT-RTE-mcp-write", set_id="tolaria").results
+    after = rests_on(store, "RT-RTE-mcp-write", set_id="tolaria").results
+    assert (sum(r.direct for r in before), sum(r.direct for r in after)) == (12, 11)
