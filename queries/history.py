@@ -198,21 +198,27 @@ def _materialise(store: GraphStore, version: SetVersion) -> GraphStore:
 def store_at(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
     """``store`` with set ``set_id`` read at ``version``: ``store`` itself for the latest version
     (or no version asked), else a read-only :class:`~graph.stores.pinned.PinnedStore` whose set
-    ``set_id`` is that version, materialised in memory (kept for reuse, by content).
+    ``set_id`` is that version, materialised in memory (kept for reuse, by content). On a
+    ``PinnedStore`` the other sets stay as it pins them and ``set_id`` is read at ``version``.
 
     Raises
     ------
     AmbiguousScope, AnalysisSetNotFound, VersionNotFound
         As :func:`resolve_version`.
     """
-    found, number = resolve_version(store, set_id, version)
-    if found is None or number == found.latest:
-        return store
-    assert set_id is not None and number is not None
-    kept = next(v for v in found.versions if v.number == number)
     from graph.stores.pinned import PinnedStore
 
-    return PinnedStore(store, {set_id: _materialise(store, kept)})
+    found, number = resolve_version(store, set_id, version)
+    if found is None:
+        return store
+    assert set_id is not None and number is not None
+    base, pins = (store.base, dict(store.pins)) if isinstance(store, PinnedStore) else (store, {})
+    pins.pop(set_id, None)  # a view of views: the set at this version, the others as they were
+    if number != found.latest:
+        pins[set_id] = _materialise(base, next(v for v in found.versions if v.number == number))
+    if not pins:
+        return base
+    return store if isinstance(store, PinnedStore) and pins == store.pins else PinnedStore(base, pins)
 
 
 # -- diff -----------------------------------------------------------------------------------------

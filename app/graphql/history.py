@@ -517,9 +517,14 @@ class RunComparison:
 # -- resolvers (fields of Query, see app.graphql.schema) ------------------------------------------
 
 
+def _unpinned(store: GraphStore) -> GraphStore:
+    """The store without the request's ``version:`` pins: history fields name their versions."""
+    return store.base if isinstance(store, VersionedStore) else store
+
+
 async def resolve_versions(info: Ctx, set_id: str) -> list[SetVersion]:
     """The kept versions of ``set_id``, oldest first."""
-    found = await call(domain.history, info.context.store, set_id)
+    found = await call(domain.history, _unpinned(info.context.store), set_id)
     return [SetVersion.from_domain(v, found.latest) for v in found.versions]
 
 
@@ -527,19 +532,20 @@ async def resolve_diff(info: Ctx, set_id: str, from_version: int | None, to_vers
                        max_depth: int | None) -> SetDiff:
     """:func:`queries.history.diff_versions` in a worker thread."""
     ctx = info.context
-    result = await call(domain.diff_versions, ctx.store, set_id, from_version, to_version,
+    result = await call(domain.diff_versions, _unpinned(ctx.store), set_id, from_version, to_version,
                         max_depth=ctx.settings.depth(max_depth))
     return SetDiff.from_domain(result)
 
 
 async def resolve_runs(info: Ctx, system: str) -> list[Run]:
     """The runs of ``system``, by date."""
-    found = await call(runs_domain.runs_of, info.context.store, system)
+    found = await call(runs_domain.runs_of, _unpinned(info.context.store), system)
     return [Run.from_domain(r) for r in found.runs]
 
 
 async def resolve_compare(info: Ctx, a: str, b: str, version_a: int | None, version_b: int | None) -> RunComparison:
     """:func:`queries.runs.compare_runs` in a worker thread."""
-    result = await call(runs_domain.compare_runs, info.context.store, a, b, version_a=version_a, version_b=version_b)
+    result = await call(runs_domain.compare_runs, _unpinned(info.context.store), a, b, version_a=version_a,
+                        version_b=version_b)
     return RunComparison.from_domain(result)
 

@@ -103,6 +103,13 @@ def test_every_read_takes_a_version(home, store, client):
         "data": {"restsOn": {"count": 3}}}
     assert gql(client, "{ restsOn(record: \"%s\", set: \"%s\") { count } }" % (R, LEDGER)) == {
         "data": {"restsOn": {"count": 6}}}
+    # one request may read a set at a version beside fields naming their own versions
+    mixed = gql(client, "{ restsOn(record: \"%s\", set: \"%s\", version: 1) { count } "
+                        "diff(set: \"%s\") { fromVersion toVersion restsOn { recordId toCount } } "
+                        "versions(set: \"%s\") { totalCount } }" % (R, LEDGER, LEDGER, LEDGER))["data"]
+    assert mixed["restsOn"] == {"count": 3} and mixed["versions"] == {"totalCount": 2}
+    assert (mixed["diff"]["fromVersion"], mixed["diff"]["toVersion"]) == (1, 2)
+    assert [r["toCount"] for r in mixed["diff"]["restsOn"]] == [6, 3, 6]
     # nested fields read the version too: the reconciliation at version 1 has no amendment
     query = ("query($v: Int) { document(id: \"%s/reconciliation\", version: $v) { statements { totalCount } } }"
              % LEDGER)

@@ -171,3 +171,20 @@ def test_an_amendment_of_one_member_moves_one_answer_deeper(store, tmp_path):
     before = rests_on(store_at(store, "tolaria", 1), "RT-RTE-mcp-write", set_id="tolaria").results
     after = rests_on(store, "RT-RTE-mcp-write", set_id="tolaria").results
     assert (sum(r.direct for r in before), sum(r.direct for r in after)) == (12, 11)
+
+
+def test_a_view_of_a_view_reads_each_set_at_its_own_version(store, tmp_path):
+    from tests.conftest import SEEDS
+
+    ledger_versions(store)
+    ingest_into(store, SEEDS)
+    ingest_into(store, amended_seeds(tmp_path / "seeds"))
+    both = store_at(store_at(store, L, 1), "tolaria", 1)
+    R = "RT-RTE-ledger-commit"
+    assert isinstance(both, PinnedStore) and sorted(both.pins) == [L, "tolaria"]
+    assert len(rests_on(both, R, set_id=L).results) == 3
+    assert sum(r.direct for r in rests_on(both, "RT-RTE-mcp-write", set_id="tolaria").results) == 12
+    back = store_at(both, L, 2)  # L at its latest again, tolaria still at 1
+    assert sorted(back.pins) == ["tolaria"] and len(rests_on(back, R, set_id=L).results) == 6
+    assert store_at(back, "tolaria", 2) is store
+    assert diff_versions(both, L, 1, 2).to_dict() == diff_versions(store, L, 1, 2).to_dict()
