@@ -169,3 +169,13 @@ class KeepsVersions(Protocol):
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """Version ``number`` of ``set_id`` as the :class:`SetBatch` that rebuilds it in an empty
         store (:func:`graph.versions.decode`); None when it is not stored. One round trip."""
+
+    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
+        """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored
+        versions of ``set_id``, atomically, whatever were stored (copying a store's history,
+        :func:`graph.transfer.copy_store`); returns how many. The set must exist.
+
+        Raises
+        ------
+        CitegraphError
+            The set is not in the store, or a version names another set; nothing changes."""

@@ -52,6 +52,7 @@ __all__ = [
     "encode_rows",
     "encode_texts",
     "encode_batch",
+    "checked_versions",
     "node_text",
     "edge_text",
     "COMPRESSION",
@@ -384,6 +385,34 @@ def summary_of(batch: SetBatch, *, number: int, created: str | None, digest: str
     not given)."""
     found = encode_batch(batch)
     return SetVersion(batch.set_id, number, created, digest or found.digest, found.members, dict(found.counts))
+
+
+def checked_versions(set_id: str, kept: Iterable[tuple[SetVersion, bytes]]) -> list[tuple[SetVersion, bytes]]:
+    """``kept`` as a list sorted by number, each a version of ``set_id`` whose blob holds its digest
+    (for :meth:`graph.store.KeepsVersions.replace_versions`).
+
+    Raises
+    ------
+    CitegraphError
+        A version of another set, a number twice, or a blob that does not hold its version.
+    """
+    from graph.errors import CitegraphError
+
+    rows = sorted(kept, key=lambda r: r[0].number)
+    numbers = [v.number for v, _ in rows]
+    if len(set(numbers)) != len(numbers):
+        raise CitegraphError(f"versions of {set_id!r} numbered twice: {numbers}")
+    for version, blob in rows:
+        if version.set_id != set_id:
+            raise CitegraphError(f"version {version.number} is of set {version.set_id!r}, not {set_id!r}")
+        try:
+            text = zlib.decompress(bytes(blob))
+        except zlib.error as exc:
+            raise CitegraphError(f"version {version.number} of {set_id!r} has no readable blob: {exc}") from None
+        if hashlib.sha256(text).hexdigest() != version.digest:
+            raise CitegraphError(f"version {version.number} of {set_id!r}: its blob does not hold digest "
+                                 f"{version.digest[:12]}")
+    return rows
 
 
 def baseline_needed(set_existed: bool, stored: Sequence[int]) -> bool:

@@ -21,8 +21,8 @@ from typing import Any, Iterable
 
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, VersionNotFound
 from graph.model import Label, SetBatch
-from graph.store import Direction, GraphStore
-from graph.versions import SetVersion, digest_of, snapshot, summary_of
+from graph.store import GraphStore
+from graph.versions import SetVersion, digest_of, summary_of
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
 from queries.traversal import rests_on
@@ -76,25 +76,20 @@ class SetHistory:
 
 
 def read_set(store: GraphStore, set_id: str) -> SetBatch:
-    """The live graph of ``set_id`` as the batch that rebuilds it (:func:`graph.versions.snapshot`),
-    through the store contract: one ``find_nodes`` per label, the System node and one ``edges`` call.
+    """The live graph of ``set_id`` as the batch that rebuilds it (:func:`graph.transfer.set_batch_of`,
+    about a dozen contract calls); it encodes as the store's latest version does.
 
     Raises
     ------
     AnalysisSetNotFound
         No such set.
     """
-    nodes = [n for label in Label if label != Label.REVIEW for n in store.find_nodes(label, set_id=set_id)]
-    analysis_set = next((n for n in nodes if n.id == set_id and n.label == Label.ANALYSIS_SET), None)
-    if analysis_set is None:
+    from graph.transfer import set_batch_of
+
+    found = store.get_nodes([set_id]).get(set_id)
+    if found is None or found.label != Label.ANALYSIS_SET:
         raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    system = analysis_set.get("system")
-    if system:
-        nodes += list(store.get_nodes([system]).values())
-    edges = store.edges([n.id for n in nodes], direction=Direction.OUT)
-    batch = snapshot(set_id, nodes, [e for es in edges.values() for e in es if e.set_id == set_id])
-    assert batch is not None
-    return batch
+    return set_batch_of(store, set_id)
 
 
 def history(store: GraphStore, set_id: str) -> SetHistory:

@@ -432,6 +432,22 @@ class Neo4jStore:
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
         return versions.decode(rows[0]["blob"]) if rows else None
 
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
+        rows = versions.checked_versions(set_id, kept)
+        return self._write(self._replace_versions_tx, set_id, rows)
+
+    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]]) -> int:
+        _run(tx, cypher.LOCK_WRITES)
+        if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
+            raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
+        _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
+        if rows:
+            _run(tx, cypher.ADD_VERSIONS, rows=[
+                {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
+                 "summary": v.summary_json(), "blob": blob} for v, blob in rows])
+        return len(rows)
+
     def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]
                          ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
         """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is

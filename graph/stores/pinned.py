@@ -170,7 +170,7 @@ class PinnedStore:
         raise CitegraphError("an earlier version of an analysis set is read-only",
                              hint="write to the latest version (leave out the version)")
 
-    write_set = delete_documents = put_reviews = _refuse
+    write_set = delete_documents = put_reviews = replace_versions = _refuse
 
     def close(self) -> None:
         """Close ``base``; the pinned stores stay open. Safe to call twice."""

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from graph import versions, writes
-from graph.errors import StoreUnavailable
+from graph.errors import CitegraphError, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach
 from graph.versions import SetVersion
@@ -585,6 +585,17 @@ class SQLiteStore:
             conn.executemany("DELETE FROM versions WHERE set_id = ? AND number = ?", [(set_id, n) for n in drop])
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
                              [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in add])
+
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsVersions.replace_versions`."""
+        rows = versions.checked_versions(set_id, kept)
+        with self._writing() as conn:
+            if not conn.execute("SELECT 1 FROM nodes WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone():
+                raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
+            conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
+            conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
+                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in rows])
+        return len(rows)
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
         """See :meth:`graph.store.KeepsVersions.set_versions`."""
