@@ -112,16 +112,19 @@ def _version(request: Request) -> int | None:
 
 
 def _selector(store: GraphStore, set_id: str | None, records: tuple[str, ...] | list[str], version: int | None,
-              path: str, params: dict) -> str:
-    """The version selector of a graph page: of ``set_id``, else of the one set holding ``records``
-    (node ids); none when the records lie in several sets and none was named."""
+              path: str, params: dict) -> tuple[str, tuple[str, int] | None]:
+    """The version selector of a graph page (of ``set_id``, else of the one set holding
+    ``records``, node ids; none when they lie in several sets and none was named), and the (set,
+    version) the page shows when it is an earlier version."""
     sets = {set_id} if set_id else {r.split("/", 1)[0] for r in records}
     if len(sets) != 1:
-        return ""
+        return "", None
     (chosen,) = sets
     from queries.history import history
 
-    return version_selector(history(store, chosen), version, path, {**params, "set": chosen})
+    found = history(store, chosen)
+    shown = (chosen, version) if version is not None and version != found.latest else None
+    return version_selector(found, version, path, {**params, "set": chosen}), shown
 
 
 def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
@@ -132,12 +135,13 @@ def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct
     summary = (f"{graph['count']} statements rest on it ({direct_count} direct, {graph['count'] - direct_count} "
                f"transitive){' in set ' + set_id if set_id else ''}. Click a node for its details, the record for "
                f"its dossier.")
-    selector = _selector(store, set_id, sub.report.records, version,
-                         f"{base}/embed/rests-on/{quote(record_id, safe='')}",
-                         {"direct": "true" if direct else None, "max_depth": max_depth})
+    selector, shown = _selector(store, set_id, sub.report.records, version,
+                                f"{base}/embed/rests-on/{quote(record_id, safe='')}",
+                                {"direct": "true" if direct else None, "max_depth": max_depth})
     return embed_page(title=f"What rests on {record_id}", summary=summary, mode="rests-on", graph=graph,
                       pane_html=main_of(write(rests_on_page(sub), Format.HTML)),
-                      pane_showing=f"rests-on:{record_id}", base=base, library=graph_library(), selector=selector)
+                      pane_showing=f"rests-on:{record_id}", base=base, library=graph_library(), selector=selector,
+                      version_of=shown)
 
 
 def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_depth: int | None, base: str,
@@ -147,12 +151,12 @@ def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_dept
     sets = ", ".join(d.set_id for d in dossiers)
     summary = (f"Record dossier (set {sets}) beside the {graph['count']} statements resting on it. Click a node for "
                f"its details, another record for its dossier.")
-    selector = _selector(store, set_id, [d.record.id for d in dossiers], version,
-                         f"{base}/embed/records/{quote(record_id, safe='')}", {"max_depth": max_depth})
+    selector, shown = _selector(store, set_id, [d.record.id for d in dossiers], version,
+                                f"{base}/embed/records/{quote(record_id, safe='')}", {"max_depth": max_depth})
     return embed_page(title=f"Record {record_id}", summary=summary, mode="record", graph=graph,
                       pane_html=main_of(write(dossier_page(dossiers), Format.HTML)),
                       pane_showing="dossier:" + ",".join(graph["records"]), base=base, library=graph_library(),
-                      selector=selector)
+                      selector=selector, version_of=shown)
 
 
 @router.get("/rests-on/{record_id}", response_class=HTMLResponse)

@@ -68,3 +68,25 @@ def test_the_comparison_view_picks_runs(context, history_server):  # noqa: F811
     assert page.inner_text("#cg-pane-body h1") == f"Comparison of {IM02} and {IM01}"
     assert "Unmatched in " + IM02 + " (25)" in page.inner_text("#cg-pane-body")
     assert page.problems == []
+
+
+def test_a_page_at_an_earlier_version_opens_dossiers_at_that_version(context, history_server):  # noqa: F811
+    from tests.app.test_embed_browser import click_node
+
+    page = open_page(context, f"{history_server}/embed/records/RT-OBJ-ledger-file?set={LEDGER}&version=1")
+    page.wait_for_selector("body[data-graph=ready]")
+    append = f"{LEDGER}/RT-RTE-ledger-append"
+    assert append in page.evaluate("citegraphEmbed.cy.nodes('[kind = \"record\"]').map(n => n.id())")
+    click_node(page, append)
+    page.wait_for_selector(f'#cg-pane[data-showing="dossier:{append}"]')
+    assert page.inner_text("#cg-pane-body h1") == "Record dossier: RT-RTE-ledger-append"
+    assert "Superseded by" not in page.inner_text("#cg-pane-body")  # the amendment came with version 2
+    link = page.get_attribute(f'#cg-list a[href*="RT-RTE-ledger-append"]', "href")
+    assert link == f"/embed/records/RT-RTE-ledger-append?set={LEDGER}&version=1"
+
+    latest = open_page(context, f"{history_server}/embed/records/RT-OBJ-ledger-file?set={LEDGER}")
+    latest.wait_for_selector("body[data-graph=ready]")
+    click_node(latest, append)
+    latest.wait_for_selector(f'#cg-pane[data-showing="dossier:{append}"]')
+    assert "Superseded by RT-RTE-ledger-commit" in latest.inner_text("#cg-pane-body")
+    assert page.problems == [] and latest.problems == []
