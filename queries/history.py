@@ -19,13 +19,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from graph.errors import AmbiguousScope, AnalysisSetNotFound, VersionNotFound
+from graph.errors import AmbiguousScope, AnalysisSetNotFound, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
 from graph.store import GraphStore
 from graph.versions import SetVersion, digest_of, summary_of
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
-from queries.traversal import rests_on
+from queries.traversal import MAX_DEPTH, rests_on
 
 __all__ = [
     "SetHistory",
@@ -526,6 +526,8 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
     QueryLimitExceeded
         ``max_depth`` outside 1..16.
     """
+    if max_depth is not None and not 1 <= max_depth <= MAX_DEPTH:
+        raise QueryLimitExceeded(f"max_depth must be between 1 and {MAX_DEPTH} evidence steps, not {max_depth}")
     found = history(store, set_id)
     numbers = [v.number for v in found.versions]
     to_number = found.latest if to_version is None else to_version
