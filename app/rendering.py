@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import CitegraphError
+from graph.model import Label
 from graph.store import GraphStore
 from queries.documents import DocumentTree, document_tree, find_document
 from queries.dossier import record_dossiers
@@ -131,15 +132,21 @@ def render_request(
 
 def set_of_request(store: GraphStore, document: str | None, set_id: str | None) -> str | None:
     """The analysis set a render request reads (for ``version``): ``set_id`` when given, else the
-    set of ``document`` (a document id or the path it was ingested from), else None.
+    set of ``document``: the ``<set>`` of a document id ``<set>/<role>`` when that set is stored
+    (the member may exist only in an earlier version), else the set of the document ingested
+    from that path; else None.
 
     Raises
     ------
     DocumentNotFound
-        ``document`` names no stored document.
+        ``document`` names no stored set's document and no stored document's path.
     """
     if set_id is not None or not document:
         return set_id
+    head = document.split("/", 1)[0]
+    node = store.get_nodes([head]).get(head) if "/" in document else None
+    if node is not None and node.label == Label.ANALYSIS_SET:
+        return head
     return find_document(store, document).set_id
 
 

@@ -186,3 +186,21 @@ def test_a_diff_of_an_unknown_version_is_not_found(home, client):
     assert client.get(f"/sets/{LEDGER}/diff", params={"from": 1, "to": 5}).status_code == 404
     assert client.get("/sets/nope/versions").json()["error"]["code"] == "NOT_FOUND"
     assert cli_run("runs", "nope", home=home).exit_code == 66
+
+
+def test_a_member_removed_since_is_read_at_the_version_that_had_it(tmp_path):
+    home = tmp_path / "home"
+    assert runner.invoke(cli, ["ingest", str(LEDGER_V1), "--home", str(home)]).exit_code == 0
+    store = SQLiteStore(home / "citegraph.sqlite")
+    store.delete_documents([f"{LEDGER}/synthesis"])  # version 2: the synthesis is gone
+    store.close()
+    gone = cli_run("render", f"{LEDGER}/synthesis", home=home)
+    assert gone.exit_code == 66
+    old = cli_run("render", f"{LEDGER}/synthesis", "--version", "1", home=home)
+    assert old.exit_code == 0 and old.stdout == (LEDGER_V1 / "synthesis.md").read_text(encoding="utf-8")
+    with TestClient(create_app(Settings(environ={}, env_file=None), store=SQLiteStore(home / "citegraph.sqlite"))) as c:
+        assert c.get(f"/documents/{LEDGER}/synthesis/render", params={"version": 1}).text == old.stdout
+        assert c.get(f"/documents/{LEDGER}/synthesis", params={"version": 1}).json()["role"] == "synthesis"
+        assert c.get(f"/documents/{LEDGER}/synthesis").status_code == 404
+        data = gql(c, '{ document(id: "%s/synthesis", version: 1) { role } }' % LEDGER)
+        assert data == {"data": {"document": {"role": "synthesis"}}}
