@@ -204,3 +204,25 @@ def test_a_member_removed_since_is_read_at_the_version_that_had_it(tmp_path):
         assert c.get(f"/documents/{LEDGER}/synthesis").status_code == 404
         data = gql(c, '{ document(id: "%s/synthesis", version: 1) { role } }' % LEDGER)
         assert data == {"data": {"document": {"role": "synthesis"}}}
+
+
+def test_impact_reads_a_version_of_the_set(tmp_path):
+    from tests.conftest import SEEDS
+    from tests.impact_repo import build_impact_repo
+    from tests.queries.test_history import amended_seeds
+
+    repo = build_impact_repo(tmp_path / "tolaria")
+    both, first = tmp_path / "both", tmp_path / "first"
+    amended = amended_seeds(tmp_path / "amended")
+    for home, folders in ((both, (SEEDS, amended)), (first, (SEEDS,))):
+        for folder in folders:
+            assert runner.invoke(cli, ["ingest", str(folder), "--home", str(home)]).exit_code == 0
+    args = ["impact", "--repo", str(repo.path), "--set", "tolaria", "--from", repo["c0"], "--to", repo["c7"], "--json"]
+    at_1 = runner.invoke(cli, [*args, "--version", "1", "--home", str(both)])
+    original = runner.invoke(cli, [*args, "--home", str(first)])
+    latest = runner.invoke(cli, [*args, "--home", str(both)])
+    assert at_1.exit_code == original.exit_code == latest.exit_code == 0, at_1.output
+    assert json.loads(at_1.stdout) == json.loads(original.stdout)
+    suspects = lambda out: {s["node"]: s["depth"] for s in json.loads(out)["suspects"]}  # noqa: E731
+    assert suspects(at_1.stdout)["tolaria/synthesis#L11"] == suspects(latest.stdout)["tolaria/synthesis#L11"] == 2
+    assert json.loads(at_1.stdout)["summary"] == json.loads(latest.stdout)["summary"]
