@@ -160,9 +160,12 @@ def test_walking_the_corpus_skips_non_members():
     assembly = read_sets([CORPUS])
     paths = [d.path for d in assembly.documents]
     assert assembly.problems == ()
-    assert len(paths) == 9 and sum(p.endswith(".md") for p in paths) == 6
+    # the three seeds, the Dynamic Cheatsheet set's six members, the Instinctual Memory runs' five and two
+    assert len(paths) == 16 and sum(p.endswith(".md") for p in paths) == 13
     assert not any("/types/" in p or "/instructions/" in p or p.endswith("NOTICE.md") for p in paths)
-    assert [m.path for m in assembly.manifests] == [str(DC_RETAINED / "ARTIFACT.yaml")]
+    assert [m.path for m in assembly.manifests] == [
+        str(DC_RETAINED / "ARTIFACT.yaml"),
+        str(CORPUS / "commonplace/kb/agentic-systems/reports/retained/AAS-2026-10-01-instinctual-memory-01/ARTIFACT.yaml")]
 
 
 def test_members_of_one_set_come_from_two_folders():

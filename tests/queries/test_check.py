@@ -3,6 +3,8 @@ problems only files show; each code fires on a minimal bad set and is silent on 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import json
 
 import pytest
@@ -263,8 +265,24 @@ def test_cli_ingest_of_the_whole_corpus(tmp_path):
     home = str(tmp_path / "home")
     result = runner.invoke(cli, ["ingest", str(CORPUS), "--json", "--home", home])
     assert result.exit_code == 0, result.output
-    assert sorted(json.loads(result.stdout)["sets"]) == ["AAS-2026-10-04-dynamic-cheatsheet-01", "talorys", "tolaria"]
-    assert runner.invoke(cli, ["check", "--home", home]).exit_code == 0
+    assert sorted(json.loads(result.stdout)["sets"]) == [
+        "AAS-2026-09-30-instinctual-memory-02", "AAS-2026-10-01-instinctual-memory-01",
+        "AAS-2026-10-04-dynamic-cheatsheet-01", "talorys", "tolaria"]
+    for set_id in ("AAS-2026-10-04-dynamic-cheatsheet-01", "talorys", "tolaria"):
+        assert runner.invoke(cli, ["check", "--set", set_id, "--home", home]).exit_code == 0
+    # Depends on issue 13 (grammar): until it lands, the Instinctual Memory runs' routes state no
+    # status this check reads (IM-01: 17 G2 routes state none; IM-02: 7 runtime routes write
+    # "implementation conclusion status `wired`" without a colon, its 3 epistemic routes state none)
+    # and two of IM-02's claim statuses carry a trailing qualifier ("wired for implementation
+    # behavior"); issue 13 reads both forms and makes a missing status a warning on numbered IDs, and
+    # the whole store checks with exit 0 again.
+    found = runner.invoke(cli, ["check", "--json", "--home", home])
+    errors = Counter((f["file"].split("/")[-2], f["code"]) for f in json.loads(found.stdout)["findings"]
+                     if f["severity"] == "error")
+    assert (found.exit_code, dict(errors)) == (1, {
+        ("AAS-2026-10-01-instinctual-memory-01", "status-missing"): 17,
+        ("AAS-2026-09-30-instinctual-memory-02", "status-missing"): 10,
+        ("AAS-2026-09-30-instinctual-memory-02", "status-value"): 2})
 
 
 def test_every_code_is_documented():
