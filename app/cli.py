@@ -77,6 +77,7 @@ Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help=
 HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
+VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
 
 
 def get_settings() -> Settings:
@@ -104,6 +105,16 @@ def _store(neo4j: str | None, home: Path | None) -> GraphStore:
     from app.wiring import open_store
 
     return open_store(_settings(neo4j, home))
+
+
+def _at_version(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
+    """``store`` with ``set_id`` read at ``version`` (:func:`queries.history.store_at`); ``store``
+    itself when no version is asked. Closing the result closes ``store``."""
+    if version is None:
+        return store
+    from queries.history import store_at
+
+    return store_at(store, set_id, version)
 
 
 def _print_json(data: Any) -> None:
@@ -185,19 +196,20 @@ def rests_on_cmd(
     set_id: SetOpt = None,
     direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
+    version: VersionOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Statements that rest on RECORD, with the citation path explaining each.
 
-    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria
+    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria (--version 1: as the set was at version 1)
     """
     from queries.traversal import rests_on
 
     store = _store(neo4j, home)
     try:
-        report = rests_on(store, record, set_id=set_id, direct_only=direct,
+        report = rests_on(_at_version(store, set_id, version), record, set_id=set_id, direct_only=direct,
                           max_depth=_settings(neo4j, home).depth(max_depth))
     finally:
         store.close()
@@ -222,16 +234,19 @@ def _short(text: str, width: int = 80) -> str:
 
 @cli.command("stats")
 @handles_errors
-def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
-    """Counts of documents, statements, records and citations, per analysis set.
+def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None,
+              home: HomeOpt = None) -> None:
+    """Counts of documents, statements, records and citations, per analysis set (--set: of one set,
+    whose counts are then the totals).
 
-    Example: citegraph stats --json
+    Example: citegraph stats --json; citegraph stats --set tolaria --version 1
     """
-    from queries.stats import stats
+    from queries.stats import stats, stats_of_set
 
     store = _store(neo4j, home)
     try:
-        result = stats(store)
+        view = _at_version(store, set_id, version)
+        result = stats(view) if set_id is None else stats_of_set(view, set_id)
     finally:
         store.close()
     if as_json:
@@ -253,6 +268,7 @@ def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = 
 def check_cmd(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Check these member files or folders without ingesting them (default: the stored sets).")] = None,
     set_id: SetOpt = None,
+    version: VersionOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -264,6 +280,8 @@ def check_cmd(
     """
     from queries.validation import check
 
+    if paths and version is not None:
+        raise typer.BadParameter("--version reads a stored set; files given as PATHS have no versions")
     if paths:
         from graph.stores import open_embedded
         from ingest.files import no_members, read_sets
@@ -273,13 +291,13 @@ def check_cmd(
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
         if not assembly.documents and not assembly.problems:
             raise no_members(paths)
-        store: GraphStore = open_embedded(None)
+        store: GraphStore = open_embedded(None, versions_kept=0)
         ingest_parsed(store, list(assembly.documents))
         report = check(store, set_id=set_id, problems=assembly.problems)
     else:
         store = _store(neo4j, home)
         try:
-            report = check(store, set_id=set_id)
+            report = check(_at_version(store, set_id, version), set_id=set_id)
         finally:
             store.close()
     if as_json:
@@ -295,7 +313,8 @@ def check_cmd(
 
 @cli.command("verify")
 @handles_errors
-def verify_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None,
+               home: HomeOpt = None) -> None:
     """Rebuild every stored document from its graph nodes; exit 1 if any SHA-256 differs from the original's.
 
     The first differing hunk is shown when the original file is still at its ingested path.
@@ -308,7 +327,7 @@ def verify_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt 
 
     store = _store(neo4j, home)
     try:
-        trees = document_trees(store, set_id=set_id)
+        trees = document_trees(_at_version(store, set_id, version), set_id=set_id)
     finally:
         store.close()
     report = verify(trees, original=original_bytes)
@@ -343,6 +362,7 @@ def render_cmd(
     record: Annotated[Optional[str], typer.Option("--record", metavar="ID", help="Report this record's dossier.")] = None,
     set_id: SetOpt = None,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps of rests-on parts.")] = None,
+    version: VersionOpt = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -354,11 +374,12 @@ def render_cmd(
 
     Example: citegraph render --rests-on RT-RTE-mcp-write --format html -o rests-on.html
     """
-    from app.rendering import render_request
+    from app.rendering import render_request, set_of_request
 
     store = _store(neo4j, home)
     try:
-        rendered = render_request(store, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
+        view = _at_version(store, set_of_request(store, document, set_id) if version is not None else set_id, version)
+        rendered = render_request(view, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
                                   fmt=fmt, max_depth=_settings(neo4j, home).depth(max_depth))
     finally:
         store.close()
@@ -401,6 +422,7 @@ def serve_cmd(
 
 
 import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
+import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`, issue #17)
 import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
 
 

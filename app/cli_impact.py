@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, Table, _print_json, _short, _store, cli, handles_errors, out
+from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, Table, VersionOpt, _at_version, _print_json, _short, _store, cli,
+                     handles_errors, out)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
@@ -34,11 +35,13 @@ def impact_cmd(
     source: Annotated[Optional[str], typer.Option("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
     from_rev: Annotated[Optional[str], typer.Option("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
     fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
+    version: VersionOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Changed cited files, quotation drift and suspect conclusions between two source revisions.
+    """Changed cited files, quotation drift and suspect conclusions between two source revisions
+    (--version N: of the set as it was at version N).
 
     Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
     """
@@ -48,7 +51,7 @@ def impact_cmd(
     repository = GitRepository(repo)
     store = _store(neo4j, home)
     try:
-        report = impact_of(store, repository, to_revision=to, from_revision=from_rev, set_id=set_id,
+        report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev, set_id=set_id,
                            source_id=source)
     finally:
         store.close()

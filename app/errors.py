@@ -10,6 +10,7 @@ from graph.errors import (
     AmbiguousScope,
     CitegraphError,
     DuplicateDeclaration,
+    IncomparableSets,
     IngestError,
     NodeConflict,
     NotFound,
@@ -48,6 +49,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
+    (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import CitegraphError
+from graph.model import Label
 from graph.store import GraphStore
-from queries.documents import DocumentTree, document_tree
+from queries.documents import DocumentTree, document_tree, find_document
 from queries.dossier import record_dossiers
 from queries.reports import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
@@ -21,7 +22,7 @@ from render.plaintext import plaintext_of
 from render.reports import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
 
-__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes"]
+__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,26 @@ def render_request(
         raise CitegraphError("nothing to render",
                              hint="give a document id, --rests-on ID, --record ID or --set S")
     return _rendered(write(page, chosen), chosen)
+
+
+def set_of_request(store: GraphStore, document: str | None, set_id: str | None) -> str | None:
+    """The analysis set a render request reads (for ``version``): ``set_id`` when given, else the
+    set of ``document``: the ``<set>`` of a document id ``<set>/<role>`` when that set is stored
+    (the member may exist only in an earlier version), else the set of the document ingested
+    from that path; else None.
+
+    Raises
+    ------
+    DocumentNotFound
+        ``document`` names no stored set's document and no stored document's path.
+    """
+    if set_id is not None or not document:
+        return set_id
+    head = document.split("/", 1)[0]
+    node = store.get_nodes([head]).get(head) if "/" in document else None
+    if node is not None and node.label == Label.ANALYSIS_SET:
+        return head
+    return find_document(store, document).set_id
 
 
 def original_bytes(tree: DocumentTree) -> bytes | None:

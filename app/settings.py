@@ -141,6 +141,7 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
     "repo_roots": (_paths, list),
     "ingest_workers": (_integer(1, optional=True), lambda: None),
+    "versions_kept": (_integer(1, optional=False), lambda: 10),
 }
 """Each setting: (parser of a raw value, default). The environment variable is ``CITEGRAPH_`` + the
 name in upper case (matched in any case, as in ``.env``)."""
@@ -179,7 +180,9 @@ class Settings:
     open git repositories (``CITEGRAPH_REPO_ROOTS``, a JSON list); empty means impact over HTTP is
     refused (the CLI is not restricted). ``ingest_workers``: processes that parse members when the
     CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
-    parser processes).
+    parser processes). ``versions_kept``: versions of each analysis set the store keeps
+    (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.versions.VERSIONS_KEPT`),
+    the oldest dropped first.
 
     Raises :class:`~graph.errors.SettingsInvalid` naming the variable and what it must be.
 
@@ -204,6 +207,7 @@ class Settings:
     max_body_bytes: int
     repo_roots: list[Path]
     ingest_workers: int | None
+    versions_kept: int
 
     __slots__ = tuple(_FIELDS)
 

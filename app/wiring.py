@@ -29,8 +29,9 @@ def open_store(settings: Settings) -> GraphStore:
             user=settings.neo4j_user,
             password=settings.neo4j_password.get_secret_value(),
             database=settings.neo4j_database,
+            versions_kept=settings.versions_kept,
         )
-    return open_embedded(settings.home)
+    return open_embedded(settings.home, versions_kept=settings.versions_kept)
 
 
 def allowed_repository(settings: Settings, path: str) -> Path:

@@ -247,9 +247,17 @@ def verify(args: dict) -> dict:
     return {"seconds": seconds, "documents": documents, "differing": differing, "bytes": size}
 
 
+def history(args: dict) -> dict:
+    """Issue 17 on the embedded store: a version diff of one set, a comparison of two runs, and
+    rests-on with 10 versions of every set against one (:func:`bench.history.history_phase`)."""
+    from bench.history import history_phase
+
+    return history_phase(args, open_store)
+
+
 PHASES: dict[str, Callable[[dict], dict]] = {
     "parse-floor": parse_floor, "ingest": ingest, "check": check, "select": select, "rests-on": rests_on,
-    "impact": impact, "verify": verify,
+    "impact": impact, "verify": verify, "history": history,
 }
 """Phase name → function(args) → figures."""
 

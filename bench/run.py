@@ -78,6 +78,10 @@ TARGETS: tuple[Target, ...] = (
     Target("check errors", "check_errors", "<", 1, ""),
     Target("verify: members that do not rebuild", "verify_differing", "<", 1, ""),
     Target("bench/run --size M (embedded part)", "total_s", "<", 900, "s", None, "M"),
+    Target("version diff of one set (first call)", "diff_first_s", "<", 1, "s", "embedded", "M"),
+    Target("comparison of two runs (first call)", "compare_first_s", "<", 1, "s", "embedded", "M"),
+    Target("rests-on p50, 10 versions of every set ÷ 1 version", "rests_on_versions_ratio", "<", 1.2, "×",
+           "embedded", "M"),
 )
 """Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds)."""
 
@@ -844,6 +848,17 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
         fig["verify_mb_per_s"] = ver["bytes"] / 1e6 / ver["seconds"]
         fig["verify_differing"] = ver["differing"]
     fig.update(process_figures(p))
+    hist = p.get("history")
+    if hist is not None and "failed" not in hist:
+        for key in ("diff_first_s", "diff_s", "compare_first_s", "compare_s", "version_writes", "version_write_s",
+                    "versions_per_set", "rests_on_versions_p50_ms", "rests_on_one_version_p50_ms",
+                    "rests_on_versions_ratio"):
+            fig[key] = hist.get(key)
+        if hist.get("disk_versions_bytes"):
+            fig["disk_versions_mb"] = hist["disk_versions_bytes"] / 1e6
+            fig["disk_one_version_mb"] = hist["disk_one_version_bytes"] / 1e6
+    elif hist is not None:
+        fig.update({f"{k}_note": hist["failed"] for k in ("diff_first_s", "compare_first_s", "rests_on_versions_ratio")})
     fig["peak_rss_mb"] = max(v.get("peak_rss_mb", 0) for v in p.values())  # every phase, whole processes too
     for name, v in p.items():
         fig[f"rss_{name}_mb"] = v.get("peak_rss_mb")
@@ -931,6 +946,12 @@ _TABLE_ROWS = (
     ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
     ("peak RSS MB, whole processes: commands / ingest one set / serve", ("rss_cli_mb", "rss_add-set_mb", "rss_serve_mb")),
     ("store on disk MB (Neo4j: store files)", "disk_mb"), ("Neo4j transaction logs MB", "tx_log_mb"),
+    ("history: version diff s, first / repeat", ("diff_first_s", "diff_s")),
+    ("history: comparison of two runs s, first / repeat", ("compare_first_s", "compare_s")),
+    ("history: rests-on p50 ms, 10 versions / 1 version (ratio)",
+     ("rests_on_versions_p50_ms", "rests_on_one_version_p50_ms", "rests_on_versions_ratio")),
+    ("history: version writes / s / store MB with 1 and 10 versions of every set",
+     ("version_writes", "version_write_s", "disk_one_version_mb", "disk_versions_mb")),
     ("note", "ingest_note"),
 )
 
@@ -995,6 +1016,10 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         if store == "embedded" and "failed" not in phases["ingest"] and records:
             phases.update(bench_processes(citegraph_executable(), Path(spec["home"]), corpus_dir, manifest, records,
                                           phases.get("rests-on", {}), work, args, log, reference))
+            log("  [embedded] history: diff, compare, 10 versions of every set …")  # last: it changes the store
+            phases["history"] = run_phase("history", {"store": spec, "records": records, "repeats": args.repeats,
+                                                      "set": (manifest or {}).get("source", {}).get("impact_set")},
+                                          timeout=args.phase_timeout, memory_gb=args.phase_memory)
         stores[store] = _flat(raw[store], floor, grep)
         if store == "embedded":
             vs, note = versus_reference(size, stores[store], reference, generated=not args.corpus)

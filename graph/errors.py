@@ -27,6 +27,9 @@ __all__ = [
     "AmbiguousScope",
     "SourceRepositoryError",
     "RevisionNotFound",
+    "VersionNotFound",
+    "SystemNotFound",
+    "IncomparableSets",
 ]
 
 
@@ -163,3 +166,16 @@ class SourceRepositoryError(CitegraphError):
 
 class RevisionNotFound(SourceRepositoryError):
     """Raised when a revision (given, or a source's pinned commit) is not in the repository."""
+
+
+class VersionNotFound(NotFound):
+    """Raised when an asked-for version of an analysis set is not kept (never written, or dropped
+    by retention)."""
+
+
+class SystemNotFound(NotFound):
+    """Raised when no analysis set in the store analyses the asked-for system."""
+
+
+class IncomparableSets(CitegraphError):
+    """Raised when two analysis sets are compared that do not analyse the same system (or are one set)."""

@@ -12,9 +12,10 @@ from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping,
 
 from graph.errors import SnapshotChanged
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot", "SNAPSHOT_ATTEMPTS",
-           "Reach", "SupportsReach", "projected"]
+           "Reach", "SupportsReach", "KeepsVersions", "projected"]
 
 T = TypeVar("T")
 
@@ -222,3 +223,32 @@ def projected(node: Node, fields: Mapping[Label, Collection[str]]) -> Node:
     keep = fields.get(node.label, ())
     return Node(node.id, node.label, node.set_id, node.document_id,
                 {k: node.props[k] for k in keep if k in node.props})
+
+
+@runtime_checkable
+class KeepsVersions(Protocol):
+    """Versions of each analysis set (issue 17; :mod:`graph.versions` has the rules). Both stores
+    keep them: every :meth:`GraphStore.write_set` and :meth:`GraphStore.delete_documents` that
+    changes a set stores the whole set as its next version, in the same transaction; one that
+    leaves it unchanged stores nothing; one that leaves it with no document deletes all its
+    versions. At most ``versions_kept`` versions per set are kept, the oldest dropped first."""
+
+    versions_kept: int
+
+    def set_versions(self, set_id: str) -> list[SetVersion]:
+        """The stored versions of ``set_id`` (without their blobs), by number; ``[]`` for an
+        unknown set or one written before versions were kept. One round trip."""
+
+    def set_version(self, set_id: str, number: int) -> SetBatch | None:
+        """Version ``number`` of ``set_id`` as the :class:`SetBatch` that rebuilds it in an empty
+        store (:func:`graph.versions.decode`); None when it is not stored. One round trip."""
+
+    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
+        """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored
+        versions of ``set_id``, atomically, whatever were stored (copying a store's history,
+        :func:`graph.transfer.copy_store`); returns how many. The set must exist.
+
+        Raises
+        ------
+        CitegraphError
+            The set is not in the store, or a version names another set; nothing changes."""

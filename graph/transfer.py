@@ -1,9 +1,10 @@
 """Copying a store's content into another store, through the store contract only.
 
 Any backend to any backend: a set is read back as the :class:`~graph.model.SetBatch` that would
-write it, and written with one atomic :meth:`~graph.store.GraphStore.write_set`; reviews follow with
-:meth:`~graph.store.GraphStore.put_reviews`. ``citegraph copy --to neo4j://…`` uses it to move an
-embedded store into Neo4j.
+write it, and written with one atomic :meth:`~graph.store.GraphStore.write_set`; its kept versions
+follow (:meth:`~graph.store.KeepsVersions.replace_versions`, same numbers, times and digests), then
+reviews with :meth:`~graph.store.GraphStore.put_reviews`. ``citegraph copy --to neo4j://…`` uses it
+to move an embedded store into Neo4j.
 """
 
 from __future__ import annotations
@@ -77,8 +78,28 @@ def set_batch_of(store: GraphStore, set_id: str, *, replace: tuple[str, ...] = (
                     tuple(sorted(derived, key=Edge.sort_key)), replace=replace)
 
 
+def _copy_versions(source: GraphStore, target: GraphStore, set_id: str) -> None:
+    """``source``'s kept versions of ``set_id`` become ``target``'s (re-encoded from their batches,
+    which gives the same bytes); nothing when either store keeps none."""
+    from graph.store import KeepsVersions
+    from graph.versions import encode_batch
+
+    if not (isinstance(source, KeepsVersions) and isinstance(target, KeepsVersions)):
+        return
+    kept = source.set_versions(set_id)
+    if not kept:
+        return
+    rows = []
+    for version in kept:
+        batch = source.set_version(set_id, version.number)
+        if batch is not None:
+            rows.append((version, encode_batch(batch).blob))
+    target.replace_versions(set_id, rows)
+
+
 def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
-    """Copy every analysis set and review of ``source`` into ``target``, one atomic write per set.
+    """Copy every analysis set (with its kept versions) and review of ``source`` into ``target``,
+    one atomic write per set.
 
     A set already in ``target`` ends up as ``source`` holds it: its documents are replaced and the
     ones ``source`` lacks are deleted. Sets only in ``target`` are left alone. Copying twice
@@ -98,6 +119,7 @@ def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
         target.write_set(SetBatch(batch.set_id, batch.shared, batch.documents, batch.derived,
                                   replace=tuple(sorted(theirs - mine))))
         documents += len(batch.documents)
+        _copy_versions(source, target, set_id)
     reviews = target.put_reviews(source.find_nodes(Label.REVIEW))
     counts = target.counts()
     return CopyReport(tuple(sets), documents, reviews, counts["nodes"], counts["edges"])

@@ -299,7 +299,9 @@ _ROLE_WORDS = frozenset(
 
 
 def system_from_title(title: str) -> str:
-    """The system's name from a member's H1 title: trailing role words dropped.
+    """The system's name from a member's H1 title: trailing role words dropped, while they are
+    written in the case of the last one (a capitalised ``Memory`` before a lower-case
+    ``runtime report`` is part of the name).
 
     >>> system_from_title("Tolaria workflow report")
     'Tolaria'
@@ -307,9 +309,12 @@ def system_from_title(title: str) -> str:
     'Dynamic Cheatsheet'
     >>> system_from_title("instinctual-memory agentic-system analysis")  # G2 overview title
     'instinctual-memory'
+    >>> system_from_title("Instinctual Memory runtime report")  # the G2.5 rewrite's title
+    'Instinctual Memory'
     """
     words = title.split()
-    while len(words) > 1 and words[-1].lower() in _ROLE_WORDS:
+    lower = words[-1].islower() if words else True
+    while len(words) > 1 and words[-1].lower() in _ROLE_WORDS and words[-1].islower() == lower:
         words.pop()
     return " ".join(words)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 
-__all__ = ["SetStats", "Stats", "stats"]
+__all__ = ["SetStats", "Stats", "stats", "stats_of_set"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +68,33 @@ def stats(store: GraphStore) -> Stats:
             quotations=counts[Label.QUOTATION],
         ))
     return Stats(store.counts(), tuple(sets))
+
+
+def stats_of_set(store: GraphStore, set_id: str) -> Stats:
+    """:func:`stats` of one analysis set: its row, and its own counts (:meth:`GraphStore.counts`
+    of the set) as the totals; reads that set only.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is not in the store.
+    """
+    from graph.errors import AnalysisSetNotFound
+
+    if not store.get_nodes([set_id]):
+        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+    records = store.find_nodes(Label.RECORD, set_id=set_id)
+    files = store.find_nodes(Label.SOURCE_FILE, set_id=set_id)
+    annotations = store.find_nodes(Label.SECTION, set_id=set_id, where={"kind": "annotation"})
+    cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+    counts = store.counts(set_id=set_id)
+    row = SetStats(
+        set=set_id,
+        documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)),
+        statements=counts[Label.STATEMENT],
+        records=len(records),
+        record_occurrences=sum(cites[r.id] for r in records) + len(annotations),
+        source_files=tuple(f.get("path") for f in files),
+        quotations=counts[Label.QUOTATION],
+    )
+    return Stats(counts, (row,))

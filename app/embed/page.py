@@ -50,24 +50,36 @@ def main_of(page_html: str) -> str:
     return page_html[start:end].strip("\n")
 
 
-def record_href(base: str, record_id: str, set_id: str | None) -> str:
-    """The embedded dossier page of a record: ``{base}/embed/records/{record_id}?set={set_id}``.
+def record_href(base: str, record_id: str, set_id: str | None, version: int | None = None) -> str:
+    """The embedded dossier page of a record: ``{base}/embed/records/{record_id}?set={set_id}``
+    (with ``&version=N`` when the page shows that version of the set).
 
     >>> record_href("", "RT-RTE-mcp-write", "tolaria")
     '/embed/records/RT-RTE-mcp-write?set=tolaria'
+    >>> record_href("", "RT-RTE-mcp-write", "tolaria", 1)
+    '/embed/records/RT-RTE-mcp-write?set=tolaria&version=1'
     """
-    query = f"?{urlencode({'set': set_id})}" if set_id else ""
+    params = {"set": set_id} if set_id else {}
+    if set_id and version is not None:
+        params["version"] = str(version)
+    query = f"?{urlencode(params)}" if params else ""
     return f"{base}/embed/records/{quote(record_id, safe='')}{query}"
 
 
-def node_list(graph: dict, base: str) -> str:
+def node_list(graph: dict, base: str, version_of: tuple[str, int] | None = None) -> str:
     """The graph's nodes as nested HTML lists: the records asked about, the statements resting on
-    them (each linked to its place in the pane, with its text) and the nodes between."""
+    them (each linked to its place in the pane, with its text) and the nodes between; record links
+    keep ``version_of`` (set, version) for that set's records."""
     e = html.escape
+
+    def href(node: dict) -> str:
+        version = version_of[1] if version_of and node["set"] == version_of[0] else None
+        return record_href(base, node["record_id"], node["set"], version)
+
     starts, statements, between = [], [], []
     for node in graph["nodes"]:
         if node["kind"] == "record" and node.get("start"):
-            starts.append(f'<li class="k-record"><a href="{e(record_href(base, node["record_id"], node["set"]))}">'
+            starts.append(f'<li class="k-record"><a href="{e(href(node))}">'
                           f'{e(node["record_id"])}</a> <span class="set">({e(node["set"])})</span></li>')
         elif node["kind"] == "statement":
             how = "direct" if node["direct"] else f"transitive, depth {node['depth']}"
@@ -75,7 +87,7 @@ def node_list(graph: dict, base: str) -> str:
                               f'<a href="#{e(node["anchor"])}">{e(node["document"])} line {node["line"]}</a> '
                               f'<span class="how">({e(how)})</span> {e(node["text"])}</li>')
         elif node["kind"] == "record":
-            between.append(f'<li class="k-record"><a href="{e(record_href(base, node["record_id"], node["set"]))}">'
+            between.append(f'<li class="k-record"><a href="{e(href(node))}">'
                            f'{e(node["record_id"])}</a> <span class="kind">record</span></li>')
         else:
             between.append(f'<li class="k-{e(node["kind"])}">{e(node["name"])} '
@@ -88,7 +100,7 @@ def node_list(graph: dict, base: str) -> str:
 
 
 def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: str, pane_showing: str,
-               base: str, library: str | None) -> str:
+               base: str, library: str | None, selector: str = "", version_of: tuple[str, int] | None = None) -> str:
     """The whole page.
 
     Parameters
@@ -108,6 +120,11 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
     library : str or None
         File name of the vendored graph library under ``/embed/static/vendor/``, or None when it
         is missing: the page then shows the list and says why.
+    selector : str, optional
+        Already-escaped HTML of a version selector (:func:`app.embed.history.version_selector`).
+    version_of : (str, int), optional
+        The set and earlier version the page shows: record links and the dossiers the page loads
+        keep it.
     """
     e = html.escape
     static = f"{base}/embed/static"
@@ -120,8 +137,9 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
                   '(run <code>scripts/vendor-js</code>), so the graph is shown as a list.</p>')
     return TEMPLATE.substitute(
         title=e(title), heading=e(title), summary=e(summary), mode=e(mode), base=e(base), static=e(static),
-        scripts="\n".join(scripts), notice=notice, node_list=node_list(graph, base), pane=pane_html,
-        showing=e(pane_showing), data=script_json(graph),
+        scripts="\n".join(scripts), notice=notice, node_list=node_list(graph, base, version_of), pane=pane_html,
+        showing=e(pane_showing), data=script_json(graph), selector=selector,
+        version_set=e(version_of[0]) if version_of else "", version=str(version_of[1]) if version_of else "",
     )
 
 

@@ -1,7 +1,9 @@
 """Embed routes: the pages, their JSON twin, the dossier fragment the pages load, static files.
 
 ``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report;
-``GET /embed/records/{record_id}`` beside the record's dossier. Clicking a record node loads
+``GET /embed/records/{record_id}`` beside the record's dossier; both take ``?version=N`` (with the
+set) and show a version selector. ``GET /embed/history/{set_id}`` is the diff of two versions of a
+set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors (issue 17). Clicking a record node loads
 ``GET /embed/records/{record_id}/dossier`` (the dossier's HTML, without page chrome) into the
 pane. ``GET /embed/rests-on/{record_id}/graph`` is the graph the pages draw, as JSON. Pages and
 fragments carry the strict policy of :func:`app.embed.security.embed_policy`; reads follow
@@ -16,15 +18,19 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from typing import Annotated, Optional
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from app.embed.history import compare_view, history_view, version_selector
 from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
 from app.embed.subgraph import rests_on_graph
 from app.errors import face_of
-from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot, read_version
 from app.rest.security import require_read
 from graph.errors import CitegraphError
 from graph.store import GraphStore
@@ -63,7 +69,7 @@ def _library_version() -> str | None:
 def mount_embed(app: FastAPI) -> None:
     """Add the embed routes and ``/embed/static`` to ``app``, and say in the log whether the graph
     library is installed."""
-    app.include_router(router)
+    app.include_router(router, dependencies=[Depends(read_version)])  # ?version=N (issue #17)
     app.mount("/embed/static", StaticFiles(directory=STATIC_DIR), name="embed-static")
     if graph_library():
         log.info("embedded views: graph library cytoscape %s at %s", _library_version() or "(version unknown)",
@@ -100,28 +106,57 @@ async def _page(request: Request, view: Callable[..., str], store: GraphStore, *
     return _html(page, request)
 
 
+def _version(request: Request) -> int | None:
+    value = request.query_params.get("version")
+    return int(value) if value else None  # read_version has checked it
+
+
+def _selector(store: GraphStore, set_id: str | None, records: tuple[str, ...] | list[str], version: int | None,
+              path: str, params: dict) -> tuple[str, tuple[str, int] | None]:
+    """The version selector of a graph page (of ``set_id``, else of the one set holding
+    ``records``, node ids; none when they lie in several sets and none was named), and the (set,
+    version) the page shows when it is an earlier version."""
+    sets = {set_id} if set_id else {r.split("/", 1)[0] for r in records}
+    if len(sets) != 1:
+        return "", None
+    (chosen,) = sets
+    from queries.history import history
+
+    found = history(store, chosen)
+    shown = (chosen, version) if version is not None and version != found.latest else None
+    return version_selector(found, version, path, {**params, "set": chosen}), shown
+
+
 def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
-                   base: str) -> str:
+                   base: str, version: int | None = None) -> str:
     sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth)
     graph = rests_on_graph(sub)
     direct_count = sum(1 for r in sub.report.results if r.direct)
     summary = (f"{graph['count']} statements rest on it ({direct_count} direct, {graph['count'] - direct_count} "
                f"transitive){' in set ' + set_id if set_id else ''}. Click a node for its details, the record for "
                f"its dossier.")
+    selector, shown = _selector(store, set_id, sub.report.records, version,
+                                f"{base}/embed/rests-on/{quote(record_id, safe='')}",
+                                {"direct": "true" if direct else None, "max_depth": max_depth})
     return embed_page(title=f"What rests on {record_id}", summary=summary, mode="rests-on", graph=graph,
                       pane_html=main_of(write(rests_on_page(sub), Format.HTML)),
-                      pane_showing=f"rests-on:{record_id}", base=base, library=graph_library())
+                      pane_showing=f"rests-on:{record_id}", base=base, library=graph_library(), selector=selector,
+                      version_of=shown)
 
 
-def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_depth: int | None, base: str) -> str:
+def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_depth: int | None, base: str,
+                 version: int | None = None) -> str:
     dossiers = record_dossiers(store, record_id, set_id=set_id, max_depth=max_depth)
     graph = rests_on_graph(rests_on_subgraph(store, record_id, set_id=set_id, max_depth=max_depth))
     sets = ", ".join(d.set_id for d in dossiers)
     summary = (f"Record dossier (set {sets}) beside the {graph['count']} statements resting on it. Click a node for "
                f"its details, another record for its dossier.")
+    selector, shown = _selector(store, set_id, [d.record.id for d in dossiers], version,
+                                f"{base}/embed/records/{quote(record_id, safe='')}", {"max_depth": max_depth})
     return embed_page(title=f"Record {record_id}", summary=summary, mode="record", graph=graph,
                       pane_html=main_of(write(dossier_page(dossiers), Format.HTML)),
-                      pane_showing="dossier:" + ",".join(graph["records"]), base=base, library=graph_library())
+                      pane_showing="dossier:" + ",".join(graph["records"]), base=base, library=graph_library(),
+                      selector=selector, version_of=shown)
 
 
 @router.get("/rests-on/{record_id}", response_class=HTMLResponse)
@@ -129,14 +164,15 @@ async def embed_rests_on(record_id: str, request: Request, store: StoreDep, sett
                          set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
     """The graph of the record and the statements resting on it, beside the rests-on report."""
     return await _page(request, _rests_on_view, store, record_id, set_id, direct, settings.depth(max_depth),
-                       _base(request))
+                       _base(request), _version(request))
 
 
 @router.get("/records/{record_id}", response_class=HTMLResponse)
 async def embed_record(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                        set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier beside the graph of what rests on it."""
-    return await _page(request, _record_view, store, record_id, set_id, settings.depth(max_depth), _base(request))
+    return await _page(request, _record_view, store, record_id, set_id, settings.depth(max_depth), _base(request),
+                       _version(request))
 
 
 @router.get("/records/{record_id}/dossier", response_class=HTMLResponse)
@@ -164,3 +200,25 @@ async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: Settin
     sub = await in_snapshot(store, rests_on_subgraph, record_id, set_id=set_id, direct_only=direct,
                             max_depth=settings.depth(max_depth))
     return JSONResponse(rests_on_graph(sub))
+
+
+VersionNumber = Annotated[Optional[int], Query(ge=1, description="A version number of the set.")]
+
+
+@router.get("/history/{set_id}", response_class=HTMLResponse)
+async def embed_history(set_id: str, request: Request, store: StoreDep,
+                        from_: Annotated[VersionNumber, Query(alias="from")] = None,
+                        to: VersionNumber = None) -> HTMLResponse:
+    """What changed in the set between two versions (default: the latest and the one before), with
+    a *from* and a *to* version selector."""
+    return await _page(request, history_view, store, set_id, from_, to, _base(request))
+
+
+@router.get("/compare", response_class=HTMLResponse)
+async def embed_compare(request: Request, store: StoreDep,
+                        a: Annotated[str, Query(description="One run (analysis set).")],
+                        b: Annotated[Optional[str], Query(description="Another run of the same system "
+                                                                      "(default: the other run, when it has two).")] = None
+                        ) -> HTMLResponse:
+    """Where two runs of one system agree, with a selector for each run."""
+    return await _page(request, compare_view, store, a, b, _base(request))

@@ -122,6 +122,7 @@ class GraphQLLimits:
     list_size: int = 50
     weights: Mapping[str, int] = field(default_factory=lambda: {
         "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
+        "diff": 500, "compare": 500,  # issue 17: both read two whole sets
     })
 
 

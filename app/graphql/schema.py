@@ -6,6 +6,8 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
 - ``restsOn``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
+- ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
+  every read field above takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
 :mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
@@ -27,6 +29,8 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
 
 from app.graphql.context import Context, call, get_context
+from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
+                                 resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
@@ -98,7 +102,7 @@ class Query:
 
     @strawberry.field(description="The node with this graph node id, e.g. `tolaria/synthesis#L29` (null when there is "
                                   "none).")
-    async def graph_node(self, info: Ctx, node_id: str) -> Optional[GraphNode]:
+    async def graph_node(self, info: Ctx, node_id: str, version: VersionArg = None) -> Optional[GraphNode]:
         return wrap(await info.context.loaders.node(node_id))
 
     @relay.connection(Connection[AnalysisSet], description="Analysis sets, by id; `text` matches the id or system.")
@@ -107,7 +111,7 @@ class Query:
         return wrap_all(n for n in nodes if _matches(text, n.id) or _matches(text, n.get("system")))
 
     @strawberry.field(name="set", description="One analysis set by id.")
-    async def analysis_set(self, info: Ctx, id: str) -> AnalysisSet:
+    async def analysis_set(self, info: Ctx, id: str, version: VersionArg = None) -> AnalysisSet:
         obj = wrap(await info.context.loaders.node(id))
         if not isinstance(obj, AnalysisSet):
             raise AnalysisSetNotFound(f"no analysis set {id!r} in the store")
@@ -116,11 +120,12 @@ class Query:
     @relay.connection(Connection[Document], description="Ingested members, sorted by id; `role` e.g. `synthesis`; "
                                                           "`text` matches title, role or path.")
     async def documents(self, info: Ctx, set: Optional[str] = None, role: Optional[str] = None,
-                        member_type: Optional[str] = None, text: Optional[str] = None) -> Iterable[Document]:
+                        member_type: Optional[str] = None, text: Optional[str] = None,
+                        version: VersionArg = None) -> Iterable[Document]:
         return await documents_of(info, set, role, member_type, text)
 
     @strawberry.field(description="One member by document id (`tolaria/synthesis`) or by the path it was ingested from.")
-    async def document(self, info: Ctx, id: str) -> Document:
+    async def document(self, info: Ctx, id: str, version: VersionArg = None) -> Document:
         return wrap(await call(find_document, info.context.store, id))  # type: ignore[return-value]
 
     @relay.connection(Connection[Record], description="Records, sorted by node id; `analyst` RT, MEM or EPI; `kind` "
@@ -128,11 +133,11 @@ class Query:
                                                         "(un)declared ones.")
     async def records(self, info: Ctx, set: Optional[str] = None, analyst: Optional[str] = None,
                       kind: Optional[str] = None, text: Optional[str] = None,
-                      declared: Optional[bool] = None) -> Iterable[Record]:
+                      declared: Optional[bool] = None, version: VersionArg = None) -> Iterable[Record]:
         return await records_of(info, set, analyst, kind, text, declared)
 
     @strawberry.field(description="One record by ID; give `set` when the ID occurs in several sets.")
-    async def record(self, info: Ctx, id: str, set: Optional[str] = None) -> Record:
+    async def record(self, info: Ctx, id: str, set: Optional[str] = None, version: VersionArg = None) -> Record:
         found = await call(records_named, info.context.store, id, set)
         if len(found) > 1:
             raise AmbiguousScope(f"record {id} occurs in sets {', '.join(n.set_id or '' for n in found)}",
@@ -143,7 +148,7 @@ class Query:
                                                          "document id, member role, kind, text (heading).")
     async def sections(self, info: Ctx, set: Optional[str] = None, document: Optional[str] = None,
                        role: Optional[str] = None, kind: Optional[str] = None,
-                       text: Optional[str] = None) -> Iterable[Section]:
+                       text: Optional[str] = None, version: VersionArg = None) -> Iterable[Section]:
         doc = await document_named(info, document) if document is not None else None
         return await blocks_of(info, Label.SECTION, set_id=set, document=doc, role=role, kind=kind, text=text)
 
@@ -151,33 +156,35 @@ class Query:
                                                            "member role, kind, text (case-insensitive substring).")
     async def statements(self, info: Ctx, set: Optional[str] = None, document: Optional[str] = None,
                          role: Optional[str] = None, kind: Optional[str] = None,
-                         text: Optional[str] = None) -> Iterable[Statement]:
+                         text: Optional[str] = None, version: VersionArg = None) -> Iterable[Statement]:
         doc = await document_named(info, document) if document is not None else None
         return await blocks_of(info, Label.STATEMENT, set_id=set, document=doc, role=role, kind=kind, text=text)
 
     @relay.connection(Connection[Source], description="Sources (`SRC-n`), by id.")
-    async def sources(self, info: Ctx, set: Optional[str] = None, kind: Optional[str] = None) -> Iterable[Source]:
+    async def sources(self, info: Ctx, set: Optional[str] = None, kind: Optional[str] = None,
+                      version: VersionArg = None) -> Iterable[Source]:
         return wrap_all(n for n in await list_nodes(info, Label.SOURCE, set) if kind is None or n.get("kind") == kind)
 
     @relay.connection(Connection[SourceFile], description="Cited or quoted source files, by id; `text` matches the path.")
-    async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None) -> Iterable[SourceFile]:
+    async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
+                           version: VersionArg = None) -> Iterable[SourceFile]:
         return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if _matches(text, n.get("path")))
 
     @relay.connection(Connection[Quotation], description="Quotations in document order; `text` matches the quoted text, "
                                                            "`path` the attributed path.")
     async def quotations(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
-                         path: Optional[str] = None) -> Iterable[Quotation]:
+                         path: Optional[str] = None, version: VersionArg = None) -> Iterable[Quotation]:
         nodes = [n for n in await list_nodes(info, Label.QUOTATION, set)
                  if _matches(text, n.get("text")) and _matches(path, n.get("path"))]
         return sorted(wrap_all(nodes), key=lambda q: q.cursor_key())
 
     @strawberry.field(description="Validation findings of the stored graph (`citegraph check`), of one set or all.")
-    async def check(self, info: Ctx, set: Optional[str] = None) -> CheckResult:
+    async def check(self, info: Ctx, set: Optional[str] = None, version: VersionArg = None) -> CheckResult:
         return await run_check(info, set)
 
     @strawberry.field(description="Statements resting on a record ID (every set, or one).")
     async def rests_on(self, info: Ctx, record: str, set: Optional[str] = None, direct: bool = False,
-                       max_depth: Optional[int] = None) -> RestsOn:
+                       max_depth: Optional[int] = None, version: VersionArg = None) -> RestsOn:
         return await run_rests_on(info, record, set_id=set, direct=direct, max_depth=max_depth)
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
@@ -185,7 +192,7 @@ class Query:
                                   "record index; `format` md, txt or html.")
     async def render(self, info: Ctx, document: Optional[str] = None, format: Optional[str] = None,
                      rests_on: Optional[str] = None, record: Optional[str] = None, set: Optional[str] = None,
-                     max_depth: Optional[int] = None) -> str:
+                     max_depth: Optional[int] = None, version: VersionArg = None) -> str:
         from app.rendering import render_request
 
         ctx = info.context
@@ -197,13 +204,38 @@ class Query:
                                   "source; `repo` is a git clone on the server, `from` defaults to the pinned commit.")
     async def impact(self, info: Ctx, repo: str, to: str, set: Optional[str] = None,
                      source: Optional[str] = None,
-                     from_: Annotated[Optional[str], strawberry.argument(name="from")] = None) -> Impact:
+                     from_: Annotated[Optional[str], strawberry.argument(name="from")] = None,
+                     version: VersionArg = None) -> Impact:
         def run():
             allowed = allowed_repository(info.context.settings, repo)
             return impact_of(info.context.store, GitRepository(allowed), to_revision=to, from_revision=from_,
                              set_id=set, source_id=source)
 
         return Impact.from_domain(await call(run))
+
+    @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
+                                                            "latest is the live graph).")
+    async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
+        return await resolve_versions(info, set)
+
+    @strawberry.field(description="What changed in a set between versions `from` (default: the one before `to`) and "
+                                  "`to` (default: the latest): members, records, statements, citations, quotations, "
+                                  "Limitations rows and the rests-on answers that moved.")
+    async def diff(self, info: Ctx, set: str,
+                   from_: Annotated[Optional[int], strawberry.argument(name="from")] = None,
+                   to: Optional[int] = None, max_depth: Optional[int] = None) -> SetDiff:
+        return await resolve_diff(info, set, from_, to, max_depth)
+
+    @relay.connection(Connection[Run], description="The analysis sets analysing a system (its slug or name), by date.")
+    async def runs(self, info: Ctx, system: str) -> Iterable[Run]:
+        return await resolve_runs(info, system)
+
+    @strawberry.field(description="Where two runs of one system agree: records matched by slug ID or kind plus label, "
+                                  "unmatched ones with candidates citing the same files, files and Limitations per "
+                                  "run.")
+    async def compare(self, info: Ctx, a: str, b: str, version_a: Optional[int] = None,
+                      version_b: Optional[int] = None) -> RunComparison:
+        return await resolve_compare(info, a, b, version_a, version_b)
 
 
 class CitegraphSchema(strawberry.Schema):
@@ -218,7 +250,8 @@ class CitegraphSchema(strawberry.Schema):
 
     def __init__(self, limits: GraphQLLimits):
         self.limits = limits
-        super().__init__(query=Query, mutation=Mutation, types=list(NODE_TYPES), extensions=limit_extensions(limits),
+        super().__init__(query=Query, mutation=Mutation, types=list(NODE_TYPES),
+                         extensions=[*limit_extensions(limits), VersionPins],
                          config=StrawberryConfig(relay_max_results=limits.max_page_size))
 
     async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,

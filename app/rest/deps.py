@@ -11,14 +11,16 @@ from app.settings import Settings
 from graph.store import GraphStore, read_snapshot
 from queries.traversal import MAX_DEPTH
 
-__all__ = ["get_store", "get_app_settings", "StoreDep", "SettingsDep", "Depth", "SetFilter", "in_snapshot"]
+__all__ = ["get_store", "get_app_settings", "StoreDep", "SettingsDep", "Depth", "SetFilter", "in_snapshot",
+           "VersionParam", "read_version"]
 
 T = TypeVar("T")
 
 
 def get_store(request: Request) -> GraphStore:
-    """The store opened by the app's lifespan."""
-    return request.app.state.store
+    """The store opened by the app's lifespan, or the request's view of it at the version asked
+    (:func:`read_version`)."""
+    return getattr(request.state, "versioned_store", None) or request.app.state.store
 
 
 def get_app_settings(request: Request) -> Settings:
@@ -43,3 +45,32 @@ async def in_snapshot(store: GraphStore, read: Callable[..., T], /, *args: Any, 
         Whatever ``read`` raises (a :class:`~graph.errors.NotFound` …).
     """
     return await run_in_threadpool(read_snapshot, store, lambda view: read(view, *args, **kwargs))
+
+
+VersionParam = Annotated[Optional[int], Query(ge=1, description="Read the set (`set`, or the set in the path) at this "
+                                                             "version (GET /sets/{id}/versions lists them); default: "
+                                                             "the latest.")]
+
+
+def read_version(request: Request, version: VersionParam = None) -> None:
+    """Router dependency of the read routes (issue 17): with ``?version=N``, the request reads the
+    set named by ``set=``, the path's ``set_id`` or the path's ``document_id`` at version N
+    (:func:`queries.history.store_at`); :func:`get_store` then returns that view.
+
+    Raises
+    ------
+    AmbiguousScope
+        A version without a set (400).
+    AnalysisSetNotFound, VersionNotFound, DocumentNotFound
+        An unknown set, version or document (404).
+    """
+    if version is None:
+        return
+    from app.rendering import set_of_request
+    from queries.history import store_at
+
+    store = request.app.state.store
+    set_id = request.query_params.get("set") or request.path_params.get("set_id")
+    if set_id is None and request.path_params.get("document_id"):
+        set_id = set_of_request(store, request.path_params["document_id"], None)
+    request.state.versioned_store = store_at(store, set_id, version)

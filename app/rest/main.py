@@ -16,8 +16,8 @@ from app.embed.routes import mount_embed
 from app.embed.security import SecurityHeaders, cors_options
 from app.errors import face_of
 from app.graphql.schema import graphql_router
-from app.rest.deps import StoreDep
-from app.rest.routes import documents, impact, records, render, sets, writes
+from app.rest.deps import StoreDep, read_version
+from app.rest.routes import documents, history, impact, records, render, sets, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, require_read
 from app.settings import Settings, get_settings
@@ -97,10 +97,12 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         return HealthOut(status="ok", store=settings.store or "memory", nodes=counts["nodes"], edges=counts["edges"])
 
     reads = [Depends(require_read)]
-    app.include_router(render.router, dependencies=reads)  # before documents: its paths hold ids with slashes
-    app.include_router(documents.router, dependencies=reads)
-    app.include_router(records.router, dependencies=reads)
-    app.include_router(sets.router, dependencies=reads)
+    versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N (issue #17)
+    app.include_router(render.router, dependencies=versioned)  # before documents: its paths hold ids with slashes
+    app.include_router(history.router, dependencies=reads)  # before documents and sets, for the same reason
+    app.include_router(documents.router, dependencies=versioned)
+    app.include_router(records.router, dependencies=versioned)
+    app.include_router(sets.router, dependencies=versioned)
     app.include_router(writes.router)  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)

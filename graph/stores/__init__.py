@@ -11,8 +11,9 @@ __all__ = ["open_embedded"]
 log = logging.getLogger("citegraph")
 
 
-def open_embedded(home: Path | None):
-    """The embedded store kept in folder ``home`` (``None``: in memory only, for tests and doctests).
+def open_embedded(home: Path | None, *, versions_kept: int | None = None):
+    """The embedded store kept in folder ``home`` (``None``: in memory only, for tests and doctests),
+    keeping ``versions_kept`` versions of each set (default :data:`graph.versions.VERSIONS_KEPT`).
 
     The one place that knows the embedded store's class and file name
     (:data:`graph.stores.sqlite.STORE_FILE`); the CLI, the app's wiring and the benchmarks all open
@@ -30,8 +31,11 @@ def open_embedded(home: Path | None):
     from graph.errors import StoreUnavailable
     from graph.stores.sqlite import STORE_FILE, SQLiteStore, migrate_legacy
 
+    from graph.versions import VERSIONS_KEPT
+
+    kept = VERSIONS_KEPT if versions_kept is None else versions_kept
     if home is None:
-        return SQLiteStore(None)
+        return SQLiteStore(None, versions_kept=kept)
     home = Path(home)
     target, legacy = home / STORE_FILE, home / LEGACY_FILE
     if legacy.is_file() and _absent(target):
@@ -48,7 +52,7 @@ def open_embedded(home: Path | None):
                 counts = migrate_legacy(legacy, target)
                 log.warning("converted the embedded store %s to %s (%d nodes, %d edges); the old file is "
                             "left as it was and may be removed", legacy, target, counts["nodes"], counts["edges"])
-    return SQLiteStore(target)
+    return SQLiteStore(target, versions_kept=kept)
 
 
 def _absent(target: Path) -> bool:

@@ -18,6 +18,9 @@ Layout in Neo4j
   ``document_id``, ``set_id``, ``props_json`` and the native props the same way. ``(src, kind, dst,
   owner, seq)`` identifies an edge: writing it again replaces it, as in the embedded store.
 - One ``:CgWriteLock`` node serialises writers (see :data:`LOCK_WRITES`).
+- Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
+  ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
+  :mod:`graph.versions`.
 """
 
 from __future__ import annotations
@@ -57,6 +60,16 @@ __all__ = [
     "merge_edges",
     "COLLECT_ORPHANS",
     "REMOVE_EMPTY_SET",
+    "VERSION_LABEL",
+    "SET_EXISTS",
+    "SET_SNAPSHOT_NODES",
+    "SET_SNAPSHOT_EDGES",
+    "STORED_VERSIONS",
+    "VERSION_SUMMARIES",
+    "VERSION_BLOB",
+    "ADD_VERSIONS",
+    "DROP_VERSIONS",
+    "DROP_ALL_VERSIONS",
     "WIPE",
 ]
 
@@ -65,6 +78,9 @@ NODE_LABEL = "CgNode"
 
 LOCK_LABEL = "CgWriteLock"
 """Label of the per-set lock nodes that serialise writers; not a citegraph node."""
+
+VERSION_LABEL = "CgSetVersion"
+"""Label of the nodes holding a set's kept versions; not a citegraph node (issue 17)."""
 
 PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
@@ -116,6 +132,7 @@ def schema_statements() -> list[str]:
         f"CREATE INDEX cg_node_document IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.document_id)",
         f"CREATE INDEX cg_node_set IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.set_id)",
         "CREATE INDEX cg_record_record_id IF NOT EXISTS FOR (n:Record) ON (n.record_id)",
+        f"CREATE INDEX cg_set_version IF NOT EXISTS FOR (v:{VERSION_LABEL}) ON (v.set_id, v.number)",
     ]
     out += [f"CREATE INDEX cg_{label.value.lower()}_set IF NOT EXISTS FOR (n:{label.value}) ON (n.set_id)"
             for label in Label]
@@ -448,9 +465,70 @@ DETACH DELETE u
 """
 """If the node of set ``$set_id`` contains no Document any more: delete it, then each node that pointed at it (its System) and now has no outgoing relationship."""
 
+SET_EXISTS = f"""
+MATCH (s:{NODE_LABEL}:AnalysisSet {{id: $set_id}})
+RETURN count(s) AS n
+"""
+"""Whether set ``$set_id`` has its AnalysisSet node (one row, ``n`` 0 or 1)."""
+
+SET_SNAPSHOT_NODES = f"""
+MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) WHERE NOT n:Review
+RETURN {_NODE_FIELDS}
+UNION ALL
+MATCH (n:{NODE_LABEL}:System)-[r:CONTAINS]->(:{NODE_LABEL} {{id: $set_id}}) WHERE r.set_id = $set_id
+RETURN DISTINCT {_NODE_FIELDS}
+"""
+"""The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows."""
+
+SET_SNAPSHOT_EDGES = f"""
+MATCH (a:{NODE_LABEL} {{set_id: $set_id}})-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+RETURN {_EDGE_FIELDS}
+UNION ALL
+MATCH (a:{NODE_LABEL}:System)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+RETURN {_EDGE_FIELDS}
+"""
+"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's."""
+
+STORED_VERSIONS = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+RETURN v.number AS number, v.digest AS digest ORDER BY number
+"""
+"""``(number, digest)`` of each kept version of ``$set_id``, by number."""
+
+VERSION_SUMMARIES = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+RETURN v.number AS number, v.created AS created, v.digest AS digest, v.summary AS summary ORDER BY number
+"""
+"""Each kept version of ``$set_id`` without its blob, by number."""
+
+VERSION_BLOB = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id, number: $number}})
+RETURN v.blob AS blob
+"""
+"""The blob of version ``$number`` of ``$set_id`` (no row when it is not kept)."""
+
+ADD_VERSIONS = f"""
+UNWIND $rows AS row
+CREATE (v:{VERSION_LABEL})
+SET v = row
+"""
+"""Store each of ``$rows`` (``{set_id, number, created, digest, summary, blob}``) as a version node."""
+
+DROP_VERSIONS = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IN $numbers
+DELETE v
+"""
+"""Delete versions ``$numbers`` of ``$set_id`` (retention)."""
+
+DROP_ALL_VERSIONS = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+DELETE v
+"""
+"""Delete every version of ``$set_id`` (the set is gone)."""
+
 WIPE = f"""
-MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL}
+MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL} OR n:{VERSION_LABEL}
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 10000 ROWS
 """
-"""Delete every citegraph node and lock node (tests; other data in the database is left alone).
+"""Delete every citegraph node, lock node and version node (tests; other data in the database is left alone).
 Must run in an auto-commit transaction (``session.run``)."""

@@ -20,6 +20,7 @@ import json
 import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import Any, Collection, Iterable, Iterator, Mapping
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
@@ -35,11 +36,12 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graph import writes
+from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, SnapshotChanged, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach, projected
 from graph.stores import cypher
+from graph.versions import SetVersion
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "SETTLE_S"]
 
@@ -78,6 +80,8 @@ class Neo4jStore:
         Database to use; named explicitly on every call.
     owns_driver : bool, default False
         Close ``driver`` in :meth:`close` (true for stores made by :meth:`connect`).
+    versions_kept : int, default :data:`graph.versions.VERSIONS_KEPT`
+        Versions kept per set (:class:`~graph.store.KeepsVersions`); 0 keeps none.
 
     Notes
     -----
@@ -90,14 +94,19 @@ class Neo4jStore:
     :class:`~graph.store.SupportsSnapshot`.
     """
 
-    def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False):
+    def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False,
+                 versions_kept: int = versions.VERSIONS_KEPT):
+        if versions_kept < 0:
+            raise ValueError(f"versions_kept must be at least 0, not {versions_kept}")
         self.driver = driver
         self.database = database
         self._owns_driver = owns_driver
         self._closed = False
+        self.versions_kept = versions_kept
 
     @classmethod
-    def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j") -> "Neo4jStore":
+    def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
+                versions_kept: int = versions.VERSIONS_KEPT) -> "Neo4jStore":
         """Open a driver on ``uri``, check that the server answers, and make sure the schema exists.
 
         Parameters
@@ -108,6 +117,8 @@ class Neo4jStore:
             Credentials; an empty password connects without authentication.
         database : str, default "neo4j"
             Database to use.
+        versions_kept : int
+            As for the constructor.
 
         Raises
         ------
@@ -124,7 +135,7 @@ class Neo4jStore:
         except (ConfigurationError, ValueError) as exc:
             raise StoreUnavailable(f"cannot use Neo4j URI {uri!r}: {exc}",
                                    hint="use bolt://HOST:7687, neo4j://HOST:7687 or neo4j+s://HOST for Aura") from exc
-        store = cls(driver, database=database, owns_driver=True)
+        store = cls(driver, database=database, owns_driver=True, versions_kept=versions_kept)
         try:
             with _translated(uri):
                 driver.verify_connectivity()
@@ -330,13 +341,14 @@ class Neo4jStore:
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.write_set`. One write transaction running the
         :class:`~graph.model.SetBatch` steps in order, each a batched ``UNWIND``."""
-        nodes, edges = self._write(self._write_set_tx, batch)
+        nodes, edges = self._write(self._write_set_tx, batch, _now())
         return writes.write_summary(batch, nodes, edges)
 
     def delete_documents(self, ids: Iterable[str], *, expect: Mapping[str, str | None] | None = None,
                          sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`. One write transaction."""
-        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}), sorted(sets))
+        deleted, nodes, edges = self._write(self._delete_documents_tx, list(ids), dict(expect or {}), sorted(sets),
+                                            _now())
         return WriteSummary((), tuple(deleted), nodes, edges)
 
     def put_reviews(self, reviews: Collection[Node]) -> int:
@@ -363,30 +375,34 @@ class Neo4jStore:
 
     # -- write steps (each runs inside the one transaction of a write) ---------------------------
 
-    def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch) -> tuple[int, int]:
+    def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch, created: str) -> tuple[int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, batch.expect)
         writes.check_node_kinds(batch, {n.id: n for n in map(
             _node_from_row, _run(tx, cypher.EXISTING_KINDS, ids=writes.kind_checked_ids(batch)))})
+        before = self._versions_before(tx, [batch.set_id])
         self._delete_documents_step(tx, writes.documents_replaced(batch))
         self._upsert_shared_step(tx, batch.shared)
         self._merge_nodes_step(tx, [n for d in batch.documents for n in (d.document, *d.nodes)])
         self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges])
         self._replace_derived_step(tx, batch.set_id, batch.derived)
         self._collect_orphans_step(tx, [batch.set_id])
+        self._keep_versions_step(tx, before, created)
         return self._totals(tx)
 
     def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str], expect: Mapping[str, str | None],
-                             sets: list[str]) -> tuple[list[str], int, int]:
+                             sets: list[str], created: str) -> tuple[list[str], int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, expect)
         if sets:
             ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
         deleted = writes.documents_deleted(ids, existing)
-        sets = {existing[d].set_id for d in deleted if existing[d].set_id is not None}
+        sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+        before = self._versions_before(tx, sets)
         self._delete_documents_step(tx, deleted)
-        self._collect_orphans_step(tx, sorted(sets))
+        self._collect_orphans_step(tx, sets)
+        self._keep_versions_step(tx, before, created)
         return (deleted, *self._totals(tx))
 
     def _put_reviews_tx(self, tx: ManagedTransaction, reviews: list[Node]) -> None:
@@ -469,6 +485,65 @@ class Neo4jStore:
             _run(tx, cypher.COLLECT_ORPHANS, set_id=set_id)
             _run(tx, cypher.REMOVE_EMPTY_SET, set_id=set_id)
 
+    # -- versions (graph.versions) --------------------------------------------------------------
+
+    def set_versions(self, set_id: str) -> list[SetVersion]:
+        """See :meth:`graph.store.KeepsVersions.set_versions`."""
+        return [SetVersion.from_stored(set_id, r["number"], r["created"], r["digest"], r["summary"])
+                for r in self._read(cypher.VERSION_SUMMARIES, set_id=set_id)]
+
+    def set_version(self, set_id: str, number: int) -> SetBatch | None:
+        """See :meth:`graph.store.KeepsVersions.set_version`."""
+        rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
+        return versions.decode(rows[0]["blob"]) if rows else None
+
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
+        rows = versions.checked_versions(set_id, kept)
+        return self._write(self._replace_versions_tx, set_id, rows)
+
+    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]]) -> int:
+        _run(tx, cypher.LOCK_WRITES)
+        if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
+            raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
+        _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
+        if rows:
+            _run(tx, cypher.ADD_VERSIONS, rows=[
+                {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
+                 "summary": v.summary_json(), "blob": blob} for v, blob in rows])
+        return len(rows)
+
+    def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]
+                         ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
+        """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
+        needed (:func:`graph.versions.baseline_needed`), its state before the write."""
+        if not self.versions_kept:
+            return {}
+        out = {}
+        for set_id in set_ids:
+            stored = [(r["number"], r["digest"]) for r in _run(tx, cypher.STORED_VERSIONS, set_id=set_id)]
+            existed = _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"] > 0
+            out[set_id] = (stored, _snapshot(tx, set_id) if versions.baseline_needed(existed, stored) else None)
+        return out
+
+    def _keep_versions_step(self, tx: ManagedTransaction,
+                            before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
+                            created: str) -> None:
+        """After a write's steps: each written set's new version, if it changed, and retention
+        (:func:`graph.versions.changes`)."""
+        for set_id, (stored, baseline) in before.items():
+            add, drop = versions.changes(_snapshot(tx, set_id), stored, kept=self.versions_kept, created=created,
+                                         baseline=baseline)
+            if drop is None:
+                _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
+                continue
+            if drop:
+                _run(tx, cypher.DROP_VERSIONS, set_id=set_id, numbers=list(drop))
+            if add:
+                _run(tx, cypher.ADD_VERSIONS, rows=[
+                    {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
+                     "summary": v.summary_json(), "blob": blob} for v, blob in add])
+
     @staticmethod
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:
         row = _run(tx, cypher.TOTALS)[0]
@@ -515,6 +590,23 @@ class _Snapshot(Neo4jStore):
 
 
 # -- encoding -------------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
+    """Set ``set_id`` as it stands in ``tx``, encoded (:func:`graph.versions.encode_rows`) from its
+    properties' JSON text as stored."""
+    nodes = [(r["id"], next(_LABELS[name] for name in r["labels"] if name in _LABELS).value, r["set_id"],
+              r["document_id"], r["props_json"] or "{}") for r in _run(tx, cypher.SET_SNAPSHOT_NODES, set_id=set_id)]
+    if not any(n[0] == set_id for n in nodes):
+        return None
+    edges = [(r["kind"], r["src"], r["dst"], r["seq"], r["document_id"], r["set_id"], r["props_json"] or "{}")
+             for r in _run(tx, cypher.SET_SNAPSHOT_EDGES, set_id=set_id)]
+    return versions.encode_rows(set_id, nodes, edges)
 
 
 def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:

@@ -17,8 +17,12 @@ Layout (format 2)::
     scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
+    versions (set_id, number PRIMARY KEY together, created, digest, summary JSON, blob)
+                                                the kept versions of each set (:mod:`graph.versions`)
 
-The rules a write follows are :mod:`graph.writes`'; this module only executes them in SQL.
+The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
+this module only executes them in SQL. A store of format 2 written before versions were kept gets
+its ``versions`` table on its first write.
 """
 
 from __future__ import annotations
@@ -31,13 +35,15 @@ import threading
 import types
 from collections import OrderedDict
 from contextlib import contextmanager, suppress
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
-from graph import writes
+from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, Reach
+from graph.versions import SetVersion
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -84,9 +90,15 @@ CREATE INDEX IF NOT EXISTS edges_set ON edges (set_id, kind);
 CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+{{versions}}
 INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
 COMMIT;
 """
+
+_VERSIONS_TABLE = """CREATE TABLE IF NOT EXISTS versions (
+  set_id TEXT NOT NULL, number INTEGER NOT NULL, created TEXT, digest TEXT NOT NULL, summary TEXT NOT NULL,
+  blob BLOB NOT NULL, PRIMARY KEY (set_id, number));"""
+_SCHEMA = _SCHEMA.replace("{versions}", _VERSIONS_TABLE)
 
 _LABELS = {str(label): label for label in Label}
 _KINDS = {str(kind): kind for kind in EdgeKind}
@@ -108,6 +120,10 @@ class SQLiteStore:
         as an empty store and create nothing). ``None`` keeps the store in memory (tests, doctests).
     cache_edges : int
         Bound of the per-process cache of set graphs, in edges (:data:`CACHE_EDGES`).
+    versions_kept : int
+        Versions kept per set (:class:`~graph.store.KeepsVersions`, default
+        :data:`graph.versions.VERSIONS_KEPT`); 0 keeps none (throwaway stores, such as a version
+        materialised for reading).
 
     Notes
     -----
@@ -125,9 +141,13 @@ class SQLiteStore:
         names the file, and the file is left as it is.
     """
 
-    def __init__(self, path: Path | None = None, *, cache_edges: int = CACHE_EDGES):
+    def __init__(self, path: Path | None = None, *, cache_edges: int = CACHE_EDGES,
+                 versions_kept: int = versions.VERSIONS_KEPT):
+        if versions_kept < 0:
+            raise ValueError(f"versions_kept must be at least 0, not {versions_kept}")
         self.path = Path(path) if path is not None else None
         self.cache_edges = cache_edges
+        self.versions_kept = versions_kept
         self._local = threading.local()
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
         self._graphs: OrderedDict[tuple, tuple[int, "nx.MultiDiGraph"]] = OrderedDict()  # (file, scope) →
@@ -351,6 +371,7 @@ class SQLiteStore:
                 self._begin_immediate(conn)
                 self._local.writing = True
                 try:
+                    conn.execute(_VERSIONS_TABLE)  # a store written before versions were kept gets the table
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
@@ -549,11 +570,13 @@ class SQLiteStore:
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.write_set`: the :class:`~graph.model.SetBatch` steps
         in one transaction, touching the rows of ``batch.set_id`` only."""
+        created = _now()
         with self._writing() as conn:
             writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
             writes.check_node_kinds(batch, {n.id: n for n in _nodes(
                 conn, f"SELECT id, label, set_id, document_id, '{{}}' FROM nodes WHERE id IN {_IDS}",
                 (_dumps(writes.kind_checked_ids(batch)),))})
+            before = self._versions_before(conn, [batch.set_id])
             touched = _delete_documents(conn, writes.documents_replaced(batch))
             shared = writes.last_of(batch.shared)
             stored = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
@@ -566,6 +589,7 @@ class SQLiteStore:
             touched |= _collect_orphans(conn, [batch.set_id])
             touched |= {n.set_id or "" for n in (*shared, *(d.document for d in batch.documents))}
             touched |= {e.set_id or "" for e in batch.derived} | {batch.set_id}
+            self._keep_versions(conn, before, created)
             nodes, edges = _bump(conn, touched)
         return writes.write_summary(batch, nodes, edges)
 
@@ -573,6 +597,7 @@ class SQLiteStore:
                          sets: Collection[str] = ()) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.delete_documents`."""
         ids = list(ids)
+        created = _now()
         with self._writing() as conn:
             writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
             if sets:
@@ -582,9 +607,11 @@ class SQLiteStore:
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
-            touched = _delete_documents(conn, deleted)
             sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+            before = self._versions_before(conn, sets)
+            touched = _delete_documents(conn, deleted)
             touched |= _collect_orphans(conn, sets)
+            self._keep_versions(conn, before, created)
             nodes, edges = _bump(conn, touched)
         return WriteSummary((), tuple(deleted), nodes, edges)
 
@@ -597,6 +624,65 @@ class SQLiteStore:
             _put_nodes(conn, reviews)
             _bump(conn, {n.set_id or "" for n in reviews})
         return len(reviews)
+
+    # -- versions (graph.versions) ----------------------------------------------------------------
+
+    def _versions_before(self, conn: sqlite3.Connection, set_ids: Iterable[str]
+                         ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
+        """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
+        needed (:func:`graph.versions.baseline_needed`), its state before the write."""
+        if not self.versions_kept:
+            return {}
+        out = {}
+        for set_id in set_ids:
+            stored = [tuple(row) for row in conn.execute(
+                "SELECT number, digest FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
+            existed = conn.execute("SELECT 1 FROM nodes WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone()
+            baseline = _snapshot(conn, set_id) if versions.baseline_needed(bool(existed), stored) else None
+            out[set_id] = (stored, baseline)
+        return out
+
+    def _keep_versions(self, conn: sqlite3.Connection,
+                       before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
+                       created: str) -> None:
+        """After a write: each written set's new version, if it changed, and retention
+        (:func:`graph.versions.changes`)."""
+        for set_id, (stored, baseline) in before.items():
+            add, drop = versions.changes(_snapshot(conn, set_id), stored, kept=self.versions_kept, created=created,
+                                         baseline=baseline)
+            if drop is None:
+                conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
+                continue
+            conn.executemany("DELETE FROM versions WHERE set_id = ? AND number = ?", [(set_id, n) for n in drop])
+            conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
+                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in add])
+
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsVersions.replace_versions`."""
+        rows = versions.checked_versions(set_id, kept)
+        with self._writing() as conn:
+            if not conn.execute("SELECT 1 FROM nodes WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone():
+                raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
+            conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
+            conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
+                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in rows])
+        return len(rows)
+
+    def set_versions(self, set_id: str) -> list[SetVersion]:
+        """See :meth:`graph.store.KeepsVersions.set_versions`."""
+        with self._reading() as conn:
+            if not _has_versions_table(conn):
+                return []
+            return [SetVersion.from_stored(set_id, *row) for row in conn.execute(
+                "SELECT number, created, digest, summary FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
+
+    def set_version(self, set_id: str, number: int) -> SetBatch | None:
+        """See :meth:`graph.store.KeepsVersions.set_version`."""
+        with self._reading() as conn:
+            if not _has_versions_table(conn):
+                return None
+            row = conn.execute("SELECT blob FROM versions WHERE set_id = ? AND number = ?", (set_id, int(number))).fetchone()
+        return versions.decode(row[0]) if row is not None else None
 
     def close(self) -> None:
         """Close this store's connections and drop its cache. Safe to call twice."""
@@ -800,6 +886,43 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
         touched |= _detach_delete(conn, [p for p in parents
                                          if not conn.execute("SELECT 1 FROM edges WHERE src = ? LIMIT 1", (p,)).fetchone()])
     return touched
+
+
+def _now() -> str:
+    """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _has_versions_table(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'versions'").fetchone() is not None
+
+
+_NODE_TEXT = ("""'{"id":'||json_quote(id)||',"label":'||json_quote(label)||',"set_id":'||json_quote(set_id)||"""
+              """',"document_id":'||json_quote(document_id)||',"props":'||props||'}'""")
+_EDGE_TEXT = ("""'{"kind":'||json_quote(kind)||',"src":'||json_quote(src)||',"dst":'||json_quote(dst)||"""
+              """',"seq":'||seq||',"document_id":'||json_quote(document_id)||',"set_id":'||json_quote(set_id)||"""
+              """',"props":'||props||'}'""")
+"""A node's / an edge's JSON built by SQLite from its stored props text, as
+:func:`graph.versions.node_text` / :func:`graph.versions.edge_text` build it."""
+
+
+def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
+    """Set ``set_id`` as it stands in this transaction, encoded (:func:`graph.versions.encode_texts`)
+    from its rows as stored, through the ``set_id`` indexes, with its System node; each row's JSON
+    is built in SQL."""
+    columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN props END, {_NODE_TEXT}"
+    nodes = conn.execute(f"SELECT {columns} FROM nodes WHERE set_id = ? AND label <> 'Review'", (set_id,)).fetchall()
+    if not any(row[0] == set_id for row in nodes):
+        return None
+    systems = [row[0] for row in conn.execute(
+        "SELECT DISTINCT src FROM edges WHERE dst = ? AND set_id = ? AND kind = 'CONTAINS' AND document_id IS NULL",
+        (set_id, set_id))]
+    if systems:
+        nodes += conn.execute(f"SELECT {columns} FROM nodes WHERE id IN {_IDS}", (_dumps(systems),)).fetchall()
+    nodes.sort()
+    edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM edges WHERE set_id = ? "
+                         "ORDER BY src, kind, dst, seq", (set_id,)).fetchall()
+    return versions.encode_texts(set_id, nodes, edges)
 
 
 def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:

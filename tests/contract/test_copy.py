@@ -53,3 +53,33 @@ def test_cli_copy_moves_an_embedded_store_into_neo4j(tmp_path, neo4j_server, neo
         assert unreachable.exit_code == 69
     finally:
         get_settings.cache_clear()
+
+
+def test_copy_store_brings_each_set_s_versions(store):
+    from tests.history_sets import LEDGER, ledger_versions
+    from queries.history import diff_versions, history
+
+    source = SQLiteStore(None)
+    ledger_versions(source)
+    copy_store(source, store)
+    assert [v.to_dict() for v in store.set_versions(LEDGER)] == [v.to_dict() for v in source.set_versions(LEDGER)]
+    assert history(store, LEDGER).to_dict() == history(source, LEDGER).to_dict()
+    assert diff_versions(store, LEDGER, 1, 2).to_dict() == diff_versions(source, LEDGER, 1, 2).to_dict()
+    copy_store(source, store)  # twice: the same history, not a version more
+    assert [v.number for v in store.set_versions(LEDGER)] == [1, 2]
+
+
+def test_replace_versions_refuses_what_it_cannot_keep(store):
+    from graph.errors import CitegraphError
+    from graph.versions import encode
+    from tests.history_sets import LEDGER, ledger_versions
+
+    ledger_versions(store)
+    (first, second) = store.set_versions(LEDGER)
+    blob = encode(store.set_version(LEDGER, 1))[0]
+    with pytest.raises(CitegraphError, match="its blob does not hold digest"):
+        store.replace_versions(LEDGER, [(second, blob)])
+    with pytest.raises(CitegraphError, match="no analysis set 'nope' to give versions to"):
+        store.replace_versions("nope", [])
+    assert store.replace_versions(LEDGER, [(first, blob)]) == 1
+    assert [v.number for v in store.set_versions(LEDGER)] == [1]

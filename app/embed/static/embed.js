@@ -20,6 +20,11 @@
   var api = { cy: null, data: data };
   window.citegraphEmbed = api;
 
+  // A version selector (<select data-navigate>, issue 17) opens the URL of the option chosen.
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-navigate]"), function (select) {
+    select.addEventListener("change", function () { if (select.value) window.location.assign(select.value); });
+  });
+
   function el(tag, text, cls) {
     var node = document.createElement(tag);
     if (text !== undefined && text !== null) node.textContent = String(text);
@@ -27,9 +32,18 @@
     return node;
   }
 
+  // A page showing an earlier version of a set (issue 17) keeps it in the record links and dossiers it opens.
+  var versionSet = body.getAttribute("data-version-set") || "";
+  var version = body.getAttribute("data-version") || "";
+
+  function setQuery(node) {
+    if (!node.set) return "";
+    var query = "?set=" + encodeURIComponent(node.set);
+    return version && node.set === versionSet ? query + "&version=" + encodeURIComponent(version) : query;
+  }
+
   function recordHref(node) {
-    var href = base + "/embed/records/" + encodeURIComponent(node.record_id);
-    return node.set ? href + "?set=" + encodeURIComponent(node.set) : href;
+    return base + "/embed/records/" + encodeURIComponent(node.record_id) + setQuery(node);
   }
 
   function nameOf(id) {
@@ -92,8 +106,7 @@
   }
 
   function openDossier(node) {
-    var url = base + "/embed/records/" + encodeURIComponent(node.record_id) + "/dossier" +
-      (node.set ? "?set=" + encodeURIComponent(node.set) : "");
+    var url = base + "/embed/records/" + encodeURIComponent(node.record_id) + "/dossier" + setQuery(node);
     pane.setAttribute("aria-busy", "true");
     return fetch(url, { credentials: "same-origin" })
       .then(function (response) { return response.text().then(function (text) { return { ok: response.ok, text: text }; }); })

@@ -35,6 +35,7 @@ class ImpactIn(BaseModel):
     source: Optional[str] = Field(None, description="The set's source the repository holds, e.g. SRC-1.")
     from_: Optional[str] = Field(None, alias="from", description="Revision the set refers to; default: pinned.")
     to: str = Field(description="Revision to check against.")
+    version: Optional[int] = Field(None, ge=1, description="Version of the set to check (default: the latest).")
 
 
 class ChangedFileOut(BaseModel):
@@ -156,7 +157,10 @@ class ImpactOut(BaseModel):
 
 
 def _impact(store: GraphStore, repo: GitRepository, body: ImpactIn) -> ImpactReport:
-    return impact_of(store, repo, to_revision=body.to, from_revision=body.from_, set_id=body.set, source_id=body.source)
+    from queries.history import store_at
+
+    return impact_of(store_at(store, body.set, body.version), repo, to_revision=body.to, from_revision=body.from_,
+                     set_id=body.set, source_id=body.source)
 
 
 @router.post("/impact", response_model=ImpactOut, response_model_by_alias=True)

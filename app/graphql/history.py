@@ -1,0 +1,554 @@
+"""GraphQL face of issue 17: versions of a set, the diff of two versions, the runs of a system and
+the comparison of two runs, and ``version:`` on every read field.
+
+Types here mirror the frozen results of :mod:`queries.history` and :mod:`queries.runs` (each built
+``from_domain``); the lists a client pages through (``versions``, ``runs``) are Relay connections.
+
+**Reading a version.** Every top-level read field takes ``version: Int`` beside the set it reads
+(``set:``, the ``id`` of ``set(id:)``, the document of ``document(id:)`` or ``document:``). Before
+anything runs, :class:`VersionPins` collects those arguments from the operation and the request's
+store becomes a :class:`VersionedStore`: the store with each named set read at its version (the
+whole request, nested fields included, reads that set at that version; a set asked at two
+versions in one request is an error). Version errors (unknown version, a version without a set)
+surface on the fields, with the codes of :mod:`app.errors`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any, Iterable, Iterator, Optional
+
+import strawberry
+from graphql import FieldNode, FragmentSpreadNode, InlineFragmentNode, OperationDefinitionNode
+from graphql.utilities import value_from_ast_untyped
+from strawberry.extensions.base_extension import SchemaExtension
+from strawberry.types import Info
+
+from app.graphql.context import Context, Loaders, call
+from app.graphql.types import AnalysisSet, wrap
+from graph.errors import AmbiguousScope, CitegraphError
+from graph.store import GraphStore
+from queries import history as domain
+from queries import runs as runs_domain
+
+__all__ = ["VersionArg", "VersionedStore", "VersionPins", "version_pins", "SetVersion", "SetDiff", "Run",
+           "RunComparison", "resolve_versions", "resolve_diff", "resolve_runs", "resolve_compare"]
+
+Ctx = Info[Context, None]
+
+VersionArg = Annotated[Optional[int], strawberry.argument(
+    description="Read the set at this version (`versions(set:)` lists them); default: the latest.")]
+
+
+# -- reading a version ---------------------------------------------------------------------------
+
+
+class VersionedStore:
+    """``base`` with the sets of ``pins`` read at their versions, resolved on first use (in the
+    worker thread of the first store call) through :func:`queries.history.store_at`.
+
+    ``pins`` are ``(set id or None, document reference or None, version)``: the set named, else the
+    set of the document named. A pin without either, or one set at two versions, raises on every
+    call; so does an unknown set, document or version."""
+
+    def __init__(self, base: GraphStore, pins: list[tuple[str | None, str | None, int]]):
+        self.base = base
+        self._pins = pins
+        self._lock = threading.Lock()
+        self._view: GraphStore | None = None
+        self._error: CitegraphError | None = None
+
+    def _resolved(self) -> GraphStore:
+        with self._lock:
+            if self._view is None and self._error is None:
+                try:
+                    self._view = self._resolve()
+                except CitegraphError as exc:
+                    self._error = exc
+            if self._error is not None:
+                raise self._error
+            return self._view  # type: ignore[return-value]
+
+    def _resolve(self) -> GraphStore:
+        from app.rendering import set_of_request
+        from graph.stores.pinned import PinnedStore
+
+        wanted: dict[str, int] = {}
+        for set_id, document, version in self._pins:
+            if set_id is None and document is not None:
+                set_id = set_of_request(self.base, document, None)
+            if set_id is None:
+                raise AmbiguousScope(f"version {version} of which analysis set?",
+                                     hint="give `set:` (or the set's or document's id) beside `version:`")
+            if wanted.setdefault(set_id, version) != version:
+                raise CitegraphError(f"analysis set {set_id!r} is asked at versions {wanted[set_id]} and {version} "
+                                     f"in one request", hint="a request reads each set at one version; send one "
+                                                             "request per version")
+        pins: dict[str, GraphStore] = {}
+        for set_id, version in wanted.items():
+            view = domain.store_at(self.base, set_id, version)
+            if isinstance(view, PinnedStore):
+                pins.update(view.pins)
+        return PinnedStore(self.base, pins) if pins else self.base
+
+    # the store contract, each call resolving the view first (in the caller's worker thread)
+
+    def get_nodes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().get_nodes(*args, **kwargs)
+
+    def find_nodes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().find_nodes(*args, **kwargs)
+
+    def edges(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().edges(*args, **kwargs)
+
+    def degrees(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().degrees(*args, **kwargs)
+
+    def closure(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().closure(*args, **kwargs)
+
+    def reach(self, *args: Any, **kwargs: Any) -> Any:
+        from queries.traversal import reach
+
+        return reach(self._resolved(), *args, **kwargs)
+
+    def counts(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().counts(*args, **kwargs)
+
+    def set_versions(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().set_versions(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def set_version(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().set_version(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def replace_versions(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().replace_versions(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def write_set(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().write_set(*args, **kwargs)
+
+    def delete_documents(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().delete_documents(*args, **kwargs)
+
+    def put_reviews(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().put_reviews(*args, **kwargs)
+
+    def close(self) -> None:
+        """Nothing: the app owns the store."""
+
+
+def _arguments(field: FieldNode, variables: dict[str, Any]) -> dict[str, Any]:
+    return {a.name.value: value_from_ast_untyped(a.value, variables) for a in field.arguments or ()}
+
+
+def version_pins(document: Any, operation_name: str | None, variables: dict[str, Any] | None
+                 ) -> list[tuple[str | None, str | None, int]]:
+    """The ``version:`` arguments of the top-level fields of the operation to run, each with the set
+    (or document) it names: ``set``; for ``set(id:)`` the ``id``; for ``graphNode(nodeId:)`` the
+    node id's set; for ``document(id:)`` the document ``id``; else a ``document`` argument."""
+    variables = dict(variables or {})
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    operation = next((o for o in operations if o.name and o.name.value == operation_name), None) \
+        if operation_name else (operations[0] if len(operations) == 1 else None)
+    if operation is None:
+        return []
+    fragments = {d.name.value: d for d in document.definitions if type(d).__name__ == "FragmentDefinitionNode"}
+    out: list[tuple[str | None, str | None, int]] = []
+
+    def visit(selections: Iterable[Any], seen: frozenset[str]) -> None:
+        for selection in selections:
+            if isinstance(selection, FieldNode):
+                args = _arguments(selection, variables)
+                version = args.get("version")
+                if version is None:
+                    continue
+                name = selection.name.value
+                set_id = args.get("set") if name != "set" else args.get("id")
+                if set_id is None and name == "graphNode" and args.get("nodeId"):
+                    set_id = str(args["nodeId"]).split("/", 1)[0]
+                doc = args.get("id") if name == "document" else args.get("document")
+                out.append((set_id, doc if set_id is None else None, int(version)))
+            elif isinstance(selection, InlineFragmentNode):
+                visit(selection.selection_set.selections, seen)
+            elif isinstance(selection, FragmentSpreadNode) and selection.name.value not in seen:
+                fragment = fragments.get(selection.name.value)
+                if fragment is not None:
+                    visit(fragment.selection_set.selections, seen | {selection.name.value})
+
+    visit(operation.selection_set.selections, frozenset())
+    return out
+
+
+class VersionPins(SchemaExtension):
+    """Before execution: the request's store becomes a :class:`VersionedStore` when any top-level
+    field asks for a ``version`` (see the module docstring)."""
+
+    def on_execute(self) -> Iterator[None]:
+        ctx = self.execution_context
+        context = ctx.context
+        if ctx.graphql_document is not None and isinstance(context, Context):
+            pins = version_pins(ctx.graphql_document, ctx.operation_name, ctx.variables)
+            if pins:
+                context.store = VersionedStore(context.store, pins)  # type: ignore[assignment]
+                context.loaders = Loaders(context.store)
+        yield
+
+
+# -- versions ------------------------------------------------------------------------------------
+
+
+@strawberry.type(description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
+class MemberVersion:
+    document: str
+    role: Optional[str]
+    path: Optional[str]
+    sha256: Optional[str]
+    size: Optional[int]
+
+
+@strawberry.type(description="Counts of a set version.")
+class VersionCounts:
+    documents: int
+    sections: int
+    statements: int
+    records: int
+    declarations: int
+    citations: int
+    quotations: int
+    source_files: int
+    nodes: int
+    edges: int
+
+
+@strawberry.type(description="A kept version of an analysis set (the latest is the live graph).")
+class SetVersion:
+    set: str
+    number: int
+    created: Optional[str] = strawberry.field(description="UTC time of the write that made it; null for the state a "
+                                                          "set had before versions were kept.")
+    digest: str
+    latest: bool
+    members: list[MemberVersion]
+    counts: VersionCounts
+
+    def cursor_key(self) -> tuple:
+        return (self.number,)
+
+    @classmethod
+    def from_domain(cls, v: Any, latest: int) -> "SetVersion":
+        counts = {k: int(v.counts.get(k, 0)) for k in ("documents", "sections", "statements", "records",
+                                                        "declarations", "citations", "quotations", "source_files",
+                                                        "nodes", "edges")}
+        return cls(set=v.set_id, number=v.number, created=v.created, digest=v.digest, latest=v.number == latest,
+                   members=[MemberVersion(document=m.document, role=m.role, path=m.path, sha256=m.sha256,
+                                          size=m.size) for m in v.members],
+                   counts=VersionCounts(**counts))
+
+
+# -- diff ----------------------------------------------------------------------------------------
+
+
+@strawberry.type(description="A cited record, source, file or named reference.")
+class Cited:
+    kind: str
+    target: str
+
+
+@strawberry.type(description="A member added, removed or changed between two versions.")
+class MemberChange:
+    document: str
+    change: str
+    from_sha256: Optional[str]
+    to_sha256: Optional[str]
+
+
+@strawberry.type(description="A status or field of a record whose value changed (null: absent in that version).")
+class ValueChange:
+    label: str
+    from_value: Optional[str]
+    to_value: Optional[str]
+
+
+@strawberry.type(description="A record added, removed, or whose label, status or a field changed.")
+class RecordChange:
+    record_id: str
+    change: str
+    from_label: Optional[str]
+    to_label: Optional[str]
+    statuses: list[ValueChange]
+    fields: list[ValueChange]
+
+
+@strawberry.type(description="A statement added, removed or whose text changed (with the unified diff of its markup).")
+class StatementChange:
+    document: str
+    change: str
+    from_statement: Optional[str]
+    to_statement: Optional[str]
+    from_line: Optional[int]
+    to_line: Optional[int]
+    kind: str
+    text: str
+    diff: str
+
+
+@strawberry.type(description="The citations a statement gained and lost.")
+class CitationChange:
+    document: str
+    from_statement: Optional[str]
+    to_statement: Optional[str]
+    gained: list[Cited]
+    lost: list[Cited]
+
+
+@strawberry.type(description="A quotation added, removed or changed.")
+class QuotationChange:
+    document: str
+    change: str
+    from_statement: Optional[str]
+    to_statement: Optional[str]
+    from_path: Optional[str]
+    to_path: Optional[str]
+    from_text: Optional[str]
+    to_text: Optional[str]
+
+
+@strawberry.type(description="A Limitations row added, removed or changed.")
+class LimitationChange:
+    document: str
+    change: str
+    from_statement: Optional[str]
+    to_statement: Optional[str]
+    from_text: Optional[str]
+    to_text: Optional[str]
+
+
+@strawberry.type(description="A statement resting on a record in both versions, at another depth (evidence steps).")
+class DepthChange:
+    statement: str
+    from_depth: int
+    to_depth: int
+
+
+@strawberry.type(description="The rests-on answer of a record whose evidence changed: statements gained, lost, "
+                             "or reached at another depth.")
+class RestsOnChange:
+    record_id: str
+    gained: list[str]
+    lost: list[str]
+    from_count: int
+    to_count: int
+    deeper: list[DepthChange]
+    shallower: list[DepthChange]
+
+
+def _build(cls: type, value: Any, **nested: Any) -> Any:
+    names = [f.python_name for f in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+             if f.base_resolver is None]
+    return cls(**{n: nested[n] if n in nested else (list(getattr(value, n)) if isinstance(getattr(value, n), tuple)
+                                                    else getattr(value, n)) for n in names})
+
+
+@strawberry.type(description="What changed in an analysis set between two versions.")
+class SetDiff:
+    set: str
+    from_version: int
+    to_version: int
+    unchanged: bool
+    members: list[MemberChange]
+    records: list[RecordChange]
+    statements: list[StatementChange]
+    citations: list[CitationChange]
+    quotations: list[QuotationChange]
+    limitations: list[LimitationChange]
+    rests_on: list[RestsOnChange]
+
+    @classmethod
+    def from_domain(cls, d: domain.SetDiff) -> "SetDiff":
+        return cls(
+            set=d.set_id, from_version=d.from_version, to_version=d.to_version, unchanged=d.unchanged,
+            members=[_build(MemberChange, m) for m in d.members],
+            records=[_build(RecordChange, r, statuses=[_build(ValueChange, s) for s in r.statuses],
+                            fields=[_build(ValueChange, f) for f in r.fields]) for r in d.records],
+            statements=[_build(StatementChange, s) for s in d.statements],
+            citations=[_build(CitationChange, c, gained=[_build(Cited, x) for x in c.gained],
+                              lost=[_build(Cited, x) for x in c.lost]) for c in d.citations],
+            quotations=[_build(QuotationChange, q) for q in d.quotations],
+            limitations=[_build(LimitationChange, x) for x in d.limitations],
+            rests_on=[_build(RestsOnChange, r, deeper=[DepthChange(statement=x, from_depth=a, to_depth=b)
+                                                        for x, a, b in r.deeper],
+                             shallower=[DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in r.shallower])
+                      for r in d.rests_on],
+        )
+
+
+# -- runs ----------------------------------------------------------------------------------------
+
+
+@strawberry.type(description="A source a run pins (each part null when the run does not state it).")
+class RunSource:
+    source_id: str
+    url: Optional[str]
+    commit: Optional[str]
+    cutoff: Optional[str]
+
+
+@strawberry.type(description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.")
+class Run:
+    set: str
+    run_id: Optional[str]
+    date: Optional[str]
+    revisions: list[str]
+    reviewed_boundary: Optional[str]
+    cutoff: Optional[str]
+    sources: list[RunSource]
+    documents: int
+    declarations: int
+    version: int
+
+    def cursor_key(self) -> tuple:
+        return (self.date or "", self.set)
+
+    @strawberry.field(description="The analysis set as a node.")
+    async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
+        return wrap(await info.context.loaders.node(self.set))  # type: ignore[return-value]
+
+    @classmethod
+    def from_domain(cls, r: runs_domain.Run) -> "Run":
+        return _build(cls, r, set=r.set_id, sources=[_build(RunSource, s) for s in r.sources])
+
+
+@strawberry.type(description="A record of the other run citing some of the same source files: a candidate, not a match.")
+class Candidate:
+    record_id: str
+    label: Optional[str]
+    shared: list[str]
+    overlap: float
+
+
+@strawberry.type(description="One status label of a matched record in each run.")
+class StatusAgreement:
+    label: str
+    a: Optional[str]
+    b: Optional[str]
+    agree: bool
+
+
+@strawberry.type(description="One field label of a matched record: stated in each run, and alike.")
+class FieldAgreement:
+    label: str
+    in_a: bool
+    in_b: bool
+    agree: bool
+
+
+@strawberry.type(description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
+class RecordMatch:
+    a: str
+    b: str
+    kind: str
+    label: Optional[str]
+    by: str
+    statuses: list[StatusAgreement]
+    fields: list[FieldAgreement]
+    files_both: list[str]
+    files_only_a: list[str]
+    files_only_b: list[str]
+
+
+@strawberry.type(description="A record of one run matching none of the other's, with its candidates.")
+class UnmatchedRecord:
+    run: str
+    record_id: str
+    kind: str
+    label: Optional[str]
+    files: list[str]
+    candidates: list[Candidate]
+
+
+@strawberry.type(description="Declared records of one kind in each run.")
+class DeclaredCount:
+    kind: str
+    a: int
+    b: int
+
+
+@strawberry.type(description="A source file and how many statements of each run cite it.")
+class FileCitation:
+    path: str
+    a: int
+    b: int
+    runs: str
+
+
+@strawberry.type(description="A Limitations row of one run.")
+class RunLimitation:
+    run: str
+    statement: str
+    text: str
+    records: list[str]
+    shared: bool
+
+
+@strawberry.type(description="Where two runs of one system agree.")
+class RunComparison:
+    system: str
+    a: Run
+    b: Run
+    matches: list[RecordMatch]
+    unmatched: list[UnmatchedRecord]
+    declared: list[DeclaredCount]
+    files: list[FileCitation]
+    limitations: list[RunLimitation]
+
+    @classmethod
+    def from_domain(cls, c: runs_domain.RunComparison) -> "RunComparison":
+        kinds = sorted(c.declared["a"].keys() | c.declared["b"].keys())
+        return cls(
+            system=c.system, a=Run.from_domain(c.a), b=Run.from_domain(c.b),
+            matches=[_build(RecordMatch, m, statuses=[_build(StatusAgreement, s) for s in m.statuses],
+                            fields=[_build(FieldAgreement, f) for f in m.fields]) for m in c.matches],
+            unmatched=[_build(UnmatchedRecord, u, candidates=[_build(Candidate, x) for x in u.candidates])
+                       for u in c.unmatched],
+            declared=[DeclaredCount(kind=k, a=c.declared["a"].get(k, 0), b=c.declared["b"].get(k, 0)) for k in kinds],
+            files=[FileCitation(path=f.path, a=f.a, b=f.b, runs=f.runs) for f in c.files],
+            limitations=[_build(RunLimitation, x) for x in c.limitations],
+        )
+
+
+# -- resolvers (fields of Query, see app.graphql.schema) ------------------------------------------
+
+
+def _unpinned(store: GraphStore) -> GraphStore:
+    """The store without the request's ``version:`` pins: history fields name their versions."""
+    return store.base if isinstance(store, VersionedStore) else store
+
+
+async def resolve_versions(info: Ctx, set_id: str) -> list[SetVersion]:
+    """The kept versions of ``set_id``, oldest first."""
+    found = await call(domain.history, _unpinned(info.context.store), set_id)
+    return [SetVersion.from_domain(v, found.latest) for v in found.versions]
+
+
+async def resolve_diff(info: Ctx, set_id: str, from_version: int | None, to_version: int | None,
+                       max_depth: int | None) -> SetDiff:
+    """:func:`queries.history.diff_versions` in a worker thread."""
+    ctx = info.context
+    result = await call(domain.diff_versions, _unpinned(ctx.store), set_id, from_version, to_version,
+                        max_depth=ctx.settings.depth(max_depth))
+    return SetDiff.from_domain(result)
+
+
+async def resolve_runs(info: Ctx, system: str) -> list[Run]:
+    """The runs of ``system``, by date."""
+    found = await call(runs_domain.runs_of, _unpinned(info.context.store), system)
+    return [Run.from_domain(r) for r in found.runs]
+
+
+async def resolve_compare(info: Ctx, a: str, b: str, version_a: int | None, version_b: int | None) -> RunComparison:
+    """:func:`queries.runs.compare_runs` in a worker thread."""
+    result = await call(runs_domain.compare_runs, _unpinned(info.context.store), a, b, version_a=version_a,
+                        version_b=version_b)
+    return RunComparison.from_domain(result)
+

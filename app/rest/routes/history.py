@@ -1,0 +1,61 @@
+"""History routes (issue 17): ``GET /sets/{set_id}/versions``, ``GET /sets/{set_id}/diff``,
+``GET /systems/{system}/runs`` and ``GET /compare``.
+
+Each body is exactly the ``--json`` of ``citegraph history``, ``diff``, ``runs`` and ``compare``
+(the results' ``to_dict``). Every other read route takes ``?version=N``
+(:func:`app.rest.deps.read_version`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from app.rest.deps import Depth, SettingsDep, StoreDep
+from queries.history import diff_versions, history
+from queries.runs import compare_runs, runs_of
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["history"])
+
+Version = Annotated[Optional[int], Query(ge=1, description="A version number (GET /sets/{id}/versions lists them).")]
+
+
+@router.get("/sets/{set_id}/versions")
+async def get_versions(set_id: str, store: StoreDep) -> dict:
+    """The kept versions of the set, oldest first: number, ingest time, members' SHA-256, counts
+    (``{"set", "latest", "versions": [...]}``)."""
+    return (await run_in_threadpool(history, store, set_id)).to_dict()
+
+
+@router.get("/sets/{set_id}/diff")
+async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
+                   from_: Annotated[Version, Query(alias="from")] = None,
+                   to: Version = None, max_depth: Depth = None) -> dict:
+    """What changed between versions ``from`` (default: the one before ``to``) and ``to``
+    (default: the latest): members, records, statements, citations, quotations, Limitations rows
+    and the rests-on answers that moved."""
+    result = await run_in_threadpool(lambda: diff_versions(store, set_id, from_, to,
+                                                           max_depth=settings.depth(max_depth)))
+    return result.to_dict()
+
+
+@router.get("/systems/{system}/runs")
+async def get_runs(system: str, store: StoreDep) -> dict:
+    """The analysis sets analysing the system (its slug or name): run-id, date, pinned revisions,
+    cutoff (``{"system", "name", "runs": [...]}``)."""
+    return (await run_in_threadpool(runs_of, store, system)).to_dict()
+
+
+@router.get("/compare")
+async def get_compare(store: StoreDep, a: Annotated[str, Query(description="One run (analysis set).")],
+                      b: Annotated[str, Query(description="Another run of the same system.")],
+                      version_a: Version = None, version_b: Version = None) -> dict:
+    """Where runs ``a`` and ``b`` of one system agree: matched records, unmatched ones with their
+    candidates, source files per run, each run's Limitations; 422 when they analyse different
+    systems."""
+    result = await run_in_threadpool(lambda: compare_runs(store, a, b, version_a=version_a, version_b=version_b))
+    return result.to_dict()
