@@ -108,7 +108,8 @@ class GraphQLLimits:
         assumed to return when a query's cost is estimated; what it does return is measured as
         the query runs (:class:`CostMeter`).
     weights : mapping of str to int
-        Cost of one call of each traversal field (by field name, on any type).
+        Cost of one call of each traversal field: by field name on any type, or by ``Type.field``
+        (``Query.diff``) when the name also names a plain field elsewhere (a quotation's ``diff``).
     """
 
     max_depth: int = 16
@@ -122,7 +123,7 @@ class GraphQLLimits:
     list_size: int = 50
     weights: Mapping[str, int] = field(default_factory=lambda: {
         "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
-        "diff": 500, "compare": 500,  # issue 17: both read two whole sets
+        "Query.diff": 500, "Query.compare": 500,  # issue 17: both read two whole sets (a quotation's diff is text)
     })
 
 
@@ -297,7 +298,8 @@ def query_cost(context: ValidationContext, operation: OperationDefinitionNode, l
                 definition = fields.get(name)
                 if definition is None:  # introspection, __typename, or an unknown field another rule reports
                     continue
-                total += limits.weights.get(name, 0)
+                owner = getattr(parent, "name", "")
+                total += limits.weights.get(f"{owner}.{name}", limits.weights.get(name, 0))
                 size = None
                 if "first" in definition.args and "after" in definition.args:
                     first = _int_argument(sel, "first", variables, defaults)
