@@ -17,7 +17,7 @@ import difflib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
@@ -155,39 +155,42 @@ def _version_batch(store: GraphStore, version: SetVersion) -> SetBatch:
     VersionNotFound
         Another process dropped it since its history was read.
     """
-    key = (version.set_id, version.digest)
-    with _lock:
-        found = _batches.get(key)
-        if found is not None:
-            _batches.move_to_end(key)
-            return found
-    batch = store.set_version(version.set_id, version.number)  # type: ignore[attr-defined]
-    if batch is None:
-        raise VersionNotFound(f"analysis set {version.set_id!r} no longer keeps version {version.number}")
-    with _lock:
-        _batches[key] = batch
-        while len(_batches) > MATERIALISED_KEPT:
-            _batches.popitem(last=False)
-    return batch
+    def read() -> SetBatch:
+        batch = store.set_version(version.set_id, version.number)  # type: ignore[attr-defined]
+        if batch is None:
+            raise VersionNotFound(f"analysis set {version.set_id!r} no longer keeps version {version.number}")
+        return batch
+
+    return _kept(_batches, (version.set_id, version.digest), read)
 
 
 def _materialise(store: GraphStore, version: SetVersion) -> GraphStore:
     """An in-memory store holding ``version`` alone, shared by every request for that content."""
     from graph.stores.sqlite import SQLiteStore
 
-    key = (version.set_id, version.digest)
+    def build() -> GraphStore:
+        materialised = SQLiteStore(None, versions_kept=0)
+        materialised.write_set(_version_batch(store, version))
+        return materialised
+
+    return _kept(_materialised, (version.set_id, version.digest), build, drop=lambda old: old.close())
+
+
+def _kept(cache: OrderedDict, key: tuple[str, str], make: Callable[[], Any],
+          drop: Callable[[Any], None] = lambda old: None) -> Any:
+    """``cache[key]``, made by ``make()`` when absent (outside the lock: it reads the store); the
+    least recently used entries past :data:`MATERIALISED_KEPT` are dropped (``drop`` each)."""
     with _lock:
-        found = _materialised.get(key)
+        found = cache.get(key)
         if found is not None:
-            _materialised.move_to_end(key)
+            cache.move_to_end(key)
             return found
-    materialised = SQLiteStore(None, versions_kept=0)
-    materialised.write_set(_version_batch(store, version))
+    value = make()
     with _lock:
-        _materialised[key] = materialised
-        while len(_materialised) > MATERIALISED_KEPT:
-            _materialised.popitem(last=False)[1].close()
-    return materialised
+        cache[key] = value
+        while len(cache) > MATERIALISED_KEPT:
+            drop(cache.popitem(last=False)[1])
+    return value
 
 
 def store_at(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
