@@ -18,6 +18,11 @@ Blocks, in document order (GRAMMAR section in brackets):
   ``code`` (fenced or indented code), ``html`` and ``rule``.
 
 Quoted and fenced text never yields citations, declarations, statuses or ID findings (§6).
+
+Lines end at LF, CR LF or a lone CR, the line endings of CommonMark (§2.1) that markdown-it-py
+counts (:func:`~ingest.parsers.plaintext.split_lines`): a block's ``line`` and ``markup`` are those
+lines', and its ``text`` reads the same whichever endings the file has. A leading byte-order mark
+is part of the preamble.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ from ingest.grammar import (
     system_from_title,
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
-from ingest.parsers.plaintext import citation_columns, decode_member
+from ingest.parsers.plaintext import citation_columns, decode_member, iter_lines, split_lines
 from ingest.parsers.yamldoc import load_yaml
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
@@ -139,10 +144,10 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     >>> fm.data, fm.lines, fm.end_line
     ({'type': 't.md', 'run-date': '2026-10-04'}, {'type': 2, 'run-date': 3}, 4)
     """
-    lines = text.split("\n")
-    if lines[0].rstrip("\r") != "---":
+    lines, starts = _head_lines(text)
+    if lines[0] != "---":
         return None
-    close = next((k for k in range(1, len(lines)) if lines[k].rstrip("\r") in ("---", "...")), None)
+    close = next((k for k in range(1, len(lines)) if lines[k] in ("---", "...")), None)
     if close is None:
         raise ParseError("the frontmatter opened on line 1 is never closed", source=SourceSpan(path, 1),
                          hint="close the YAML frontmatter with a `---` line")
@@ -164,8 +169,21 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     key_lines = {}
     if isinstance(node, yaml.MappingNode):
         key_lines = {str(k.value): k.start_mark.line + 2 for k, _ in node.value}
-    end = sum(len(line) + 1 for line in lines[:close]) + len(lines[close])
+    end = starts[close] + len(lines[close])
     return Frontmatter(_plain_value(data), key_lines, node, end, close + 1)
+
+
+def _head_lines(text: str) -> tuple[list[str], list[int]]:
+    """The lines of ``text`` and their offsets (as :func:`~ingest.parsers.plaintext.split_lines`
+    gives them) through its first ``---``/``...`` line after line 1 when line 1 is ``---``, else
+    line 1 alone: only what the frontmatter spans is split, however long the member."""
+    lines, starts = [], []
+    for line, start in iter_lines(text):
+        lines.append(line)
+        starts.append(start)
+        if (len(lines) == 1 and line != "---") or (len(lines) > 1 and line in ("---", "...")):
+            break
+    return lines, starts
 
 
 def frontmatter_records(node: Any) -> Iterator[tuple[str, int]]:
@@ -522,12 +540,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         raise ParseError(f"unknown member type {type_path!r}", source=SourceSpan(path, fm.lines.get("type", 2)),
                          hint="expected an agentic-system analysis member type such as "
                               "agentic-system-analyses/types/agentic-system-runtime-report.md")
-    lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+    lines, starts = split_lines(text)  # the lines markdown-it-py counts: LF, CR or CR LF ends one
     body_first = fm.end_line  # 0-based index of the first body line
     body = "\n".join(lines[body_first:])
     tokens = _MD.parse(body)
@@ -657,7 +670,7 @@ def _split_at_part_of(first: int, k: int, stop: int, b: _Builder, ctx: _Context)
     paragraph's next line): the lines before ``k`` and after it are parsed as blocks of their own,
     and line ``k`` is the ``Part of:`` line it is wherever it stands (GRAMMAR §4.7)."""
     _blocks_of(first, k, b, ctx)
-    text, links = _render_inline(_MD.parseInline(b.lines[k].rstrip("\r"))[0].children)
+    text, links = _render_inline(_MD.parseInline(b.lines[k])[0].children)
     m = _LABEL.match(text)
     _statement(b, ctx, "field", k, k + 1, text, links=links,
                **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
@@ -953,7 +966,7 @@ def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
     _, _, stop = b.bounds(first, stop)
     start = first
     for n in range(first, stop):
-        m = ATTRIBUTION.match(b.lines[n].rstrip("\r"))
+        m = ATTRIBUTION.match(b.lines[n])
         if m or n == stop - 1:
             _quotation(start, n + 1, m, b, ctx)
             start = n + 1
@@ -961,7 +974,7 @@ def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
 
 def _quotation(first: int, stop: int, attribution: re.Match | None, b: _Builder, ctx: _Context) -> None:
     raw = b.lines[first:stop - 1] if attribution else b.lines[first:stop]
-    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line.rstrip("\r")) for line in raw).strip("\n")
+    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line) for line in raw).strip("\n")
     flat = " ".join(body.split())
     if attribution is None:
         _statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)

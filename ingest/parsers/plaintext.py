@@ -8,7 +8,8 @@ under a kind heading, or a short unpunctuated line inside a section that allows 
 paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
 As in Markdown (:mod:`ingest.statements`), ``Amendment:`` paragraphs are amendments and Source
 register rows declare their ``SRC-n``, so a set's plain-text rendering gives the Markdown set's
-records, citations and rests-on answers (issue 13, item 6).
+records, citations and rests-on answers (issue 13, item 6). Lines end as in Markdown, at LF, CR LF
+or a lone CR (:func:`split_lines`), and a leading byte-order mark is part of the preamble.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
@@ -31,7 +33,8 @@ from ingest.grammar import (
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
-__all__ = ["parse_plaintext", "plaintext_system", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
+__all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
+           "source_pins_from_prose"]
 
 _TYPE_LINE = re.compile(r"^Type: (\S+)$")
 _ATTRIBUTION = re.compile(r"\s---\s(\S+)$")
@@ -45,7 +48,8 @@ _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 
 
 def decode_member(data: bytes, path: str) -> str:
-    """UTF-8 text of a member file.
+    """UTF-8 text of a member file (a leading byte-order mark is kept: it is the file's first
+    character, part of the preamble, and no line's text; see :func:`split_lines`).
 
     Raises
     ------
@@ -56,15 +60,69 @@ def decode_member(data: bytes, path: str) -> str:
         raise ParseError("file is empty", source=SourceSpan(path, 1),
                          hint="an analysis-set member starts with a title line")
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line, _ = _place(data, data.index(b"\x00"))
         raise ParseError("file is binary (NUL byte), not a text member", source=SourceSpan(path, line))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = _place(data, exc.start)
         raise ParseError(f"invalid UTF-8 at byte {exc.start}", source=SourceSpan(path, line, col),
                          hint="members are UTF-8 text; re-save the file as UTF-8") from None
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def _place(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based (line, column in bytes) of byte ``offset``, lines as :func:`split_lines` counts them."""
+    line, start = 1, 0
+    for m in _LINE_BREAK_BYTES.finditer(data, 0, offset):
+        line, start = line + 1, m.end()
+    return line, offset - start + 1
+
+
+def iter_lines(text: str) -> Iterator[tuple[str, int]]:
+    r"""``(line, start offset)`` of each line of a member's text, in order, found as they are asked for.
+
+    A line ends at a line feed, a carriage return not followed by a line feed, or a CR LF pair:
+    CommonMark's line endings (spec §2.1), which markdown-it-py counts too, so its token lines are
+    these lines in a Markdown member; plain text counts them the same way. A line's text excludes
+    its ending, so ``text[start:start + len(line)]`` is the line. A leading byte-order mark
+    belongs to no line: line 1 starts after it (it stays in the text, and so in the member's
+    preamble).
+
+    >>> list(iter_lines("a\r\nb\rc\n"))
+    [('a', 0), ('b', 3), ('c', 5), ('', 7)]
+    >>> list(iter_lines("\ufeff---\r\r\nx"))
+    [('---', 1), ('', 5), ('x', 7)]
+    """
+    pos = 1 if text.startswith("\ufeff") else 0
+    for m in _LINE_BREAK.finditer(text, pos):
+        yield text[pos:m.start()], pos
+        pos = m.end()
+    yield text[pos:], pos
+
+
+def split_lines(text: str) -> tuple[list[str], list[int]]:
+    r"""Every line of a member's text and the offset each starts at (:func:`iter_lines`).
+
+    >>> split_lines("a\r\n\ufeffb")
+    (['a', '\ufeffb'], [0, 3])
+    """
+    pos = 1 if text.startswith("\ufeff") else 0
+    if "\r" not in text:  # the common case, at str.split's speed
+        lines = (text[1:] if pos else text).split("\n")
+        starts = []
+        for line in lines:
+            starts.append(pos)
+            pos += len(line) + 1
+        return lines, starts
+    lines, starts = [], []
+    for line, start in iter_lines(text):
+        lines.append(line)
+        starts.append(start)
+    return lines, starts
 
 
 def table_cells(row: str) -> list[tuple[str, int]]:
@@ -126,6 +184,8 @@ def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
 
 @dataclass
 class _Line:
+    """One non-blank line: its ``text`` (no line ending), ``[start, end)`` offsets, 1-based ``number``."""
+
     text: str
     start: int
     end: int
@@ -144,11 +204,10 @@ class _Context:
 
 
 def _lines(text: str) -> list[_Line]:
-    out, pos = [], 0
-    for number, raw in enumerate(text.split("\n"), start=1):
-        out.append(_Line(raw, pos, pos + len(raw), number))
-        pos += len(raw) + 1
-    return out
+    """Every line of ``text`` (:func:`split_lines`)."""
+    lines, starts = split_lines(text)
+    return [_Line(raw, start, start + len(raw), number)
+            for number, (raw, start) in enumerate(zip(lines, starts), start=1)]
 
 
 def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
@@ -209,8 +268,9 @@ def plaintext_system(data: bytes, path: str) -> str:
         As :func:`parse_plaintext` for the title and ``Type:`` lines (and the decoding).
     """
     text = decode_member(data, path)
-    head = text.split("\n", 5)
-    return system_from_title(_header(_lines("\n".join(head[:5])), path)[0])
+    head = [_Line(raw, start, start + len(raw), number)
+            for number, (raw, start) in zip(range(1, 5), iter_lines(text))]
+    return system_from_title(_header(head, path)[0])
 
 
 def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
@@ -322,12 +382,13 @@ def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> Non
     del ctx.blocks[len(ctx.blocks) - len(taken):]
     first_gap = taken[0].gap if taken else gap
     markup = "".join([taken[0].markup, *(b.gap + b.markup for b in taken[1:]), gap + ln.text]) if taken else ln.text
+    text = _LINE_BREAK.sub("\n", markup) if "\r" in markup else markup  # the paragraphs' gaps as LF
     path = attribution.group(1)
-    body = markup[: len(markup) - len(attribution.group(0))]
-    at = len(markup) - len(path)
-    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(markup), 0, len(markup))
+    body = text[: len(text) - len(attribution.group(0))]
+    at = len(text) - len(path)
+    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
     ctx.blocks.append(ParsedBlock(
-        "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=markup,
+        "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=text,
         citations=(cite,), quotation=ParsedQuotation(body, path),
     ))
 

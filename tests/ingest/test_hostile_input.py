@@ -1,0 +1,179 @@
+"""Hostile and unlucky input to the parsers (issue 14, item 7), on both stores.
+
+Item 7: lone CR line breaks (``\\r``, ``\\r\\r\\n``) raised IndexError in the Markdown parser; CR LF
+plain text and a Markdown byte-order mark were refused. Item 11: YAML aliases (billion laughs) in
+frontmatter expanded without bound and the expansion was stored. Item 12: parsing was quadratic in
+the links of one line, the ranges of one paragraph, the links of one table cell and the ``Part of:``
+lines folded into one list (which also overflowed the stack). Times are measured in ``bench/``
+(the ``pathological`` phase); here the work is counted: Python lines executed in ``ingest/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli import cli
+from app.rest.main import create_app
+from app.settings import Settings
+from graph.errors import ParseError
+from ingest.parsers import parse_member
+from ingest.parsers.markdown import read_frontmatter
+from ingest.parsers.plaintext import decode_member
+from ingest.stream import ingest_paths
+from queries.documents import document_trees
+from queries.traversal import rests_on
+from render.document import verify
+from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, DYNAMIC_CHEATSHEET, load, repin
+from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
+from tests.contract.helpers import canonical
+
+REAL_MEMBERS = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".md", ".txt") and "types" not in p.parts
+                      and "instructions" not in p.parts and p.name != "NOTICE.md")
+BOM = b"\xef\xbb\xbf"
+RECONCILIATION = (b"---\ntype: agentic-system-analyses/types/agentic-system-reconciliation-report.md\n"
+                  b"run-id: AAS-2026-10-04-x-01\n---\n\n# X reconciliation\n\n## Reconciliation\n\n"
+                  b"Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\nIt holds (SRC-1).\n\n"
+                  b"- one\n- two\n\n> quoted\n> --- `a/b.py`\n")
+
+
+def facts(doc) -> tuple:
+    """What a member states, apart from the exact bytes of its markup and gaps."""
+    return (doc.title, doc.member_type, doc.role, doc.system, doc.run_id, doc.frontmatter, doc.pins,
+            doc.frontmatter_citations, doc.extra,
+            [(b.kind, b.line, b.text, b.level, b.section_kind, b.citations, b.quotation, b.extra) for b in doc.blocks])
+
+
+def rebuilt(doc) -> str:
+    return doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer
+
+
+# -- item 7: line breaks and byte-order marks --------------------------------------------------
+
+
+def test_lone_cr_line_breaks_parse_with_the_lines_they_end():
+    data = RECONCILIATION.replace(b"\n", b"\r")
+    doc = parse_member(data, "reconciliation.md")  # IndexError in `bounds` before
+    assert [(b.kind, b.line) for b in doc.blocks] == [
+        ("heading", 8), ("amendment", 10), ("list_item", 13), ("list_item", 14), ("quotation", 16)]
+    assert [b.markup for b in doc.blocks] == [
+        "## Reconciliation", "Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\rIt holds (SRC-1).", "- one",
+        "- two", "> quoted\r> --- `a/b.py`"]
+    assert doc.blocks[1].text == "Amendment: RT-OBJ-a is superseded by EPI-OBJ-b. It holds (SRC-1)."
+    assert doc.blocks[4].quotation.text == "quoted"
+    assert rebuilt(doc).encode() == data
+
+
+def test_cr_cr_lf_is_two_line_breaks_as_in_commonmark():
+    data = RECONCILIATION.replace(b"\n", b"\r\r\n")
+    doc = parse_member(data, "reconciliation.md")  # IndexError in `_item_text` before
+    # every line k is line 2k - 1 now, with an empty line after it: the paragraph and the list split
+    assert [(b.kind, b.line) for b in doc.blocks] == [
+        ("heading", 15), ("amendment", 19), ("paragraph", 21), ("list_item", 25), ("list_item", 27),
+        ("quotation", 31), ("quotation", 33)]
+    assert [b.quotation.path if b.quotation else None for b in doc.blocks[-2:]] == [None, "a/b.py"]
+    assert doc.run_id == "AAS-2026-10-04-x-01" and doc.frontmatter["run-id"] == "AAS-2026-10-04-x-01"
+    assert rebuilt(doc).encode() == data
+
+
+@pytest.mark.parametrize("variant", ["crlf", "cr", "bom", "bom-crlf", "mixed"])
+@pytest.mark.parametrize("path", REAL_MEMBERS, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_every_real_member_states_the_same_with_other_line_breaks_or_a_bom(path, variant):
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    changed = {"crlf": data.replace(b"\n", b"\r\n"), "cr": data.replace(b"\n", b"\r"), "bom": BOM + data,
+               "bom-crlf": BOM + data.replace(b"\n", b"\r\n"),
+               # LF, CR, CR LF in turn (a CR is never followed by an LF ending, which would make one CR LF)
+               "mixed": b"".join(line + (b"\n", b"\r", b"\r\n")[k % 3] for k, line in enumerate(lines[:-1]))
+               + lines[-1]}[variant]
+    assert facts(parse_member(changed, path.name)) == facts(parse_member(data, path.name))
+    assert rebuilt(parse_member(changed, path.name)).encode() == changed
+
+
+def _variant_set(tmp_path: Path) -> tuple[list[Path], dict[str, bytes]]:
+    """The Dynamic Cheatsheet set with each member saved another way, its manifest re-pinned."""
+    retained, archive = shutil.copytree(DC_RETAINED, tmp_path / "retained"), shutil.copytree(DC_ARCHIVE, tmp_path / "archive")
+    how = {"overview.md": lambda d: d.replace(b"\n", b"\r\n"), "reconciliation.md": lambda d: d.replace(b"\n", b"\r"),
+           "memory-profile.md": lambda d: BOM + d, "runtime.md": lambda d: BOM + d.replace(b"\n", b"\r\n"),
+           "memory.md": lambda d: d.replace(b"\n", b"\r"), "epistemic.md": lambda d: d.replace(b"\n", b"\r\n")}
+    saved = {}
+    for name, change in how.items():
+        folder = retained if (retained / name).exists() else archive
+        (folder / name).write_bytes(change((folder / name).read_bytes()))
+        saved[name] = (folder / name).read_bytes()
+        repin(folder, name, manifest_folder=retained)
+    return [retained, archive], saved
+
+
+def test_a_set_saved_with_other_line_breaks_ingests_rebuilds_and_answers_the_same(store, tmp_path):
+    folders, saved = _variant_set(tmp_path)
+    report = ingest_paths(store, folders)
+    assert report.sets == (DC,) and [d.status for d in report.documents] == ["written"] * 6
+    checked = verify(document_trees(store, set_id=DC))
+    assert checked.differing == () and len(checked.results) == 6
+    assert {Path(r.path).name: r.actual for r in checked.results} == {
+        name: hashlib.sha256(data).hexdigest() for name, data in saved.items()}
+    original = load(*DYNAMIC_CHEATSHEET)
+    for record in ("RT-OBJ-cheatsheet", "RT-RTE-retrieval-context", "MEM-OBJ-generation-traces"):
+        assert canonical(rests_on(store, record, set_id=DC)) == canonical(rests_on(original, record, set_id=DC))
+    assert len(rests_on(store, "RT-OBJ-cheatsheet", set_id=DC).results) == 29
+
+
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r"])
+def test_plain_text_seeds_with_other_line_breaks_ingest_and_answer_the_same(store, tmp_path, ending):
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    for path in sorted(SEEDS.glob("*.txt")):  # the synthesis also opens with a byte-order mark
+        (folder / path.name).write_bytes((BOM if path == SEED_SYNTHESIS else b"") + path.read_bytes().replace(b"\n", ending))
+    ingest_paths(store, [folder])  # "expected a `Type:` line" before
+    assert verify(document_trees(store)).differing == ()
+    reference = load(SEEDS)
+    answer = rests_on(store, "RT-RTE-mcp-write", set_id="tolaria")
+    assert len(answer.results) == 14
+    assert canonical(answer) == canonical(rests_on(reference, "RT-RTE-mcp-write", set_id="tolaria"))
+    assert store.get_nodes(["system/tolaria"])  # the BOM is not part of the title, so not of the system
+
+
+def test_a_cr_member_no_longer_aborts_a_skip_invalid_run(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "reconciliation.md").write_bytes(RECONCILIATION.replace(b"\n", b"\r"))
+    (folder / "broken.txt").write_bytes(b"Only a title\n")
+    result = CliRunner().invoke(cli, ["ingest", str(folder), "--skip-invalid", "--json", "--home", str(tmp_path / "h")])
+    assert result.exit_code == 0, result.output  # 70 (IndexError) before
+    assert "reconciliation.md" in result.stdout and "AAS-2026-10-04-x-01/reconciliation" in result.stdout
+
+
+def test_rest_ingests_a_cr_member_instead_of_a_500(store):
+    with TestClient(create_app(Settings(write_token="t"), store=store)) as client:
+        response = client.post("/sets", headers={"Authorization": "Bearer t"},
+                               files=[("files", ("reconciliation.md", RECONCILIATION.replace(b"\n", b"\r"), "text/markdown"))])
+    assert response.status_code == 201, response.text
+    assert [(d["document"], d["status"], d["statements"]) for d in response.json()["documents"]] == [
+        ("AAS-2026-10-04-x-01/reconciliation", "written", 4)]
+
+
+@pytest.mark.parametrize("data, line, message", [
+    (b"Title\rType: x\r\rBad \xff here\r", 4, "invalid UTF-8 at byte 19"),
+    (b"Title\r\nType: x\r\nNUL \x00 here\r\n", 3, "file is binary (NUL byte), not a text member"),
+    (b"Title\r\r\nNot a type line\r\n", 3, "expected a `Type: <member type>` line after the title"),
+    (b"---\rtype: x\rd: a: b\r---\r# T\r", 3, "malformed YAML frontmatter: mapping values are not allowed here"),
+    (BOM + b"---\r\ntype: x\r\n# T\r\n", 1, "the frontmatter opened on line 1 is never closed"),
+])
+def test_errors_in_files_with_other_line_breaks_name_the_line(data, line, message):
+    path = "m.txt" if data.startswith(b"Title") else "m.md"
+    with pytest.raises(ParseError) as info:
+        parse_member(data, path)
+    assert (info.value.source.path, info.value.source.line, info.value.message) == (path, line, message)
+
+
+def test_decoding_keeps_the_bom_and_read_frontmatter_skips_it():
+    text = decode_member(BOM + b"---\r\ntype: t.md\r\n---\r\n# T\r\n", "m.md")
+    assert text.startswith("\ufeff---")
+    fm = read_frontmatter(text, "m.md")
+    assert (fm.data, fm.lines, fm.end, fm.end_line) == ({"type": "t.md"}, {"type": 2}, 21, 3)
