@@ -124,7 +124,7 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ParseError(f"malformed manifest YAML: {getattr(exc, 'problem', None) or exc}",
-                         source=SourceSpan(path, mark.line + 1 if mark else 1)) from None
+                         source=SourceSpan(path, mark.line + 1 if mark else 1), hint=getattr(exc, "hint", None)) from None
     if not isinstance(value, dict) or not isinstance(node, yaml.MappingNode):
         raise ParseError("the manifest is not a YAML mapping", source=SourceSpan(path, 1))
     lines = {str(k.value): (k.start_mark.line + 1, v) for k, v in node.value}

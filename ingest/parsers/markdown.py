@@ -161,7 +161,8 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParseError(f"malformed YAML frontmatter: {problem}", source=SourceSpan(path, line),
-                         hint="quote values that contain `: ` or start with a special character") from None
+                         hint=getattr(exc, "hint", None)
+                         or "quote values that contain `: ` or start with a special character") from None
     if data is None:
         data, node = {}, None
     if not isinstance(data, dict):

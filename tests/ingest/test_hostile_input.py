@@ -1,4 +1,4 @@
-"""Hostile and unlucky input to the parsers (issue 14, item 7), on both stores.
+"""Hostile and unlucky input to the parsers (issue 14, items 7 and 11), on both stores.
 
 Item 7: lone CR line breaks (``\\r``, ``\\r\\r\\n``) raised IndexError in the Markdown parser; CR LF
 plain text and a Markdown byte-order mark were refused. Item 11: YAML aliases (billion laughs) in
@@ -25,13 +25,14 @@ from graph.errors import ParseError
 from ingest.parsers import parse_member
 from ingest.parsers.markdown import read_frontmatter
 from ingest.parsers.plaintext import decode_member
+from ingest.sets import parse_manifest
 from ingest.stream import ingest_paths
 from queries.documents import document_trees
 from queries.traversal import rests_on
 from render.document import verify
 from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, DYNAMIC_CHEATSHEET, load, repin
-from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
-from tests.contract.helpers import canonical
+from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS, ingest_into
+from tests.contract.helpers import canonical, content
 
 REAL_MEMBERS = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".md", ".txt") and "types" not in p.parts
                       and "instructions" not in p.parts and p.name != "NOTICE.md")
@@ -177,3 +178,76 @@ def test_decoding_keeps_the_bom_and_read_frontmatter_skips_it():
     assert text.startswith("\ufeff---")
     fm = read_frontmatter(text, "m.md")
     assert (fm.data, fm.lines, fm.end, fm.end_line) == ({"type": "t.md"}, {"type": 2}, 21, 3)
+
+
+# -- item 11: YAML aliases ---------------------------------------------------------------------
+
+
+def billion_laughs(levels: int = 9, width: int = 9) -> bytes:
+    lines = [b'a0: &a0 ["lol"' + b', "lol"' * (width - 1) + b"]"]
+    lines += [b"a%d: &a%d [" % (i, i) + b", ".join([b"*a%d" % (i - 1)] * width) + b"]" for i in range(1, levels)]
+    return b"\n".join(lines) + b"\n"
+
+
+def _with_frontmatter_lines(yaml_lines: bytes) -> bytes:
+    return RECONCILIATION.replace(b"run-id: AAS-2026-10-04-x-01\n", b"run-id: AAS-2026-10-04-x-01\n" + yaml_lines)
+
+
+def test_an_alias_bomb_in_frontmatter_is_refused_and_nothing_is_stored(store, tmp_path):
+    ingest_into(store, SEEDS)
+    before = content(store)
+    member = tmp_path / "reconciliation.md"
+    member.write_bytes(_with_frontmatter_lines(billion_laughs()))  # 9 levels of 9: 3.9e8 "lol"s, 518 bytes
+    with pytest.raises(ParseError) as info:
+        ingest_paths(store, [member])
+    assert str(info.value) == (f"{member}:8: malformed YAML frontmatter: aliases here expand the document by more "
+                               "than 100,000 nodes and characters")
+    assert info.value.hint == ("write the values out instead of aliasing them. Nothing was ingested; skip invalid "
+                               "files to ingest the rest (--skip-invalid, ?skip_invalid=true, skipInvalid: true).")
+    assert content(store) == before
+
+
+def test_the_cli_refuses_an_alias_bomb_with_exit_65(tmp_path):
+    member = tmp_path / "reconciliation.md"
+    member.write_bytes(_with_frontmatter_lines(billion_laughs()))
+    result = CliRunner().invoke(cli, ["ingest", str(member), "--home", str(tmp_path / "h")])
+    assert result.exit_code == 65
+    assert f"{member}:8: malformed YAML frontmatter: aliases here expand the document" in result.stderr
+
+
+@pytest.mark.parametrize("aliases, refused_at", [(1000, None), (1001, 5)])
+def test_aliases_may_add_100000_nodes_and_characters(aliases, refused_at):
+    # the anchor is a 99-character scalar (1 node + 99 characters); each alias adds 100
+    member = _with_frontmatter_lines(b"a: &a " + b"x" * 99 + b"\nb: [" + b", ".join([b"*a"] * aliases) + b"]\n")
+    if refused_at is None:
+        doc = parse_member(member, "reconciliation.md")
+        assert doc.frontmatter["b"] == ["x" * 99] * 1000
+        return
+    with pytest.raises(ParseError) as info:
+        parse_member(member, "reconciliation.md")
+    assert (info.value.source.line, info.value.message) == (
+        refused_at, "malformed YAML frontmatter: aliases here expand the document by more than 100,000 nodes and characters")
+
+
+def test_ordinary_aliases_still_read():
+    doc = parse_member(_with_frontmatter_lines(b"tags: &t [x, y]\nalso: *t\n"), "reconciliation.md")
+    assert (doc.frontmatter["tags"], doc.frontmatter["also"]) == (["x", "y"], ["x", "y"])
+
+
+def test_a_manifest_alias_bomb_is_refused_with_its_line():
+    data = (b"type: agentic-system-analyses/types/agentic-system-analysis-set.md\n" + billion_laughs()
+            + b"members:\n  overview.md:\n    sha256: " + b"0" * 64 + b"\n")
+    with pytest.raises(ParseError) as info:
+        parse_manifest(data, "s/ARTIFACT.yaml")
+    assert (info.value.source.line, info.value.message) == (
+        6, "malformed manifest YAML: aliases here expand the document by more than 100,000 nodes and characters")
+
+
+def test_deep_flow_nesting_is_refused_at_level_65_by_either_parser():
+    for member in (_with_frontmatter_lines(b"d: " + b"[" * 20000 + b"]" * 20000 + b"\n"),  # beyond libyaml's 1000
+                   _with_frontmatter_lines(b"d: " + b"[" * 500 + b"]" * 500 + b"\n"),
+                   _with_frontmatter_lines(b"? d\n: " + b"[" * 500 + b"]" * 500 + b"\n")):  # `?`: the pure loader
+        with pytest.raises(ParseError) as info:
+            parse_member(member, "reconciliation.md")
+        assert (info.value.source.line, info.value.message) == (
+            4 + member.count(b"\n? d"), "malformed YAML frontmatter: the document nests deeper than 64 levels")
