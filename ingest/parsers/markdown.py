@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Iterator
@@ -226,7 +227,7 @@ def _render_inline(children: list[Token] | None) -> tuple[str, list[_Link]]:
     markers dropped, line breaks → one space) and the links inside it."""
     out: list[str] = []
     pos = 0
-    links: list[_Link] = []
+    spans: list[tuple[int, int, str]] = []
     open_links: list[tuple[int, str]] = []
     for tok in children or ():
         if tok.type in ("text", "text_special", "code_inline", "html_inline"):
@@ -240,13 +241,15 @@ def _render_inline(children: list[Token] | None) -> tuple[str, list[_Link]]:
             continue
         elif tok.type == "link_close" and open_links:
             start, href = open_links.pop()
-            links.append(_Link(start, pos, href, "".join(out)[start:pos]))
+            spans.append((start, pos, href))
             continue
         else:
             continue
         out.append(piece)
         pos += len(piece)
-    return "".join(out), sorted(links, key=lambda link: link.start)
+    text = "".join(out)  # labels are sliced from the whole text once it is joined: linear in the links
+    links = [_Link(start, end, href, text[start:end]) for start, end, href in spans]
+    return text, sorted(links, key=lambda link: link.start)
 
 
 def _split_lines(children: list[Token] | None) -> list[list[Token]]:
@@ -342,19 +345,36 @@ def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list
 def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
                 own_file: str, elsewhere: bool = False) -> tuple[ParsedCitation, ...]:
     """``citations`` found in plain text, with those made by links replaced by the links' own
-    (:func:`_link_citations`).
+    (:func:`_link_citations`): a plain-text citation overlapping a link that makes citations goes,
+    and the link's citations support the union of the spans of those it replaced.
 
     Plain-text named references are dropped: in Markdown a reference to a member or section is a
-    link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one."""
-    out = [c for c in citations if c.target_kind != "named"]
-    for link in links:
+    link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one.
+
+    Links do not overlap one another (CommonMark links do not nest), so each plain-text citation
+    is matched with the first link it overlaps by one binary search: linear in the links and
+    citations (one line of 100,000 links, issue 14)."""
+    kept = [c for c in citations if c.target_kind != "named"]
+    made_by: list[tuple[_Link, list[ParsedCitation]]] = []
+    for link in sorted(links, key=lambda link: (link.start, link.end)):
         made = _link_citations(link, own_file, elsewhere)
-        if made is None:
-            continue
-        overlapping = [c for c in out if c.start < link.end and link.start < c.end]
-        if overlapping:
-            span = (min(c.span_start for c in overlapping), max(c.span_end for c in overlapping))
-            out = [c for c in out if c not in overlapping]
+        if made is not None:
+            made_by.append((link, made))
+    if not made_by:
+        return tuple(sorted(kept, key=lambda c: (c.start, c.end)))
+    ends = [link.end for link, _ in made_by]
+    replaced: dict[int, list[ParsedCitation]] = {}
+    out = []
+    for c in kept:
+        k = bisect_right(ends, c.start)  # the first link ending after the citation starts
+        if k < len(made_by) and made_by[k][0].start < c.end:
+            replaced.setdefault(k, []).append(c)
+        else:
+            out.append(c)
+    for k, (link, made) in enumerate(made_by):
+        gone = replaced.get(k)
+        if gone:
+            span = (min(c.span_start for c in gone), max(c.span_end for c in gone))
             made = [replace(c, span_start=span[0], span_end=span[1]) for c in made]
         out.extend(made)
     return tuple(sorted(out, key=lambda c: (c.start, c.end)))
@@ -635,9 +655,9 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
     first, stop = base + tok.map[0], base + tok.map[1]
     in_record = ctx.declaration is not None or ctx.annotation is not None
     if in_record and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
-        k = next((n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])), None)
-        if k is not None:
-            _split_at_part_of(first, k, stop, b, ctx)
+        parts = [n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])]
+        if parts:
+            _split_at_part_of(first, parts, stop, b, ctx)
             return
     if tok.type == "heading_open":
         _heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
@@ -665,18 +685,26 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
 _PART_OF_LINE = re.compile(r"^Part of:")
 
 
-def _split_at_part_of(first: int, k: int, stop: int, b: _Builder, ctx: _Context) -> None:
-    """Lines ``[first, stop)`` of a paragraph or list whose line ``k`` is a column-0 ``Part of:``
-    line that Markdown folds into the block before it (a lazy continuation of a bullet, or a
-    paragraph's next line): the lines before ``k`` and after it are parsed as blocks of their own,
-    and line ``k`` is the ``Part of:`` line it is wherever it stands (GRAMMAR §4.7)."""
-    _blocks_of(first, k, b, ctx)
-    text, links = _render_inline(_MD.parseInline(b.lines[k])[0].children)
-    m = _LABEL.match(text)
-    _statement(b, ctx, "field", k, k + 1, text, links=links,
-               **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
-    if k + 1 < stop:
-        _blocks_of(k + 1, stop, b, ctx)
+def _split_at_part_of(first: int, parts: list[int], stop: int, b: _Builder, ctx: _Context) -> None:
+    """Lines ``[first, stop)`` of a paragraph or list whose lines ``parts`` (ascending, each after
+    ``first``) are column-0 ``Part of:`` lines that Markdown folds into the block before them (a
+    lazy continuation of a bullet, or a paragraph's next line): the lines between them are parsed
+    as blocks of their own, and each of those lines is the ``Part of:`` line it is wherever it
+    stands (GRAMMAR §4.7). Every line is parsed once, so the cost is linear in the block however
+    many ``Part of:`` lines it folds in."""
+    start = first
+    for k in parts:
+        _blocks_of(start, k, b, ctx)
+        if ctx.declaration is None and ctx.annotation is None:  # the lines before held a heading
+            _blocks_of(k, k + 1, b, ctx)                       # that ended the record: plain prose
+        else:
+            text, links = _render_inline(_MD.parseInline(b.lines[k])[0].children)
+            m = _LABEL.match(text)
+            _statement(b, ctx, "field", k, k + 1, text, links=links,
+                       **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
+        start = k + 1
+    if start < stop:
+        _blocks_of(start, stop, b, ctx)
 
 
 def _blocks_of(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
@@ -1007,8 +1035,11 @@ def _row(cells: list[tuple[str, list[_Link], list[Token]]]) -> tuple[str, list[t
     for cell, links, _ in cells:
         escaped = cell.replace("|", "\\|")
         moved = []
-        for link in links:
-            extra = link.start + cell[: link.start].count("|")
+        pipes = counted = 0  # pipes in cell[:counted], counted on as the links go: linear in the cell
+        for link in sorted(links, key=lambda link: link.start):
+            pipes += cell.count("|", counted, link.start)
+            counted = link.start
+            extra = link.start + pipes
             moved.append(replace(link, start=len(text) + 1 + extra,
                                  end=len(text) + 1 + extra + len(link.label.replace("|", "\\|"))))
         placed.append((escaped, len(text) + 1, moved))

@@ -182,7 +182,7 @@ def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
     return ()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Line:
     """One non-blank line: its ``text`` (no line ending), ``[start, end)`` offsets, 1-based ``number``."""
 
@@ -201,13 +201,11 @@ class _Context:
     in_declaration: bool = False
     blocks: list[ParsedBlock] = field(default_factory=list)
     pins: list[ParsedSourcePin] = field(default_factory=list)
-
-
-def _lines(text: str) -> list[_Line]:
-    """Every line of ``text`` (:func:`split_lines`)."""
-    lines, starts = split_lines(text)
-    return [_Line(raw, start, start + len(raw), number)
-            for number, (raw, start) in enumerate(zip(lines, starts), start=1)]
+    checked: int = 0
+    """Blocks :func:`_quotation` has looked at."""
+    prose_from: int | None = None
+    """Where the run of paragraphs not ending with ``:`` at the end of ``blocks[:checked]``
+    starts (what a quotation may take back), None when there is none."""
 
 
 def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
@@ -296,11 +294,14 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
         type that is not a known member type; the error names the line.
     """
     text = decode_member(data, path)
-    lines = _lines(text)
-    title, type_line, type_path, mtype = _header(lines, path)
+    raw, starts = split_lines(text)
+    title, type_line, type_path, mtype = _header(
+        [_Line(raw[k], starts[k], starts[k] + len(raw[k]), k + 1) for k in range(min(4, len(raw)))], path)
     ctx = _Context(mtype)
     prev_end = type_line.end
-    rest = [ln for ln in lines[type_line.number:] if ln.text.strip()]
+    rest = [_Line(raw[k], starts[k], starts[k] + len(raw[k]), k + 1)
+            for k in range(type_line.number, len(raw)) if raw[k].strip()]
+    del raw, starts
     i = 0
     while i < len(rest):
         ln = rest[i]
@@ -371,15 +372,14 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
 def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> None:
     """A quotation ends at the attribution line; it starts after the nearest preceding paragraph
     ending with ``:`` (GRAMMAR §9 rule 4), taking the paragraphs in between with it."""
-    j = len(ctx.blocks) - 1
-    taken: list[ParsedBlock] = []
-    while j >= 0 and ctx.blocks[j].kind == "paragraph" and not ctx.blocks[j].text.rstrip().endswith(":"):
-        taken.insert(0, ctx.blocks[j])
-        j -= 1
-    introduced = j >= 0 and ctx.blocks[j].kind == "paragraph" and ctx.blocks[j].text.rstrip().endswith(":")
-    if not introduced:
-        taken = []
-    del ctx.blocks[len(ctx.blocks) - len(taken):]
+    blocks = ctx.blocks
+    for k in range(ctx.checked, len(blocks)):  # each block is looked at once, however many quotations
+        prose = blocks[k].kind == "paragraph" and not blocks[k].text.rstrip().endswith(":")
+        ctx.prose_from = (k if ctx.prose_from is None else ctx.prose_from) if prose else None
+    j = (len(blocks) if ctx.prose_from is None else ctx.prose_from) - 1
+    introduced = j >= 0 and blocks[j].kind == "paragraph" and blocks[j].text.rstrip().endswith(":")
+    taken = blocks[j + 1:] if introduced else []
+    del blocks[len(blocks) - len(taken):]
     first_gap = taken[0].gap if taken else gap
     markup = "".join([taken[0].markup, *(b.gap + b.markup for b in taken[1:]), gap + ln.text]) if taken else ln.text
     text = _LINE_BREAK.sub("\n", markup) if "\r" in markup else markup  # the paragraphs' gaps as LF
@@ -387,10 +387,11 @@ def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> Non
     body = text[: len(text) - len(attribution.group(0))]
     at = len(text) - len(path)
     cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
-    ctx.blocks.append(ParsedBlock(
+    blocks.append(ParsedBlock(
         "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=text,
         citations=(cite,), quotation=ParsedQuotation(body, path),
     ))
+    ctx.checked, ctx.prose_from = len(blocks), None
 
 
 def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Hostile and unlucky input to the parsers (issue 14, items 7 and 11), on both stores.
+"""Hostile and unlucky input to the parsers (issue 14, items 7, 11 and 12), on both stores.
 
 Item 7: lone CR line breaks (``\\r``, ``\\r\\r\\n``) raised IndexError in the Markdown parser; CR LF
 plain text and a Markdown byte-order mark were refused. Item 11: YAML aliases (billion laughs) in
@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+import ingest
 from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.errors import ParseError
+from graph.model import EdgeKind
+from graph.store import Direction
 from ingest.parsers import parse_member
 from ingest.parsers.markdown import read_frontmatter
 from ingest.parsers.plaintext import decode_member
@@ -251,3 +255,94 @@ def test_deep_flow_nesting_is_refused_at_level_65_by_either_parser():
             parse_member(member, "reconciliation.md")
         assert (info.value.source.line, info.value.message) == (
             4 + member.count(b"\n? d"), "malformed YAML frontmatter: the document nests deeper than 64 levels")
+
+
+# -- item 12: parsing linear in its input -------------------------------------------------------
+
+_INGEST = str(Path(ingest.__file__).parent)
+_RUNTIME = (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
+            b"run-id: AAS-2026-10-04-x-01\n---\n\n# X runtime report\n\n## Shared records\n\n"
+            b"### Operative objects\n\n#### RT-OBJ-a \xe2\x80\x94 A\n\n")
+
+
+def steps(call) -> int:
+    """Python lines executed in ``ingest/`` by ``call()``: a measure of work that load on the
+    machine does not change (markdown-it-py and PyYAML are not counted)."""
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return local
+
+    def enter(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(_INGEST) else None
+
+    sys.settrace(enter)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+PATHOLOGICAL = {
+    "one line of links": lambda n: _RUNTIME + b" ".join(b"[RT-OBJ-a%d](runtime.md#rt-obj-a%d)" % (i, i)
+                                                        for i in range(n)) + b"\n",
+    "one paragraph of ranges": lambda n: _RUNTIME + b"RT-BAP-1 through RT-BAP-3, " * n + b"\n",
+    "one table cell of links": lambda n: _RUNTIME.replace(b"#### RT-OBJ-a \xe2\x80\x94 A\n\n", b"")
+    + b"| a | b |\n|---|---|\n| x | " + b"[RT-OBJ-c](runtime.md#rt-obj-c) \\| " * n + b"|\n",
+    "Part of: lines folded into one list": lambda n: _RUNTIME + b"".join(
+        b"- item %d\nPart of: RT-OBJ-b\n" % i for i in range(n // 4)),
+}
+
+
+@pytest.mark.parametrize("kind", list(PATHOLOGICAL))
+def test_parsing_work_doubles_when_the_input_doubles(kind):
+    make = PATHOLOGICAL[kind]
+    n, twice = (steps(lambda m=m: parse_member(make(m), "runtime.md")) for m in (200, 400))
+    assert twice / n <= 2.2, (n, twice)  # 3.4, 3.8, 3.6 and 2.9 before issue 14
+
+
+def test_a_line_of_4000_links_cites_each_record_once_over_its_own_label():
+    doc = parse_member(PATHOLOGICAL["one line of links"](4000), "runtime.md")
+    (line,) = [b for b in doc.blocks if b.kind == "paragraph"]
+    assert len(line.citations) == 4000
+    assert [(c.target, c.form, c.member, line.text[c.start:c.end]) for c in line.citations[::3999]] == [
+        ("RT-OBJ-a0", "link", "runtime.md", "RT-OBJ-a0"), ("RT-OBJ-a3999", "link", "runtime.md", "RT-OBJ-a3999")]
+    # each link replaces the plain-text mention of its label, and supports what the mention did
+    assert {(c.span_start, c.span_end) for c in line.citations} == {(0, len(line.text))}
+
+
+def test_a_paragraph_of_2000_ranges_cites_three_records_per_range():
+    doc = parse_member(PATHOLOGICAL["one paragraph of ranges"](2000), "runtime.md")
+    (para,) = [b for b in doc.blocks if b.kind == "paragraph"]
+    assert len(para.citations) == 6000
+    assert {(c.target, c.form) for c in para.citations} == {("RT-BAP-1", "range"), ("RT-BAP-2", "range"),
+                                                          ("RT-BAP-3", "range")}
+    assert para.extra["record_ranges"] == ["RT-BAP-1 through RT-BAP-3"] * 2000
+
+
+def test_five_hundred_part_of_lines_in_one_list_are_each_a_part_of_line(store, tmp_path):
+    member = tmp_path / "runtime.md"
+    member.write_bytes(PATHOLOGICAL["Part of: lines folded into one list"](2000))  # RecursionError before
+    ingest_paths(store, [member])
+    doc = parse_member(member.read_bytes(), str(member))
+    parts = [b for b in doc.blocks if b.extra.get("part_of")]
+    assert len(parts) == 500 and {b.extra["part_of"] for b in parts} == {"RT-OBJ-b"}
+    assert [b.line for b in parts[:2]] == [15, 17] and parts[-1].line == 1013
+    part_of = store.edges(["AAS-2026-10-04-x-01/RT-OBJ-a"], kinds=[EdgeKind.PART_OF], direction=Direction.OUT)
+    assert [e.dst for e in part_of["AAS-2026-10-04-x-01/RT-OBJ-a"]] == ["AAS-2026-10-04-x-01/RT-OBJ-b"]  # one edge
+    assert verify(document_trees(store)).differing == ()
+
+
+def test_a_quotation_after_twenty_thousand_plain_text_lines_takes_them_back(store, tmp_path):
+    head = SEED_SYNTHESIS.read_bytes().split(b"\n")[:3]
+    member = tmp_path / "synthesis.txt"
+    member.write_bytes(b"\n".join(head) + b"\nIt says:\n" + b"A.\n" * 20_000 + b"the end --- a/b.js")
+    ingest_paths(store, [member])
+    doc = parse_member(member.read_bytes(), str(member))
+    quote = doc.blocks[-1]
+    assert (quote.kind, quote.line, len(doc.blocks)) == ("quotation", 5, 3)
+    assert quote.quotation.text == "A.\n" * 20_000 + "the end"
+    assert verify(document_trees(store)).differing == ()
