@@ -108,8 +108,9 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
     Raises
     ------
     ParseError
-        Not UTF-8, not YAML, not a mapping, unknown ``type``, or a ``members`` entry without a
-        well-formed ``sha256``; the error names the line.
+        Not UTF-8, not YAML (or YAML too deep or whose aliases expand too far,
+        :mod:`ingest.parsers.yamldoc`), not a mapping, unknown ``type``, or a ``members`` entry
+        without a well-formed ``sha256``; the error names the line.
 
     Examples
     --------

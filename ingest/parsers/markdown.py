@@ -169,7 +169,9 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     ------
     ParseError
         The frontmatter is never closed, is not valid YAML (the error names the YAML's line in the
-        file), or is not a mapping.
+        file), nests deeper than 64 levels or has aliases that would expand it by more than
+        100,000 nodes and characters (:mod:`ingest.parsers.yamldoc`, naming the line), or is not
+        a mapping.
 
     Examples
     --------
