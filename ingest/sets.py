@@ -257,11 +257,17 @@ def _set_of(doc: ParsedDocument) -> str:
 
 
 def _guess_run_id(data: bytes | None) -> str | None:
-    """The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
-    read without YAML (for unparseable files)."""
+    r"""The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
+    read without YAML (for unparseable files); lines end at LF, CR LF or CR, as the parsers read
+    them.
+
+    >>> _guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
+    'AAS-2026-10-04-x-01'
+    """
     if not data:
         return None
-    m = _RUN_ID_LINE.search(data[:4096].decode("utf-8", "replace"))
+    head = data[:4096].decode("utf-8", "replace")
+    m = _RUN_ID_LINE.search(head.replace("\r", "\n") if "\r" in head else head)
     return m.group(1) if m else None
 
 

@@ -11,6 +11,7 @@ lines folded into one list (which also overflowed the stack). Times are measured
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -153,7 +154,24 @@ def test_a_cr_member_no_longer_aborts_a_skip_invalid_run(tmp_path):
     (folder / "broken.txt").write_bytes(b"Only a title\n")
     result = CliRunner().invoke(cli, ["ingest", str(folder), "--skip-invalid", "--json", "--home", str(tmp_path / "h")])
     assert result.exit_code == 0, result.output  # 70 (IndexError) before
-    assert "reconciliation.md" in result.stdout and "AAS-2026-10-04-x-01/reconciliation" in result.stdout
+    body = json.loads(result.stdout)
+    assert body["sets"] == ["AAS-2026-10-04-x-01"]
+    assert [(Path(d["path"]).name, d["document"], d["status"]) for d in body["documents"]] == [
+        ("reconciliation.md", "AAS-2026-10-04-x-01/reconciliation", "written"), ("broken.txt", None, "skipped")]
+
+
+def test_a_broken_cr_member_still_refuses_its_whole_set(store, tmp_path):
+    # the set a refused file belongs to is guessed from its `run-id:` line, read as the parsers read lines
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "reconciliation.md").write_bytes(RECONCILIATION.replace(b"\n", b"\r"))
+    broken = RECONCILIATION.replace(b"reconciliation-report.md", b"overview.md\nbad: [").replace(b"\n", b"\r")
+    (folder / "overview.md").write_bytes(broken)
+    report = ingest_paths(store, [folder], skip_invalid=True)
+    assert report.sets == ()
+    assert [(Path(d.path).name, d.status) for d in report.documents] == [("overview.md", "skipped"),
+                                                                         ("reconciliation.md", "skipped")]
+    assert content(store)["nodes"] == []
 
 
 def test_rest_ingests_a_cr_member_instead_of_a_500(store):
