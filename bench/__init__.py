@@ -5,6 +5,7 @@
 - :mod:`bench.invariants`: structural checks of a generated corpus that need no citegraph parser.
 - :mod:`bench.run`: the harness behind ``bench/run`` (ingest, rests-on, impact, verify, RSS, disk).
 - :mod:`bench.phases`: one measured phase per subprocess, so each phase's peak RSS is its own.
+- :mod:`bench.pathological`: the pathological inputs of issue 14 (``bench/run --pathological``).
 
 ``bench/`` imports ``ingest/``, ``queries/``, ``render/`` and ``graph/``, never ``app/``.
 """

@@ -255,9 +255,81 @@ def history(args: dict) -> dict:
     return history_phase(args, open_store)
 
 
+def pathological(args: dict) -> dict:
+    """Parse one pathological input (:mod:`bench.pathological`: ``case``, as file ``path``) at size
+    ``n`` and at ``2n``, after an untimed warm-up on the case at ``n // 100``.
+
+    ``mode`` ``time``: ``repeats`` rounds, each parsing both sizes (in turn ``n`` first, then
+    ``2n`` first), with Python's cyclic collector paused, as ``citegraph ingest`` parses
+    (:func:`ingest.sets.assemble`); then each size once with the collector running, as the server
+    parses. Both sizes in one process, alternating, so a change of load on a shared machine
+    falls on both. ``mode`` ``memory``: one parse of size ``n`` only, and how far it raised this
+    process's peak RSS (the input's bytes are built before, so they are not counted); the harness
+    starts one such process per size.
+
+    Returns wall and CPU seconds per size (``times``/``cpu``: ``{"n": [...], "2n": [...]}``,
+    ``gc_times``/``gc_cpu`` for the parses with the collector), the input ``bytes`` per size and
+    the outcome (``blocks`` and ``citations``, or ``refused`` for a ParseError); any other exception
+    is reported as ``error`` (its type and message), and the run stops there."""
+    import gc
+
+    from bench.pathological import member
+    from graph.errors import ParseError
+    from ingest.parsers import parse_member
+
+    def parse(data: bytes) -> dict:
+        try:
+            doc = parse_member(data, args["path"])
+        except ParseError as exc:
+            return {"refused": str(exc)}
+        return {"blocks": len(doc.blocks), "citations": sum(len(b.citations) for b in doc.blocks)}
+
+    n, mode = args["n"], args.get("mode", "time")
+    sizes = {"n": n} if mode == "memory" else {"n": n, "2n": 2 * n}
+    data = {half: member(args["case"], size) for half, size in sizes.items()}
+    out: dict[str, Any] = {"case": args["case"], "mode": mode, "n": n, "bytes": {h: len(d) for h, d in data.items()},
+                           "times": {h: [] for h in data}, "cpu": {h: [] for h in data}, "gc_times": {}, "gc_cpu": {}}
+    try:
+        parse(member(args["case"], max(1, n // 100)))
+    except Exception as exc:  # noqa: BLE001 - as below
+        out["error"] = f"{type(exc).__name__}: {str(exc)[:200]} (in the warm-up)"
+        return out
+    gc.collect()
+    before = out["rss_before_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rounds = [list(data) if k % 2 == 0 else list(data)[::-1] for k in range(args.get("repeats", 3))]
+    if mode == "memory":
+        rounds = [["n"]]
+    runs = [(half, False) for halves in rounds for half in halves]
+    runs += [(half, True) for half in data] if mode == "time" else []
+    for half, collector in runs:
+        if not collector:
+            gc.disable()
+        t, c = time.perf_counter(), time.process_time()
+        try:
+            outcome = parse(data[half])
+        except Exception as exc:  # noqa: BLE001 - the figure is which exception a pathological input raises
+            out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+            break
+        finally:
+            gc.enable()
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+        if collector:
+            out["gc_times"][half], out["gc_cpu"][half] = wall, cpu
+        else:
+            out["times"][half].append(wall)
+            out["cpu"][half].append(cpu)
+        if mode == "memory":
+            out["parse_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
+        out.setdefault("outcome", {})[half] = outcome
+        del outcome
+        gc.collect()
+        progress(out)
+    return out
+
+
 PHASES: dict[str, Callable[[dict], dict]] = {
     "parse-floor": parse_floor, "ingest": ingest, "check": check, "select": select, "rests-on": rests_on,
-    "impact": impact, "verify": verify, "history": history,
+    "impact": impact, "verify": verify, "history": history, "pathological": pathological,
 }
 """Phase name → function(args) → figures."""
 

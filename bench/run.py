@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.generate import GENERATOR_VERSION, SIZES, generate
+from bench.pathological import CASES
 
-__all__ = ["TARGETS", "Target", "main", "percentile", "evaluate"]
+__all__ = ["TARGETS", "PATHOLOGICAL_TARGETS", "Target", "main", "percentile", "evaluate", "pathological_figures"]
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -48,9 +49,10 @@ NEO4J_LOCAL = ROOT / "docker" / "neo4j-local"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One target of issue 8: ``figure`` (key in the flat figures), comparison ``op`` (``<`` or
-    ``>=``), ``limit``, ``unit``, the ``store`` it applies to (None: each store) and the size it
-    is stated for (None: every size)."""
+    """One target of issue 8 (or 14): ``figure`` (key in the flat figures), comparison ``op``
+    (``<``, ``<=`` or ``>=``), ``limit``, ``unit``, the ``store`` it applies to (None: each store;
+    ``parser`` for the pathological inputs, which touch no store) and the size it is stated for
+    (None: every size)."""
 
     name: str
     figure: str
@@ -84,6 +86,20 @@ TARGETS: tuple[Target, ...] = (
            "embedded", "M"),
 )
 """Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds)."""
+
+
+def _key(case: str) -> str:
+    return "patho_" + case.replace("-", "_")
+
+
+PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(
+    Target(f"{c.name}: refused within (at 2n)", f"{_key(c.name)}_2n_s", "<", 2, "s", "parser") if c.refused
+    else Target(f"{c.name}: parse CPU at 2n ÷ at n", f"{_key(c.name)}_ratio", "<=", 2.2, "×", "parser")
+    for c in CASES
+) + (Target("txt-lines: parse memory at 2n ÷ at n", f"{_key('txt-lines')}_mem_ratio", "<=", 2.2, "×", "parser"),)
+"""Issue 14's targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
+its input (doubling the input at most 2.2 times the parse's CPU time, and for plain-text lines its
+memory), and the two refused YAML documents refused within 2 s."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -867,12 +883,12 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
     return fig
 
 
-def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
+def evaluate(size: str, stores: dict[str, dict], targets: tuple[Target, ...] = TARGETS) -> list[dict]:
     """Each applicable target with its figure and PASS/FAIL (SKIP when the figure is missing; INFO
     for a target stated for another size, e.g. "at L" in an M run: its figure is shown, and only
     the run at that size judges it)."""
     rows = []
-    for t in TARGETS:
+    for t in targets:
         for store, fig in stores.items():
             if t.store not in (None, store) or (t.figure == "total_s") != (store == "_run"):
                 continue
@@ -882,7 +898,7 @@ def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
             if elsewhere and t.figure == "total_s":
                 continue
             ok = value is not None and not (isinstance(value, float) and value != value) and (
-                value < t.limit if t.op == "<" else value >= t.limit)
+                value < t.limit if t.op == "<" else value <= t.limit if t.op == "<=" else value >= t.limit)
             if fig.get("ingest_note") and t.figure in ("ingest_s", "peak_rss_mb"):
                 verdict = "FAIL" if t.figure == "ingest_s" or not ok else "SKIP"  # unfinished: lower bounds only
             elif value is None or (isinstance(value, float) and value != value):
@@ -974,6 +990,110 @@ def _check_table(rows: list[dict]) -> str:
         out.append(f"| {r['target']} | {r['store']} | {_fmt(r['figure'], 2)} {r['unit']} | {r['op']} {_fmt(float(r['limit']))} "
                    f"{r['unit']} | {r['verdict']}{note} |")
     return "\n".join(out)
+
+
+def pathological_figures(runs: dict[str, dict[str, dict]]) -> dict:
+    """Flat figures of the pathological phases: ``runs[case]`` holds the ``time`` phase's output
+    and the ``memory`` phases' at ``n`` and ``2n``. Per case ``patho_<case>_`` + ``s``/``2n_s`` and
+    ``cpu_s``/``2n_cpu_s`` (the fastest of the rounds: what load on the machine adds is never
+    less), ``ratio`` (CPU at 2n ÷ at n) and ``wall_ratio``; ``gc_cpu_s``/``2n_gc_cpu_s`` and
+    ``gc_ratio`` (the parses with the cyclic collector running); ``mb``/``2n_mb`` (how far one parse
+    raised peak RSS) and ``mem_ratio``; ``n``/``2n_n``, ``bytes``/``2n_bytes`` and the outcome at 2n.
+    A phase that failed or raised gives ``inf`` for what it could not measure (every ratio), its
+    reason in ``<figure>_note``.
+
+    >>> runs = {"md-links": {
+    ...     "time": {"n": 10, "bytes": {"n": 100, "2n": 200}, "times": {"n": [1.2, 1.0], "2n": [2.1, 2.2]},
+    ...              "cpu": {"n": [1.0, 1.1], "2n": [2.1, 2.0]}, "gc_cpu": {"n": 1.5, "2n": 3.6},
+    ...              "outcome": {"2n": {"blocks": 4, "citations": 20}}},
+    ...     "n": {"parse_mb": 10.0}, "2n": {"parse_mb": 21.0}}}
+    >>> f = pathological_figures(runs)
+    >>> f["patho_md_links_s"], f["patho_md_links_ratio"], f["patho_md_links_mem_ratio"], f["patho_md_links_gc_ratio"]
+    (1.0, 2.0, 2.1, 2.4)
+    >>> pathological_figures({"md-links": {"time": {"error": "RecursionError: x"}}})["patho_md_links_ratio_note"]
+    'RecursionError: x'
+    """
+    inf = float("inf")
+    fig: dict[str, Any] = {}
+    for case, phases in runs.items():
+        key, timed = _key(case), phases.get("time") or {}
+        why = timed.get("error") or timed.get("failed")
+        for half, suffix in (("n", ""), ("2n", "_2n")):
+            times, cpu = (timed.get(k, {}).get(half) or [] for k in ("times", "cpu"))
+            fig[f"{key}{suffix}_s"] = min(times) if times else inf  # a stopped phase: what it measured
+            fig[f"{key}{suffix}_cpu_s"] = min(cpu) if cpu else inf
+            fig[f"{key}{suffix}_gc_cpu_s"] = (timed.get("gc_cpu") or {}).get(half)
+            fig[f"{key}{suffix}_mb"] = (phases.get(half) or {}).get("parse_mb")
+            fig[f"{key}{suffix}_bytes"] = (timed.get("bytes") or {}).get(half)
+            fig[f"{key}{suffix}_n"] = (timed["n"] if half == "n" else 2 * timed["n"]) if "n" in timed else None
+            got = (timed.get("outcome") or {}).get(half) or {}
+            fig[f"{key}{suffix}_outcome"] = got.get("refused") or (
+                f"{got['blocks']} blocks, {got['citations']} citations" if "blocks" in got else why)
+
+        def ratio(a, b):
+            if why:
+                return inf
+            return round(b / a, 3) if a and b is not None and a != inf and b != inf else None
+
+        fig[f"{key}_ratio"] = ratio(fig[f"{key}_cpu_s"], fig[f"{key}_2n_cpu_s"])
+        fig[f"{key}_wall_ratio"] = ratio(fig[f"{key}_s"], fig[f"{key}_2n_s"])
+        fig[f"{key}_gc_ratio"] = ratio(fig[f"{key}_gc_cpu_s"], fig[f"{key}_2n_gc_cpu_s"])
+        fig[f"{key}_mem_ratio"] = ratio(fig[f"{key}_mb"], fig[f"{key}_2n_mb"])
+        memory_why = next((p.get("error") or p.get("failed") for h in ("n", "2n") if (p := phases.get(h) or {})
+                           and (p.get("error") or p.get("failed"))), None)
+        if why:
+            for name in ("ratio", "2n_s"):
+                fig[f"{key}_{name}_note"] = why
+        if why or memory_why:
+            fig[f"{key}_mem_ratio_note"] = memory_why or why
+            if fig[f"{key}_mem_ratio"] is None:
+                fig[f"{key}_mem_ratio"] = inf
+    return fig
+
+
+def pathological_table(fig: dict) -> str:
+    """The pathological figures as a Markdown table, one row per case."""
+    lines = ["| input | n / 2n | bytes at 2n | wall s at n / 2n | CPU s at n / 2n | CPU ratio | "
+             "with the collector: CPU s at n / 2n (ratio) | parse MB at n / 2n | at 2n |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for c in CASES:
+        k = _key(c.name)
+        lines.append(f"| {c.name}: {c.what} | {_fmt(fig.get(f'{k}_n'))} / {_fmt(fig.get(f'{k}_2n_n'))} {c.unit} | "
+                     f"{_fmt(fig.get(f'{k}_2n_bytes'))} | {_fmt(fig.get(f'{k}_s'), 2)} / {_fmt(fig.get(f'{k}_2n_s'), 2)} | "
+                     f"{_fmt(fig.get(f'{k}_cpu_s'), 2)} / {_fmt(fig.get(f'{k}_2n_cpu_s'), 2)} | "
+                     f"{_fmt(fig.get(f'{k}_ratio'), 2)} | {_fmt(fig.get(f'{k}_gc_cpu_s'), 2)} / "
+                     f"{_fmt(fig.get(f'{k}_2n_gc_cpu_s'), 2)} ({_fmt(fig.get(f'{k}_gc_ratio'), 2)}) | "
+                     f"{_fmt(fig.get(f'{k}_mb'))} / {_fmt(fig.get(f'{k}_2n_mb'))} | "
+                     f"{fig.get(f'{k}_2n_outcome') or '—'} |")
+    return "\n".join(lines)
+
+
+def bench_pathological(args: argparse.Namespace, log) -> dict:
+    """The pathological inputs (:data:`bench.pathological.CASES`), each in fresh processes: one
+    ``pathological`` phase of mode ``time`` (both sizes, ``args.patho_repeats`` rounds) and one of
+    mode ``memory`` per size (not when the first failed), under ``--phase-timeout`` and
+    ``--phase-memory``; the result document with its figures and targets."""
+    started = time.perf_counter()
+    runs: dict[str, dict[str, dict]] = {}
+    for c in CASES:
+        log(f"pathological: {c.name} at {c.n:,} and {2 * c.n:,} {c.unit} …")
+        common = {"case": c.name, "path": c.path, "repeats": args.patho_repeats}
+        limits = {"timeout": args.phase_timeout, "memory_gb": args.phase_memory}
+        timed = run_phase("pathological", {**common, "n": c.n, "mode": "time"}, **limits)
+        runs[c.name] = {"time": timed}
+        for half, n in (("n", c.n), ("2n", 2 * c.n)) if not (timed.get("failed") or timed.get("error")) else ():
+            runs[c.name][half] = run_phase("pathological", {**common, "n": n, "mode": "memory"}, **limits)
+        for name, r in runs[c.name].items():
+            if r.get("failed") or r.get("error"):
+                log(f"  {c.name} ({name}): {r.get('error') or r.get('failed')}")
+    fig = pathological_figures(runs)
+    fig["peak_rss_mb"] = max((r.get("peak_rss_mb", 0) for pair in runs.values() for r in pair.values()), default=0)
+    return {"date": dt.date.today().isoformat(), "size": "pathological",
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+            "stores": {"parser": fig}, "raw": {"parser": {"phases": {f"{c}@{h}": r for c, pair in runs.items()
+                                                                     for h, r in pair.items()}}},
+            "targets": evaluate("pathological", {"parser": fig}, PATHOLOGICAL_TARGETS),
+            "total_s": time.perf_counter() - started}
 
 
 def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log,
@@ -1071,12 +1191,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--health-requests", type=int, default=20, help="timed /health requests to citegraph serve (default 20)")
     ap.add_argument("--serve-timeout", type=float, default=300,
                     help="give up on citegraph serve answering /health after this many seconds (default 300)")
+    ap.add_argument("--pathological", action="store_true",
+                    help="parse the pathological inputs (bench/pathological.py) at n and 2n; alone unless --size is given")
+    ap.add_argument("--patho-repeats", type=int, default=3, help="timed parses per pathological input and size (default 3)")
     ap.add_argument("--check", action="store_true", help="print each target with PASS/FAIL; exit 1 on FAIL")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
     args = ap.parse_args(argv)
-    sizes = sorted(set(args.size or ["S"]), key=list(SIZES).index)  # smallest first: S is the others' reference
-    if min(args.cli_records, args.add_repeats, args.health_requests) < 1 or args.serve_timeout <= 0:
-        ap.error("--cli-records, --add-repeats, --health-requests and --serve-timeout must be positive")
+    sizes = sorted(set(args.size or ([] if args.pathological else ["S"])), key=list(SIZES).index)  # S first
+    if min(args.cli_records, args.add_repeats, args.health_requests, args.patho_repeats) < 1 or args.serve_timeout <= 0:
+        ap.error("--cli-records, --add-repeats, --health-requests, --patho-repeats and --serve-timeout must be positive")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -1132,6 +1255,17 @@ def main(argv: list[str] | None = None) -> int:
             for line in broken:
                 log(f"error: {line}")
             failed |= bool(broken)
+            if args.check:
+                print(_check_table(result["targets"]) + "\n")
+                failed |= any(r["verdict"] == "FAIL" for r in result["targets"])
+        if args.pathological:
+            result = bench_pathological(args, log)
+            args.results.mkdir(parents=True, exist_ok=True)
+            path = args.results / f"{result['date']}-pathological.json"
+            path.write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
+            print(pathological_table(result["stores"]["parser"]))
+            print(f"\nresults: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
+                  f"total {result['total_s']:.0f} s\n")
             if args.check:
                 print(_check_table(result["targets"]) + "\n")
                 failed |= any(r["verdict"] == "FAIL" for r in result["targets"])

@@ -119,8 +119,9 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
     Raises
     ------
     ParseError
-        Not UTF-8, not YAML, not a mapping, unknown ``type``, or a ``members`` entry without a
-        well-formed ``sha256``; the error names the line.
+        Not UTF-8, not YAML (or YAML too deep or whose aliases expand too far,
+        :mod:`ingest.parsers.yamldoc`), not a mapping, unknown ``type``, or a ``members`` entry
+        without a well-formed ``sha256``; the error names the line.
 
     Examples
     --------
@@ -135,7 +136,7 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ParseError(f"malformed manifest YAML: {getattr(exc, 'problem', None) or exc}",
-                         source=SourceSpan(path, mark.line + 1 if mark else 1)) from None
+                         source=SourceSpan(path, mark.line + 1 if mark else 1), hint=getattr(exc, "hint", None)) from None
     if not isinstance(value, dict) or not isinstance(node, yaml.MappingNode):
         raise ParseError("the manifest is not a YAML mapping", source=SourceSpan(path, 1))
     lines = {str(k.value): (k.start_mark.line + 1, v) for k, v in node.value}
@@ -267,11 +268,17 @@ def _set_of(doc: ParsedDocument) -> str:
 
 
 def _guess_run_id(data: bytes | None) -> str | None:
-    """The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
-    read without YAML (for unparseable files)."""
+    r"""The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
+    read without YAML (for unparseable files); lines end at LF, CR LF or CR, as the parsers read
+    them.
+
+    >>> _guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
+    'AAS-2026-10-04-x-01'
+    """
     if not data:
         return None
-    m = _RUN_ID_LINE.search(data[:4096].decode("utf-8", "replace"))
+    head = data[:4096].decode("utf-8", "replace")
+    m = _RUN_ID_LINE.search(head.replace("\r", "\n") if "\r" in head else head)
     return m.group(1) if m else None
 
 

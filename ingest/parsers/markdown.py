@@ -18,12 +18,19 @@ Blocks, in document order (GRAMMAR section in brackets):
   ``code`` (fenced or indented code), ``html`` and ``rule``.
 
 Quoted and fenced text never yields citations, declarations, statuses or ID findings (§6).
+
+Lines end at LF, CR LF or a lone CR, the line endings of CommonMark (§2.1) that markdown-it-py
+counts (:func:`~ingest.parsers.plaintext.split_lines`): a block's ``line`` and ``markup`` are those
+lines', and its ``text`` reads the same whichever endings the file has. A leading byte-order mark
+is part of the preamble.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Iterator
@@ -54,13 +61,44 @@ from ingest.grammar import (
     system_from_title,
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
-from ingest.parsers.plaintext import citation_columns, decode_member
+from ingest.parsers.plaintext import citation_columns, decode_member, iter_lines, split_lines
 from ingest.parsers.yamldoc import load_yaml
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["Frontmatter", "read_frontmatter", "parse_markdown", "frontmatter_records"]
 
 _MD = MarkdownIt("commonmark").enable("table")
+
+
+def _escaped_split(row: str) -> list[str]:
+    r"""A pipe-table row split at its unescaped pipes, each escaped pipe ``\|`` kept as ``|``: what
+    markdown-it-py's ``rules_block.table.escapedSplit`` returns, in time linear in the row. The
+    library grows one string per escaped pipe, copying it each time (a row of 400,000 escaped
+    pipes, 2 MB, took 19 s); here each cell's pieces are joined once. A pipe is escaped when the
+    character before it is a backslash, as in the library.
+
+    >>> _escaped_split("| a \\| b | c |")
+    ['', ' a | b ', ' c ', '']
+    """
+    cells, pieces, last = [], [], 0
+    pos = row.find("|")
+    while pos != -1:
+        if pos and row[pos - 1] == "\\":
+            pieces.append(row[last:pos - 1])
+            last = pos
+        else:
+            pieces.append(row[last:pos])
+            cells.append("".join(pieces))
+            pieces, last = [], pos + 1
+        pos = row.find("|", pos + 1)
+    pieces.append(row[last:])
+    cells.append("".join(pieces))
+    return cells
+
+
+_table_rule = importlib.import_module("markdown_it.rules_block.table")  # the module: `table` is also its rule
+_library_escaped_split = _table_rule.escapedSplit
+_table_rule.escapedSplit = _escaped_split  # the table rule looks it up at each call (issue 14)
 
 _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
@@ -131,7 +169,9 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     ------
     ParseError
         The frontmatter is never closed, is not valid YAML (the error names the YAML's line in the
-        file), or is not a mapping.
+        file), nests deeper than 64 levels or has aliases that would expand it by more than
+        100,000 nodes and characters (:mod:`ingest.parsers.yamldoc`, naming the line), or is not
+        a mapping.
 
     Examples
     --------
@@ -139,10 +179,10 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     >>> fm.data, fm.lines, fm.end_line
     ({'type': 't.md', 'run-date': '2026-10-04'}, {'type': 2, 'run-date': 3}, 4)
     """
-    lines = text.split("\n")
-    if lines[0].rstrip("\r") != "---":
+    lines, starts = _head_lines(text)
+    if lines[0] != "---":
         return None
-    close = next((k for k in range(1, len(lines)) if lines[k].rstrip("\r") in ("---", "...")), None)
+    close = next((k for k in range(1, len(lines)) if lines[k] in ("---", "...")), None)
     if close is None:
         raise ParseError("the frontmatter opened on line 1 is never closed", source=SourceSpan(path, 1),
                          hint="close the YAML frontmatter with a `---` line")
@@ -156,7 +196,8 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParseError(f"malformed YAML frontmatter: {problem}", source=SourceSpan(path, line),
-                         hint="quote values that contain `: ` or start with a special character") from None
+                         hint=getattr(exc, "hint", None)
+                         or "quote values that contain `: ` or start with a special character") from None
     if data is None:
         data, node = {}, None
     if not isinstance(data, dict):
@@ -164,8 +205,21 @@ def read_frontmatter(text: str, path: str) -> Frontmatter | None:
     key_lines = {}
     if isinstance(node, yaml.MappingNode):
         key_lines = {str(k.value): k.start_mark.line + 2 for k, _ in node.value}
-    end = sum(len(line) + 1 for line in lines[:close]) + len(lines[close])
+    end = starts[close] + len(lines[close])
     return Frontmatter(_plain_value(data), key_lines, node, end, close + 1)
+
+
+def _head_lines(text: str) -> tuple[list[str], list[int]]:
+    """The lines of ``text`` and their offsets (as :func:`~ingest.parsers.plaintext.split_lines`
+    gives them) through its first ``---``/``...`` line after line 1 when line 1 is ``---``, else
+    line 1 alone: only what the frontmatter spans is split, however long the member."""
+    lines, starts = [], []
+    for line, start in iter_lines(text):
+        lines.append(line)
+        starts.append(start)
+        if (len(lines) == 1 and line != "---") or (len(lines) > 1 and line in ("---", "...")):
+            break
+    return lines, starts
 
 
 def frontmatter_records(node: Any) -> Iterator[tuple[str, int]]:
@@ -207,7 +261,7 @@ def _render_inline(children: list[Token] | None) -> tuple[str, list[_Link]]:
     markers dropped, line breaks → one space) and the links inside it."""
     out: list[str] = []
     pos = 0
-    links: list[_Link] = []
+    spans: list[tuple[int, int, str]] = []
     open_links: list[tuple[int, str]] = []
     for tok in children or ():
         if tok.type in ("text", "text_special", "code_inline", "html_inline"):
@@ -221,13 +275,15 @@ def _render_inline(children: list[Token] | None) -> tuple[str, list[_Link]]:
             continue
         elif tok.type == "link_close" and open_links:
             start, href = open_links.pop()
-            links.append(_Link(start, pos, href, "".join(out)[start:pos]))
+            spans.append((start, pos, href))
             continue
         else:
             continue
         out.append(piece)
         pos += len(piece)
-    return "".join(out), sorted(links, key=lambda link: link.start)
+    text = "".join(out)  # labels are sliced from the whole text once it is joined: linear in the links
+    links = [_Link(start, end, href, text[start:end]) for start, end, href in spans]
+    return text, sorted(links, key=lambda link: link.start)
 
 
 def _split_lines(children: list[Token] | None) -> list[list[Token]]:
@@ -323,19 +379,36 @@ def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list
 def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
                 own_file: str, elsewhere: bool = False) -> tuple[ParsedCitation, ...]:
     """``citations`` found in plain text, with those made by links replaced by the links' own
-    (:func:`_link_citations`).
+    (:func:`_link_citations`): a plain-text citation overlapping a link that makes citations goes,
+    and the link's citations support the union of the spans of those it replaced.
 
     Plain-text named references are dropped: in Markdown a reference to a member or section is a
-    link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one."""
-    out = [c for c in citations if c.target_kind != "named"]
-    for link in links:
+    link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one.
+
+    Links do not overlap one another (CommonMark links do not nest), so each plain-text citation
+    is matched with the first link it overlaps by one binary search: linear in the links and
+    citations (one line of 100,000 links, issue 14)."""
+    kept = [c for c in citations if c.target_kind != "named"]
+    made_by: list[tuple[_Link, list[ParsedCitation]]] = []
+    for link in sorted(links, key=lambda link: (link.start, link.end)):
         made = _link_citations(link, own_file, elsewhere)
-        if made is None:
-            continue
-        overlapping = [c for c in out if c.start < link.end and link.start < c.end]
-        if overlapping:
-            span = (min(c.span_start for c in overlapping), max(c.span_end for c in overlapping))
-            out = [c for c in out if c not in overlapping]
+        if made is not None:
+            made_by.append((link, made))
+    if not made_by:
+        return tuple(sorted(kept, key=lambda c: (c.start, c.end)))
+    ends = [link.end for link, _ in made_by]
+    replaced: dict[int, list[ParsedCitation]] = {}
+    out = []
+    for c in kept:
+        k = bisect_right(ends, c.start)  # the first link ending after the citation starts
+        if k < len(made_by) and made_by[k][0].start < c.end:
+            replaced.setdefault(k, []).append(c)
+        else:
+            out.append(c)
+    for k, (link, made) in enumerate(made_by):
+        gone = replaced.get(k)
+        if gone:
+            span = (min(c.span_start for c in gone), max(c.span_end for c in gone))
             made = [replace(c, span_start=span[0], span_end=span[1]) for c in made]
         out.extend(made)
     return tuple(sorted(out, key=lambda c: (c.start, c.end)))
@@ -522,12 +595,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         raise ParseError(f"unknown member type {type_path!r}", source=SourceSpan(path, fm.lines.get("type", 2)),
                          hint="expected an agentic-system analysis member type such as "
                               "agentic-system-analyses/types/agentic-system-runtime-report.md")
-    lines = text.split("\n")
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line) + 1
+    lines, starts = split_lines(text)  # the lines markdown-it-py counts: LF, CR or CR LF ends one
     body_first = fm.end_line  # 0-based index of the first body line
     body = "\n".join(lines[body_first:])
     tokens = _MD.parse(body)
@@ -621,9 +689,9 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
     first, stop = base + tok.map[0], base + tok.map[1]
     in_record = ctx.declaration is not None or ctx.annotation is not None
     if in_record and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
-        k = next((n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])), None)
-        if k is not None:
-            _split_at_part_of(first, k, stop, b, ctx)
+        parts = [n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])]
+        if parts:
+            _split_at_part_of(first, parts, stop, b, ctx)
             return
     if tok.type == "heading_open":
         _heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
@@ -651,18 +719,26 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
 _PART_OF_LINE = re.compile(r"^Part of:")
 
 
-def _split_at_part_of(first: int, k: int, stop: int, b: _Builder, ctx: _Context) -> None:
-    """Lines ``[first, stop)`` of a paragraph or list whose line ``k`` is a column-0 ``Part of:``
-    line that Markdown folds into the block before it (a lazy continuation of a bullet, or a
-    paragraph's next line): the lines before ``k`` and after it are parsed as blocks of their own,
-    and line ``k`` is the ``Part of:`` line it is wherever it stands (GRAMMAR §4.7)."""
-    _blocks_of(first, k, b, ctx)
-    text, links = _render_inline(_MD.parseInline(b.lines[k].rstrip("\r"))[0].children)
-    m = _LABEL.match(text)
-    _statement(b, ctx, "field", k, k + 1, text, links=links,
-               **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
-    if k + 1 < stop:
-        _blocks_of(k + 1, stop, b, ctx)
+def _split_at_part_of(first: int, parts: list[int], stop: int, b: _Builder, ctx: _Context) -> None:
+    """Lines ``[first, stop)`` of a paragraph or list whose lines ``parts`` (ascending, each after
+    ``first``) are column-0 ``Part of:`` lines that Markdown folds into the block before them (a
+    lazy continuation of a bullet, or a paragraph's next line): the lines between them are parsed
+    as blocks of their own, and each of those lines is the ``Part of:`` line it is wherever it
+    stands (GRAMMAR §4.7). Every line is parsed once, so the cost is linear in the block however
+    many ``Part of:`` lines it folds in."""
+    start = first
+    for k in parts:
+        _blocks_of(start, k, b, ctx)
+        if ctx.declaration is None and ctx.annotation is None:  # the lines before held a heading
+            _blocks_of(k, k + 1, b, ctx)                       # that ended the record: plain prose
+        else:
+            text, links = _render_inline(_MD.parseInline(b.lines[k])[0].children)
+            m = _LABEL.match(text)
+            _statement(b, ctx, "field", k, k + 1, text, links=links,
+                       **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
+        start = k + 1
+    if start < stop:
+        _blocks_of(start, stop, b, ctx)
 
 
 def _blocks_of(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
@@ -953,7 +1029,7 @@ def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
     _, _, stop = b.bounds(first, stop)
     start = first
     for n in range(first, stop):
-        m = ATTRIBUTION.match(b.lines[n].rstrip("\r"))
+        m = ATTRIBUTION.match(b.lines[n])
         if m or n == stop - 1:
             _quotation(start, n + 1, m, b, ctx)
             start = n + 1
@@ -961,7 +1037,7 @@ def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
 
 def _quotation(first: int, stop: int, attribution: re.Match | None, b: _Builder, ctx: _Context) -> None:
     raw = b.lines[first:stop - 1] if attribution else b.lines[first:stop]
-    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line.rstrip("\r")) for line in raw).strip("\n")
+    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line) for line in raw).strip("\n")
     flat = " ".join(body.split())
     if attribution is None:
         _statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)
@@ -993,8 +1069,11 @@ def _row(cells: list[tuple[str, list[_Link], list[Token]]]) -> tuple[str, list[t
     for cell, links, _ in cells:
         escaped = cell.replace("|", "\\|")
         moved = []
-        for link in links:
-            extra = link.start + cell[: link.start].count("|")
+        pipes = counted = 0  # pipes in cell[:counted], counted on as the links go: linear in the cell
+        for link in sorted(links, key=lambda link: link.start):
+            pipes += cell.count("|", counted, link.start)
+            counted = link.start
+            extra = link.start + pipes
             moved.append(replace(link, start=len(text) + 1 + extra,
                                  end=len(text) + 1 + extra + len(link.label.replace("|", "\\|"))))
         placed.append((escaped, len(text) + 1, moved))

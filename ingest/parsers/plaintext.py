@@ -8,7 +8,8 @@ under a kind heading, or a short unpunctuated line inside a section that allows 
 paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
 As in Markdown (:mod:`ingest.statements`), ``Amendment:`` paragraphs are amendments and Source
 register rows declare their ``SRC-n``, so a set's plain-text rendering gives the Markdown set's
-records, citations and rests-on answers (issue 13, item 6).
+records, citations and rests-on answers (issue 13, item 6). Lines end as in Markdown, at LF, CR LF
+or a lone CR (:func:`split_lines`), and a leading byte-order mark is part of the preamble.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
@@ -31,7 +33,8 @@ from ingest.grammar import (
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
-__all__ = ["parse_plaintext", "plaintext_system", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
+__all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
+           "source_pins_from_prose"]
 
 _TYPE_LINE = re.compile(r"^Type: (\S+)$")
 _ATTRIBUTION = re.compile(r"\s---\s(\S+)$")
@@ -45,7 +48,8 @@ _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 
 
 def decode_member(data: bytes, path: str) -> str:
-    """UTF-8 text of a member file.
+    """UTF-8 text of a member file (a leading byte-order mark is kept: it is the file's first
+    character, part of the preamble, and no line's text; see :func:`split_lines`).
 
     Raises
     ------
@@ -56,15 +60,69 @@ def decode_member(data: bytes, path: str) -> str:
         raise ParseError("file is empty", source=SourceSpan(path, 1),
                          hint="an analysis-set member starts with a title line")
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line, _ = _place(data, data.index(b"\x00"))
         raise ParseError("file is binary (NUL byte), not a text member", source=SourceSpan(path, line))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, col = _place(data, exc.start)
         raise ParseError(f"invalid UTF-8 at byte {exc.start}", source=SourceSpan(path, line, col),
                          hint="members are UTF-8 text; re-save the file as UTF-8") from None
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def _place(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based (line, column in bytes) of byte ``offset``, lines as :func:`split_lines` counts them."""
+    line, start = 1, 0
+    for m in _LINE_BREAK_BYTES.finditer(data, 0, offset):
+        line, start = line + 1, m.end()
+    return line, offset - start + 1
+
+
+def iter_lines(text: str) -> Iterator[tuple[str, int]]:
+    r"""``(line, start offset)`` of each line of a member's text, in order, found as they are asked for.
+
+    A line ends at a line feed, a carriage return not followed by a line feed, or a CR LF pair:
+    CommonMark's line endings (spec §2.1), which markdown-it-py counts too, so its token lines are
+    these lines in a Markdown member; plain text counts them the same way. A line's text excludes
+    its ending, so ``text[start:start + len(line)]`` is the line. A leading byte-order mark
+    belongs to no line: line 1 starts after it (it stays in the text, and so in the member's
+    preamble).
+
+    >>> list(iter_lines("a\r\nb\rc\n"))
+    [('a', 0), ('b', 3), ('c', 5), ('', 7)]
+    >>> list(iter_lines("\ufeff---\r\r\nx"))
+    [('---', 1), ('', 5), ('x', 7)]
+    """
+    pos = 1 if text.startswith("\ufeff") else 0
+    for m in _LINE_BREAK.finditer(text, pos):
+        yield text[pos:m.start()], pos
+        pos = m.end()
+    yield text[pos:], pos
+
+
+def split_lines(text: str) -> tuple[list[str], list[int]]:
+    r"""Every line of a member's text and the offset each starts at (:func:`iter_lines`).
+
+    >>> split_lines("a\r\n\ufeffb")
+    (['a', '\ufeffb'], [0, 3])
+    """
+    pos = 1 if text.startswith("\ufeff") else 0
+    if "\r" not in text:  # the common case, at str.split's speed
+        lines = (text[1:] if pos else text).split("\n")
+        starts = []
+        for line in lines:
+            starts.append(pos)
+            pos += len(line) + 1
+        return lines, starts
+    lines, starts = [], []
+    for line, start in iter_lines(text):
+        lines.append(line)
+        starts.append(start)
+    return lines, starts
 
 
 def table_cells(row: str) -> list[tuple[str, int]]:
@@ -124,8 +182,10 @@ def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
     return ()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Line:
+    """One non-blank line: its ``text`` (no line ending), ``[start, end)`` offsets, 1-based ``number``."""
+
     text: str
     start: int
     end: int
@@ -141,14 +201,11 @@ class _Context:
     in_declaration: bool = False
     blocks: list[ParsedBlock] = field(default_factory=list)
     pins: list[ParsedSourcePin] = field(default_factory=list)
-
-
-def _lines(text: str) -> list[_Line]:
-    out, pos = [], 0
-    for number, raw in enumerate(text.split("\n"), start=1):
-        out.append(_Line(raw, pos, pos + len(raw), number))
-        pos += len(raw) + 1
-    return out
+    checked: int = 0
+    """Blocks :func:`_quotation` has looked at."""
+    prose_from: int | None = None
+    """Where the run of paragraphs not ending with ``:`` at the end of ``blocks[:checked]``
+    starts (what a quotation may take back), None when there is none."""
 
 
 def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
@@ -209,8 +266,9 @@ def plaintext_system(data: bytes, path: str) -> str:
         As :func:`parse_plaintext` for the title and ``Type:`` lines (and the decoding).
     """
     text = decode_member(data, path)
-    head = text.split("\n", 5)
-    return system_from_title(_header(_lines("\n".join(head[:5])), path)[0])
+    head = [_Line(raw, start, start + len(raw), number)
+            for number, (raw, start) in zip(range(1, 5), iter_lines(text))]
+    return system_from_title(_header(head, path)[0])
 
 
 def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
@@ -236,11 +294,14 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
         type that is not a known member type; the error names the line.
     """
     text = decode_member(data, path)
-    lines = _lines(text)
-    title, type_line, type_path, mtype = _header(lines, path)
+    raw, starts = split_lines(text)
+    title, type_line, type_path, mtype = _header(
+        [_Line(raw[k], starts[k], starts[k] + len(raw[k]), k + 1) for k in range(min(4, len(raw)))], path)
     ctx = _Context(mtype)
     prev_end = type_line.end
-    rest = [ln for ln in lines[type_line.number:] if ln.text.strip()]
+    rest = [_Line(raw[k], starts[k], starts[k] + len(raw[k]), k + 1)
+            for k in range(type_line.number, len(raw)) if raw[k].strip()]
+    del raw, starts
     i = 0
     while i < len(rest):
         ln = rest[i]
@@ -311,25 +372,26 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
 def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> None:
     """A quotation ends at the attribution line; it starts after the nearest preceding paragraph
     ending with ``:`` (GRAMMAR §9 rule 4), taking the paragraphs in between with it."""
-    j = len(ctx.blocks) - 1
-    taken: list[ParsedBlock] = []
-    while j >= 0 and ctx.blocks[j].kind == "paragraph" and not ctx.blocks[j].text.rstrip().endswith(":"):
-        taken.insert(0, ctx.blocks[j])
-        j -= 1
-    introduced = j >= 0 and ctx.blocks[j].kind == "paragraph" and ctx.blocks[j].text.rstrip().endswith(":")
-    if not introduced:
-        taken = []
-    del ctx.blocks[len(ctx.blocks) - len(taken):]
+    blocks = ctx.blocks
+    for k in range(ctx.checked, len(blocks)):  # each block is looked at once, however many quotations
+        prose = blocks[k].kind == "paragraph" and not blocks[k].text.rstrip().endswith(":")
+        ctx.prose_from = (k if ctx.prose_from is None else ctx.prose_from) if prose else None
+    j = (len(blocks) if ctx.prose_from is None else ctx.prose_from) - 1
+    introduced = j >= 0 and blocks[j].kind == "paragraph" and blocks[j].text.rstrip().endswith(":")
+    taken = blocks[j + 1:] if introduced else []
+    del blocks[len(blocks) - len(taken):]
     first_gap = taken[0].gap if taken else gap
     markup = "".join([taken[0].markup, *(b.gap + b.markup for b in taken[1:]), gap + ln.text]) if taken else ln.text
+    text = _LINE_BREAK.sub("\n", markup) if "\r" in markup else markup  # the paragraphs' gaps as LF
     path = attribution.group(1)
-    body = markup[: len(markup) - len(attribution.group(0))]
-    at = len(markup) - len(path)
-    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(markup), 0, len(markup))
-    ctx.blocks.append(ParsedBlock(
-        "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=markup,
+    body = text[: len(text) - len(attribution.group(0))]
+    at = len(text) - len(path)
+    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
+    blocks.append(ParsedBlock(
+        "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=text,
         citations=(cite,), quotation=ParsedQuotation(body, path),
     ))
+    ctx.checked, ctx.prose_from = len(blocks), None
 
 
 def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tuple[int, int]:

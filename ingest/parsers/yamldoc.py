@@ -7,6 +7,11 @@ ran it twice per document: ``yaml.compose`` for line numbers, then ``yaml.load``
 document libyaml refuses is parsed again by the pure-Python loader: errors (message and line) are
 exactly the pure loader's. Where libyaml is more lenient than the pure parser (see
 :data:`_PURE_ONLY`), the pure parser alone decides.
+
+Whatever parsed it, a document is refused for its shape (:class:`ShapeError`, with the line) when
+it nests deeper than :data:`MAX_DEPTH` or its aliases would expand it by more than
+:data:`MAX_ALIAS_EXPANSION` (a billion-laughs document, issue 14): checked on the composed nodes,
+where an alias is the node it names, before anything expands it, in time linear in the document.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_DEPTH", "load_yaml"]
+__all__ = ["MAX_DEPTH", "MAX_ALIAS_EXPANSION", "ShapeError", "load_yaml"]
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -24,8 +29,53 @@ def _without_timestamps(resolvers: dict) -> dict:
     return {first: [(tag, rx) for tag, rx in entries if tag != _TIMESTAMP] for first, entries in resolvers.items()}
 
 
-class _PureTextDates(yaml.SafeLoader):
-    """SafeLoader that keeps dates as the strings written (``run-date: 2026-10-04``)."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and sequences a document may have (frontmatter needs a handful)."""
+
+MAX_ALIAS_EXPANSION = 100_000
+"""Most that aliases may add to a document, beyond what it writes out (unit: nodes plus the
+characters of their scalars, counted as if every alias were written out in full). A frontmatter
+that names a list twice stays readable; a billion-laughs document (aliases of lists of aliases,
+a few hundred bytes that expand to gigabytes) is refused before anything expands it."""
+
+
+class ShapeError(yaml.composer.ComposerError):
+    """A well-formed YAML document citegraph refuses for its shape (see :func:`_check_shape`);
+    ``hint`` says what to write instead."""
+
+    def __init__(self, problem: str, mark: yaml.Mark | None, hint: str):
+        super().__init__(None, None, problem, mark)
+        self.hint = hint
+
+
+_FLATTER = "frontmatter needs only a few levels of nesting"
+_WRITE_OUT = "write the values out instead of aliasing them"
+
+
+class _Shallow:
+    """Composes no node deeper than :data:`MAX_DEPTH`: the pure-Python parser recurses per level and
+    its scanner does work per open flow level for every token, so a document thousands of
+    brackets deep is refused at level 65 instead of after seconds of scanning."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        if self._depth >= MAX_DEPTH:
+            raise ShapeError(f"the document nests deeper than {MAX_DEPTH} levels", self.peek_event().start_mark,
+                             _FLATTER)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Pure(_Shallow, yaml.SafeLoader):
+    """The pure-Python SafeLoader, composing at most :data:`MAX_DEPTH` levels."""
+
+
+class _PureTextDates(_Shallow, yaml.SafeLoader):
+    """The pure loader (:class:`_Pure`), keeping dates as the strings written (``run-date: 2026-10-04``)."""
 
 
 _PureTextDates.yaml_implicit_resolvers = _without_timestamps(yaml.SafeLoader.yaml_implicit_resolvers)
@@ -39,7 +89,7 @@ if getattr(yaml, "__with_libyaml__", False):
     _FAST: dict[bool, type | None] = {False: yaml.CSafeLoader, True: _FastTextDates}
 else:  # PyYAML built without libyaml: the pure-Python loaders only
     _FAST = {False: None, True: None}
-_PURE: dict[bool, type] = {False: yaml.SafeLoader, True: _PureTextDates}
+_PURE: dict[bool, type] = {False: _Pure, True: _PureTextDates}
 
 _YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
 """Characters YAML counts as line breaks and a file's lines (split on ``\n``) do not: a document
@@ -52,18 +102,13 @@ the pure loader only. Fuzzing (60,000 loads of real frontmatter and manifests wi
 characters edited) found no other document that libyaml reads differently from the pure loader."""
 
 
-MAX_DEPTH = 64
-"""Deepest nesting of mappings and sequences a document may have (frontmatter needs a handful)."""
-
-
 def _run(loader_cls: type, text: str) -> tuple[Any, Any]:
     loader = loader_cls(text)
     try:
         try:
             node = loader.get_single_node()
         except RecursionError:  # the pure parser recurses per nesting level
-            raise yaml.composer.ComposerError(
-                None, None, f"the document nests deeper than {MAX_DEPTH} levels", None) from None
+            raise ShapeError(f"the document nests deeper than {MAX_DEPTH} levels", None, _FLATTER) from None
         _check_shape(node)
         return node, (loader.construct_document(node) if node is not None else None)
     finally:
@@ -72,27 +117,58 @@ def _run(loader_cls: type, text: str) -> tuple[Any, Any]:
 
 def _check_shape(root: yaml.Node | None) -> None:
     """Refuse what no frontmatter needs and what would make every later walk of the data recurse
-    without end: an alias used inside the node it names (``&a [*a]``), nesting deeper than
-    :data:`MAX_DEPTH`. Walks without recursion.
+    without end or expand without bound: an alias used inside the node it names (``&a [*a]``),
+    nesting deeper than :data:`MAX_DEPTH`, aliases that add more than
+    :data:`MAX_ALIAS_EXPANSION` to the document.
+
+    One depth-first walk without recursion, in document order, that enters each node once
+    however often aliases name it (in either parser an alias is the very node it names): time and
+    memory linear in the document as written. A node's expanded size is 1, plus its scalar's
+    characters, plus its children's expanded sizes. The first time the walk meets a node is
+    where it is written; every later meeting is an alias and adds the node's whole expanded size,
+    so the sum is exactly what expanding every alias adds.
 
     Raises
     ------
-    yaml.composer.ComposerError
-        With the offending node's mark, so the caller reports its line.
+    ShapeError
+        With the offending node's mark, so the caller reports its line; for too much expansion,
+        the alias that goes over: the key whose value it is, else the sequence holding it.
     """
     if root is None:
         return
-    stack: list[tuple[yaml.Node, int, frozenset[int]]] = [(root, 1, frozenset())]
+    open_, done = 1, 2
+    state: dict[int, int] = {id(root): open_}
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    added = 0
+    stack: list[tuple[yaml.Node, list[yaml.Node], list[int]]] = [(root, _children(root), [0])]
     while stack:
-        node, depth, ancestors = stack.pop()
-        if id(node) in ancestors:
-            raise yaml.composer.ComposerError(None, None, "an alias is used inside the node it names",
-                                              node.start_mark)
-        if depth > MAX_DEPTH:
-            raise yaml.composer.ComposerError(None, None, f"the document nests deeper than {MAX_DEPTH} levels",
-                                              node.start_mark)
-        inside = ancestors | {id(node)}
-        stack.extend((child, depth + 1, inside) for child in _children(node))
+        node, kids, at = stack[-1]
+        if at[0] == len(kids):
+            stack.pop()
+            own = 1 + (len(node.value) if isinstance(node, yaml.ScalarNode) else 0)
+            size[id(node)] = own + sum(size[id(child)] for child in kids)
+            height[id(node)] = 1 + max((height[id(child)] for child in kids), default=0)
+            state[id(node)] = done
+            continue
+        child = kids[at[0]]
+        at[0] += 1
+        seen = state.get(id(child))
+        if seen is None:
+            if len(stack) + 1 > MAX_DEPTH:
+                raise ShapeError(f"the document nests deeper than {MAX_DEPTH} levels", child.start_mark, _FLATTER)
+            state[id(child)] = open_
+            stack.append((child, _children(child), [0]))
+            continue
+        if seen == open_:
+            raise ShapeError("an alias is used inside the node it names", child.start_mark, _WRITE_OUT)
+        if len(stack) + height[id(child)] > MAX_DEPTH:  # an alias of a node met before, deeper here
+            raise ShapeError(f"the document nests deeper than {MAX_DEPTH} levels", child.start_mark, _FLATTER)
+        added += size[id(child)]
+        if added > MAX_ALIAS_EXPANSION:
+            where = kids[at[0] - 2] if isinstance(node, yaml.MappingNode) and at[0] % 2 == 0 else node
+            raise ShapeError(f"aliases here expand the document by more than {MAX_ALIAS_EXPANSION:,} nodes "
+                             "and characters", where.start_mark, _WRITE_OUT)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
