@@ -11,6 +11,7 @@ from graph.errors import (
     CitegraphError,
     DuplicateDeclaration,
     IngestError,
+    InvalidQuery,
     NotFound,
     PreconditionFailed,
     QueryLimitExceeded,
@@ -43,6 +44,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
+    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
 _INTERNAL = ErrorFace(500, "INTERNAL", 70)

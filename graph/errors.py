@@ -21,6 +21,7 @@ __all__ = [
     "StoreUnavailable",
     "PreconditionFailed",
     "AmbiguousScope",
+    "InvalidQuery",
     "SourceRepositoryError",
     "RevisionNotFound",
 ]
@@ -129,6 +130,11 @@ class PreconditionFailed(CitegraphError):
 
 class AmbiguousScope(CitegraphError):
     """Raised when a query needs one analysis set or source, none was named, and several match."""
+
+
+class InvalidQuery(CitegraphError):
+    """Raised when a query's own input is malformed: a search text without a word, a bad export
+    format, an unknown record kind or analyst filter."""
 
 
 class SourceRepositoryError(CitegraphError):

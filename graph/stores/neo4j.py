@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Any, Collection, Iterable, Iterator, Mapping
+from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import (
@@ -36,8 +36,9 @@ from neo4j.exceptions import (
 from graph import writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction, Reach, projected
+from graph.store import SEARCH_FIELDS, Direction, Reach, projected
 from graph.stores import cypher
+from graph.text import Phrase, holds, words
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
 
@@ -138,6 +139,19 @@ class Neo4jStore:
                     if exc.code not in _ALREADY_EXISTS:
                         raise
             self.driver.execute_query(cypher.AWAIT_INDEXES, {"seconds": timeout}, database_=self.database)
+            self._index_old_statements()
+
+    def _index_old_statements(self, batch: int = BATCH_ROWS) -> None:
+        """Give statements written before the full-text index existed their ``search_words``
+        (a database filled by an earlier citegraph), a batch per write transaction."""
+        while True:
+            rows = self.driver.execute_query(cypher.UNINDEXED_STATEMENTS, {"limit": batch},
+                                             database_=self.database).records
+            if not rows:
+                return
+            found = [{"id": r["id"], "words": " ".join(words(json.loads(r["props_json"] or "{}").get("text") or ""))}
+                     for r in rows]
+            self.driver.execute_query(cypher.SET_SEARCH_WORDS, {"rows": found}, database_=self.database)
 
     # -- plumbing --------------------------------------------------------------------------------
 
@@ -265,6 +279,22 @@ class Neo4jStore:
         out["nodes"] = sum(out[label.value] for label in Label)
         out["edges"] = sum(out[kind.value] for kind in EdgeKind)
         return out
+
+    def search(self, phrases: Sequence[Phrase], *, set_id: str | None = None) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.search`: one query of the full-text index
+        (:data:`graph.stores.cypher.SEARCH`), every hit then checked with :func:`graph.text.holds`."""
+        phrases = list(phrases)
+        if not phrases:
+            return []
+        out = []
+        for row in self._read(cypher.SEARCH, lucene=cypher.search_query(phrases), set_id=set_id):
+            native = {"kind": row["kind"], "text": row["text"], "line": row["line"], "order": row["ord"]}
+            if any(v is None for v in native.values()):  # a field Neo4j could not hold natively
+                stored = json.loads(row["props_json"] or "{}")
+                native = {f: stored[f] for f in SEARCH_FIELDS if f in stored}
+            if holds(native.get("text") or "", phrases):
+                out.append(Node(row["id"], Label.STATEMENT, row["set_id"], row["document_id"], native))
+        return sorted(out, key=lambda n: n.id)
 
     # -- contract: writes ------------------------------------------------------------------------
 
@@ -459,6 +489,8 @@ def _node_properties(node: Node) -> dict[str, Any]:
         base["set_id"] = node.set_id
     if node.document_id is not None:
         base["document_id"] = node.document_id
+    if node.label == Label.STATEMENT:
+        base[cypher.SEARCH_WORDS] = " ".join(words(str(node.props.get("text") or "")))
     return _with_natives(base, node.props, cypher.RESERVED_NODE_KEYS)
 
 
