@@ -151,7 +151,7 @@ def ingest_cmd(
 @cli.command("rests-on")
 @handles_errors
 def rests_on_cmd(
-    record: Annotated[str, typer.Argument(help="Record ID, e.g. RT-RTE-mcp-write.")],
+    record: Annotated[str, typer.Argument(help="Record ID (RT-RTE-mcp-write), source ID (SRC-1) or cited file path (mcp-server/vault.js).")],
     set_id: SetOpt = None,
     direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
@@ -159,16 +159,16 @@ def rests_on_cmd(
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Statements that rest on RECORD, with the citation path explaining each.
+    """Statements that rest on RECORD (a record, a source or a cited source file), with the citation path explaining each.
 
-    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria
+    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria; citegraph rests-on mcp-server/vault.js --set tolaria
     """
     from queries.traversal import rests_on
 
     store = _store(neo4j, home)
     try:
         report = rests_on(store, record, set_id=set_id, direct_only=direct,
-                          max_depth=_settings(neo4j, home).depth(max_depth))
+                          max_depth=_settings(neo4j, home).depth(max_depth), kind=None)
     finally:
         store.close()
     if as_json:

@@ -42,6 +42,7 @@ from graph.errors import (
 )
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, review_node_id
 from graph.store import Direction, GraphStore
+from queries.names import unknown_set
 from queries.traversal import explain
 
 __all__ = [
@@ -504,7 +505,7 @@ def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Sco
                                  hint="pass --set with the one whose source the repository holds")
         set_id = sets[0]
     elif not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     sources = store.find_nodes(Label.SOURCE, set_id=set_id)
     if source_id is not None:
         source = next((s for s in sources if s.get("source_id") == source_id), None)

@@ -107,20 +107,21 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
     >>> unknown_record(demo_store(), "rt-rte-x").hint
     'did you mean RT-RTE-x? IDs are case-sensitive; citegraph records TEXT finds records'
     """
+    also = set(also)
     names = [n.get("record_id") or "" for n in store.find_nodes(Label.RECORD, set_id=set_id)]
-    kinds = ["record"]
-    for label, prop, word in ((Label.SOURCE, "source_id", "source"), (Label.SOURCE_FILE, "path", "source file")):
-        if label in set(also):
+    others = []
+    for label, prop, word in ((Label.SOURCE, "source_id", "source ID"), (Label.SOURCE_FILE, "path", "cited file")):
+        if label in also:
             names += [n.get(prop) or "" for n in store.find_nodes(label, set_id=set_id)]
-            kinds.append(word)
+            others.append(word)
     scope = f" in set {set_id!r}" if set_id else ""
-    what = " or ".join(kinds) if len(kinds) < 3 else "record, source or source file"
+    message = f"record {record_id} is not cited or declared{scope}"
+    if others:
+        message += f", and it is no {' or '.join(others)} either"
     guess = did_you_mean(record_id, names)
     hint = f"{guess + ' ' if guess else ''}IDs are case-sensitive; citegraph records TEXT finds records"
-    if not guess and record_id.upper().startswith("SRC-") and Label.SOURCE not in set(also):
+    if not guess and record_id.upper().startswith("SRC-") and Label.SOURCE not in also:
         hint = "SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write"
-    message = (f"record {record_id} is not cited or declared{scope}" if kinds == ["record"]
-               else f"no {what} {record_id!r}{scope}")
     return RecordNotFound(message, hint=hint)
 
 

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from graph.errors import AnalysisSetNotFound
+from queries.names import unknown_set
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 
@@ -475,7 +475,7 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration.
     """
     if set_id is not None and not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     problems = list(problems)
     # A pinned member that is present but was refused (unparsable, pin mismatch) is not missing.
     refused = frozenset((p.set_id, PurePosixPath(p.path.replace("\\", "/")).name)

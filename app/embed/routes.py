@@ -1,6 +1,7 @@
 """Embed routes: the pages, their JSON twin, the dossier fragment the pages load, static files.
 
-``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report;
+``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report (``record_id`` may
+also be a source ID or a cited file's path, e.g. ``/embed/rests-on/mcp-server/vault.js?set=tolaria``);
 ``GET /embed/records/{record_id}`` beside the record's dossier. Clicking a record node loads
 ``GET /embed/records/{record_id}/dossier`` (the dossier's HTML, without page chrome) into the
 pane. ``GET /embed/rests-on/{record_id}/graph`` is the graph the pages draw, as JSON. Pages and
@@ -102,7 +103,7 @@ async def _page(request: Request, view: Callable[..., str], *args: Any) -> HTMLR
 
 def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
                    base: str) -> str:
-    sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth)
+    sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth, kind=None)
     graph = rests_on_graph(sub)
     direct_count = sum(1 for r in sub.report.results if r.direct)
     summary = (f"{graph['count']} statements rest on it ({direct_count} direct, {graph['count'] - direct_count} "
@@ -124,10 +125,22 @@ def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_dept
                       pane_showing="dossier:" + ",".join(graph["records"]), base=base, library=graph_library())
 
 
-@router.get("/rests-on/{record_id}", response_class=HTMLResponse)
+@router.get("/rests-on/{record_id:path}/graph")
+async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
+                               direct: bool = False, max_depth: Depth = None) -> JSONResponse:
+    """The graph the page draws: ``{"record", "kind", "set", "records", "count", "nodes", "edges"}``
+    (see :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them. Declared
+    before the page, whose path also matches a file path ending in ``/graph``."""
+    sub = await run_in_threadpool(rests_on_subgraph, store, record_id, set_id=set_id, direct_only=direct,
+                                  max_depth=settings.depth(max_depth), kind=None)
+    return JSONResponse(rests_on_graph(sub))
+
+
+@router.get("/rests-on/{record_id:path}", response_class=HTMLResponse)
 async def embed_rests_on(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                          set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
-    """The graph of the record and the statements resting on it, beside the rests-on report."""
+    """The graph of the record (or source ``SRC-1``, or cited file ``mcp-server/vault.js``) and the
+    statements resting on it, beside the rests-on report."""
     return await _page(request, _rests_on_view, store, record_id, set_id, direct, settings.depth(max_depth),
                        _base(request))
 
@@ -156,11 +169,3 @@ async def embed_dossier(record_id: str, request: Request, store: StoreDep, setti
     return _html(fragment, request)
 
 
-@router.get("/rests-on/{record_id}/graph")
-async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
-                               direct: bool = False, max_depth: Depth = None) -> JSONResponse:
-    """The graph the page draws: ``{"record", "set", "records", "count", "nodes", "edges"}`` (see
-    :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them."""
-    sub = await run_in_threadpool(rests_on_subgraph, store, record_id, set_id=set_id, direct_only=direct,
-                                  max_depth=settings.depth(max_depth))
-    return JSONResponse(rests_on_graph(sub))

@@ -50,10 +50,11 @@ from app.graphql.types import (
     wrap_all,
 )
 from app.wiring import allowed_repository
-from graph.errors import AmbiguousScope, AnalysisSetNotFound, CitegraphError, QueryLimitExceeded
+from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
 from ingest.git import GitRepository
 from queries.documents import find_document
+from queries.names import unknown_set
 from queries.impact import impact_of
 from queries.traversal import records_named
 
@@ -105,7 +106,7 @@ class Query:
     async def analysis_set(self, info: Ctx, id: str) -> AnalysisSet:
         obj = wrap(await info.context.loaders.node(id))
         if not isinstance(obj, AnalysisSet):
-            raise AnalysisSetNotFound(f"no analysis set {id!r} in the store")
+            raise await call(unknown_set, info.context.store, id)
         return obj
 
     @relay.connection(Connection[Document], description="Ingested members, sorted by id; `role` e.g. `synthesis`; "
@@ -170,10 +171,20 @@ class Query:
     async def check(self, info: Ctx, set: Optional[str] = None) -> CheckResult:
         return await run_check(info, set)
 
-    @strawberry.field(description="Statements resting on a record ID (every set, or one).")
-    async def rests_on(self, info: Ctx, record: str, set: Optional[str] = None, direct: bool = False,
-                       max_depth: Optional[int] = None) -> RestsOn:
-        return await run_rests_on(info, record, set_id=set, direct=direct, max_depth=max_depth)
+    @strawberry.field(description="Statements resting on a record ID, a source ID (`source: \"SRC-1\"`) or a cited "
+                                  "source file (`file: \"mcp-server/vault.js\"`): give exactly one (every set, or "
+                                  "`set`). A file or source gives the statements impact analysis flags when it "
+                                  "changes.")
+    async def rests_on(self, info: Ctx, record: Optional[str] = None, set: Optional[str] = None, direct: bool = False,
+                       max_depth: Optional[int] = None, source: Optional[str] = None,
+                       file: Optional[str] = None) -> RestsOn:
+        given = [(kind, value) for kind, value in (("record", record), ("source", source), ("source_file", file))
+                 if value is not None]
+        if len(given) != 1:
+            raise InvalidQuery("restsOn takes exactly one of record, source and file",
+                               hint='e.g. restsOn(record: "RT-RTE-mcp-write") or restsOn(file: "mcp-server/vault.js")')
+        kind, name = given[0]
+        return await run_rests_on(info, name, set_id=set, direct=direct, max_depth=max_depth, kind=kind)
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "

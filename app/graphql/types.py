@@ -16,11 +16,12 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
-from graph.errors import AnalysisSetNotFound, DocumentNotFound, NodeNotFound
+from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction
 from queries.documents import DocumentBlock, DocumentTree
+from queries.names import unknown_document, unknown_set
 
 if TYPE_CHECKING:
     from app.graphql.reports import CheckResult, Dossier, RestsOn
@@ -146,7 +147,7 @@ async def _ensure_set(info: Ctx, set_id: str | None) -> None:
     if set_id is not None:
         node = await info.context.loaders.nodes.load(set_id)
         if node is None or node.label != Label.ANALYSIS_SET:
-            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+            raise await call(unknown_set, info.context.store, set_id)
 
 
 async def list_nodes(info: Ctx, label: Label, set_id: str | None, *, check_set: bool = True) -> list[Node]:
@@ -215,8 +216,7 @@ async def document_named(info: Ctx, document_id: str) -> Node:
     """
     node = await info.context.loaders.node(document_id)
     if node is None or node.label != Label.DOCUMENT:
-        raise DocumentNotFound(f"no document {document_id!r} in the store",
-                               hint="give a document id such as tolaria/synthesis")
+        raise await call(unknown_document, info.context.store, document_id)
     return node
 
 
@@ -770,6 +770,14 @@ class Source(GraphNode):
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
+    @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
+    async def rests_on(self, info: Ctx, direct: bool = False,
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_rests_on
+
+        return await run_rests_on(info, self.node.get("source_id"), set_id=self.node.set_id, direct=direct,
+                                  max_depth=max_depth, kind="source")
+
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
@@ -789,6 +797,15 @@ class SourceFile(GraphNode):
     async def quotations(self, info: Ctx) -> Iterable[Quotation]:
         found = await _many(info, self.graph_id, EdgeKind.ATTRIBUTED_TO, Direction.IN, Label.QUOTATION)
         return sorted(found, key=lambda q: q.cursor_key())
+
+    @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
+                                  "this file's set.")
+    async def rests_on(self, info: Ctx, direct: bool = False,
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_rests_on
+
+        return await run_rests_on(info, self.node.get("path"), set_id=self.node.set_id, direct=direct,
+                                  max_depth=max_depth, kind="source_file")
 
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")

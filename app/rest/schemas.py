@@ -27,10 +27,12 @@ class RestsOnResultOut(BaseModel):
 
 
 class RestsOnOut(BaseModel):
-    """``GET /records/{id}/rests-on``: the record asked, the set filter, matching record nodes and
-    the results in (set, document, order) order."""
+    """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
+    the record (source, file) asked, the ``kind`` of start (``record``, ``source``, ``source_file``),
+    the set filter, the matching start nodes and the results in (set, document, order) order."""
 
     record: str
+    kind: str
     set: str | None
     records: list[str]
     results: list[RestsOnResultOut]

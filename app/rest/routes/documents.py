@@ -7,7 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import DocumentOut, DocumentsOut
-from graph.errors import AnalysisSetNotFound, DocumentNotFound
+from queries.names import unknown_document, unknown_set
 from graph.model import Label
 
 router = APIRouter(prefix="/documents", tags=["documents"])
@@ -18,7 +18,7 @@ async def list_documents(store: StoreDep, set_id: SetFilter = None) -> Documents
     """Every ingested member (optionally of one set, 404 when that set is absent), sorted by id."""
     nodes = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
     if set_id is not None and not nodes:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise await run_in_threadpool(unknown_set, store, set_id)
     return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
 
 
@@ -28,6 +28,6 @@ async def get_document(document_id: str, store: StoreDep, response: Response) ->
     """One member's metadata; the ``ETag`` header is its SHA-256 (use it in ``If-Match``)."""
     node = (await run_in_threadpool(store.get_nodes, [document_id])).get(document_id)
     if node is None or node.label != Label.DOCUMENT:
-        raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
+        raise await run_in_threadpool(unknown_document, store, document_id)
     response.headers["ETag"] = f'"{node.get("sha256")}"'
     return DocumentOut.from_domain(node)

@@ -7,7 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import SetOut, SetsOut
-from graph.errors import AnalysisSetNotFound
+from queries.names import unknown_set
 from graph.model import Label
 from graph.store import GraphStore
 from queries.stats import stats
@@ -37,7 +37,7 @@ async def get_set(set_id: str, store: StoreDep) -> SetOut:
     """One analysis set with its members."""
     data = await run_in_threadpool(_sets, store, set_id)
     if not data:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise await run_in_threadpool(unknown_set, store, set_id)
     return data[0]
 
 

@@ -16,7 +16,8 @@ from starlette.concurrency import run_in_threadpool
 from app.rest.deps import StoreDep
 from app.rest.schemas import IngestOut
 from app.rest.security import WriteAccess
-from graph.errors import AnalysisSetNotFound, DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
+from graph.errors import IngestError, PreconditionFailed, SourceSpan
+from queries.names import unknown_document, unknown_set
 from graph.model import Label
 from graph.store import GraphStore
 from ingest.archive import read_zip
@@ -135,7 +136,7 @@ async def delete_document(
     expect = _expected(if_match, None, document_id)
     summary = await run_in_threadpool(lambda: store.delete_documents([document_id], expect=expect))
     if not summary.deleted:
-        raise DocumentNotFound(f"no document {document_id!r} in the store")
+        raise await run_in_threadpool(unknown_document, store, document_id)
     return Response(status_code=204)
 
 
@@ -144,6 +145,6 @@ async def delete_set(set_id: str, store: StoreDep, _: WriteAccess) -> Response:
     """Delete every member of a set (and so the set); 404 when the set is absent."""
     docs = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
     if not docs:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise await run_in_threadpool(unknown_set, store, set_id)
     await run_in_threadpool(store.delete_documents, [d.id for d in docs])
     return Response(status_code=204)
