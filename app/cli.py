@@ -18,7 +18,6 @@ import typer
 from typer.exceptions import TyperException
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from app.errors import face_of
 from graph.errors import CitegraphError
@@ -49,6 +48,7 @@ Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help=
 HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
+from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
 
 
 def get_settings() -> Settings:
@@ -73,9 +73,12 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
 
 
 def _store(neo4j: str | None, home: Path | None) -> GraphStore:
-    from app.wiring import open_store
+    """The store the options and settings select, opened; its location is said on stderr (issue #15)."""
+    from app.wiring import open_store, store_location
 
-    return open_store(_settings(neo4j, home))
+    store = open_store(_settings(neo4j, home))
+    err.print(f"store: {store_location(store)}", markup=False, highlight=False)
+    return store
 
 
 def _print_json(data: Any) -> None:
@@ -115,35 +118,54 @@ def handles_errors(fn: Callable) -> Callable:
 @cli.command("ingest")
 @handles_errors
 def ingest_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="Member files or folders (searched recursively).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATHS...", help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
     as_json: JsonOpt = False,
+    fmt: TableFormatOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every document, however many.")] = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
+    Ends with one total line; past 20 documents the table is folded (--verbose lists them all).
+
     Example: citegraph ingest corpus/seeds
     """
+    import time
     from dataclasses import asdict
 
+    from app.cli_progress import progress_bar
+    from app.cli_tables import Column, chosen_format, emit
+    from ingest.files import MANIFEST_NAME, member_files
     from ingest.stream import ingest_paths
 
+    fmt = chosen_format(fmt, as_json)
+    started = time.monotonic()
     store = _store(neo4j, home)
     try:
-        report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers)
+        members = sum(p.name != MANIFEST_NAME for p in member_files(paths))
+        with progress_bar(err, "ingesting", total=members, unit="files") as advance:
+            def observe(event: str, names: tuple[str, ...]) -> None:
+                if event == "load":
+                    advance(len(names) - 1, what=names[0])
+
+            report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers,
+                                  observe=observe)
     finally:
         store.close()
-    if as_json:
-        _print_json({"sets": list(report.sets), "documents": [asdict(d) for d in report.documents]})
-        return
-    table = Table(title="Ingested")
-    for col in ("document", "status", "sections", "statements", "records", "citations"):
-        table.add_column(col, justify="right" if col not in ("document", "status") else "left")
-    for d in report.documents:
-        table.add_row(d.document or d.path, d.status, str(d.sections), str(d.statements), str(d.records), str(d.citations))
-    out.print(table)
-    for d in report.documents:
+    docs = report.documents
+    status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped")}
+    total = (f"{len(docs)} documents in {len(report.sets)} sets: {status['written']} written, "
+             f"{status['unchanged']} unchanged, {status['skipped']} skipped; {sum(d.sections for d in docs)} sections, "
+             f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
+             f"{sum(d.citations for d in docs)} citations ({time.monotonic() - started:.1f} s)")
+    emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
+         columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
+                  Column("records", "number"), Column("citations", "number")],
+         rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
+         data={"sets": list(report.sets), "documents": [asdict(d) for d in docs]}, footer=[total])
+    for d in docs:
         if d.status == "skipped":
             err.print(f"skipped {d.path}: {d.error}", markup=False, highlight=False)
 
@@ -156,6 +178,7 @@ def rests_on_cmd(
     direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
     as_json: JsonOpt = False,
+    fmt: TableFormatOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -163,27 +186,25 @@ def rests_on_cmd(
 
     Example: citegraph rests-on RT-RTE-mcp-write --set tolaria; citegraph rests-on mcp-server/vault.js --set tolaria
     """
+    from app.cli_tables import Column, chosen_format, emit
     from queries.traversal import rests_on
 
+    fmt = chosen_format(fmt, as_json)
     store = _store(neo4j, home)
     try:
         report = rests_on(store, record, set_id=set_id, direct_only=direct,
                           max_depth=_settings(neo4j, home).depth(max_depth), kind=None)
     finally:
         store.close()
-    if as_json:
-        _print_json(report.to_dict())
-        return
-    table = Table(title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""))
-    table.add_column("statement", overflow="fold", min_width=20)
-    table.add_column("via", no_wrap=True, min_width=26)
-    table.add_column("text", overflow="ellipsis", no_wrap=True, max_width=60)
+    rows = []
     for r in report.results:
         via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
-        table.add_row(r.statement, via if r.direct else f"{via} (depth {r.depth})", r.text)
-    out.print(table)
+        rows.append((r.statement, via, r.depth, r.text))
     direct_n = sum(r.direct for r in report.results)
-    out.print(f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive")
+    emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
+         columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],
+         rows=rows, data=report.to_dict(),
+         footer=[f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive"])
 
 
 def _short(text: str, width: int = 80) -> str:
@@ -192,30 +213,29 @@ def _short(text: str, width: int = 80) -> str:
 
 @cli.command("stats")
 @handles_errors
-def stats_cmd(as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
-    """Counts of documents, statements, records and citations, per analysis set.
+def stats_cmd(as_json: JsonOpt = False, fmt: TableFormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """Counts of documents, statements, records and citations, per analysis set, and which store holds them.
 
     Example: citegraph stats --json
     """
+    from app.cli_tables import Column, chosen_format, emit
+    from app.wiring import store_location
     from queries.stats import stats
 
+    fmt = chosen_format(fmt, as_json)
     store = _store(neo4j, home)
     try:
-        result = stats(store)
+        result, where = stats(store), store_location(store)
     finally:
         store.close()
-    if as_json:
-        _print_json(result.to_dict())
-        return
-    table = Table(title="Analysis sets")
-    for col in ("set", "documents", "statements", "records", "record occurrences", "source files", "quotations"):
-        table.add_column(col)
-    for s in result.sets:
-        table.add_row(s.set, str(len(s.documents)), str(s.statements), str(s.records), str(s.record_occurrences),
-                      str(len(s.source_files)), str(s.quotations))
-    out.print(table)
     t = result.totals
-    out.print(f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations)")
+    emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
+         columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
+                                                                  "record occurrences", "source files", "quotations"))],
+         rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
+                s.quotations) for s in result.sets],
+         data={"store": where, **result.to_dict()},
+         footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
 
 
 @cli.command("check")
@@ -232,6 +252,7 @@ def check_cmd(
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
+    from app.cli_progress import progress_bar
     from queries.validation import check
 
     if paths:
@@ -243,11 +264,14 @@ def check_cmd(
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
         store: GraphStore = open_embedded(None)
         ingest_parsed(store, list(assembly.documents))
-        report = check(store, set_id=set_id, problems=assembly.problems)
+        with progress_bar(err, "checking", unit="sets") as advance:
+            report = check(store, set_id=set_id, problems=assembly.problems,
+                           progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
         store = _store(neo4j, home)
         try:
-            report = check(store, set_id=set_id)
+            with progress_bar(err, "checking", unit="sets") as advance:
+                report = check(store, set_id=set_id, progress=lambda done, total: advance(0 if not done else 1, total=total))
         finally:
             store.close()
     if as_json:
@@ -270,16 +294,27 @@ def verify_cmd(set_id: SetOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt 
 
     Example: citegraph verify --set tolaria
     """
+    from app.cli_progress import progress_bar
     from app.rendering import original_bytes
+    from graph.model import Label
     from queries.documents import document_trees
-    from render.document import verify
+    from queries.names import require_set
+    from render.document import RoundTrip, VerifyReport, verify
 
     store = _store(neo4j, home)
+    results: list[RoundTrip] = []
     try:
-        trees = document_trees(store, set_id=set_id)
+        require_set(store, set_id)
+        sets = [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
+        total = sum(store.counts(set_id=s)["Document"] for s in sets)
+        with progress_bar(err, "verifying", total=total, unit="documents") as advance:
+            for s in sets:  # a set at a time: memory holds one set's trees
+                for tree in document_trees(store, set_id=s):
+                    results.extend(verify([tree], original=original_bytes).results)
+                    advance(what=tree.id)
     finally:
         store.close()
-    report = verify(trees, original=original_bytes)
+    report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -370,6 +405,7 @@ def serve_cmd(
 
 import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
 import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
+import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`, issue #15)
 
 
 def main() -> None:
@@ -377,5 +413,7 @@ def main() -> None:
     cli()
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # `python -m app.cli`: run the imported module, where every command is registered
+    from app.cli import main as registered_main
+
+    registered_main()

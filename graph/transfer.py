@@ -9,6 +9,7 @@ embedded store into Neo4j.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
 from graph.store import Direction, GraphStore
@@ -77,12 +78,14 @@ def set_batch_of(store: GraphStore, set_id: str, *, replace: tuple[str, ...] = (
                     tuple(sorted(derived, key=Edge.sort_key)), replace=replace)
 
 
-def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
+def copy_store(source: GraphStore, target: GraphStore, *,
+               progress: Callable[[int, int], None] | None = None) -> CopyReport:
     """Copy every analysis set and review of ``source`` into ``target``, one atomic write per set.
 
     A set already in ``target`` ends up as ``source`` holds it: its documents are replaced and the
     ones ``source`` lacks are deleted. Sets only in ``target`` are left alone. Copying twice
-    changes nothing the second time.
+    changes nothing the second time. ``progress(done, total)``, when given, is told after each set
+    (units: sets).
 
     Raises
     ------
@@ -91,13 +94,17 @@ def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
     """
     sets = [s.id for s in source.find_nodes(Label.ANALYSIS_SET)]
     documents = 0
-    for set_id in sets:
+    for done, set_id in enumerate(sets):
+        if progress is not None:
+            progress(done, len(sets))
         theirs = {d.id for d in target.find_nodes(Label.DOCUMENT, set_id=set_id)}
         batch = set_batch_of(source, set_id)
         mine = {d.id for d in batch.documents}
         target.write_set(SetBatch(batch.set_id, batch.shared, batch.documents, batch.derived,
                                   replace=tuple(sorted(theirs - mine))))
         documents += len(batch.documents)
+    if progress is not None:
+        progress(len(sets), len(sets))
     reviews = target.put_reviews(source.find_nodes(Label.REVIEW))
     counts = target.counts()
     return CopyReport(tuple(sets), documents, reviews, counts["nodes"], counts["edges"])

@@ -5,7 +5,7 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``node(id:)``, ``nodes(ids:)`` (Relay global ids), ``graphNode(nodeId:)`` (graph node ids)
 - ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
-- ``restsOn``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
+- ``restsOn``, ``search``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
 :mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
@@ -30,6 +30,7 @@ from app.graphql.mutations import Mutation
 from app.graphql.limits import GraphQLLimits, limit_extensions
 from app.graphql.pagination import Connection
 from app.graphql.reports import CheckResult, RestsOn, run_check, run_rests_on
+from app.graphql.search import SearchResult
 from app.graphql.types import (
     NODE_TYPES,
     AnalysisSet,
@@ -120,7 +121,7 @@ class Query:
         return wrap(await call(find_document, info.context.store, id))  # type: ignore[return-value]
 
     @relay.connection(Connection[Record], description="Records, sorted by node id; `analyst` RT, MEM or EPI; `kind` "
-                                                        "e.g. RTE; `text` matches the record ID; `declared` only "
+                                                        "e.g. RTE; `text` matches the record ID or label; `declared` only "
                                                         "(un)declared ones.")
     async def records(self, info: Ctx, set: Optional[str] = None, analyst: Optional[str] = None,
                       kind: Optional[str] = None, text: Optional[str] = None,
@@ -185,6 +186,14 @@ class Query:
                                hint='e.g. restsOn(record: "RT-RTE-mcp-write") or restsOn(file: "mcp-server/vault.js")')
         kind, name = given[0]
         return await run_rests_on(info, name, set_id=set, direct=direct, max_depth=max_depth, kind=kind)
+
+    @strawberry.field(description="Full-text search over statements (`citegraph search`): every term of `text` must "
+                                  "occur (`compare-and-swap`, `\"the note\"`, `vau*`); ranked hits with snippets; "
+                                  "`limit` 1–200.")
+    async def search(self, info: Ctx, text: str, set: Optional[str] = None, limit: int = 20) -> SearchResult:
+        from queries.search import search
+
+        return SearchResult.from_domain(await call(search, info.context.store, text, set_id=set, limit=limit))
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "

@@ -195,10 +195,16 @@ async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_t
 
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
                      declared: bool | None, *, check_set: bool = True) -> list["Record"]:
-    """Records of a set (or all), filtered, by id."""
+    """Records of a set (or all), filtered, by id; ``text`` matches the record ID or its declared
+    label (any case), as ``citegraph records TEXT`` and ``GET /records?q=`` do."""
     nodes = [n for n in await list_nodes(info, Label.RECORD, set_id, check_set=check_set)
-             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)
-             and (text is None or _matches(text, n.get("record_id")) or _matches(text, n.get("slug")))]
+             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)]
+    if text is not None:
+        from queries.records import records_of as matching
+
+        ids = {r.id for r in await call(matching, info.context.store, set_id=set_id, analyst=analyst, kind=kind,
+                                        text=text)}
+        nodes = [n for n in nodes if n.id in ids]
     if declared is not None:
         decls = await info.context.loaders.out_edges.load_many(
             [(n.id, frozenset({EdgeKind.DECLARED_IN})) for n in nodes])
@@ -261,7 +267,7 @@ class AnalysisSet(GraphNode):
         return await documents_of(info, self.graph_id, role, member_type, text, check_set=False)
 
     @relay.connection(Connection["Record"], description="Records cited or declared in the set, by id; `analyst` RT, "
-                                                        "MEM or EPI; `text` matches the record ID.")
+                                                        "MEM or EPI; `text` matches the record ID or label.")
     async def records(self, info: Ctx, analyst: Optional[str] = None, kind: Optional[str] = None,
                       text: Optional[str] = None, declared: Optional[bool] = None) -> Iterable[Record]:
         return await records_of(info, self.graph_id, analyst, kind, text, declared, check_set=False)

@@ -86,6 +86,7 @@ class Neo4jStore:
     def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False):
         self.driver = driver
         self.database = database
+        self.uri: str | None = None  # set by connect(); names the server to people (stats, the CLI)
         self._owns_driver = owns_driver
         self._closed = False
 
@@ -118,6 +119,7 @@ class Neo4jStore:
             raise StoreUnavailable(f"cannot use Neo4j URI {uri!r}: {exc}",
                                    hint="use bolt://HOST:7687, neo4j://HOST:7687 or neo4j+s://HOST for Aura") from exc
         store = cls(driver, database=database, owns_driver=True)
+        store.uri = uri
         try:
             with _translated(uri):
                 driver.verify_connectivity()

@@ -7,7 +7,8 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import DocumentOut, DocumentsOut
-from queries.names import unknown_document, unknown_set
+from queries.catalog import documents_of
+from queries.names import unknown_document
 from graph.model import Label
 
 router = APIRouter(prefix="/documents", tags=["documents"])
@@ -15,11 +16,10 @@ router = APIRouter(prefix="/documents", tags=["documents"])
 
 @router.get("", response_model=DocumentsOut)
 async def list_documents(store: StoreDep, set_id: SetFilter = None) -> DocumentsOut:
-    """Every ingested member (optionally of one set, 404 when that set is absent), sorted by id."""
-    nodes = await run_in_threadpool(store.find_nodes, Label.DOCUMENT, set_id=set_id)
-    if set_id is not None and not nodes:
-        raise await run_in_threadpool(unknown_set, store, set_id)
-    return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
+    """Every ingested member (optionally of one set, 404 naming the closest sets when that set is
+    absent), sorted by id (``citegraph documents --json``)."""
+    found = await run_in_threadpool(lambda: documents_of(store, set_id=set_id))
+    return DocumentsOut(data=[DocumentOut(**d.to_dict()) for d in found], count=len(found))
 
 
 @router.get("/{document_id:path}", response_model=DocumentOut,

@@ -7,38 +7,25 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import SetOut, SetsOut
-from queries.names import unknown_set
-from graph.model import Label
-from graph.store import GraphStore
+from queries.catalog import analysis_sets
 from queries.stats import stats
 from queries.validation import check
 
 router = APIRouter(tags=["sets"])
 
 
-def _sets(store: GraphStore, set_id: str | None = None) -> list[SetOut]:
-    sets = store.find_nodes(Label.ANALYSIS_SET)
-    if set_id is not None:
-        sets = [s for s in sets if s.id == set_id]
-    docs = store.find_nodes(Label.DOCUMENT)
-    return [SetOut(id=s.id, system=s.get("system"), run_id=s.get("run_id"), reviewed_boundary=s.get("reviewed_boundary"),
-                   documents=[d.id for d in docs if d.set_id == s.id]) for s in sets]
-
-
 @router.get("/sets", response_model=SetsOut)
 async def list_sets(store: StoreDep) -> SetsOut:
-    """Every analysis set with its members, sorted by id."""
-    data = await run_in_threadpool(_sets, store)
+    """Every analysis set with its members and sizes, sorted by id (``citegraph sets --json``)."""
+    data = [SetOut(**s.to_dict()) for s in await run_in_threadpool(analysis_sets, store)]
     return SetsOut(data=data, count=len(data))
 
 
 @router.get("/sets/{set_id}", response_model=SetOut)
 async def get_set(set_id: str, store: StoreDep) -> SetOut:
-    """One analysis set with its members."""
-    data = await run_in_threadpool(_sets, store, set_id)
-    if not data:
-        raise await run_in_threadpool(unknown_set, store, set_id)
-    return data[0]
+    """One analysis set with its members and sizes; 404 naming the closest sets when absent."""
+    (found,) = await run_in_threadpool(lambda: analysis_sets(store, set_id=set_id))
+    return SetOut(**found.to_dict())
 
 
 @router.get("/stats")
