@@ -406,6 +406,7 @@ def serve_cmd(
 import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
 import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
 import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`, issue #15)
+import app.cli_export  # noqa: E402,F401  (registers `export`, issue #15)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from app.embed.security import SecurityHeaders, cors_options
 from app.errors import face_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep
-from app.rest.routes import documents, impact, records, render, search, sets, sources, writes
+from app.rest.routes import documents, export, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, require_read
 from app.settings import Settings, get_settings
@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(records.router, dependencies=reads)
     app.include_router(sources.router, dependencies=reads)
     app.include_router(search.router, dependencies=reads)
+    app.include_router(export.router, dependencies=reads)
     app.include_router(sets.router, dependencies=reads)
     app.include_router(writes.router)  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads)

@@ -7,6 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SetFilter, StoreDep
 from app.rest.schemas import SetOut, SetsOut
+from app.wiring import store_location
 from queries.catalog import analysis_sets
 from queries.stats import stats
 from queries.validation import check
@@ -30,8 +31,8 @@ async def get_set(set_id: str, store: StoreDep) -> SetOut:
 
 @router.get("/stats")
 async def get_stats(store: StoreDep) -> dict:
-    """Counts of the whole store and per set (the JSON of ``citegraph stats --json``)."""
-    return (await run_in_threadpool(stats, store)).to_dict()
+    """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
+    return {"store": store_location(store), **(await run_in_threadpool(stats, store)).to_dict()}
 
 
 @router.get("/check")
