@@ -34,13 +34,32 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main"]
 
+from app.cli_help import TidyGroup  # noqa: E402  (help without <bool>/{record}, --version; issue #15)
+
 cli = typer.Typer(
     name="citegraph",
     help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=TidyGroup,
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from app.cli_help import version
+
+        out.print(version(), markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+@cli.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                               help="Print the version and exit.")] = False,
+) -> None:
+    """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
@@ -87,8 +106,9 @@ def _print_json(data: Any) -> None:
 
 def handles_errors(fn: Callable) -> Callable:
     """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
-    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); anything
-    else into ``internal error`` and exit 70 (set ``CITEGRAPH_DEBUG=1`` for the traceback)."""
+    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); Ctrl-C into
+    ``interrupted`` and exit 130; anything else into ``internal error`` and exit 70 (set
+    ``CITEGRAPH_DEBUG=1`` for the traceback). The README's table lists every exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -105,6 +125,9 @@ def handles_errors(fn: Callable) -> Callable:
             raise typer.Exit(74) from None
         except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
             raise
+        except KeyboardInterrupt:  # Ctrl-C: what a write had not committed is rolled back
+            err.print("interrupted", markup=False, highlight=False)
+            raise typer.Exit(130) from None
         except Exception as exc:
             if os.environ.get("CITEGRAPH_DEBUG"):
                 raise
@@ -247,8 +270,9 @@ def check_cmd(
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 when any error
-    is found (warnings do not fail).
+    """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 on any error.
+
+    Warnings do not fail.
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
@@ -387,19 +411,40 @@ def serve_cmd(
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Serve the REST API, GraphQL (with GraphiQL) and the embeddable views over HTTP.
+    """Serve the REST API, GraphQL (with GraphiQL), the API docs and the embeddable views over HTTP.
+
+    The start page (/) links GraphiQL, the API docs (/docs, /redoc), the sets and an example embed.
+
+    Environment variables it reads (also from a .env file in the working folder):
+    CITEGRAPH_HOME: the embedded store's folder (default ./.citegraph);
+    CITEGRAPH_NEO4J_URI: serve from this Neo4j server instead;
+    CITEGRAPH_NEO4J_USER, CITEGRAPH_NEO4J_PASSWORD, CITEGRAPH_NEO4J_DATABASE;
+    CITEGRAPH_STORE: memory or neo4j, to choose the store explicitly;
+    CITEGRAPH_READ_TOKEN: bearer token every read needs (reads open without);
+    CITEGRAPH_WRITE_TOKEN: bearer token writes need (writes off without);
+    CITEGRAPH_EMBED_ORIGINS: origins that may frame the views and call the API;
+    CITEGRAPH_REPO_ROOTS: folders impact over HTTP may open (a JSON list);
+    CITEGRAPH_MAX_DEPTH: default traversal limit in evidence steps;
+    CITEGRAPH_MAX_BODY_BYTES: request body limit (default 16 MiB);
+    CITEGRAPH_DEBUG: show tracebacks of internal errors.
 
     Example: citegraph serve --port 8000
     """
     import uvicorn
 
     from app.rest.main import create_app
+    from app.wiring import open_store, store_location
 
     settings = _settings(neo4j, home)
     base = f"http://{host}:{port}"
-    out.print(f"citegraph serving the {settings.store} store at {base}")
-    out.print(f"  GraphiQL:  {base}/graphql")
-    out.print(f"  REST docs: {base}/docs")
+    store = open_store(settings)
+    try:
+        where = store_location(store)
+    finally:
+        store.close()
+    out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
+    out.print(f"  GraphiQL:  {base}/graphql", markup=False, highlight=False)
+    out.print(f"  API docs:  {base}/docs (Swagger UI), {base}/redoc", markup=False, highlight=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
 
 

@@ -65,7 +65,7 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, neo4j: Neo4jOpt 
 @cli.command("records")
 @handles_errors
 def records_cmd(
-    text: Annotated[Optional[str], typer.Argument(metavar="[TEXT]", help="Only records whose ID or declared label holds this text (any case).")] = None,
+    text: Annotated[Optional[str], typer.Argument(metavar="TEXT", help="Only records whose ID or declared label holds this text (any case).")] = None,
     set_id: SetOpt = None,
     kind: Annotated[Optional[str], typer.Option("--kind", help="Record kind: RTE, OBJ, CMP, CLM, ABS, BAP (any case).")] = None,
     analyst: Annotated[Optional[str], typer.Option("--analyst", help="RT, MEM or EPI (any case).")] = None,

@@ -15,6 +15,7 @@ __all__ = [
     "AnalysisSetNotFound",
     "DocumentNotFound",
     "NodeNotFound",
+    "InputNotFound",
     "DuplicateDeclaration",
     "ValidationFailed",
     "QueryLimitExceeded",
@@ -93,6 +94,10 @@ class DocumentNotFound(NotFound):
 
 class NodeNotFound(NotFound):
     """Raised when an asked-for graph node id is not in the store."""
+
+
+class InputNotFound(NotFound):
+    """Raised when a file or folder given as input does not exist."""
 
 
 class DuplicateDeclaration(IngestError):

@@ -10,7 +10,10 @@ from graph.model import Label, Node
 from graph.store import GraphStore
 from queries.names import require_set
 
-__all__ = ["SetSummary", "analysis_sets", "DocumentSummary", "documents_of"]
+__all__ = ["MISSION_RECORD", "SetSummary", "analysis_sets", "DocumentSummary", "documents_of", "example_record"]
+
+MISSION_RECORD = "RT-RTE-mcp-write"
+"""The record of the mission's question, "which conclusions rest on RT-RTE-mcp-write?"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,3 +125,29 @@ def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[Docume
     sets = [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
     out = [DocumentSummary.of(d) for s in sets for d in store.find_nodes(Label.DOCUMENT, set_id=s)]
     return sorted(out, key=lambda d: d.id)
+
+
+def example_record(store: GraphStore) -> tuple[str, str] | None:
+    """A record to show a new user, as ``(record ID, set)``: the mission's record
+    (:data:`MISSION_RECORD`) when a set holds it, else the most cited record of the first set (ties
+    by ID); None for an empty store. A few indexed reads, whatever the store's size.
+
+    >>> from queries.demo import demo_store
+    >>> example_record(demo_store())
+    ('RT-RTE-x', 'demo')
+    """
+    from graph.model import EdgeKind
+    from graph.store import Direction
+
+    mission = store.find_nodes(Label.RECORD, where={"record_id": MISSION_RECORD})
+    if mission:
+        return MISSION_RECORD, mission[0].set_id or ""
+    sets = store.find_nodes(Label.ANALYSIS_SET)
+    if not sets:
+        return None
+    records = store.find_nodes(Label.RECORD, set_id=sets[0].id)
+    if not records:
+        return None
+    cited = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+    best = min(records, key=lambda r: (-cited[r.id], r.get("record_id") or ""))
+    return best.get("record_id") or "", sets[0].id

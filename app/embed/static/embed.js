@@ -165,14 +165,19 @@
     var chain = {};
     outer.forEach(function (n) { var a = anchorOf[n.id]; chain[a] = Math.max(chain[a] || 0, n.hops); });
     var longest = ring.reduce(function (best, n, i) { return (chain[n.id] || 0) > (chain[ring[best].id] || 0) ? i : best; }, 0);
-    var ry = Math.max(110, ring.length * 60 / (2 * Math.PI)), rx = ry * 1.6, step = 58;
+    /* The frame's shape decides the star's: wider than tall, the ellipse widens and the longest chain
+     * points right instead of down, so the graph fills the frame and its labels stay large. */
+    var box = graphBox.getBoundingClientRect();
+    var aspect = box.height > 0 ? box.width / box.height : 1.6;
+    var ry = Math.max(90, ring.length * 44 / (2 * Math.PI)), rx = ry * Math.min(2.4, Math.max(1.4, aspect)), step = 58;
+    var down = aspect < 1.9 ? Math.PI / 2 : 0;
     var angle = {}, pos = {};
     var weights = ring.map(function (n) { return chain[n.id] ? 2.4 : 1; });
     var total = weights.reduce(function (a, b) { return a + b; }, 0) || 1;
     var at = 0, slots = [];
     weights.forEach(function (w) { slots.push(at + w / 2); at += w; });
     ring.forEach(function (n, i) {
-      angle[n.id] = Math.PI / 2 + 2 * Math.PI * (slots[i] - slots[longest]) / total;
+      angle[n.id] = down + 2 * Math.PI * (slots[i] - slots[longest]) / total;
     });
     starts.forEach(function (n, i) {
       var a = 2 * Math.PI * i / starts.length;
@@ -277,7 +282,7 @@
    * again around them. */
   function readableLabels() {
     for (var round = 0; round < 3; round++) {
-      var scale = Math.min(2.2, Math.max(1, 10.5 / (11 * cy.zoom())));
+      var scale = Math.min(2.6, Math.max(1, 10.5 / (11 * cy.zoom())));
       cy.style().selector("node").style({ "font-size": 11 * scale, "text-max-width": 230 * scale })
         .selector("node.start").style({ "font-size": 12 * scale })
         .selector("node.record").style({ "text-max-width": 260 * scale }).update();
@@ -288,7 +293,7 @@
   readableLabels();
   api.labelScale = function () { return cy.nodes()[0] ? parseFloat(cy.nodes()[0].style("font-size")) * cy.zoom() : 0; };
   if (window.ResizeObserver) {
-    new window.ResizeObserver(function () { cy.resize(); }).observe(graphBox);
+    new window.ResizeObserver(function () { cy.resize(); readableLabels(); }).observe(graphBox);  // a frame resized: fit again
   }
 
   cy.on("tap", "node", function (event) {
