@@ -179,7 +179,8 @@ def ingest_cmd(
         store.close()
     docs = report.documents
     status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped")}
-    total = (f"{len(docs)} documents in {len(report.sets)} sets: {status['written']} written, "
+    total = (f"{len(docs)} document{'s' * (len(docs) != 1)} in {len(report.sets)} set{'s' * (len(report.sets) != 1)}: "
+             f"{status['written']} written, "
              f"{status['unchanged']} unchanged, {status['skipped']} skipped; {sum(d.sections for d in docs)} sections, "
              f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
              f"{sum(d.citations for d in docs)} citations ({time.monotonic() - started:.1f} s)")
