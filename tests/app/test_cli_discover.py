@@ -262,3 +262,58 @@ def test_progress_bars_on_a_terminal_and_none_in_a_pipe(tmp_path):
         result = piped(*args, home=home)
         assert result.returncode == 0
         assert result.stderr == f"store: embedded store in {home.resolve()}\n", args  # no bar off a terminal
+
+
+def test_impact_shows_progress_on_a_terminal(tmp_path):
+    from tests.impact_repo import build_impact_repo
+
+    repo = tmp_path / "tolaria"
+    build_impact_repo(repo)
+    home = tmp_path / "home"
+    assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
+    args = ["impact", "--repo", str(repo), "--set", "tolaria", "--from", "53cb39d", "--to", "main", "--home", str(home)]
+    code, stdout, terminal = _on_a_terminal(args)
+    assert code == 0 and stdout.splitlines()[0] == "Impact on tolaria (tolaria/SRC-1) from 53cb39d5a153 to e0a4eb677245"
+    assert "impact" in terminal and "8/8" in terminal and "steps" in terminal  # 4 steps and 4 quotations
+    result = piped(*args[:-2], home=home)
+    assert result.returncode == 0 and result.stderr == f"store: embedded store in {home.resolve()}\n"
+    rows = list(csv.DictReader(io.StringIO(piped(*args[:-2], "--format", "csv", home=home).stdout)))
+    assert len([r for r in rows if r["kind"] == "statement"]) == 18 and rows[0]["conclusion"] == "True"
+
+
+@pytest.mark.neo4j
+def test_copy_shows_progress_on_a_terminal(tmp_path, neo4j_server, neo4j_store):
+    home = tmp_path / "home"
+    assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
+    main, secondary = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
+    env.update(PYTHONPATH=str(ROOT), TERM="xterm", COLUMNS="100", CITEGRAPH_NEO4J_USER=neo4j_server.user,
+               CITEGRAPH_NEO4J_PASSWORD=neo4j_server.password or "", CITEGRAPH_NEO4J_DATABASE=neo4j_server.database)
+    proc = subprocess.run([*CITEGRAPH, "copy", "--to", neo4j_server.uri, "--home", str(home)], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=secondary, env=env, timeout=120)
+    os.close(secondary)
+    terminal = b""
+    while select.select([main], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(main)
+    assert proc.returncode == 0 and b"copied 2 sets (3 documents, 0 reviews)" in proc.stdout
+    assert b"copying" in terminal and b"2/2" in terminal and b"sets" in terminal
+
+
+def test_rests_on_a_file_or_a_source_from_the_cli(home, seeds_store):
+    data = cli_data("rests-on", "mcp-server/vault.js", "--set", "tolaria", home=home)
+    assert (data["kind"], data["records"], len(data["results"])) == (
+        "source_file", ["tolaria/file/mcp-server/vault.js"], 10)
+    assert data == rests_on(seeds_store, "mcp-server/vault.js", set_id="tolaria", kind="source_file").to_dict()
+    data = cli_data("rests-on", "SRC-1", home=home)
+    assert (data["kind"], data["records"], len(data["results"])) == ("source", ["talorys/SRC-1", "tolaria/SRC-1"], 38)
+    missing = run("rests-on", "mcp-server/vault.jss", home=home)
+    assert missing.exit_code == 66
+    assert "and it is no source ID or cited file either" in missing.stderr
+    assert "hint: did you mean mcp-server/vault.js" in missing.stderr

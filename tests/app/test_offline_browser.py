@@ -14,7 +14,7 @@ import pytest
 
 from app.rest.main import create_app
 from app.settings import Settings
-from tests.app.test_embed_browser import ARTIFACTS, context, open_page, playwright  # noqa: F401 (fixtures)
+from tests.app.test_embed_browser import ARTIFACTS, context, playwright  # noqa: F401 (fixtures)
 from tests.app.test_graphiql_browser import offline  # noqa: F401 (fixture)
 from tests.live_server import live_server
 
