@@ -52,7 +52,9 @@ def records_of(
     AnalysisSetNotFound
         ``set_id`` is not in the store (the hint names the closest sets).
     InvalidQuery
-        ``kind`` or ``analyst`` is a value no record in scope has (the hint lists those there are).
+        ``kind`` or ``analyst`` is a value no record in scope has, close to one that some have (a
+        typo: ``ROUTE`` for ``RTE``); the hint lists the values there are. A value close to none
+        simply matches no record.
 
     >>> from queries.demo import demo_store
     >>> [(r.id, r.declared_in, r.citations) for r in records_of(demo_store(), kind="RTE")]
@@ -83,16 +85,19 @@ def records_of(
 
 
 def _check_values(store: GraphStore, set_id: str | None, **asked: str | None) -> None:
-    """Raise :class:`InvalidQuery` when an asked ``kind`` or ``analyst`` is held by no record in scope."""
+    """Raise :class:`InvalidQuery` when an asked ``kind`` or ``analyst`` is held by no record in scope
+    but is close to a value that is (see :func:`records_of`)."""
     records = store.find_nodes(Label.RECORD, set_id=set_id)
     for prop, value in asked.items():
         there = sorted({str(r.get(prop)) for r in records if r.get(prop) is not None})
         if value is not None and value not in there:
             guess = did_you_mean(value, there)
+            if guess is None:
+                continue
             scope = f" of set {set_id}" if set_id else ""
             listed = ", ".join(there) or "none"
             hint = f"the {prop}s there are: {listed}"
-            raise InvalidQuery(f"no record{scope} has {prop} {value!r}", hint=f"{guess} {hint}" if guess else hint)
+            raise InvalidQuery(f"no record{scope} has {prop} {value!r}", hint=f"{guess} {hint}")
 
 
 @dataclass(frozen=True, slots=True)

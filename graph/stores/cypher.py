@@ -43,6 +43,8 @@ __all__ = [
     "SEARCH_WORDS",
     "search_query",
     "SEARCH",
+    "SEARCH_WORDS_DONE",
+    "MARK_SEARCH_WORDS_DONE",
     "UNINDEXED_STATEMENTS",
     "SET_SEARCH_WORDS",
     "GET_NODES",
@@ -151,6 +153,17 @@ RETURN node.id AS id, node.set_id AS set_id, node.document_id AS document_id,
 """
 """Statements matching the Lucene ``$lucene`` (:func:`search_query`), of set ``$set_id`` unless it is
 null, with their light fields (``props_json`` too, for a field that is not native)."""
+
+SEARCH_WORDS_DONE = f"""
+MATCH (m:{LOCK_LABEL} {{name: 'search_words'}}) RETURN count(m) AS done
+"""
+"""Whether every statement has had its ``search_words`` written (a marker beside the write lock,
+set once the statements an earlier citegraph wrote have them; wiped with the rest)."""
+
+MARK_SEARCH_WORDS_DONE = f"""
+MERGE (:{LOCK_LABEL} {{name: 'search_words'}})
+"""
+"""Set the :data:`SEARCH_WORDS_DONE` marker."""
 
 UNINDEXED_STATEMENTS = f"""
 MATCH (n:{NODE_LABEL}:Statement) WHERE n.{SEARCH_WORDS} IS NULL

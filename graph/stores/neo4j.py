@@ -145,11 +145,16 @@ class Neo4jStore:
 
     def _index_old_statements(self, batch: int = BATCH_ROWS) -> None:
         """Give statements written before the full-text index existed their ``search_words``
-        (a database filled by an earlier citegraph), a batch per write transaction."""
+        (a database filled by an earlier citegraph), a batch per write transaction, once: a marker
+        (:data:`graph.stores.cypher.SEARCH_WORDS_DONE`) says it is done, so a connect costs one
+        indexed lookup afterwards."""
+        if self.driver.execute_query(cypher.SEARCH_WORDS_DONE, database_=self.database).records[0]["done"]:
+            return
         while True:
             rows = self.driver.execute_query(cypher.UNINDEXED_STATEMENTS, {"limit": batch},
                                              database_=self.database).records
             if not rows:
+                self.driver.execute_query(cypher.MARK_SEARCH_WORDS_DONE, database_=self.database)
                 return
             found = [{"id": r["id"], "words": " ".join(words(json.loads(r["props_json"] or "{}").get("text") or ""))}
                      for r in rows]

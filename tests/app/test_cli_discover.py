@@ -223,12 +223,12 @@ def test_a_long_ingest_folds_its_table_and_ends_with_one_total_line(tmp_path):
 # -- progress bars ----------------------------------------------------------------------------------
 
 
-def _on_a_terminal(args: list[str]) -> tuple[int, str, str]:
+def _on_a_terminal(args: list[str], extra_env: dict | None = None) -> tuple[int, str, str]:
     """Run ``citegraph ARGS`` with standard error on a pseudo-terminal, standard output on a pipe."""
     main, secondary = pty.openpty()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
-    proc = subprocess.Popen([*CITEGRAPH, *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=secondary, env={**env, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "100"})
+    proc = subprocess.Popen([*CITEGRAPH, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=secondary,
+                            env={**env, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "100", **(extra_env or {})})
     os.close(secondary)
     seen = b""
     while True:
@@ -285,25 +285,12 @@ def test_impact_shows_progress_on_a_terminal(tmp_path):
 def test_copy_shows_progress_on_a_terminal(tmp_path, neo4j_server, neo4j_store):
     home = tmp_path / "home"
     assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
-    main, secondary = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
-    env.update(PYTHONPATH=str(ROOT), TERM="xterm", COLUMNS="100", CITEGRAPH_NEO4J_USER=neo4j_server.user,
-               CITEGRAPH_NEO4J_PASSWORD=neo4j_server.password or "", CITEGRAPH_NEO4J_DATABASE=neo4j_server.database)
-    proc = subprocess.run([*CITEGRAPH, "copy", "--to", neo4j_server.uri, "--home", str(home)], cwd=ROOT,
-                          stdout=subprocess.PIPE, stderr=secondary, env=env, timeout=120)
-    os.close(secondary)
-    terminal = b""
-    while select.select([main], [], [], 0.2)[0]:
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        terminal += chunk
-    os.close(main)
-    assert proc.returncode == 0 and b"copied 2 sets (3 documents, 0 reviews)" in proc.stdout
-    assert b"copying" in terminal and b"2/2" in terminal and b"sets" in terminal
+    code, stdout, terminal = _on_a_terminal(
+        ["copy", "--to", neo4j_server.uri, "--home", str(home)],
+        {"CITEGRAPH_NEO4J_USER": neo4j_server.user, "CITEGRAPH_NEO4J_PASSWORD": neo4j_server.password or "",
+         "CITEGRAPH_NEO4J_DATABASE": neo4j_server.database})
+    assert code == 0 and "copied 2 sets (3 documents, 0 reviews)" in stdout
+    assert "copying" in terminal and "2/2" in terminal and "sets" in terminal
 
 
 def test_rests_on_a_file_or_a_source_from_the_cli(home, seeds_store):
