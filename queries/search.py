@@ -16,7 +16,7 @@ is a hit when it holds every phrase.
 Ranking
 -------
 1. more occurrences of the query's phrases in the statement first;
-2. then fewer words (the denser statement);
+2. then the shorter statement (fewer characters: the denser one);
 3. then document order: set, document id, block order.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import EdgeKind
 from graph.store import Direction, GraphStore
-from graph.text import Phrase, occurrences, word_spans
+from graph.text import Phrase, count, occurrences, word_spans
 from queries.names import require_set
 
 __all__ = ["MAX_LIMIT", "MAX_PHRASES", "SNIPPET_CHARS", "parse_query", "SearchHit", "SearchReport", "search"]
@@ -123,15 +123,15 @@ class SearchReport:
         return {"query": self.query, "set": self.set, "total": self.total, "hits": [h.to_dict() for h in self.hits]}
 
 
-def _matches(text: str, phrases: tuple[Phrase, ...]) -> tuple[int, int, list[tuple[int, int]]]:
-    """(occurrences, words, character spans of the occurrences in order) of ``phrases`` in ``text``."""
+def _spans(text: str, phrases: tuple[Phrase, ...]) -> list[tuple[int, int]]:
+    """Character spans of every occurrence of ``phrases`` in ``text``, in order."""
     spans = list(word_spans(text))
     text_words = [w for w, _, _ in spans]
     found: list[tuple[int, int]] = []
     for phrase in phrases:
         n = len(phrase.words)
         found += [(spans[i][1], spans[i + n - 1][2]) for i in occurrences(text_words, phrase)]
-    return len(found), len(text_words), sorted(found)
+    return sorted(found)
 
 
 def _snippet(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -198,25 +198,25 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     phrases = parse_query(text)
     require_set(store, set_id)
     scored = []
-    for node in store.search(phrases, set_id=set_id):
+    for node in store.search(phrases, set_id=set_id):  # the rank needs counts only: no tokenising here
         body = node.get("text") or ""
-        count, length, spans = _matches(body, phrases)
-        scored.append(((-count, length, node.set_id or "", node.document_id or "", node.get("order") or 0, node.id),
-                       node, count, spans))
+        matches = sum(count(body, p) for p in phrases)
+        scored.append(((-matches, len(body), node.set_id or "", node.document_id or "",
+                        node.get("order") or 0, node.id), node, matches))
     scored.sort(key=lambda s: s[0])
     best = scored[:limit]
-    ids = [node.id for _, node, _, _ in best]
+    ids = [node.id for _, node, _ in best]
     parents = store.edges(ids, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
     section_of = {i: min((e.src for e in parents[i] if "#" in e.src), default=None) for i in ids}
     sections = store.get_nodes({s for s in section_of.values() if s})
     hits = []
-    for rank, (_, node, count, spans) in enumerate(best, 1):
+    for rank, (_, node, matches) in enumerate(best, 1):
         body = node.get("text") or ""
-        snippet, highlights = _snippet(body, spans)
+        snippet, highlights = _snippet(body, _spans(body, phrases))
         section = section_of[node.id]
         hits.append(SearchHit(
             rank=rank, statement=node.id, set=node.set_id or "", document=node.document_id or "",
             section=section, section_heading=sections[section].get("heading") if section in sections else None,
             kind=node.get("kind") or "", line=node.get("line") or 0, text=body, snippet=snippet,
-            highlights=highlights, matches=count))
+            highlights=highlights, matches=matches))
     return SearchReport(text, set_id, len(scored), tuple(hits))

@@ -87,7 +87,7 @@ COMMIT;
 _SEARCH_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
-    "text, content='', tokenize='unicode61 remove_diacritics 0')",
+    "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
     """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
   INSERT OR IGNORE INTO statement_search_keys (node_id) VALUES (new.id);
   INSERT INTO statement_search (rowid, text)
@@ -113,8 +113,8 @@ END""",
     "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id",
 )
 """The full-text index of statements (:meth:`SQLiteStore.search`), made by
-:func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``: the words of
-:mod:`graph.text`), contentless, its rows keyed by ``statement_search_keys`` and kept by triggers
+:func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``, ``categories
+'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``statement_search_keys`` and kept by triggers
 in the transaction of every write that touches a statement (also a write by a citegraph that
 predates the index)."""
 
@@ -463,21 +463,26 @@ class SQLiteStore:
         phrases = list(phrases)
         if not phrases:
             return []
-        fields = ", ".join(f"props -> '$.{f}'" for f in SEARCH_FIELDS)
+        fields = ", ".join(f"json_extract(props, '$.{f}')" for f in SEARCH_FIELDS)
         scope, params = ("AND n.set_id = ?", [set_id]) if set_id is not None else ("", [])
         with self._reading() as conn:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
-                rows = conn.execute(
+                rows = conn.execute(  # CROSS JOIN: the index first, then each hit's row (not every statement)
                     f"SELECT n.id, n.set_id, n.document_id, {fields} FROM statement_search s "
-                    "JOIN statement_search_keys k ON k.key = s.rowid JOIN nodes n ON n.id = k.node_id "
+                    "CROSS JOIN statement_search_keys k ON k.key = s.rowid CROSS JOIN nodes n ON n.id = k.node_id "
                     f"WHERE statement_search MATCH ? AND n.label = 'Statement' {scope}",
                     [_fts_query(phrases), *params]).fetchall()
             else:
                 rows = conn.execute(f"SELECT n.id, n.set_id, n.document_id, {fields} FROM nodes n "
                                     f"WHERE n.label = 'Statement' {scope}", params).fetchall()
+        unsure = {r[0] for r in rows if None in r[3:]}  # a field absent, or stored as null
+        exact = self.get_nodes(unsure) if unsure else {}
         out = []
         for node_id, node_set, document_id, *values in rows:
-            props = {f: json.loads(v) for f, v in zip(SEARCH_FIELDS, values) if v is not None}
+            if node_id in unsure:  # the whole map decides, as graph.store.projected
+                props = {f: exact[node_id].props[f] for f in SEARCH_FIELDS if f in exact[node_id].props}
+            else:
+                props = dict(zip(SEARCH_FIELDS, values))
             if holds(props.get("text") or "", phrases):
                 out.append(Node(node_id, Label.STATEMENT, node_set, document_id, props))
         return sorted(out, key=lambda n: n.id)
