@@ -41,8 +41,8 @@ class SetSummary:
         return out
 
 
-def analysis_sets(store: GraphStore, *, set_id: str | None = None) -> list[SetSummary]:
-    """Every analysis set (or only ``set_id``), sorted by id.
+def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | None = None) -> list[SetSummary]:
+    """Every analysis set (or only ``set_id``; or the first ``limit`` sets), sorted by id.
 
     Raises
     ------
@@ -64,6 +64,8 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None) -> list[SetSu
     sets = store.find_nodes(Label.ANALYSIS_SET)
     if set_id is not None:
         sets = [s for s in sets if s.id == set_id]
+    if limit is not None:
+        sets = sets[:limit]
     systems = store.get_nodes({s.get("system") for s in sets if s.get("system")})
     out = []
     for s in sets:

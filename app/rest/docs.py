@@ -35,6 +35,9 @@ SWAGGER_FILES = ("swagger-ui/swagger-ui-bundle.js", "swagger-ui/swagger-ui.css",
 REDOC_FILE = "redoc/redoc.standalone.js"
 """ReDoc's bundle under :data:`app.embed.routes.VENDOR_DIR`."""
 
+START_SETS = 50
+"""Sets the start page lists (the rest behind a link to ``/sets``), so it loads fast on any store."""
+
 DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; "
                "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -102,8 +105,11 @@ def start_page(store: GraphStore, base: str = "") -> str:
     from app.graphql.ide import example_query
     from queries.catalog import analysis_sets, example_record
 
+    from graph.model import Label
+
     e = html.escape
-    sets = analysis_sets(store)
+    total = len(store.find_nodes(Label.ANALYSIS_SET))
+    sets = analysis_sets(store, limit=START_SETS)
     example = example_record(store)
     graphiql = f"{base}/graphql?" + urlencode({"query": example_query(example)}, quote_via=quote)
     def count(n: int, word: str) -> str:
@@ -116,6 +122,9 @@ def start_page(store: GraphStore, base: str = "") -> str:
         f'<a href="{e(base)}/sets/{quote(s.id)}">JSON</a>, '
         f'<a href="{e(base)}/export?{urlencode({"format": "graphml", "set": s.id})}">GraphML</a></li>'
         for s in sets) or "<li>none yet: <code>citegraph ingest corpus/seeds</code> adds the seeds</li>"
+    if total > len(sets):
+        items += (f'<li>… and {total - len(sets)} more: <a href="{e(base)}/sets">all {total} sets</a> '
+                  f'(<code>citegraph sets</code>)</li>')
     embed = ""
     if example is not None:
         record_id, set_id = example
@@ -145,7 +154,7 @@ Serving the {e(store_location(store))}.</p>
 <a href="{e(base)}/openapi.json">OpenAPI</a></li>
 <li><a href="{e(base)}/search?q=compare-and-swap">Search</a> (<code>/search?q=…</code>), <a href="{e(base)}/stats">stats</a></li>
 </ul>
-<h2>Analysis sets ({len(sets)})</h2>
+<h2>Analysis sets ({total})</h2>
 <ul id="sets">{items}</ul>
 {embed}</body>
 </html>
