@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 from typer.exceptions import TyperException
-from rich.console import Console
-from rich.markup import escape
 
 from app.errors import face_of
 from graph.errors import CitegraphError
@@ -46,6 +44,39 @@ cli = typer.Typer(
 )
 
 
+class _Console:
+    """A rich ``Console`` made on first use: a command that prints JSON does not import rich
+    (about 40 ms of start-up)."""
+
+    def __init__(self, **options: Any):
+        self._options, self._console = options, None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup escaped (:func:`rich.markup.escape`)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def Table(*args: Any, **kwargs: Any) -> Any:
+    """A :class:`rich.table.Table`, imported when a command prints one."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*args, **kwargs)
+
+
+out = _Console(soft_wrap=True)
+err = _Console(stderr=True, soft_wrap=True)
+
+
 def _print_version(asked: bool) -> None:
     if asked:
         from app.cli_help import version
@@ -60,8 +91,6 @@ def _root(
                                                help="Print the version and exit.")] = False,
 ) -> None:
     """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
 
 Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
 HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
@@ -88,7 +117,7 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
         update.update(neo4j_uri=neo4j, store="neo4j")
     if home:
         update.update(home=home, store="memory")
-    return base.model_copy(update=update) if update else base
+    return base.replace(**update) if update else base
 
 
 def _store(neo4j: str | None, home: Path | None) -> GraphStore:
@@ -96,7 +125,8 @@ def _store(neo4j: str | None, home: Path | None) -> GraphStore:
     from app.wiring import open_store, store_location
 
     store = open_store(_settings(neo4j, home))
-    err.print(f"store: {store_location(store)}", markup=False, highlight=False)
+    sys.stderr.write(f"store: {store_location(store)}\n")  # plain text: a --json command need not import rich
+    sys.stderr.flush()
     return store
 
 
@@ -143,6 +173,7 @@ def handles_errors(fn: Callable) -> Callable:
 def ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(metavar="PATHS...", help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
     fmt: TableFormatOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every document, however many.")] = False,
@@ -153,7 +184,7 @@ def ingest_cmd(
 
     Ends with one total line; past 20 documents the table is folded (--verbose lists them all).
 
-    Example: citegraph ingest corpus/seeds
+    Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
     import time
     from dataclasses import asdict
@@ -173,15 +204,16 @@ def ingest_cmd(
                 if event == "load":
                     advance(len(names) - 1, what=names[0])
 
-            report = ingest_paths(store, paths, skip_invalid=skip_invalid, workers=get_settings().ingest_workers,
-                                  observe=observe)
+            report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
+                                  workers=get_settings().ingest_workers, observe=observe)
     finally:
         store.close()
     docs = report.documents
-    status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped")}
+    status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
     total = (f"{len(docs)} document{'s' * (len(docs) != 1)} in {len(report.sets)} set{'s' * (len(report.sets) != 1)}: "
              f"{status['written']} written, "
-             f"{status['unchanged']} unchanged, {status['skipped']} skipped; {sum(d.sections for d in docs)} sections, "
+             f"{status['unchanged']} unchanged, {status['skipped']} skipped"
+             f"{', ' + str(status['missing']) + ' missing' if status['missing'] else ''}; {sum(d.sections for d in docs)} sections, "
              f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
              f"{sum(d.citations for d in docs)} citations ({time.monotonic() - started:.1f} s)")
     emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
@@ -190,8 +222,8 @@ def ingest_cmd(
          rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
          data={"sets": list(report.sets), "documents": [asdict(d) for d in docs]}, footer=[total])
     for d in docs:
-        if d.status == "skipped":
-            err.print(f"skipped {d.path}: {d.error}", markup=False, highlight=False)
+        if d.status in ("skipped", "missing"):
+            err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
 
 
 @cli.command("rests-on")
@@ -273,7 +305,7 @@ def check_cmd(
 ) -> None:
     """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 on any error.
 
-    Warnings do not fail.
+    Warnings do not fail; PATHS holding no analysis-set member exit 65.
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
@@ -282,11 +314,13 @@ def check_cmd(
 
     if paths:
         from graph.stores import open_embedded
-        from ingest.files import read_sets
+        from ingest.files import no_members, read_sets
         from ingest.loader import ingest_parsed
 
         # parse and assemble, then check in a throwaway store
         assembly = read_sets(paths, workers=get_settings().ingest_workers)
+        if not assembly.documents and not assembly.problems:
+            raise no_members(paths)
         store: GraphStore = open_embedded(None)
         ingest_parsed(store, list(assembly.documents))
         with progress_bar(err, "checking", unit="sets") as advance:

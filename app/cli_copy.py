@@ -32,10 +32,10 @@ def copy_cmd(
     from graph.transfer import copy_store
 
     settings = _settings(None, home)
-    source = open_store(settings.model_copy(update={"store": "memory"}))
+    source = open_store(settings.replace(store="memory"))
     err.print(f"store: {store_location(source)}", markup=False, highlight=False)
     try:
-        target = open_store(settings.model_copy(update={"store": "neo4j", "neo4j_uri": to}))
+        target = open_store(settings.replace(store="neo4j", neo4j_uri=to))
         err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
         try:
             with progress_bar(err, "copying", unit="sets") as advance:

@@ -17,11 +17,17 @@ __all__ = ["TidyGroup", "tidy", "version"]
 class _Argument(TyperArgument):
     """An argument shown as ``NAME`` (``[NAME]`` when optional, ``NAME...`` when repeated)."""
 
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw
+    def _usage(self) -> str:
+        name = self.metavar or (self.name or "").upper()
         if self.nargs != 1 and not name.endswith("..."):
             name += "..."
         return name if self.required else f"[{name}]"
+
+    def _usage_display_name(self) -> str:  # typer 0.29's usage line
+        return self._usage()
+
+    def make_metavar(self, ctx: Any, *, usage: bool = False) -> str:  # typer 0.28's usage line and help
+        return self._usage() if usage else (self.metavar or (self.name or "").upper())
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None  # the argument's help says what it takes

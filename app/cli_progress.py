@@ -4,6 +4,7 @@ not (a pipe, a file, CI logs), so their output stays the same wherever it goes."
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -35,10 +36,12 @@ def progress_bar(console, description: str, *, total: int | None = None, unit: s
     Advance
         Called as work gets done; a no-op off a terminal.
     """
-    if not console.is_terminal:
+    if not (sys.stderr.isatty() and console.is_terminal):  # isatty first: off a terminal rich is not even imported
         yield lambda n=1, *, total=None, what=None: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = getattr(console, "_console", None) or console  # app.cli's lazy console: the rich one it made
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if unit:

@@ -223,10 +223,11 @@ class Client:
         columns = ["id", "set", "role", "title", "member_type", "format", "path", "sha256", "size"]
         return pandas.DataFrame(rows, columns=columns)
 
-    def ingest(self, *paths: str | Path, skip_invalid: bool = False) -> dict:
+    def ingest(self, *paths: str | Path, skip_invalid: bool = False, partial: bool = False) -> dict:
         """Upload member files to ``POST /sets``: each file as given (a member, an ``ARTIFACT.yaml``
         manifest or a ``.zip``), and every member file and manifest under each folder (recursively,
-        hidden entries skipped), as the CLI's ``citegraph ingest`` reads them.
+        hidden entries skipped), as the CLI's ``citegraph ingest`` reads them; ``skip_invalid`` and
+        ``partial`` as its ``--skip-invalid`` and ``--partial``.
 
         Returns
         -------
@@ -245,7 +246,7 @@ class Client:
             raise ClientError(f"no member files under {', '.join(map(str, paths)) or '(nothing)'}",
                               code="INVALID_INPUT")
         fields = [("files", (name, path.read_bytes(), _media_type(name))) for name, path in files]
-        params = {"skip_invalid": "true"} if skip_invalid else None
+        params = {k: "true" for k, on in (("skip_invalid", skip_invalid), ("partial", partial)) if on} or None
         return self._request("POST", "/sets", files=fields, params=params).json()
 
 

@@ -15,6 +15,7 @@ from graph.errors import (
     NotFound,
     PreconditionFailed,
     QueryLimitExceeded,
+    SettingsInvalid,
     SourceRepositoryError,
     StoreUnavailable,
     ValidationFailed,
@@ -42,6 +43,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
     (Unauthenticated, ErrorFace(401, "UNAUTHENTICATED", 77)),
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
+    (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
     (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)

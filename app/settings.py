@@ -1,88 +1,265 @@
-"""All configuration, read from ``CITEGRAPH_*`` environment variables (and ``.env``)."""
+"""All configuration, read from ``CITEGRAPH_*`` environment variables (and ``.env``).
+
+Plain Python over :mod:`os.environ` and python-dotenv, not a validation framework: every CLI
+command reads these settings, and importing pydantic-settings cost a command about 0.25 s of its
+start-up (``bench/README.md``), more than a one-set query takes.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Any, Callable, Mapping
 
-from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from graph.errors import SettingsInvalid
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["Secret", "Settings", "get_settings"]
+
+PREFIX = "CITEGRAPH_"
 
 _ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?")
 """An origin as CSP ``frame-ancestors`` and CORS both take it: nothing that could end a directive."""
 
 
-class Settings(BaseSettings):
-    """citegraph settings.
+class Secret:
+    """A password or token that never shows in a ``repr`` or a log line; read it with
+    :meth:`get_secret_value`."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str):
+        self._value = value
+
+    def get_secret_value(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('**********')" if self._value else "Secret('')"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+# -- one parser per kind of value: (raw value from the environment or a keyword) -> value ---------
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be text")
+    return value
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None or value == "" else _text(value)
+
+
+def _secret(value: Any) -> Secret:
+    return value if isinstance(value, Secret) else Secret(_text(value))
+
+
+def _optional_secret(value: Any) -> Secret | None:
+    return None if value is None or value == "" else _secret(value)
+
+
+def _path(value: Any) -> Path:
+    if not isinstance(value, (str, os.PathLike)) or str(value) == "":
+        raise ValueError("must be a folder path")
+    return Path(value)
+
+
+def _integer(low: int, high: int | None = None, *, optional: bool) -> Callable[[Any], int | None]:
+    def parse(value: Any) -> int | None:
+        if optional and (value is None or value == ""):
+            return None
+        try:
+            number = value if isinstance(value, int) and not isinstance(value, bool) else int(_text(value).strip())
+        except ValueError:
+            raise ValueError("must be a whole number") from None
+        if number < low or (high is not None and number > high):
+            raise ValueError(f"must be at least {low}" + (f" and at most {high}" if high is not None else ""))
+        return number
+
+    return parse
+
+
+def _store(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if value not in ("memory", "neo4j"):
+        raise ValueError("must be memory (the embedded store) or neo4j")
+    return value
+
+
+def _list(value: Any) -> list:
+    """A JSON list, or a comma/space-separated string; a list as it is."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"is not a JSON list ({exc.msg})") from None
+        else:
+            value = [part for part in re.split(r"[,\s]+", text) if part]
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("must be a list")
+    return list(value)
+
+
+def _origins(value: Any) -> list[str]:
+    """Each an origin, normalised (no trailing slash, lower case); anything else refused."""
+    out = []
+    for origin in _list(value):
+        origin = str(origin).strip().rstrip("/")
+        if not _ORIGIN.fullmatch(origin):
+            raise ValueError(f"{origin!r} is not an origin: use scheme://host[:port], e.g. https://dash.example.org")
+        out.append(origin.lower())
+    return out
+
+
+def _paths(value: Any) -> list[Path]:
+    return [_path(v) for v in _list(value)]
+
+
+_FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
+    "store": (_store, lambda: None),
+    "home": (_path, lambda: Path(".citegraph")),
+    "neo4j_uri": (_optional_text, lambda: None),
+    "neo4j_user": (_text, lambda: "neo4j"),
+    "neo4j_password": (_secret, lambda: Secret("")),
+    "neo4j_database": (_text, lambda: "neo4j"),
+    "max_depth": (_integer(1, 16, optional=True), lambda: None),
+    "write_token": (_optional_secret, lambda: None),
+    "read_token": (_optional_secret, lambda: None),
+    "embed_origins": (_origins, list),
+    "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
+    "repo_roots": (_paths, list),
+    "ingest_workers": (_integer(1, optional=True), lambda: None),
+}
+"""Each setting: (parser of a raw value, default). The environment variable is ``CITEGRAPH_`` + the
+name in upper case (matched in any case, as in ``.env``)."""
+
+
+def _from_environment(environ: Mapping[str, str], env_file: Path | None) -> dict[str, str]:
+    """The raw ``CITEGRAPH_*`` values by setting name: ``env_file`` first, the environment over it."""
+    raw: dict[str, str] = {}
+    sources: list[Mapping[str, str | None]] = []
+    if env_file is not None and env_file.is_file():
+        from dotenv import dotenv_values
+
+        sources.append(dotenv_values(env_file))
+    sources.append(environ)
+    for source in sources:
+        for key, value in source.items():
+            name = key.lower().removeprefix(PREFIX.lower())
+            if key.upper().startswith(PREFIX) and name in _FIELDS and value is not None:
+                raw[name] = value
+    return raw
+
+
+class Settings:
+    """citegraph settings: the environment (and ``.env`` in the working folder), then the keyword
+    arguments over it.
 
     ``store``: ``memory`` (embedded, default) or ``neo4j``. ``home``: folder of the embedded store
     (``CITEGRAPH_HOME``, default ``./.citegraph``). ``neo4j_uri``/``neo4j_user``/``neo4j_password``/
     ``neo4j_database``: the Neo4j server (``CITEGRAPH_NEO4J_URI`` …); setting the URI selects Neo4j
     unless ``CITEGRAPH_STORE`` says otherwise. ``max_depth``: default traversal limit in evidence
-    steps (None = unlimited). ``write_token``/``read_token``: bearer tokens for HTTP writes/reads.
-    ``embed_origins``: origins allowed to frame embeddable views and call the API cross-origin
-    (``CITEGRAPH_EMBED_ORIGINS``, comma-separated or a JSON list of ``scheme://host[:port]``; empty
-    denies both).
-    ``max_body_bytes``: request body limit. ``repo_roots``: folders under which ``POST /impact``
-    and the GraphQL ``impact`` field may open git repositories (``CITEGRAPH_REPO_ROOTS``, a JSON
-    list); empty means impact over HTTP is refused (the CLI is not restricted).
-    ``ingest_workers``: processes that parse members when the CLI reads many files
-    (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no parser processes).
+    steps, 1–16 (None = unlimited). ``write_token``/``read_token``: bearer tokens for HTTP
+    writes/reads. ``embed_origins``: origins allowed to frame embeddable views and call the API
+    cross-origin (``CITEGRAPH_EMBED_ORIGINS``, comma-separated or a JSON list of
+    ``scheme://host[:port]``; empty denies both). ``max_body_bytes``: request body limit, at least
+    1024. ``repo_roots``: folders under which ``POST /impact`` and the GraphQL ``impact`` field may
+    open git repositories (``CITEGRAPH_REPO_ROOTS``, a JSON list); empty means impact over HTTP is
+    refused (the CLI is not restricted). ``ingest_workers``: processes that parse members when the
+    CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
+    parser processes).
+
+    Raises :class:`~graph.errors.SettingsInvalid` naming the variable and what it must be.
+
+    >>> s = Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687", "CITEGRAPH_MAX_DEPTH": "4"}, env_file=None)
+    >>> (s.store, s.max_depth, s.home)
+    ('neo4j', 4, PosixPath('.citegraph'))
+    >>> Settings(environ={"CITEGRAPH_MAX_DEPTH": "0"}, env_file=None)
+    Traceback (most recent call last):
+    graph.errors.SettingsInvalid: CITEGRAPH_MAX_DEPTH='0': must be at least 1 and at most 16
     """
 
-    model_config = SettingsConfigDict(env_prefix="CITEGRAPH_", env_file=".env", extra="ignore")
+    store: str | None
+    home: Path
+    neo4j_uri: str | None
+    neo4j_user: str
+    neo4j_password: Secret
+    neo4j_database: str
+    max_depth: int | None
+    write_token: Secret | None
+    read_token: Secret | None
+    embed_origins: list[str]
+    max_body_bytes: int
+    repo_roots: list[Path]
+    ingest_workers: int | None
 
-    store: Literal["memory", "neo4j"] | None = None
-    home: Path = Path(".citegraph")
-    neo4j_uri: str | None = None
-    neo4j_user: str = "neo4j"
-    neo4j_password: SecretStr = SecretStr("")
-    neo4j_database: str = "neo4j"
-    max_depth: int | None = Field(None, ge=1, le=16)
-    write_token: SecretStr | None = None
-    read_token: SecretStr | None = None
-    embed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    max_body_bytes: int = Field(16 * 1024 * 1024, ge=1024)
-    repo_roots: list[Path] = Field(default_factory=list)
-    ingest_workers: int | None = Field(None, ge=1)
+    __slots__ = tuple(_FIELDS)
 
-    @field_validator("embed_origins", mode="before")
-    @classmethod
-    def _parse_origins(cls, value):
-        """A comma/space-separated string or a JSON list; each an origin, normalised (no trailing
-        slash, lower case), anything else refused."""
-        if isinstance(value, str):
-            text = value.strip()
-            if text.startswith("["):
-                value = json.loads(text)
+    def __init__(self, *, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env"),
+                 **values: Any):
+        unknown = sorted(values.keys() - _FIELDS.keys())
+        if unknown:
+            raise TypeError(f"unknown settings: {', '.join(unknown)}")
+        raw = _from_environment(os.environ if environ is None else environ, env_file)
+        for name, (parse, default) in _FIELDS.items():
+            if name in values:
+                object.__setattr__(self, name, _parsed(name, parse, values[name]))
+            elif name in raw:
+                object.__setattr__(self, name, _parsed(name, parse, raw[name]))
             else:
-                value = [part for part in re.split(r"[,\s]+", text) if part]
-        out = []
-        for origin in value or []:
-            origin = str(origin).strip().rstrip("/")
-            if not _ORIGIN.fullmatch(origin):
-                raise ValueError(f"{origin!r} is not an origin: use scheme://host[:port], e.g. https://dash.example.org")
-            out.append(origin.lower())
-        return out
+                object.__setattr__(self, name, default())
+        self._choose_store()
 
-    @model_validator(mode="after")
-    def _choose_store(self) -> "Settings":
+    def _choose_store(self) -> None:
         if self.store is None:
-            self.store = "neo4j" if self.neo4j_uri else "memory"
+            object.__setattr__(self, "store", "neo4j" if self.neo4j_uri else "memory")
         if self.store == "neo4j" and not self.neo4j_uri:
-            raise ValueError("CITEGRAPH_STORE=neo4j needs CITEGRAPH_NEO4J_URI")
-        return self
+            raise SettingsInvalid("CITEGRAPH_STORE=neo4j needs CITEGRAPH_NEO4J_URI",
+                                  hint="set CITEGRAPH_NEO4J_URI=bolt://host:7687, or pass --neo4j URI")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Settings are read-only: use replace()")
+
+    def replace(self, **update: Any) -> "Settings":
+        """A copy with ``update`` applied (parsed like the environment's values); the environment is
+        not read again. ``store`` is chosen anew from the URI unless ``update`` gives it."""
+        unknown = sorted(update.keys() - _FIELDS.keys())
+        if unknown:
+            raise TypeError(f"unknown settings: {', '.join(unknown)}")
+        copy = object.__new__(Settings)
+        for name, (parse, _) in _FIELDS.items():
+            value = _parsed(name, parse, update[name]) if name in update else getattr(self, name)
+            object.__setattr__(copy, name, value)
+        copy._choose_store()
+        return copy
 
     def depth(self, asked: int | None) -> int | None:
         """The traversal limit for a request: ``asked`` when given (even 0, which the query then
         refuses), else the configured default ``max_depth``."""
         return self.max_depth if asked is None else asked
 
+    def __repr__(self) -> str:
+        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS) + ")"
+
+
+def _parsed(name: str, parse: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return parse(value)
+    except ValueError as exc:
+        shown = "**********" if ("token" in name or "password" in name) else value
+        raise SettingsInvalid(f"{PREFIX}{name.upper()}={shown!r}: {exc}") from None
 
 
 @lru_cache

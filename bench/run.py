@@ -853,15 +853,18 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
 
 
 def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
-    """Each applicable target with its figure and PASS/FAIL (or SKIP when the figure is missing)."""
+    """Each applicable target with its figure and PASS/FAIL (SKIP when the figure is missing; INFO
+    for a target stated for another size, e.g. "at L" in an M run: its figure is shown, and only
+    the run at that size judges it)."""
     rows = []
     for t in TARGETS:
         for store, fig in stores.items():
             if t.store not in (None, store) or (t.figure == "total_s") != (store == "_run"):
                 continue
             value = fig.get(t.figure)
-            scope = "" if t.size in (None, size) else f" (target stated at {t.size})"
-            if t.size is not None and t.figure == "total_s" and size != t.size:
+            elsewhere = t.size not in (None, size)  # stated for another size: shown, not judged
+            scope = f" (target stated at {t.size}: shown, not judged)" if elsewhere else ""
+            if elsewhere and t.figure == "total_s":
                 continue
             ok = value is not None and not (isinstance(value, float) and value != value) and (
                 value < t.limit if t.op == "<" else value >= t.limit)
@@ -871,6 +874,8 @@ def evaluate(size: str, stores: dict[str, dict]) -> list[dict]:
                 verdict = "SKIP"
             else:
                 verdict = "PASS" if ok else "FAIL"
+            if elsewhere and verdict != "SKIP":
+                verdict = "INFO"
             rows.append({"target": t.name + scope, "store": store, "figure": value, "op": t.op, "limit": t.limit,
                          "unit": t.unit, "verdict": verdict,
                          "note": fig.get("impact_note") if t.figure == "impact_s" else

@@ -19,6 +19,7 @@ __all__ = [
     "DuplicateDeclaration",
     "ValidationFailed",
     "QueryLimitExceeded",
+    "SettingsInvalid",
     "StoreUnavailable",
     "PreconditionFailed",
     "AmbiguousScope",
@@ -114,6 +115,11 @@ class ValidationFailed(CitegraphError):
 
 class QueryLimitExceeded(CitegraphError):
     """Raised when a query asks for more than the configured limits allow (depth, page size)."""
+
+
+class SettingsInvalid(CitegraphError):
+    """Raised when a setting (a ``CITEGRAPH_*`` variable, ``.env`` line or option) has a value it
+    cannot take; the message names the variable and what it must be."""
 
 
 class StoreUnavailable(CitegraphError):

@@ -23,6 +23,8 @@ System           ``system/<slug>``                     ``system/tolaria``
 AnalysisSet      ``<set>``                             ``tolaria``, ``AAS-2026-10-04-…-01``
 Document         ``<set>/<role>``                      ``tolaria/workflow-report``
 Section          ``<document>#L<line>``                ``tolaria/workflow-report#L5``
+                 (``#D<line>``: a declaration written
+                 inline at the start of a paragraph, G1)
 Statement        ``<document>#L<line>``                ``tolaria/synthesis#L29``
 Quotation        ``<document>#Q<line>``                ``tolaria/workflow-report#Q39``
 Record           ``<set>/<record id>``                 ``tolaria/RT-RTE-mcp-write``
@@ -67,7 +69,20 @@ __all__ = [
     "named_reference_node_id",
     "review_node_id",
     "slugify",
+    "ANY_ANALYST",
+    "STATUS_VALUES",
 ]
+
+ANY_ANALYST = "*"
+"""The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
+result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
+
+STATUS_VALUES = frozenset({
+    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
+})
+"""Conclusion-status vocabulary (GRAMMAR §4.4): the value of a Statement's ``statuses`` entry when
+the status is well formed (:func:`ingest.grammar.split_status`; ``queries.validation`` refuses the
+rest)."""
 
 RecordId = NewType("RecordId", str)
 """A record ID as written, e.g. ``RT-RTE-mcp-write`` (GRAMMAR §1.1)."""
@@ -187,11 +202,15 @@ class Node:
         - AnalysisSet: ``system``, ``run_id`` (or None), ``reviewed_boundary`` (or None).
         - Document: ``role``, ``title``, ``member_type``, ``format`` (``txt``|``md``), ``path``,
           ``sha256`` (of the original bytes), ``size`` (bytes), ``preamble`` (markup before the
-          first section), ``trailer`` (markup after the last block), ``frontmatter`` (map).
-          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI or None),
+          first block: frontmatter and title), ``trailer`` (markup after the last block),
+          ``frontmatter`` (map).
+          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI, :data:`ANY_ANALYST`
+          for a G1 result holding every analyst's records, or None for members declaring none),
           ``reviewed_boundary``, ``frontmatter_lines`` (key → line) and, in a set with a manifest,
           ``manifest`` (path), ``manifest_members``, ``manifest_lines``, ``pinned_sha256`` (None
-          when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`).
+          when unpinned) and ``pin_verified`` (see :mod:`ingest.sets`). A generated review adds
+          ``projection`` (True: outside the set folder, unpinned) and ``identity_keys`` (the
+          frontmatter keys of its run and boundary: ``analysis-run``, ``reviewed-revision``).
         - Section: ``heading``, ``level`` (2–6), ``order`` (block index), ``line``, ``kind``
           (``section``|``kinds``|``declaration``|``annotation``|``subsection``), ``markup``, ``gap``;
           ``record_kind`` (kinds), ``record_id``/``label`` (declaration), ``annotates``/``label``
@@ -202,8 +221,12 @@ class Node:
           (whitespace before it), ``order``, ``line``, ``table`` (table role for rows), ``cells``
           (list of str for rows). Markdown fields add ``label``/``value``/``form``
           (``bullet``|``bold``|``line``); and any statement may carry ``statuses`` ([label, value]
-          pairs), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
-          (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges``, ``unattributed``.
+          or, with a trailing qualifier, [label, value, qualifier]: ``wired on target emission`` is
+          ``wired`` qualified ``on target emission``, GRAMMAR §4.4), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
+          (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges`` (expanded),
+          ``unexpanded_ranges`` ([range, reason] pairs), ``unattributed``. A CITES edge's ``form`` is
+          ``citation``, ``mention``, ``quotation``, ``link``, ``range`` (a record inside a record
+          range) or ``frontmatter``.
         - Quotation: ``text`` (body), ``path``, ``lines`` (or None), ``revision`` (or None), ``line``.
         - Record: ``record_id``, ``analyst`` (RT|MEM|EPI or None), ``kind``, ``slug``.
         - Source: ``source_id``, ``kind``, ``url`` (identity), ``commit`` (revision), ``cutoff``,

@@ -4,12 +4,20 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 :func:`extract_citations`. Forms recognised, in order of precedence:
 
 1. citation groups: ``(…)`` and ``[…]`` (not a link label) split on ``;`` then ``,`` — a group
-   counts when one token is an ID or path, or when it closes a sentence and every token is a short
-   name (``(boundary, Source register).``);
+   counts when one token is an ID or path, or when it closes a sentence and every token names a
+   member or a known section (``(boundary, Source register).``,
+   :func:`ingest.resolve.names_part`); an ordinary parenthetical such as ``(ranking may reorder
+   results)`` is prose;
 2. a bare trailing ID list after the final sentence (seed 003: ``… effects. RT-RTE-owner-chat,
-   RT-OBJ-active-runs.``);
+   RT-OBJ-active-runs.``), and the list of the overview's amendment index line (GRAMMAR §2.2
+   rule 6: ``Amended or superseded records: EPI-OBJ-1, EPI-OBJ-4; reconciliation.``);
 3. whole table cells of citation columns (Limitations ``affected …`` column);
 4. every other record/source ID or ``dir/file.ext`` path in running prose, as a ``mention``.
+
+A record range (``MEM-RTE-1 through MEM-RTE-7``, `` `RT-BAP-1`–`RT-BAP-3` ``, GRAMMAR §1.1) found
+by any of these forms cites every record in it, each with form ``range`` and the range as its token;
+one that cannot be expanded exactly cites only its ends, as written
+(:func:`ingest.grammar.record_ranges`).
 """
 
 from __future__ import annotations
@@ -19,8 +27,9 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token
+from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
 from ingest.parsers.parsed import ParsedCitation
+from ingest.resolve import names_part
 
 __all__ = ["extract_citations", "split_cell_citations"]
 
@@ -30,6 +39,7 @@ _RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
 statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
 look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
+_INDEX_LINE = re.compile(r"^Amended or superseded records:[ \t]*")
 _MAX_NAME_WORDS = 5
 
 
@@ -101,7 +111,7 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
     if any(RECORD_ID.search(t.text) or SOURCE_ID.search(t.text) for t in tokens):
         return True
     closes_sentence = re.match(r"[.;]?\s*$", text[end:]) is not None or re.match(r"[.;](?:\s|$)", text[end:]) is not None
-    return closes_sentence and all(_is_short_name(t.text) for t in tokens)
+    return closes_sentence and all(names_part(t.text) for t in tokens)
 
 
 def _has_record_mark(text: str) -> bool:
@@ -166,6 +176,8 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     [('RT-RTE-x', 'mention'), ('SRC-1', 'citation'), ('a/b.js', 'citation')]
     >>> [(c.target_kind, c.target, c.source_id) for c in extract_citations("Facts reach it (SRC-2 src/prompt.rs).")]
     [('source', 'SRC-2', None), ('file', 'src/prompt.rs', 'SRC-2')]
+    >>> [(c.target, c.form, c.token) for c in extract_citations("Paths (RT-BAP-1–RT-BAP-3).")]
+    [('RT-BAP-1', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-2', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-3', 'range', 'RT-BAP-1–RT-BAP-3')]
     """
     found: list[ParsedCitation] = []
     taken: list[tuple[int, int]] = []
@@ -182,8 +194,13 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         found.extend(_group_citations(tokens, "citation", (span_from, span_end)))
         taken.append((m.start(), m.end()))
         span_from = span_end
+    index = _INDEX_LINE.match(text)
+    if index:  # GRAMMAR §2.2 rule 6: the list after the label, `none` or IDs, then the reconciliation
+        tokens = [t for t in _split(text[index.end():].rstrip().rstrip("."), index.end()) if t.text != "none"]
+        found.extend(_group_citations(tokens, "citation", (0, len(text))))
+        taken.append((index.end(), len(text)))
     # A trailing list needs a record or source token (``classify_token``), so an ID mark.
-    trailing = _trailing_list(text, taken) if records or sources else None
+    trailing = _trailing_list(text, taken) if (records or sources) and not index else None
     if trailing:
         offset, tokens = trailing
         end = len(text.rstrip())
@@ -209,6 +226,22 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
         if free(m.start(), m.end()):
             found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
                                         *sentences.around(m.start(), m.end())))
+    return _with_ranges(text, found, sentences.around)
+
+
+def _with_ranges(text: str, found: list[ParsedCitation], around, base: int = 0) -> tuple[ParsedCitation, ...]:
+    """``found`` (citations of ``text``, offsets from ``base``) with the ends of each expandable
+    record range replaced by one ``range`` citation per record in it, over the span the ends
+    supported (``around(start, end)`` when none was cited); ordered by offset."""
+    for r in record_ranges(text) if _has_record_mark(text) else ():
+        if r.reason is not None:
+            continue
+        start, end = base + r.start, base + r.end
+        ends = [c for c in found if c.target_kind == "record" and start <= c.start and c.end <= end]
+        span = ((min(c.span_start for c in ends), max(c.span_end for c in ends)) if ends
+                else around(start, end))
+        found = [c for c in found if c not in ends]
+        found.extend(ParsedCitation(r.text, "record", record, "range", start, end, *span) for record in r.records)
     return tuple(sorted(found, key=lambda c: (c.start, c.end)))
 
 
@@ -220,4 +253,5 @@ def split_cell_citations(cell: str, base: int) -> tuple[ParsedCitation, ...]:
     [('source', 'SRC-1'), ('record', 'RT-RTE-x'), ('named', 'report verification limits')]
     """
     tokens = _split(cell, base)
-    return tuple(_group_citations(tokens, "citation", (base, base + len(cell))))
+    found = _group_citations(tokens, "citation", (base, base + len(cell)))
+    return _with_ranges(cell, found, lambda s, e: (base, base + len(cell)), base)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
+from ingest.sets import GAP, MANIFEST_NAME, Assembly, InputFile, SetProblem, assemble
 
-__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept"]
+__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "read_inputs", "read_sets", "read_members", "accept",
+           "no_members"]
 
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
 """Largest member accepted (bytes); real members are under 100 KiB."""
@@ -19,16 +20,28 @@ MAX_MEMBER_BYTES = 8 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:
-    """Parsed members in input order, and the files refused with their errors."""
+    """Parsed members in input order, the files refused with their errors, and (with ``partial``)
+    the gaps: each pinned member that is absent, where its manifest expects it, with its error."""
 
     parsed: list[ParsedDocument]
     errors: list[tuple[str, CitegraphError]]
+    gaps: list[tuple[str, CitegraphError]] = field(default_factory=list)
 
 
 NO_MEMBERS = ("no analysis-set members found in the input",
               "members are plain-text renderings (.txt) or Markdown files (.md) whose frontmatter `type:` is a "
               "member type")
 """Message and hint of the error for an input without any member."""
+
+
+def no_members(paths: list[Path]) -> IngestError:
+    """The error for ``paths`` holding no analysis-set member (``citegraph check PATHS`` of such a
+    folder says so instead of reporting 0 errors).
+
+    >>> str(no_members([Path("docs")]))
+    'no analysis-set members found in the input: docs'
+    """
+    return IngestError(f"{NO_MEMBERS[0]}: {', '.join(map(str, paths))}", hint=NO_MEMBERS[1])
 
 
 def oversize(size: int) -> str:
@@ -42,9 +55,12 @@ def refusal_of(problems: list[SetProblem]) -> CitegraphError:
     first = problems[0].to_error()
     more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
     own = (first.hint or "").strip()
+    partial = ("To ingest a set copied in part, its members present, each absent one recorded as a "
+               "manifest-missing-member finding: --partial (?partial=true, partial: true)."
+               if any(p.code == GAP for p in problems) else None)
     hint = " ".join(filter(None, [own if own.endswith((".", "?", "!")) or not own else own + ".",
                                   "Nothing was ingested; skip invalid files to ingest the rest "
-                                  "(--skip-invalid, ?skip_invalid=true, skipInvalid: true)."]))
+                                  "(--skip-invalid, ?skip_invalid=true, skipInvalid: true).", partial]))
     return type(first)(first.message + more, hint=hint, source=first.source)
 
 
@@ -103,7 +119,8 @@ def read_sets(paths: list[Path], *, workers: int | None = None) -> Assembly:
     return assemble(read_inputs(paths), workers=workers)
 
 
-def read_members(paths: list[Path], *, skip_invalid: bool = False, workers: int | None = None) -> ReadResult:
+def read_members(paths: list[Path], *, skip_invalid: bool = False, partial: bool = False,
+                 workers: int | None = None) -> ReadResult:
     """Read, parse and assemble every member under ``paths``; a set is taken whole or not at all.
 
     Parameters
@@ -112,6 +129,9 @@ def read_members(paths: list[Path], *, skip_invalid: bool = False, workers: int 
         Member files and folders (see :func:`member_files`).
     skip_invalid : bool, default False
         Refuse the invalid files and their sets and return the rest, instead of raising.
+    partial : bool, default False
+        A set whose manifest pins members that are absent (a set copied in part) is not refused:
+        its members present are returned, and each absent one is a gap (``ReadResult.gaps``).
     workers : int or None, default None
         Processes that parse members: None for one per available CPU, 1 for this process only.
         A pool is used only from :data:`ingest.sets.PARALLEL_MIN_FILES` members up; the result
@@ -121,7 +141,8 @@ def read_members(paths: list[Path], *, skip_invalid: bool = False, workers: int 
     -------
     ReadResult
         Members of the sets without error problems, in input order; with ``skip_invalid`` the
-        refused files (a problem's own file, and every member of a refused set) with their errors.
+        refused files (a problem's own file, each absent member where its manifest expects it, and
+        every member of a refused set) with their errors.
 
     Raises
     ------
@@ -130,11 +151,12 @@ def read_members(paths: list[Path], *, skip_invalid: bool = False, workers: int 
         ``IngestError`` for a missing or mismatched manifest pin, ``DuplicateDeclaration``); the
         message counts the others.
     """
-    return accept(read_sets(paths, workers=workers), skip_invalid=skip_invalid)
+    return accept(read_sets(paths, workers=workers), skip_invalid=skip_invalid, partial=partial)
 
 
-def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
-    """The members of ``assembly`` that may be ingested: every set without an error problem.
+def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = False) -> ReadResult:
+    """The members of ``assembly`` that may be ingested: every set without a problem refusing it
+    (:meth:`ingest.sets.SetProblem.refuses`; with ``partial`` an absent pinned member is a gap).
 
     For any face that has files as bytes rather than paths (an uploaded archive):
     ``accept(assemble(InputFile(path, data) for path, data in read_zip(upload)))``.
@@ -144,13 +166,14 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
     CitegraphError
         As :func:`read_members`.
     """
-    problems = [p for p in assembly.problems if p.severity == "error"]
-    if not assembly.documents and not problems:
+    problems = [p for p in assembly.problems if p.refuses(partial)]
+    gaps = [(p.subject, p.to_error()) for p in assembly.problems if p.severity == "error" and not p.refuses(partial)]
+    if not assembly.documents and not problems and not gaps:
         raise IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
     if problems and not skip_invalid:
         raise refusal_of(problems)
-    refused = assembly.refused_sets
-    errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
+    refused = assembly.refused(partial)
+    errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
     listed = {p.path for p in problems}
     parsed = []
     for doc in assembly.documents:
@@ -160,4 +183,4 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False) -> ReadResult:
         elif doc.path not in listed:
             errors.append((doc.path, IngestError(f"set {set_id} was refused as a whole",
                                                  source=SourceSpan(doc.path, 1))))
-    return ReadResult(parsed, errors)
+    return ReadResult(parsed, errors, gaps)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.model import ANY_ANALYST, STATUS_VALUES
+
 __all__ = [
     "RECORD_ID",
     "RECORD_ID_STRICT",
@@ -20,7 +22,9 @@ __all__ = [
     "ANALYSTS",
     "KIND_HEADINGS",
     "MemberType",
+    "SECTION_NAMES",
     "member_type",
+    "member_identity",
     "EMPTY_KIND",
     "EVIDENCE_LAYERS",
     "parse_record_id",
@@ -31,9 +35,16 @@ __all__ = [
     "ID_LIKE",
     "SOURCE_RANGE",
     "RECORD_RANGE",
+    "MAX_RANGE",
+    "RecordRange",
+    "record_ranges",
     "MEMBER_FILES",
     "NON_MEMBER_TYPES",
     "record_id_from_anchor",
+    "anchor_record",
+    "STATUS_LABEL",
+    "STATUS_IN_PROSE",
+    "split_status",
     "role_of",
     "role_file",
 ]
@@ -92,7 +103,11 @@ class MemberType:
 
     ``sections`` are the H2 names (GRAMMAR §3); ``subsections`` the fixed H3 names; ``free`` the H2
     sections whose short lines are free H3 subheadings (GRAMMAR §9 rule 2); ``record_prefix`` the
-    analyst prefix it may declare (GRAMMAR §2.2 rule 4), or None.
+    analyst prefix it may declare (GRAMMAR §2.2 rule 4), :data:`~graph.model.ANY_ANALYST` for the
+    G1 result (one file holding every analyst's records), or None. ``run_id_key`` and
+    ``boundary_key`` are the frontmatter keys naming its run and reviewed boundary (GRAMMAR §2.2
+    rule 5). A ``projection`` (the generated review, §3.11) is published outside the set folder:
+    its links reach into the reviewed set's folder, and the set's manifest does not pin it.
     """
 
     name: str
@@ -101,6 +116,9 @@ class MemberType:
     subsections: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
     record_prefix: str | None = None
+    run_id_key: str = "run-id"
+    boundary_key: str = "reviewed-boundary"
+    projection: bool = False
 
 
 _KIND_NAMES = tuple(name for _, name in KIND_HEADINGS)
@@ -137,11 +155,26 @@ _MEMBER_TYPES = (
                free=("Bounded synthesis",)),
     MemberType("agentic-system-boundary", "boundary", ("Boundary and evidence", "Source register", "Not reached")),
     MemberType("agentic-system-verification", "verification", ("Verification", "Blockers", "Limits")),
-    MemberType("generated-review", "generated-review", ("Limitations",)),
+    MemberType("generated-review", "generated-review", ("Limitations",), run_id_key="analysis-run",
+               boundary_key="reviewed-revision", projection=True),
+    MemberType("agentic-system-analysis-result", "result",
+               ("Run identity", "Boundary and evidence", "Source register", "Shared records", "Runtime account",
+                "Lens scoping", "Lens outputs", "Reconciliation", "Bounded synthesis", "Limitations",
+                "Verification and blockers"),
+               (*_KIND_NAMES, "Memory/context scope", "Epistemic scope", "Memory/context lens", "Epistemic lens",
+                "Semantic verification", "Deterministic validation", "Blockers"),
+               free=("Runtime account", "Reconciliation", "Bounded synthesis"), record_prefix=ANY_ANALYST),
 )
 
-_TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "types/")
-"""Type-path prefixes of the four generations (GRAMMAR §0, §10)."""
+SECTION_NAMES = frozenset(
+    name.lower() for t in _MEMBER_TYPES for name in (*t.sections, *t.subsections)
+)
+"""Every section and subsection name the member types define (GRAMMAR §3), lower-cased: what a
+named reference may name besides a member (``Source register``, ``Bounded conclusion``)."""
+
+_TYPE_PREFIXES = ("agentic-system-analyses/types/", "agentic-systems/types/", "reports/types/", "kb/types/", "types/")
+"""Type-path prefixes of the generations (GRAMMAR §0, §10); ``kb/types/`` is a G1 form
+(``kb/types/agentic-system-analysis-result.md``, the Supermemory result)."""
 
 
 def member_type(type_path: str) -> MemberType | None:
@@ -153,6 +186,8 @@ def member_type(type_path: str) -> MemberType | None:
     'synthesis'
     >>> member_type("types/agent-memory-analysis-report.md").role
     'memory'
+    >>> member_type("kb/types/agentic-system-analysis-result.md").role  # G1 single-file result
+    'result'
     >>> member_type("agentic-system-analyses/types/agentic-system-analysis-set.md") is None
     True
     """
@@ -165,6 +200,19 @@ def member_type(type_path: str) -> MemberType | None:
         return None
     name = path.removesuffix(".md")
     return next((t for t in _MEMBER_TYPES if t.name == name), None)
+
+
+def member_identity(frontmatter: dict, member: MemberType) -> tuple[str | None, str | None]:
+    """(run-id, reviewed boundary) a member's frontmatter states (GRAMMAR §2.2 rule 5): ``run-id``
+    and ``reviewed-boundary``, or a generated review's ``analysis-run`` and ``reviewed-revision``
+    (§3.11), which tie it to the set it reviews.
+
+    >>> member_identity({"analysis-run": "AAS-2026-10-02-x-01", "reviewed-revision": "6acb"},
+    ...                 member_type("agentic-systems/types/generated-review.md"))
+    ('AAS-2026-10-02-x-01', '6acb')
+    """
+    run_id, boundary = frontmatter.get(member.run_id_key), frontmatter.get(member.boundary_key)
+    return (str(run_id) if run_id is not None else None, str(boundary) if boundary is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +265,8 @@ def classify_token(token: str) -> str:
 
 _ROLE_WORDS = frozenset(
     "synthesis workflow report runtime memory epistemic reconciliation profile overview boundary "
-    "verification analysis agent agentic system record synthesis-verification generated review".split()
+    "verification analysis agent agentic system agentic-system record synthesis-verification generated review "
+    "result".split()
 )
 
 
@@ -228,6 +277,8 @@ def system_from_title(title: str) -> str:
     'Tolaria'
     >>> system_from_title("Dynamic Cheatsheet memory profile")
     'Dynamic Cheatsheet'
+    >>> system_from_title("instinctual-memory agentic-system analysis")  # G2 overview title
+    'instinctual-memory'
     """
     words = title.split()
     while len(words) > 1 and words[-1].lower() in _ROLE_WORDS:
@@ -254,10 +305,72 @@ SOURCE_RANGE = re.compile(
 ``SRC-1-3``."""
 
 RECORD_RANGE = re.compile(
-    rf"({RECORD_ID.pattern})[ \t]+through[ \t]+({RECORD_ID.pattern})"
+    rf"({RECORD_ID.pattern})(?:[ \t]+through[ \t]+|[ \t]*\u2013[ \t]*)({RECORD_ID.pattern})"
 )
-"""A record range such as ``RTE-4 through RTE-9``, refused by the record contract but present in G2
-prose (GRAMMAR §1.1)."""
+"""A record range, refused by the record contract but present in real prose (GRAMMAR §1.1): ``RTE-4
+through RTE-9`` (G2) and, with an en dash, ``RT-OBJ-1–RT-OBJ-3`` (the G2.5 rewrite writes
+`` `RT-OBJ-1`–`RT-OBJ-3` ``; the code spans are gone from the plain text this runs on). ``OBJ-2
+to OBJ-8`` is not one: it names a transformation's ends (a G1 ledger)."""
+
+MAX_RANGE = 100
+"""Most records a range is expanded to; a longer one cites only its ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRange:
+    """A record range in a text: ``[start, end)`` its offsets, ``text`` as written, ``records`` the
+    IDs it cites (every record from ``first`` to ``last`` when ``reason`` is None; else only its two
+    ends, and ``reason`` says why it cannot be expanded exactly)."""
+
+    start: int
+    end: int
+    text: str
+    records: tuple[str, ...]
+    reason: str | None = None
+
+
+def record_ranges(text: str) -> list[RecordRange]:
+    """Every record range in ``text`` (GRAMMAR §1.1, :data:`RECORD_RANGE`), in order.
+
+    A range cites every record in it when its ends share analyst and kind and are numbered
+    (``MEM-RTE-1 through MEM-RTE-7`` is seven records), the first no greater than the last, written
+    with the same number of digits when either is zero-padded, and at most :data:`MAX_RANGE` long;
+    otherwise it cites only its ends.
+
+    >>> [r.records for r in record_ranges("see RT-BAP-1–RT-BAP-3 and RTE-2 through RTE-3")]
+    [('RT-BAP-1', 'RT-BAP-2', 'RT-BAP-3'), ('RTE-2', 'RTE-3')]
+    >>> [(r.records, r.reason) for r in record_ranges("RT-OBJ-1 through EPI-OBJ-4")]
+    [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
+    """
+    if "through" not in text and "\u2013" not in text:
+        return []
+    out = []
+    for m in RECORD_RANGE.finditer(text):
+        first, last = m.group(1), m.group(2)
+        records, reason = _expand(first, last)
+        out.append(RecordRange(m.start(), m.end(), m.group(), records, reason))
+    return out
+
+
+def _expand(first: str, last: str) -> tuple[tuple[str, ...], str | None]:
+    """(records, reason) of the range ``first``..``last`` (see :func:`record_ranges`)."""
+    a, b = parse_record_id(first), parse_record_id(last)
+    ends = (first,) if first == last else (first, last)
+    if (a.analyst, a.kind) != (b.analyst, b.kind):
+        return ends, "its ends differ in analyst or kind"
+    if not (a.slug.isdigit() and b.slug.isdigit()):
+        return ends, "its ends are not numbered IDs"
+    lo, hi = int(a.slug), int(b.slug)
+    padded = a.slug.startswith("0") or b.slug.startswith("0")
+    if lo > hi:
+        return ends, "its first end is greater than its last"
+    if padded and len(a.slug) != len(b.slug):
+        return ends, "its ends are zero-padded to different widths"
+    if hi - lo + 1 > MAX_RANGE:
+        return ends, f"it spans more than {MAX_RANGE} records"
+    head = first[: len(first) - len(a.slug)]
+    width = len(a.slug) if padded else 0
+    return tuple(f"{head}{n:0{width}d}" for n in range(lo, hi + 1)), None
 
 MEMBER_FILES: dict[str, str] = {
     "boundary": "boundary.md",
@@ -273,9 +386,11 @@ MEMBER_FILES: dict[str, str] = {
     "profile-verification": "profile-verification.md",
     "synthesis-verification": "synthesis-verification.md",
     "workflow-report": "workflow.md",
+    "result": "result.md",
 }
 """Role → file name in a set folder (GRAMMAR §2 layout; the verification type's own name
-``record-verification.md`` is accepted beside the layout's ``report-verification.md``)."""
+``record-verification.md`` is accepted beside the layout's ``report-verification.md``; a G1 run is
+one ``result.md``, GRAMMAR §0)."""
 
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
 
@@ -331,3 +446,79 @@ def record_id_from_anchor(anchor: str) -> str | None:
     record_id = f"{prefix.upper()}-" if prefix else ""
     record_id += f"{kind.upper()}-{name}"
     return record_id if RECORD_ID.fullmatch(record_id) else None
+
+
+_NUMERIC_ANCHOR = re.compile(r"^(?:(rt|mem|epi)-)?(cmp|obj|rte|clm|abs|bap)-(\d+)(?:-|$)")
+
+
+def anchor_record(anchor: str) -> str | None:
+    """The record a link's anchor names, or None when it names none (GRAMMAR §5; §2.2 rule 3).
+
+    An anchor names a record in two ways: it is the record anchor itself (``lower(ID)``, GRAMMAR
+    §1.1), or it is the slug of the record's declaration heading ``#### ID — Label``, as G2
+    overviews and generated reviews link them (``mem-obj-1-source-event-journal``, or with GitHub's
+    double dash for the dash ``rte-1--local-cli-operation``). A numeric ID ends after its number; a
+    slug ID, whose words are dash-joined too, ends at the ``--`` of a heading slug, else the whole
+    anchor is the ID.
+
+    >>> anchor_record("mem-obj-1-source-event-journal"), anchor_record("epi-rte-2--model-extraction")
+    ('MEM-OBJ-1', 'EPI-RTE-2')
+    >>> anchor_record("rt-rte-cumulative-update"), anchor_record("rt-rte-mcp-write--mcp-note-write")
+    ('RT-RTE-cumulative-update', 'RT-RTE-mcp-write')
+    >>> anchor_record("rte-2"), anchor_record("limitations")
+    ('RTE-2', None)
+    """
+    a = anchor.strip().lower()
+    m = _NUMERIC_ANCHOR.match(a)
+    if m:
+        prefix, kind, number = m.groups()
+        return (f"{prefix.upper()}-" if prefix else "") + f"{kind.upper()}-{number}"
+    return record_id_from_anchor(a.split("--", 1)[0])
+
+
+_STATUS_TERMS = "|".join(re.escape(v) for v in sorted(STATUS_VALUES, key=lambda v: (-len(v), v)))
+_STATUS_TERM = re.compile(rf"^({_STATUS_TERMS})(?![\w-])")
+
+STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
+"""A conclusion-status label (GRAMMAR §4.4): ``implementation conclusion status``, ``operation
+conclusion status``, ``Component existence and roles conclusion status`` (G1) …"""
+
+STATUS_IN_PROSE = re.compile(
+    rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w-]+ ){{0,5}}conclusion status)(?::[ \t]*|[ \t]+(?=`?(?:{_STATUS_TERMS})(?![\w-])))"
+    r"([^;.\n]*)"
+)
+"""A conclusion status stated inside running prose (GRAMMAR §4.4, G2): ``… conclusion status:
+value`` up to the next ``;`` or ``.``, at the start of a line or after ``.``/``;``/``:``; also
+without the colon when a vocabulary term follows (the G2.5 rewrite's ``Activation/effect:
+implementation conclusion status `wired` for context output``)."""
+
+
+def split_status(stated: str) -> tuple[str, str | None]:
+    """(value, qualifier) of a stated conclusion status (GRAMMAR §4.4).
+
+    The value is the leading vocabulary term (:data:`graph.model.STATUS_VALUES`, backticks
+    stripped); what follows it in its sentence is its qualifier (real forms: ``wired on target
+    emission``, ``uninspected, no supplied benchmark result``). A statement that opens with no term,
+    or whose qualifier is itself a term (``wired; observed`` is two values), is returned whole with
+    no qualifier, for ``check`` to refuse.
+
+    >>> split_status("`wired` on target emission"), split_status("uninspected, no supplied benchmark result")
+    (('wired', 'on target emission'), ('uninspected', 'no supplied benchmark result'))
+    >>> split_status("wired. The adapter sends messages."), split_status("wired; observed")
+    (('wired', None), ('wired; observed', None))
+    >>> split_status("causally supported"), split_status("not determinable")
+    (('causally supported', None), ('not determinable', None))
+    """
+    text = stated.replace("`", "").strip()
+    m = _STATUS_TERM.match(text)
+    if not m:
+        return text, None
+    rest = text[m.end():]
+    if not rest.strip() or rest.lstrip().startswith("."):
+        return m.group(1), None
+    qualifier = re.split(r"\.(?:\s|$)", rest.lstrip(" \t,;:\u2014\u2013-"), maxsplit=1)[0].strip()
+    if not qualifier:
+        return m.group(1), None
+    if _STATUS_TERM.match(qualifier):
+        return text, None
+    return m.group(1), qualifier

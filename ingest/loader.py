@@ -99,7 +99,8 @@ def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
     for seq, c in enumerate(citations):
         b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
                start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
-               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}))
+               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}),
+               **({"anchor": c.anchor} if c.anchor else {}))
 
 
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
@@ -137,7 +138,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
     for order, block in enumerate(doc.blocks, start=1):
-        node_id = f"{doc_id}#L{block.line}"
+        # an inline declaration shares its line with the statement after it (G1): #D<line>
+        node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') == 'inline' else 'L'}{block.line}"
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
@@ -201,7 +203,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
         for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
     ] + [SectionRef(n.id, roles[n.document_id], n.get("heading")) for g in graphs for n in g.nodes
          if n.label == Label.SECTION]
-    sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#L", 1)[1])))
+    sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#", 1)[1][1:])))
     refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
     refs.update({n.id: n for n in shared.values() if n.label == Label.NAMED_REFERENCE})
     derived: list[Edge] = []
@@ -225,8 +227,10 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
 
 @dataclass(frozen=True, slots=True)
 class DocumentOutcome:
-    """What ingest did with one file: ``status`` is ``written``, ``unchanged`` or ``skipped``
-    (``error`` says why, for skipped files); counts are of the document's own graph."""
+    """What ingest did with one file: ``status`` is ``written``, ``unchanged``, ``skipped``
+    (``error`` says why) or ``missing`` (a member its set's manifest pins but that is absent, where
+    the manifest expects it, ingested ``partial``; ``error`` says which pin); counts are of the
+    document's own graph."""
 
     path: str
     document: str | None
@@ -267,12 +271,14 @@ def ingest_parsed(
     errors: list[tuple[str, CitegraphError]] = (),
     check: Callable[[str, list[ParsedDocument]], None] | None = None,
     expect: Mapping[str, str | None] | None = None,
+    gaps: list[tuple[str, CitegraphError]] = (),
 ) -> IngestReport:
     """Write parsed members to ``store``, one atomic write per analysis set.
 
     Members whose SHA-256 equals the stored document's are left untouched (``unchanged``); a set
     with no changed member is not written at all. ``errors`` are files already refused (listed as
-    ``skipped``). ``check``, when given, is called per set before writing and may raise to refuse it.
+    ``skipped``), ``gaps`` absent pinned members of partial sets (listed as ``missing``). ``check``,
+    when given, is called per set before writing and may raise to refuse it.
     ``expect`` maps document ids to the SHA-256 they must have when written (None: must not exist
     yet); the store checks it atomically with the write (compare-and-swap). A store offering
     :class:`~graph.store.SupportsBulkWrite` (the embedded one) takes the whole run as one
@@ -289,7 +295,7 @@ def ingest_parsed(
         An ``expect`` item does not match the stored document; that set is not written.
     """
     loaded = ingest_stream(store, [parsed], check=check, expect=expect)
-    return ordered_report(loaded, [d.path for d in parsed], errors)
+    return ordered_report(loaded, [d.path for d in parsed], errors, gaps=gaps)
 
 
 def ingest_stream(
@@ -384,14 +390,16 @@ def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outco
 
 
 def ordered_report(loaded: IngestReport, order: Iterable[str], errors: Iterable[tuple[str, CitegraphError]] = (),
-                   sets: Iterable[str] | None = None) -> IngestReport:
+                   sets: Iterable[str] | None = None,
+                   gaps: Iterable[tuple[str, CitegraphError]] = ()) -> IngestReport:
     """The report of a run: the outcome of each path of ``order`` (the members given, as
-    :func:`ingest_stream` reported them), then each of ``errors`` as ``skipped``, in that order;
-    the sets written are ``sets`` when given, else those of ``loaded``."""
+    :func:`ingest_stream` reported them), then each of ``errors`` as ``skipped`` and each of
+    ``gaps`` as ``missing``, one row each, in that order; the sets written are ``sets`` when
+    given, else those of ``loaded``."""
     outcomes = {d.path: d for d in loaded.documents}
     errors = list(errors)
-    for path, err in errors:
-        outcomes[path] = DocumentOutcome(path, None, "skipped", error=str(err))
-    order = [*order, *(p for p, _ in errors)]
-    return IngestReport(tuple(outcomes[p] for p in order if p in outcomes),
-                        tuple(loaded.sets if sets is None else sets))
+    refused = {p for p, _ in errors}
+    rows = [outcomes[p] for p in order if p in outcomes and p not in refused]
+    rows += [DocumentOutcome(path, None, "skipped", error=str(err)) for path, err in errors]
+    rows += [DocumentOutcome(path, None, "missing", error=str(err)) for path, err in gaps]
+    return IngestReport(tuple(rows), tuple(loaded.sets if sets is None else sets))

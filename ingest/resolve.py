@@ -6,9 +6,12 @@ nothing ingested stays unresolved and visible.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["SectionRef", "resolve_named_reference", "ROLE_WORDS"]
+from ingest.grammar import SECTION_NAMES
+
+__all__ = ["SectionRef", "resolve_named_reference", "names_part", "ROLE_WORDS"]
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "workflow report": ("workflow-report",),
@@ -29,6 +32,25 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
 }
 """Leading words of a named reference that name a member role (GRAMMAR §2 layout roles; the seeds
 cite the workflow report as ``workflow …``)."""
+
+
+_MAX_NAME_WORDS = 5
+
+
+def names_part(token: str) -> bool:
+    """Whether a citation-group token names a member or a known section, as a named reference does
+    (seeds issue; issue 13 item 6): at most five words, no sentence punctuation, and either a
+    section name of the grammar (:data:`~ingest.grammar.SECTION_NAMES`) or opening with a role's
+    words (:data:`ROLE_WORDS`). Ordinary parentheticals name neither.
+
+    >>> [names_part(t) for t in ["workflow account", "Source register", "report verification limits",
+    ...                          "ranking may reorder results", "the executable and service"]]
+    [True, True, True, False, False]
+    """
+    words = token.lower().split()
+    if not 0 < len(words) <= _MAX_NAME_WORDS or re.search(r"[.:!?\"“”]", token):
+        return False
+    return " ".join(words) in SECTION_NAMES or " ".join(words[:2]) in ROLE_WORDS or words[0] in ROLE_WORDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ __all__ = [
     "parse_manifest",
     "InputFile",
     "SetProblem",
+    "GAP",
     "Assembly",
     "assemble",
 ]
@@ -67,7 +68,7 @@ PARALLEL_MIN_FILES = 64
 pool when asked for more than one worker; smaller inputs are parsed in one process."""
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_RUN_ID_LINE = re.compile(r"(?m)^run-id:[ \t]*[\"']?([^\s\"'#]+)")
+_RUN_ID_LINE = re.compile(r"(?m)^(?:run-id|analysis-run):[ \t]*[\"']?([^\s\"'#]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,10 @@ class InputFile:
         return str(PurePosixPath(self.path.replace("\\", "/")).parent)
 
 
+GAP = "manifest-missing-member"
+"""The code of a pinned member that is absent: a gap, which ``partial`` ingest records instead of
+refusing the set (issue 13, item 9)."""
+
 _ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-member": IngestError,
            "pin-mismatch": IngestError, "duplicate-manifest": IngestError, "duplicate-member": IngestError}
 
@@ -185,7 +190,8 @@ class SetProblem:
 
     ``code`` is stable (see the module docstring), ``severity`` ``error`` or ``warning``, ``path``
     and ``line`` where it is (``line`` 0 for a whole file), ``set_id`` the set it refuses (None when
-    the file's set is unknown: only that file is refused), ``error`` the parser's own exception.
+    the file's set is unknown: only that file is refused), ``error`` the parser's own exception,
+    ``member`` the pinned file name a ``manifest-missing-member`` problem is about.
     """
 
     code: str
@@ -196,6 +202,20 @@ class SetProblem:
     set_id: str | None = None
     hint: str | None = None
     error: CitegraphError | None = None
+    member: str | None = None
+
+    @property
+    def subject(self) -> str:
+        """The file the problem is about: a missing member where its manifest expects it (beside
+        the manifest), else ``path``."""
+        if self.member is None:
+            return self.path
+        return str(PurePosixPath(self.path.replace("\\", "/")).parent / self.member)
+
+    def refuses(self, partial: bool = False) -> bool:
+        """Whether the problem refuses its set: every error, except, for a partial set (``partial``:
+        a set copied in part), a pinned member that is absent, which is a gap to record instead."""
+        return self.severity == "error" and not (partial and self.code == GAP)
 
     def to_error(self) -> CitegraphError:
         """The problem as the exception ingest raises: the parser's own, or one named by the code."""
@@ -219,11 +239,15 @@ class Assembly:
     @property
     def refused_sets(self) -> frozenset[str]:
         """Sets with at least one error problem: none of their members may be ingested."""
-        return frozenset(p.set_id for p in self.problems if p.severity == "error" and p.set_id)
+        return self.refused()
 
-    def accepted(self) -> tuple[ParsedDocument, ...]:
+    def refused(self, partial: bool = False) -> frozenset[str]:
+        """Sets with a problem that refuses them (:meth:`SetProblem.refuses`)."""
+        return frozenset(p.set_id for p in self.problems if p.refuses(partial) and p.set_id)
+
+    def accepted(self, partial: bool = False) -> tuple[ParsedDocument, ...]:
         """Members of sets that are not refused."""
-        refused = self.refused_sets
+        refused = self.refused(partial)
         return tuple(d for d in self.documents if _set_of(d) not in refused)
 
 
@@ -232,7 +256,8 @@ def _set_of(doc: ParsedDocument) -> str:
 
 
 def _guess_run_id(data: bytes | None) -> str | None:
-    """The ``run-id:`` a file states in its first lines, read without YAML (for unparseable files)."""
+    """The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
+    read without YAML (for unparseable files)."""
     if not data:
         return None
     m = _RUN_ID_LINE.search(data[:4096].decode("utf-8", "replace"))
@@ -552,9 +577,10 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                         problems.append(_mismatch(raw.path, hashlib.sha256(raw.data).hexdigest(), manifest, pin, set_id))
                     continue
                 problems.append(SetProblem(
-                    "manifest-missing-member", "error", manifest.path, pin.line,
+                    GAP, "error", manifest.path, pin.line,
                     f"the manifest pins {pin.name}, which is not among the inputs", set_id,
-                    f"pass the folder holding {pin.name} too (e.g. retained-archive/{set_id or '<run-id>'}/)"))
+                    f"pass the folder holding {pin.name} too (e.g. retained-archive/{set_id or '<run-id>'}/)",
+                    member=pin.name))
                 continue
             doc = docs[index]
             verified = doc.sha256 == pin.sha256
@@ -566,7 +592,8 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     out = []
     for n, doc in enumerate(docs):
         doc = placed.get(n, doc)
-        if n not in placed and _set_of(doc) in set_manifest:
+        # a projection (the generated review) is published outside the set folder, unpinned (GRAMMAR §3.11)
+        if n not in placed and _set_of(doc) in set_manifest and not doc.extra.get("projection"):
             manifest = set_manifest[_set_of(doc)]
             doc = replace(doc, extra={**doc.extra, **_manifest_extra(manifest), "pinned_sha256": None})
         out.append(doc)

@@ -40,7 +40,7 @@ from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
 from graph.store import GraphStore, SupportsBulkWrite
 from ingest.files import MAX_MEMBER_BYTES, NO_MEMBERS, member_files, oversize, refusal_of
-from ingest.grammar import member_type
+from ingest.grammar import member_identity, member_type
 from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
@@ -125,9 +125,13 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
             if run_id is not None:
                 head.keys.add(str(run_id))
             type_path = fm.data.get("type")
-            if not isinstance(type_path, str) or member_type(type_path) is None:
+            mtype = member_type(type_path) if isinstance(type_path, str) else None
+            if mtype is None:
                 return head
             head.member = True
+            run_id = member_identity(fm.data, mtype)[0]
+            if run_id is not None:
+                head.keys.add(run_id)
             system = fm.data.get("system")
             if run_id is not None:
                 head.run_id = str(run_id)
@@ -282,10 +286,12 @@ class _Pass:
     accepted sets on (:meth:`sets`); what the whole input would have refused is collected with
     each item's place in the input's order, for :meth:`report`."""
 
-    def __init__(self, plan: _Plan, parser: _Parser, *, skip_invalid: bool, observe: Observer | None):
-        self.plan, self.parser, self.skip_invalid = plan, parser, skip_invalid
+    def __init__(self, plan: _Plan, parser: _Parser, *, skip_invalid: bool, observe: Observer | None,
+                 partial: bool = False):
+        self.plan, self.parser, self.skip_invalid, self.partial = plan, parser, skip_invalid, partial
         self.observe = observe or (lambda event, names: None)
         self.problems: list[tuple[tuple, SetProblem]] = []  # error problems, with their order keys
+        self.gaps: list[tuple[tuple, SetProblem]] = []  # absent pinned members of partial sets
         self.refused_docs: list[tuple[int, str, str]] = []  # (file index, path, set) of refused members
         self.accepted: list[tuple[int, str]] = []  # (file index, path) of members handed on
         self.first_doc: dict[str, int] = {}  # set → file index of its first member handed on
@@ -337,13 +343,15 @@ class _Pass:
             self._verify(read, assembled)
             assembly = assembled.assembly
             self.documents += len(assembly.documents)
-            errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.severity == "error"]
+            errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.refuses(self.partial)]
+            self.gaps.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
+                             if p.severity == "error" and not p.refuses(self.partial))
             self.problems.extend(errors)
             if errors and not self.skip_invalid:
                 failing = True
             if failing:
                 continue
-            refused = assembly.refused_sets
+            refused = assembly.refused(self.partial)
             listed = {p.path for _, p in errors}
             by_set: dict[str, list[ParsedDocument]] = {}
             for doc, n in zip(assembly.documents, assembled.origins):
@@ -359,7 +367,7 @@ class _Pass:
                 self.observe("load", (set_id, *(d.path for d in docs)))
                 yield docs
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
-        if not self.documents and not problems:
+        if not self.documents and not problems and not self.gaps:
             raise IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
         if failing:
             raise refusal_of(problems)
@@ -381,19 +389,21 @@ class _Pass:
     def report(self, loaded: IngestReport) -> IngestReport:
         """The run's report in the order one assembly of the whole input gives."""
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
-        errors: list[tuple[str, CitegraphError]] = [(p.path, p.to_error()) for p in problems]
+        errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
         errors += [(path, IngestError(f"set {set_id} was refused as a whole", source=SourceSpan(path, 1)))
                    for _, path, set_id in sorted(self.refused_docs)]
         written = sorted(loaded.sets, key=lambda s: self.first_doc[s])
-        return ordered_report(loaded, [path for _, path in sorted(self.accepted)], errors, written)
+        gaps = [(p.subject, p.to_error()) for _, p in sorted(self.gaps, key=lambda kp: kp[0])]
+        return ordered_report(loaded, [path for _, path in sorted(self.accepted)], errors, written, gaps)
 
 
-def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = False, workers: int | None = None,
-                 observe: Observer | None = None) -> IngestReport:
+def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = False, partial: bool = False,
+                 workers: int | None = None, observe: Observer | None = None) -> IngestReport:
     """Ingest every member under ``paths`` into ``store``, one analysis set at a time.
 
     The same files, sets, refusals, errors and report as
-    ``read = read_members(paths, skip_invalid=…); ingest_parsed(store, read.parsed, errors=read.errors)``
+    ``read = read_members(paths, skip_invalid=…, partial=…);
+    ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps)``
     (see the module docstring for how), holding one set's parsed members at a time instead of the
     whole run's.
 
@@ -405,6 +415,9 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
         Member files and folders (see :func:`ingest.files.member_files`).
     skip_invalid : bool, default False
         Refuse the invalid files and their sets and ingest the rest, instead of raising.
+    partial : bool, default False
+        Ingest a set whose manifest pins absent members (a set copied in part); each absent member
+        is reported ``missing``, and stays a ``manifest-missing-member`` finding of the stored set.
     workers : int or None, default None
         Processes that parse members (as :func:`ingest.files.read_members`).
     observe : callable, optional
@@ -426,9 +439,9 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
                 plan, files = _Plan.read(paths, parser, files), None
             try:
                 if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
-                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None).sets():
+                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial).sets():
                         pass
-                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe)
+                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial)
                 return run.report(ingest_stream(store, run.sets()))
             except _Replan as again:
                 if again.plan is None:

@@ -797,7 +797,7 @@ def _delta(checker: _Checker, old: str, new: str) -> tuple[list[ChangedFile], li
 def _node_order(node_id: str) -> tuple[str, int, str]:
     """Document, then line number, so ``#L9`` precedes ``#L11`` (as in :func:`~queries.traversal.explain`)."""
     head, _, tail = node_id.partition("#")
-    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 

@@ -37,8 +37,10 @@ class PathStep:
 
     ``node`` id, ``label`` (``Statement``, ``Section``, ``NamedReference``, ``Record`` …), ``name``
     for readers (record ID, heading, reference name, path; the node id for statements),
-    ``document`` owning it (None for shared nodes), and ``kinds``: the edge kinds leading from
-    this node to the next one on the path, sorted (empty for the last node).
+    ``document`` owning it (None for shared nodes), ``kinds``: the edge kinds leading from
+    this node to the next one on the path, sorted (empty for the last node), and ``ranges``: the
+    record ranges as written (``RT-BAP-1–RT-BAP-3``) through which it cites the next node, when
+    its citation is a record inside a range (form ``range``, GRAMMAR §1.1).
     """
 
     node: str
@@ -46,6 +48,7 @@ class PathStep:
     name: str
     document: str | None
     kinds: tuple[str, ...]
+    ranges: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +129,11 @@ def rests_on_subgraph(
         chain = []
         for i, node_id in enumerate(r.path):
             nxt = r.path[i + 1] if i + 1 < len(r.path) else None
-            kinds = tuple(sorted({str(e.kind) for e in out_edges.get(node_id, []) if e.dst == nxt})) if nxt else ()
-            chain.append(_step(node_id, nodes.get(node_id), kinds))
+            to_next = [e for e in out_edges.get(node_id, []) if e.dst == nxt] if nxt else []
+            kinds = tuple(sorted({str(e.kind) for e in to_next}))
+            ranges = tuple(sorted({e.props.get("token") for e in to_next if e.kind == EdgeKind.CITES
+                                   and e.props.get("form") == "range"}))
+            chain.append(_step(node_id, nodes.get(node_id), kinds, ranges))
         steps[r.statement] = tuple(chain)
     documents = document_trees(store, document_ids=sorted({r.document for r in report.results}))
     labels = {node_id: str(e.props["label"]) for node_id in path_ids for e in out_edges.get(node_id, [])
@@ -135,11 +141,11 @@ def rests_on_subgraph(
     return RestsOnSubgraph(report, documents, steps, max_depth, direct_only, labels)
 
 
-def _step(node_id: str, node: Node | None, kinds: tuple[str, ...]) -> PathStep:
+def _step(node_id: str, node: Node | None, kinds: tuple[str, ...], ranges: tuple[str, ...] = ()) -> PathStep:
     if node is None:
-        return PathStep(node_id, "", node_id, None, kinds)
+        return PathStep(node_id, "", node_id, None, kinds, ranges)
     name = node_id if node.label == Label.STATEMENT else node.get(_NAME_PROP.get(node.label, ""), None)
-    return PathStep(node_id, str(node.label), str(name or node_id), node.document_id, kinds)
+    return PathStep(node_id, str(node.label), str(name or node_id), node.document_id, kinds, ranges)
 
 
 @dataclass(frozen=True, slots=True)

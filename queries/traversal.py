@@ -108,7 +108,7 @@ def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | 
 def _id_key(node_id: str) -> tuple[str, int, str]:
     """Sort key of a node id: document part, then line number, so ``#L7`` precedes ``#L19``."""
     head, sep, tail = node_id.partition("#")
-    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 

@@ -15,16 +15,11 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
-from queries.names import unknown_set
-from graph.model import Edge, EdgeKind, Label, Node
+from graph.model import ANY_ANALYST, STATUS_VALUES, Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
+from queries.names import unknown_set
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
-
-STATUS_VALUES = frozenset({
-    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
-})
-"""Conclusion-status vocabulary (GRAMMAR §4.4); values are compared with backticks stripped."""
 
 ROUTE_FIELDS = (
     "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
@@ -39,7 +34,6 @@ _REGISTER_ROLES = ("boundary", "overview")
 """Members holding the Source register (GRAMMAR §2.2 rule 3: the boundary's, older: the overview's)."""
 
 _UNCERTAIN = re.compile(r"^(inapplicable|uninspected)\b(?P<rest>.*)$", re.S)
-_ID_TOKEN = re.compile(r"^(?:[A-Z]+-)+[A-Za-z0-9][\w-]*$")
 _INDEX = re.compile(r"^Amended or superseded records:\s*(?P<ids>[^;]*);")
 
 CODES: dict[str, tuple[str, str]] = {
@@ -48,10 +42,13 @@ CODES: dict[str, tuple[str, str]] = {
     "annotates-own-record": ("error", "GRAMMAR §4.6: an annotation of a record its own member declares"),
     "malformed-id": ("error", "GRAMMAR §1.1: an ID-shaped token or declaration heading that is no record ID"),
     "source-range": ("error", "GRAMMAR §1.2: a source range such as SRC-1 through SRC-3"),
-    "record-range": ("warning", "GRAMMAR §1.1: a record range such as RTE-4 through RTE-9 (refused, seen in G2)"),
+    "record-range": ("warning", "GRAMMAR §1.1: a record range such as RTE-4 through RTE-9 or RT-OBJ-1–RT-OBJ-3 "
+                                "(refused, seen in G2 and G2.5); it cites every record in it, or only its ends "
+                                "when it cannot be expanded exactly"),
     "status-value": ("error", "GRAMMAR §4.4: a conclusion status outside the vocabulary"),
     "status-duplicate": ("error", "GRAMMAR §4.4: a status label stated twice for one record"),
-    "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status"),
+    "status-missing": ("error", "GRAMMAR §4.4: a route declaration without a conclusion status (a warning on "
+                                "numbered G2 IDs, which predate the rule)"),
     "route-field-missing": ("error", "GRAMMAR §4.5: a route declaration lacks a route field"),
     "route-field-duplicate": ("error", "GRAMMAR §4.5: a route field stated twice"),
     "route-field-reason": ("error", "GRAMMAR §4.5: `inapplicable`/`uninspected` without `— reason`"),
@@ -59,7 +56,8 @@ CODES: dict[str, tuple[str, str]] = {
     "part-of-self": ("error", "GRAMMAR §4.7: `Part of:` names the record itself"),
     "dangling-record-citation": ("error", "GRAMMAR §2.2 rule 3: a record citation its named member does not declare"),
     "link-target": ("error", "GRAMMAR §2.2 rule 3: a link names a member that does not declare the record"),
-    "link-label": ("error", "GRAMMAR §2.2 rule 3 (G4): a record link whose label is another ID"),
+    "link-label": ("error", "GRAMMAR §2.2 rule 3: a link labelled with a record ID whose anchor names another "
+                            "record or none (neither lower(ID) nor its declaration heading's slug)"),
     "dangling-source-citation": ("error", "GRAMMAR §2.2 rule 3: an SRC ID the Source register does not declare"),
     "pin-mismatch": ("error", "GRAMMAR §2.1: a member's SHA-256 differs from its manifest pin"),
     "unpinned-member": ("error", "GRAMMAR §2.2 rule 1: a member the set's manifest does not pin"),
@@ -229,6 +227,8 @@ class _Checker:
                 if doc is None or "record_prefix" not in doc.props:
                     continue
                 prefix, analyst = doc.get("record_prefix"), record.get("analyst")
+                if prefix == ANY_ANALYST:  # a G1 result holds every analyst's records
+                    continue
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
@@ -258,33 +258,49 @@ class _Checker:
             for token in node.get("source_ranges") or ():
                 self.add("source-range", set_id, node.id, f"source range {token!r}: list every SRC ID instead")
             for token in node.get("record_ranges") or ():
-                self.add("record-range", set_id, node.id, f"record range {token!r}: list every full ID instead")
+                self.add("record-range", set_id, node.id,
+                         f"record range {token!r} cites every record in it: list every full ID instead")
+            for token, reason in node.get("unexpanded_ranges") or ():
+                self.add("record-range", set_id, node.id,
+                         f"record range {token!r} cannot be expanded exactly ({reason}): only its ends are cited")
             if node.get("unattributed"):
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
             if node.get("part_of_malformed"):
                 self.add("part-of-malformed", set_id, node.id,
-                         f"malformed `Part of:` {node.get('part_of_malformed')}: write exactly one record ID "
-                         "on its own unindented line")
+                         f"malformed `Part of:` {node.get('part_of_malformed')}: a declaration states exactly "
+                         "one record ID on its own unindented line")
+
+    def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
+        """status-value and status-duplicate over a declaration's or annotation's body; the labels
+        stated, counted."""
+        labels: Counter[str] = Counter()
+        for n in body:
+            for label, value, *_ in n.get("statuses") or ():
+                labels[label.lower()] += 1
+                if labels[label.lower()] == 2:
+                    self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
+                if value.replace("`", "").strip() not in STATUS_VALUES:
+                    self.add("status-value", set_id, n.id,
+                             f"{rid}: {label} {value!r} is not one of {', '.join(sorted(STATUS_VALUES))}")
+        return labels
 
     def records_fields(self) -> None:
-        """status-*, route-field-*, part-of-* per declaration."""
+        """status-*, route-field-*, part-of-* per declaration; status-value and status-duplicate per
+        annotation too (GRAMMAR §4.4: annotation statuses are read and checked the same way)."""
         for section in self.nodes.values():
+            if section.label == Label.SECTION and section.get("kind") == "annotation":
+                self._statuses(section.set_id or "", f"annotation on {section.get('annotates')}",
+                               self.in_record(section))
             if section.label != Label.SECTION or section.get("kind") != "declaration":
                 continue
             set_id, rid = section.set_id or "", section.get("record_id") or ""
             body = self.in_record(section)
-            labels: Counter[str] = Counter()
-            for n in body:
-                for label, value in n.get("statuses") or ():
-                    labels[label.lower()] += 1
-                    if labels[label.lower()] == 2:
-                        self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
-                    if value.replace("`", "").strip() not in STATUS_VALUES:
-                        self.add("status-value", set_id, n.id,
-                                 f"{rid}: {label} {value!r} is not one of {', '.join(sorted(STATUS_VALUES))}")
+            labels = self._statuses(set_id, rid, body)
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
-                self.add("status-missing", set_id, section.id, f"route {rid} states no conclusion status")
+                # G2 sets (numbered IDs) predate the rule, as they predate the route fields
+                self.add("status-missing", set_id, section.id, f"route {rid} states no conclusion status",
+                         severity="warning" if slug.isdigit() else None)
             if kind == "RTE" and not slug.isdigit():
                 self._route_fields(section, body, rid)
             parts = [n for n in body if n.get("part_of") or n.get("part_of_malformed")]
@@ -324,10 +340,11 @@ class _Checker:
             declaring_files = {self.docs[self.nodes[s].document_id].get("file_name")
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
-                token, member = e.props.get("token"), e.props.get("member")
-                if e.props.get("form") == "link" and token and _ID_TOKEN.match(token) and token != record.get("record_id"):
-                    self.add("link-label", set_id, e.src, f"link labelled {token} points at {record.get('record_id')}",
-                             edge=e)
+                member, anchor = e.props.get("member"), e.props.get("anchor")
+                if e.props.get("form") == "link" and anchor:
+                    self.add("link-label", set_id, e.src,
+                             f"link labelled {record.get('record_id')} points at #{anchor}, which is not the anchor "
+                             f"of {record.get('record_id')}", edge=e)
                 if declared and member and declaring_files and member not in declaring_files:
                     self.add("link-target", set_id, e.src,
                              f"{record.get('record_id')} is cited in {member}, but declared in "
@@ -370,7 +387,7 @@ class _Checker:
                     self.add("pin-mismatch", set_id, d.id,
                              f"SHA-256 {d.get('sha256')} differs from the pin {d.get('pinned_sha256')} in "
                              f"{d.get('manifest')}", place=(d.get("path"), 0))
-                elif manifests and not d.get("pinned_sha256"):
+                elif manifests and not d.get("pinned_sha256") and not d.get("projection"):  # reviews: GRAMMAR §3.11
                     self.add("unpinned-member", set_id, d.id,
                              f"{d.get('file_name') or d.get('path')} is not pinned by {manifests[0]}",
                              place=(d.get("path"), 0))
@@ -399,7 +416,8 @@ class _Checker:
             value = d.get(prop)
             if value == reference:
                 continue
-            line = (d.get("frontmatter_lines") or {}).get(key, 1)
+            # a generated review names its run and boundary analysis-run and reviewed-revision
+            line = (d.get("frontmatter_lines") or {}).get((d.get("identity_keys") or {}).get(key, key), 1)
             stated = f"states {key} {value}" if value else f"states no {key}"
             self.add(code, set_id, d.id, f"{d.get('file_name') or d.get('role')} {stated}; the set's is {reference}",
                      place=(d.get("path"), line))
@@ -475,7 +493,10 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     it — the member a link names, else the analyst's member by prefix — is in the set and does not;
     when that member is absent (the seeds) it is only ``undeclared-record`` (warning). Source
     citations are checked only in sets holding a Source register (a boundary or overview member).
-    Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration.
+    Route fields are checked on slug-ID routes (G3 and later); statuses on every declaration and
+    annotation, a missing one being an error on slug IDs and a warning on numbered (G2) IDs. A status
+    is its leading vocabulary term; a trailing qualifier (``wired on target emission``) is kept beside
+    it, not refused.
     """
     if set_id is not None and not store.get_nodes([set_id]):
         raise unknown_set(store, set_id)

@@ -16,8 +16,10 @@ Mapping, block by block from each node's Markdown ``markup``:
 
 One deliberate addition to "links keep their label": a link whose target is a record anchor
 (``[runtime](runtime.md#rt-rte-cumulative-update)``, GRAMMAR §5, G3 overview) is written as the
-record ID (``RT-RTE-cumulative-update``) when its label is not already that ID. Dropping the target
-would lose the citation, and the plain text must cite the same records as the Markdown member.
+record ID (``RT-RTE-cumulative-update``) unless its label is a record ID, which the link cites
+itself (G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``). Dropping the target would
+lose the citation, and the plain text must cite the same records as the Markdown member. Which
+record an anchor names is :func:`ingest.grammar.anchor_record`, the parser's rule.
 Plain-text members are returned unchanged.
 """
 
@@ -27,30 +29,28 @@ import re
 
 from markdown_it import MarkdownIt
 
+from ingest.grammar import RECORD_ID, anchor_record
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
 
-__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading", "record_id_from_anchor"]
+__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading"]
 
 _MD = MarkdownIt("commonmark")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _LIST_MARKER = re.compile(r"^\s*[-*+][ \t]+")
-_ANCHOR = re.compile(r"#((?:rt|mem|epi)-(?:cmp|obj|rte|clm|abs|bap))-([a-z0-9]+(?:-[a-z0-9]+)*)$")
 _ATTRIBUTION = re.compile(r"^>\s*---\s+(.*?)\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-def record_id_from_anchor(href: str) -> str | None:
-    """The record ID a link target's anchor names (GRAMMAR §1.1: ``ANCHOR = lower(ID)``), or None.
+def _anchored_record(href: str) -> str | None:
+    """The record a link target's anchor names (``runtime.md#rt-rte-x`` → ``RT-RTE-x``), or None.
 
-    >>> record_id_from_anchor("runtime.md#rt-rte-cumulative-update")
-    'RT-RTE-cumulative-update'
-    >>> record_id_from_anchor("reconciliation.md") is None
-    True
+    >>> _anchored_record("runtime.md#rt-rte-cumulative-update"), _anchored_record("reconciliation.md")
+    ('RT-RTE-cumulative-update', None)
     """
-    m = _ANCHOR.search(href)
-    return f"{m.group(1).upper()}-{m.group(2)}" if m else None
+    _, hash_, anchor = href.partition("#")
+    return anchor_record(anchor) if hash_ and anchor else None
 
 
 def plain_inline(markup: str, *, cell: bool = False) -> str:
@@ -69,6 +69,8 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
     'Reads final_cheatsheet (RT-OBJ-cheatsheet; SRC-1).'
     >>> plain_inline("[RT-OBJ-store](#rt-obj-store) and [reconciliation](reconciliation.md)")
     'RT-OBJ-store and reconciliation'
+    >>> plain_inline("[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)")  # G2: the label is the ID
+    'MEM-OBJ-1'
     """
     tokens = _MD.parseInline(markup)
     out: list[str] = []
@@ -81,10 +83,11 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
         elif tok.type == "image":
             out.append(tok.content)
         elif tok.type == "link_open":
-            link_stack.append((record_id_from_anchor(str(tok.attrs.get("href") or "")), len(out)))
+            link_stack.append((_anchored_record(str(tok.attrs.get("href") or "")), len(out)))
         elif tok.type == "link_close" and link_stack:
             record, at = link_stack.pop()
-            if record is not None and "".join(out[at:]).strip() != record:
+            label = "".join(out[at:]).strip()
+            if record is not None and not RECORD_ID.fullmatch(label):
                 del out[at:]
                 out.append(record)
     text = "".join(out)

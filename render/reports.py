@@ -209,6 +209,11 @@ def _step_name(step: PathStep, previous_document: str | None) -> str:
     return step.name
 
 
+def _ranges(step: PathStep) -> str:
+    """`` (in the record range A–B)`` when ``step`` cites the next node inside a record range."""
+    return f" (in the record range {', '.join(step.ranges)})" if step.ranges else ""
+
+
 def explanation(steps: Sequence[PathStep], depth: int) -> tuple[str, str]:
     """(tag, sentence) explaining why a statement rests on a record.
 
@@ -219,15 +224,19 @@ def explanation(steps: Sequence[PathStep], depth: int) -> tuple[str, str]:
     >>> explanation([PathStep("d#L1", "Statement", "d#L1", "d", ("CITES",)),
     ...              PathStep("s/RT-RTE-x", "Record", "RT-RTE-x", None, ())], 1)
     ('direct', 'cites RT-RTE-x')
+    >>> explanation([PathStep("d#L1", "Statement", "d#L1", "d", ("CITES",), ("RT-BAP-1–RT-BAP-3",)),
+    ...              PathStep("s/RT-BAP-2", "Record", "RT-BAP-2", None, ())], 1)
+    ('direct', 'cites RT-BAP-2 (in the record range RT-BAP-1–RT-BAP-3)')
     """
     if len(steps) <= 2:
         verbs = " and ".join(_VERBS.get(k, k.lower()) for k in (steps[0].kinds if steps else ()))
-        return "direct", f"{verbs or 'cites'} {steps[-1].name if steps else ''}".strip()
+        within = _ranges(steps[0]) if steps else ""
+        return "direct", f"{verbs or 'cites'} {steps[-1].name if steps else ''}{within}".strip()
     parts = [steps[0].name]
     previous = steps[0].document
     for step, nxt in zip(steps, steps[1:]):
         verbs = " and ".join(_VERBS.get(k, k.lower()) for k in step.kinds) or "rests on"
-        parts.append(f" —{verbs}→ {_step_name(nxt, previous)}")
+        parts.append(f" —{verbs}→ {_step_name(nxt, previous)}{_ranges(step)}")
         previous = nxt.document or previous
     unit = "evidence step" if depth == 1 else "evidence steps"
     return "transitive", f"{depth} {unit}: " + "".join(parts)

@@ -1,5 +1,6 @@
-"""Markdown analysis sets for tests: the real Dynamic Cheatsheet set, the hand-written G2 and G4
-fixture sets, and helpers that copy a set and change one member (re-pinning its manifest)."""
+"""Markdown analysis sets for tests: the real Dynamic Cheatsheet set, the real G2 Instinctual Memory
+set (IM-01), its G2.5 rewrite (IM-02), a generated review and three G1 results, the hand-written G2
+and G4 fixture sets, and helpers that copy a set and change one member (re-pinning its manifest)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,16 @@ DYNAMIC_CHEATSHEET = [DC_RETAINED, DC_ARCHIVE]
 DC = "AAS-2026-10-04-dynamic-cheatsheet-01"
 DC_FILES = [DC_RETAINED / "overview.md", DC_RETAINED / "reconciliation.md", DC_RETAINED / "memory-profile.md",
             DC_ARCHIVE / "runtime.md", DC_ARCHIVE / "memory.md", DC_ARCHIVE / "epistemic.md"]
+
+COMMONPLACE = CORPUS / "commonplace" / "kb"
+IM01 = COMMONPLACE / "agentic-systems" / "reports" / "retained" / "AAS-2026-10-01-instinctual-memory-01"
+IM01_SET = "AAS-2026-10-01-instinctual-memory-01"
+IM02 = (COMMONPLACE / "work" / "analyse-agentic-system-amendments" / "rewrite-check"
+        / "AAS-2026-09-30-instinctual-memory-02")
+IM02_SET = "AAS-2026-09-30-instinctual-memory-02"
+REVIEW = COMMONPLACE / "agentic-systems" / "reviews" / "instinctual-memory-luna-repair.md"
+G1_RESULTS = COMMONPLACE / "reports" / "retained" / "agentic-system-analysis"
+G1_FILES = sorted(G1_RESULTS.glob("*/result.md"))
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "grammar"
 G2 = FIXTURES / "g2"

@@ -70,12 +70,12 @@ def _inputs(files: list[MemberFileInput]) -> list[InputFile]:
 class Mutation:
     @strawberry.mutation(description="Ingest members (needs the write token); each set is written all or nothing.")
     async def ingest(self, info: Info[Context, None], files: list[MemberFileInput],
-                     skip_invalid: bool = False) -> IngestResult:
+                     skip_invalid: bool = False, partial: bool = False) -> IngestResult:
         ctx = info.context
 
         def run() -> IngestReport:
             check_write(ctx.authorization, ctx.settings)
-            read = accept(assemble(_inputs(files)), skip_invalid=skip_invalid)
-            return ingest_parsed(ctx.store, read.parsed, errors=read.errors)
+            read = accept(assemble(_inputs(files)), skip_invalid=skip_invalid, partial=partial)
+            return ingest_parsed(ctx.store, read.parsed, errors=read.errors, gaps=read.gaps)
 
         return IngestResult.from_domain(await call(run))

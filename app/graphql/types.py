@@ -64,7 +64,7 @@ def _doc_key(node: Node) -> tuple:
 def _line_key(node_id: str) -> tuple:
     """Node ids in line order: ``doc#L7`` before ``doc#L19``."""
     head, _, tail = node_id.partition("#")
-    digits = tail[1:] if tail[:1] in ("L", "Q") else ""
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 
@@ -432,18 +432,21 @@ class Section(Block):
         return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
 
 
-@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`) and `value`.")
+@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`), `value` (the leading "
+                             "vocabulary term) and `qualifier` (what follows it, e.g. `on target emission`).")
 class Status:
     label: str
     value: str
     statement: Optional[Statement] = strawberry.field(description="The statement stating it.")
+    qualifier: Optional[str] = None
 
 
 def _statuses(node: Node) -> list[Status]:
     out = []
-    for pair in node.get("statuses") or ():
-        if isinstance(pair, (list, tuple)) and len(pair) == 2:
-            out.append(Status(label=str(pair[0]), value=str(pair[1]), statement=wrap(node)))
+    for entry in node.get("statuses") or ():
+        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            out.append(Status(label=str(entry[0]), value=str(entry[1]), statement=wrap(node),
+                              qualifier=str(entry[2]) if len(entry) == 3 else None))
     return out
 
 
@@ -484,7 +487,7 @@ class Statement(Block):
         return _statuses(self.node)
 
     @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
-                                                          "citation, mention, quotation, link or frontmatter.")
+                                                          "citation, mention, quotation, link, range or frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         found = await _citations(info, self.graph_id, Direction.OUT, form)
         return sorted(found, key=lambda c: (c.edge.seq, c.edge.dst))

@@ -26,6 +26,7 @@ The rules a write follows are :mod:`graph.writes`'; this module only executes th
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -43,6 +44,8 @@ from graph.text import Phrase, holds
 if TYPE_CHECKING:
     import networkx as nx
 
+log = logging.getLogger("citegraph")
+
 __all__ = ["SQLiteStore", "STORE_FILE", "FORMAT", "FORMAT_VERSION"]
 
 STORE_FILE = "citegraph.sqlite"
@@ -56,6 +59,9 @@ FORMAT_VERSION = 2
 
 BUSY_TIMEOUT_S = 600.0
 """How long a writer waits for another process's write to finish before giving up."""
+
+WAIT_NOTICE_S = 1.0
+"""After this long waiting for another writer, a writer says that it waits."""
 
 CACHE_EDGES = 500_000
 """Edges the per-process cache of set graphs keeps at most (about 0.5 GB), least recently used
@@ -321,7 +327,7 @@ class SQLiteStore:
                     yield conn
                 return
             with self._translated():
-                conn.execute("BEGIN IMMEDIATE")
+                self._begin_immediate(conn)
                 self._local.writing = True
                 try:
                     yield conn
@@ -332,6 +338,22 @@ class SQLiteStore:
                     raise
                 finally:
                     self._local.writing = False
+
+    def _begin_immediate(self, conn: sqlite3.Connection) -> None:
+        """Take the write lock; when another writer holds it past :data:`WAIT_NOTICE_S`, say so
+        (a warning on the ``citegraph`` logger, which the CLI prints) and wait on, up to
+        :data:`BUSY_TIMEOUT_S` in all."""
+        conn.execute(f"PRAGMA busy_timeout = {int(WAIT_NOTICE_S * 1000)}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        log.warning("waiting for another citegraph process writing %s (up to %d s)", self.path, BUSY_TIMEOUT_S)
+        conn.execute("BEGIN IMMEDIATE")
 
     # -- contract: reads -------------------------------------------------------------------------
 
@@ -440,14 +462,15 @@ class SQLiteStore:
                     graph = graphs[scope]
                     if dst not in graph:
                         continue
-                    for src, _, data in graph.in_edges(dst, data=True):
-                        edge: Edge = data["edge"]
-                        if edge.kind not in wanted:
-                            continue
-                        found.append(edge)
-                        if src not in seen:
-                            seen.add(src)
-                            reached.append(src)
+                    for src, parallel in graph._pred[dst].items():  # the dict behind graph.pred: no views built
+                        for data in parallel.values():
+                            edge: Edge = data["edge"]
+                            if edge.kind not in wanted:
+                                continue
+                            found.append(edge)
+                            if src not in seen:
+                                seen.add(src)
+                                reached.append(src)
             frontier = reached
         return starts, sorted(found, key=Edge.sort_key)
 
@@ -604,15 +627,29 @@ def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[L
     if not ids:
         return {}
     names = sorted({f for keep in fields.values() for f in keep})
-    columns = "".join(f", props -> '{_json_path(f)}'" for f in names)
+    # per field its JSON type (NULL when absent) and its value as SQL gives it (->>): only arrays
+    # and objects are decoded in Python
+    columns = "".join(f", json_type(props, '{_json_path(f)}'), props ->> '{_json_path(f)}'" for f in names)
     out = {}
     for node_id, label, set_id, document_id, *values in conn.execute(
             f"SELECT id, label, set_id, document_id{columns} FROM nodes WHERE id IN {_IDS}", (_dumps(ids),)):
         label = _LABELS[label]
-        found = dict(zip(names, values))
-        props = {f: json.loads(found[f]) for f in fields.get(label, ()) if found[f] is not None}
+        found = {f: (values[2 * i], values[2 * i + 1]) for i, f in enumerate(names)}
+        props = {f: _sql_json(conn, node_id, f, *found[f]) for f in fields.get(label, ()) if found[f][0] is not None}
         out[node_id] = Node(node_id, label, set_id, document_id, props)
     return out
+
+
+def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value: Any) -> Any:
+    """Node ``node_id``'s prop ``key`` from SQLite's ``json_type`` and ``->>`` of it."""
+    if kind in ("array", "object"):
+        return json.loads(value)
+    if kind in ("true", "false"):
+        return kind == "true"
+    if kind == "integer" and isinstance(value, float):  # beyond 64 bits: ->> gave a float; read the JSON text
+        (text,) = conn.execute(f"SELECT props -> '{_json_path(key)}' FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        return json.loads(text)
+    return value  # text, integer, real; null is None
 
 
 def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list]:

@@ -7,8 +7,10 @@ concatenation between ``preamble`` and ``trailer`` is the file's text, byte for 
 Blocks, in document order (GRAMMAR section in brackets):
 
 - headings: ``section`` (H2), ``kinds`` (H3 kind heading under ``## Shared records``, §4.1),
-  ``declaration`` (``#### ID — Label`` or G4 ``#### ID`` + ``Label:`` line, §4.2), ``annotation``
-  (``#### On ID — label`` or the link form, §4.6), ``subsection`` (any other H3–H6);
+  ``declaration`` (``#### ID — Label`` or G4 ``#### ID`` + ``Label:`` line, §4.2; G1 also
+  ``### ID — Label`` after an H3 kind heading, and ``ID — Label. …`` opening a paragraph, whose
+  ``ID —`` is the heading and the rest a statement inside it), ``annotation`` (``#### On ID —
+  label`` or the link form, §4.6), ``subsection`` (any other H3–H6);
 - statements: ``paragraph``, ``list_item`` (one per top-level bullet), ``field`` (a ``Label: value``
   bullet, bold bullet or line inside a declaration or annotation, §4.3–§4.5, and ``Route ID:``
   ledger lines, §3.5), ``table_header``/``table_row`` (§7), ``quotation`` (one blockquote passage
@@ -39,17 +41,22 @@ from ingest.grammar import (
     KIND_HEADINGS,
     MEMBER_FILES,
     RECORD_ID,
-    RECORD_RANGE,
     SOURCE_RANGE,
+    STATUS_IN_PROSE,
+    STATUS_LABEL,
     MemberType,
+    anchor_record,
+    member_identity,
     member_type,
-    record_id_from_anchor,
+    record_ranges,
     role_of,
+    split_status,
     system_from_title,
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
 from ingest.parsers.plaintext import citation_columns, decode_member
 from ingest.parsers.yamldoc import load_yaml
+from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["Frontmatter", "read_frontmatter", "parse_markdown", "frontmatter_records"]
 
@@ -59,16 +66,11 @@ _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
 _DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 _DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
+_INLINE_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})[ \t]+(\u2014)[ \t]+(?=\S)")
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 _LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
-_STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
-_STATUS_IN_PROSE = re.compile(r"(?im)(?:^|(?<=[.;]\s))((?:[\w-]+ ){0,3}conclusion status):[ \t]*([^;.\n]*)")
 _PART_OF = re.compile(
     rf"^Part of:[ \t]+(?:({RECORD_ID.pattern})|\[({RECORD_ID.pattern})\]\(([^()\s]*)\))[ \t]*$"
-)
-_SUPERSESSION = re.compile(
-    rf"^Amendment:\s*({RECORD_ID.pattern})\s+is superseded by\s+"
-    rf"((?:{RECORD_ID.pattern})(?:\s*(?:,\s*(?:and\s+)?|and\s+)(?:{RECORD_ID.pattern}))*)"
 )
 _LINES_SUFFIX = re.compile(r"^(.*?):(\d+(?:-\d+)?)$")
 _GITHUB_BLOB = re.compile(
@@ -263,12 +265,23 @@ def _member_role(file_name: str) -> str | None:
     return _FILE_ROLES.get(file_name)
 
 
-def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
+def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list[ParsedCitation] | None:
     """Citations a Markdown link makes (GRAMMAR §5), or None to leave its label to the plain-text
-    rules: a record anchor → that record (``link`` form, ``member`` set); a whole member → the IDs
-    in its label when the label is only an ID list (G2 ``[CMP-1, CMP-2](runtime.md)``), else a named
-    reference to the member plus the IDs its label mentions (G2 ``[annotations on OBJ-1](memory.md)``);
-    a GitHub blob URL → the file it pins."""
+    rules. A link to a member beside ``own_file`` (or within it; with ``elsewhere``, a projection's
+    relative link into the reviewed set's folder, ``../reports/retained/<run>/runtime.md#…``, GRAMMAR
+    §3.11):
+
+    - labelled with exactly a record ID → that record (GRAMMAR §5, §2.2 rule 3; G4
+      ``[RT-OBJ-store](runtime.md#rt-obj-store)``, G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``
+      whose anchor is the declaration heading's slug); an anchor naming another record or none is
+      kept as ``anchor``, a ``check`` finding, never a silent choice;
+    - else an anchor naming a record (:func:`~ingest.grammar.anchor_record`) → that record (G3
+      ``[runtime](runtime.md#rt-rte-x)``);
+    - else a whole member → the IDs in its label when the label is only an ID list (G2
+      ``[CMP-1, CMP-2](runtime.md)``), else a named reference to the member plus the IDs its label
+      mentions (G2 ``[annotations on OBJ-1](memory.md)``).
+
+    Every record citation has form ``link`` and ``member`` set. A GitHub blob URL → the file it pins."""
     href = link.href.strip()
     blob = _GITHUB_BLOB.match(href)
     if blob:
@@ -278,11 +291,18 @@ def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
         return None
     file_part, _, anchor = href.partition("#")
     file_name = PurePosixPath(file_part).name if file_part else own_file
-    if file_part and (file_part not in (file_name, f"./{file_name}") or _member_role(file_name) is None):
-        return None
+    if file_part:
+        beside = file_part in (file_name, f"./{file_name}") or (elsewhere and not file_part.startswith("/"))
+        if not beside or _member_role(file_name) is None:
+            return None
     role = _member_role(file_name) or ""
+    label = link.label.strip()
+    if RECORD_ID.fullmatch(label):
+        named = anchor_record(anchor) if anchor else label
+        return [ParsedCitation(link.label, "record", label, "link", link.start, link.end, link.start, link.end,
+                               member=file_name, anchor=anchor if named != label else None)]
     if anchor:
-        record = record_id_from_anchor(anchor)
+        record = anchor_record(anchor)
         if record is not None:
             return [ParsedCitation(link.label, "record", record, "link", link.start, link.end, link.start,
                                    link.end, member=file_name)]
@@ -301,14 +321,15 @@ def _link_citations(link: _Link, own_file: str) -> list[ParsedCitation] | None:
 
 
 def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
-                own_file: str) -> tuple[ParsedCitation, ...]:
-    """``citations`` found in plain text, with those made by links replaced by the links' own.
+                own_file: str, elsewhere: bool = False) -> tuple[ParsedCitation, ...]:
+    """``citations`` found in plain text, with those made by links replaced by the links' own
+    (:func:`_link_citations`).
 
     Plain-text named references are dropped: in Markdown a reference to a member or section is a
     link (GRAMMAR §5), and the plain-text rule would take parenthetical prose for one."""
     out = [c for c in citations if c.target_kind != "named"]
     for link in links:
-        made = _link_citations(link, own_file)
+        made = _link_citations(link, own_file, elsewhere)
         if made is None:
             continue
         overlapping = [c for c in out if c.start < link.end and link.start < c.end]
@@ -329,7 +350,7 @@ def _id_findings(text: str) -> dict[str, list[str]]:
     """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
     out: dict[str, list[str]] = {}
     # Each scan only runs when its literal is in the text: ID_LIKE needs an analyst prefix and
-    # ``-``, SOURCE_RANGE ``SRC-``, RECORD_RANGE ``through`` (most statements have none of them).
+    # ``-``, SOURCE_RANGE ``SRC-``, record ranges ``through`` or ``–`` (most statements have none).
     if "RT-" in text or "MEM-" in text or "EPI-" in text:
         malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
         if malformed:
@@ -338,20 +359,30 @@ def _id_findings(text: str) -> dict[str, list[str]]:
         ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
         if ranges:
             out["source_ranges"] = ranges
-    record_ranges = [m.group() for m in RECORD_RANGE.finditer(text)] if "through" in text else []
-    if record_ranges:
-        out["record_ranges"] = record_ranges
+    ranges = record_ranges(text)
+    if any(r.reason is None for r in ranges):
+        out["record_ranges"] = [r.text for r in ranges if r.reason is None]
+    if any(r.reason is not None for r in ranges):
+        out["unexpanded_ranges"] = [[r.text, r.reason] for r in ranges if r.reason is not None]
     return out
 
 
 def _statuses(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
-    """Conclusion-status fields stated by one statement (GRAMMAR §4.4): a ``label: value`` bullet
+    """Conclusion-status fields stated by one statement (GRAMMAR §4.4), each ``[label, value]`` or
+    ``[label, value, qualifier]`` (:func:`~ingest.grammar.split_status`): a ``label: value`` bullet
     or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
-    and run-on prose (G2) give each ``… conclusion status: value`` up to the next ``;`` or ``.``."""
-    if (label is not None and form in ("bullet", "line") and _STATUS_LABEL.match(label)
-            and not _STATUS_IN_PROSE.search(value or "")):
-        return [[label, (value or "").strip()]]
-    return [[m.group(1).strip(), m.group(2).strip()] for m in _STATUS_IN_PROSE.finditer(text)]
+    and run-on prose (G2) give each ``… conclusion status: value`` (or ``… conclusion status
+    `wired```, no colon) up to the next ``;`` or ``.``."""
+    if (label is not None and form in ("bullet", "line") and STATUS_LABEL.match(label)
+            and not STATUS_IN_PROSE.search(value or "")):
+        stated = [(label, value or "")]
+    else:
+        stated = [(m.group(1), m.group(2)) for m in STATUS_IN_PROSE.finditer(text)]
+    out = []
+    for name, raw in stated:
+        status, qualifier = split_status(raw)
+        out.append([name.strip(), status] + ([qualifier] if qualifier else []))
+    return out
 
 
 _RUN_ON_LABEL = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w/,' -]{2,80}?):\s")
@@ -403,9 +434,14 @@ class _Builder:
 
     def emit(self, kind: str, first: int, stop: int, **kwargs) -> ParsedBlock:
         start, end, _ = self.bounds(first, stop)
+        return self.emit_at(kind, first, start, end, **kwargs)
+
+    def emit_at(self, kind: str, line: int, start: int, end: int, **kwargs) -> ParsedBlock:
+        """Emit a block of file offsets ``[start, end)`` on 0-based ``line`` (a part of a line:
+        an inline declaration, :func:`_inline_declaration`)."""
         if start < self.prev_end:
-            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, first + 1))
-        block = ParsedBlock(kind, first + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
+            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, line + 1))
+        block = ParsedBlock(kind, line + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
         self.blocks.append(block)
         self.prev_end = end
         return block
@@ -444,10 +480,12 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     Returns
     -------
     ParsedDocument
-        ``preamble`` is the frontmatter, the H1 and anything before the first H2; ``blocks`` every
-        heading and statement after it (see the module docstring); ``trailer`` the whitespace
-        after the last block. ``pins`` holds the Source register rows (``declared``) and a boundary
-        or overview frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
+        ``preamble`` is the frontmatter and the H1 (and anything before it); ``blocks`` every
+        heading and statement after it (see the module docstring; a generated review's ``Evidence
+        basis:`` line and synthesis paragraphs precede its first H2, GRAMMAR §3.11, so they are
+        statements directly under the document); ``trailer`` the whitespace after the last block.
+        ``pins`` holds the Source register rows (``declared``) and a boundary or overview
+        frontmatter ``source``; ``frontmatter_citations`` every ``records`` entry of the
         frontmatter (form ``frontmatter``).
 
     Raises
@@ -499,9 +537,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         raise ParseError("expected a `# title` heading after the frontmatter",
                          source=SourceSpan(path, body_first + 1))
     title = _render_inline(tokens[h1 + 1].children)[0].strip()
-    first = next((i for i in top if tokens[i].type == "heading_open" and tokens[i].tag == "h2"), None)
-    if first is None:
-        first = next((i for i in top if i > h1 + 2), len(tokens))
+    first = next((i for i in top if i > h1 + 2), len(tokens))  # what follows the H1 is body
     if first < len(tokens):
         k = body_first + tokens[first].map[0]
         while k > 0 and not lines[k - 1].strip():
@@ -523,8 +559,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     pins = _frontmatter_pins(fm.data, mtype) + tuple(
         b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
     fm_citations = tuple(_frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
-    run_id = fm.data.get("run-id")
-    boundary = fm.data.get("reviewed-boundary")
+    run_id, boundary = member_identity(fm.data, mtype)
     system = fm.data.get("system")
     return ParsedDocument(
         path=path,
@@ -538,16 +573,18 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         preamble=preamble,
         blocks=tuple(blocks),
         trailer=trailer,
-        run_id=str(run_id) if run_id is not None else None,
-        reviewed_boundary=str(boundary) if boundary is not None else None,
+        run_id=run_id,
+        reviewed_boundary=boundary,
         frontmatter=fm.data,
         pins=pins,
         frontmatter_citations=tuple(c for c in fm_citations if c is not None),
         extra={
             "file_name": file_name,
             "record_prefix": mtype.record_prefix,
-            "reviewed_boundary": str(boundary) if boundary is not None else None,
+            "reviewed_boundary": boundary,
             "frontmatter_lines": fm.lines,
+            **({"identity_keys": {"run-id": mtype.run_id_key, "reviewed-boundary": mtype.boundary_key},
+                "projection": True} if mtype.projection else {}),
         },
     )
 
@@ -572,7 +609,7 @@ def _frontmatter_citation(value: str, line: int) -> ParsedCitation | None:
     record = value
     if "#" in value:
         member, _, anchor = value.partition("#")
-        record = record_id_from_anchor(anchor) or anchor
+        record = anchor_record(anchor) or anchor
         member = PurePosixPath(member).name or None
     kind = "record" if RECORD_ID.fullmatch(record) else "named"
     return ParsedCitation(value, kind, record, "frontmatter", 0, len(value), 0, len(value), member=member, line=line)
@@ -582,6 +619,12 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
     """Emit the blocks of one top-level token range ``tokens[i..close]``."""
     tok = tokens[i]
     first, stop = base + tok.map[0], base + tok.map[1]
+    in_record = ctx.declaration is not None or ctx.annotation is not None
+    if in_record and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
+        k = next((n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])), None)
+        if k is not None:
+            _split_at_part_of(first, k, stop, b, ctx)
+            return
     if tok.type == "heading_open":
         _heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
     elif tok.type == "paragraph_open":
@@ -605,6 +648,34 @@ def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, 
         _statement(b, ctx, "rule", first, stop, "", scan=False)
 
 
+_PART_OF_LINE = re.compile(r"^Part of:")
+
+
+def _split_at_part_of(first: int, k: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    """Lines ``[first, stop)`` of a paragraph or list whose line ``k`` is a column-0 ``Part of:``
+    line that Markdown folds into the block before it (a lazy continuation of a bullet, or a
+    paragraph's next line): the lines before ``k`` and after it are parsed as blocks of their own,
+    and line ``k`` is the ``Part of:`` line it is wherever it stands (GRAMMAR §4.7)."""
+    _blocks_of(first, k, b, ctx)
+    text, links = _render_inline(_MD.parseInline(b.lines[k].rstrip("\r"))[0].children)
+    m = _LABEL.match(text)
+    _statement(b, ctx, "field", k, k + 1, text, links=links,
+               **_field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
+    if k + 1 < stop:
+        _blocks_of(k + 1, stop, b, ctx)
+
+
+def _blocks_of(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    """Parse file lines ``[first, stop)`` on their own and emit their blocks."""
+    tokens = _MD.parse("\n".join(b.lines[first:stop]))
+    i = 0
+    while i < len(tokens):
+        close = _close(tokens, i)
+        if tokens[i].nesting != -1 and tokens[i].map is not None:
+            _top_block(tokens, i, close, first, b, ctx)
+        i = close + 1
+
+
 def _heading(inline: Token, level: int, first: int, stop: int, b: _Builder, ctx: _Context) -> None:
     text, links = _render_inline(inline.children)
     text = text.strip()
@@ -615,10 +686,16 @@ def _heading(inline: Token, level: int, first: int, stop: int, b: _Builder, ctx:
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
     elif level == 3:
+        within_kind = ctx.record_kind
         ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
         if ctx.h2 == "Shared records" and text in _KIND_NAMES:
             kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
             extra = {"record_kind": ctx.record_kind}
+        elif ctx.h2 == "Shared records" and within_kind and (m := _DECLARATION.match(text)):
+            # G1 (the Napkin result): `### CMP-1 — Label` under the `### Components` kind heading
+            kind, ctx.record_kind = "declaration", within_kind
+            extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
+            ctx.declaration, ctx.first_in_record = extra, True
     elif level == 4:
         ctx.declaration, ctx.annotation = None, None
         if ctx.h2 == "Shared records" and ctx.record_kind:
@@ -655,15 +732,18 @@ def _annotated(text: str, links: list[_Link], own_file: str) -> tuple[str | None
 
 
 def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, text: str, *,
-               links: list[_Link] = (), scan: bool = True, citations=None, **extra) -> ParsedBlock:
-    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration,
-    and ID findings; ``scan=False`` for quoted, fenced and raw HTML text."""
+               links: list[_Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
+               **extra) -> ParsedBlock:
+    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
+    or annotation (GRAMMAR §4.4) and ID findings; ``scan=False`` for quoted, fenced and raw HTML
+    text; ``at`` gives file offsets when the statement is part of a line (an inline declaration's
+    body)."""
     extra = {k: v for k, v in extra.items() if v is not None}
     if scan:
         if citations is None:
-            citations = _with_links(extract_citations(text), list(links), ctx.file_name)
+            citations = _with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
         extra.update(_id_findings(text))
-        if ctx.declaration is not None:
+        if ctx.declaration is not None or ctx.annotation is not None:
             statuses = _statuses(text, extra.get("label"), extra.get("value"), extra.get("form"))
             if statuses:
                 extra["statuses"] = statuses
@@ -675,7 +755,10 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
         citations = ()
     if ctx.annotation is not None and kind == "paragraph":
         kind = "annotation_body"
-    block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    if at is None:
+        block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    else:  # offsets within the lines (the body of an inline declaration)
+        block = b.emit_at(kind, first, *at, text=text, citations=tuple(citations), extra=extra)
     if ctx.first_in_record:
         ctx.first_in_record = False
         if (ctx.declaration is not None and kind == "field" and extra.get("label") == "Label"
@@ -686,16 +769,19 @@ def _statement(b: _Builder, ctx: _Context, kind: str, first: int, stop: int, tex
 
 def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> dict[str, Any]:
     """``label``/``value``/``form`` of a field, plus ``part_of`` (or ``part_of_malformed``) for a
-    ``Part of:`` line inside a declaration (GRAMMAR §4.7) and ``route_ids`` for a ledger
-    ``Route ID:`` line (§3.5)."""
+    ``Part of:`` line inside a declaration (GRAMMAR §4.7; inside an annotation it is malformed:
+    an annotation adds no ``Part of:``, §4.6) and ``route_ids`` for a ledger ``Route ID:`` line
+    (§3.5)."""
     extra: dict[str, Any] = {"label": label, "value": value, "form": form}
-    if label == "Part of" and ctx.declaration is not None:
+    if label == "Part of" and ctx.declaration is None and ctx.annotation is not None:
+        extra["part_of_malformed"] = f"`{raw.strip()}` in an annotation, which adds no `Part of:`"
+    elif label == "Part of" and ctx.declaration is not None:
         m = _PART_OF.match(raw)
         if form != "line":
             extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"
         elif m and m.group(1):
             extra["part_of"] = m.group(1)
-        elif m and m.group(2) and record_id_from_anchor(m.group(3).partition("#")[2]) == m.group(2):
+        elif m and m.group(2) and anchor_record(m.group(3).partition("#")[2]) == m.group(2):
             extra["part_of"] = m.group(2)
         else:
             extra["part_of_malformed"] = raw.strip()
@@ -704,16 +790,45 @@ def _field_extra(label: str, value: str, form: str, raw: str, ctx: _Context) -> 
     return extra
 
 
+def _inline_declaration(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context) -> bool:
+    """A paragraph opening with ``ID — `` under a kind heading (G1, the Supermemory result:
+    ``CMP-1 — Supermemory MCP request server. Implementation conclusion status: wired. …``) is a
+    declaration written inline: its ``ID —`` is emitted as the declaration section (``heading_form``
+    ``inline``, the loader names it ``<document>#D<line>``; its label is the paragraph's first
+    sentence) and the paragraph after the dash as the first statement inside it, so every ID the
+    label cites is a statement's citation. Whether it was one (GRAMMAR §4.2 as G1 extends it)."""
+    if ctx.h2 != "Shared records" or not ctx.record_kind:
+        return False
+    m = _INLINE_DECLARATION.match(b.lines[first])
+    text, links = _render_inline(inline.children)
+    if m is None or not text.startswith(m.group(0)):
+        return False
+    start = b.starts[first]
+    lead = m.end()
+    body = text[lead:]
+    label = re.split(r"\.(?:\s|$)", body, maxsplit=1)[0].strip() or None
+    extra = {"record_id": m.group(1), "label": label, "heading_form": "inline"}
+    b.emit_at("heading", first, start, start + m.end(2), text=m.group(1), level=4, section_kind="declaration",
+              extra=extra)
+    ctx.declaration, ctx.first_in_record = extra, True
+    shifted = [replace(link, start=link.start - lead, end=link.end - lead) for link in links if link.start >= lead]
+    _, end, _ = b.bounds(first, stop)
+    _statement(b, ctx, "paragraph", first, stop, body, links=shifted, at=(start + lead, end))
+    return True
+
+
 def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context) -> None:
+    if _inline_declaration(inline, first, stop, b, ctx):
+        return
     text, links = _render_inline(inline.children)
     if EMPTY_KIND.match(text.strip()):
         _statement(b, ctx, "empty_marker", first, stop, text)
         return
-    if text.startswith("Amendment:"):
+    if text.startswith(AMENDMENT):
         block = _statement(b, ctx, "amendment", first, stop, text, links=links)
-        _amendment(block)
+        block.extra.update(amendment_facts(block.text, block.citations))
         return
-    if text.startswith("Unresolved conflict:"):
+    if text.startswith(CONFLICT):
         _statement(b, ctx, "conflict", first, stop, text, links=links)
         return
     in_record = ctx.declaration is not None or ctx.annotation is not None
@@ -728,22 +843,6 @@ def _paragraph(inline: Token, first: int, stop: int, b: _Builder, ctx: _Context)
                            **_field_extra(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx))
             return
     _statement(b, ctx, "paragraph", first, stop, text, links=links)
-
-
-def _amendment(block: ParsedBlock) -> None:
-    """Add ``amends`` (the amended record: the first ID, GRAMMAR §4.8) and, for the supersession
-    form, ``supersedes`` = [(old, new), …] from the block's record citations."""
-    records = [c for c in block.citations if c.target_kind == "record"]
-    if not records:
-        return
-    block.extra["amends"] = records[0].target
-    m = _SUPERSESSION.match(block.text)
-    if m:
-        old = [c.target for c in records if m.start(1) <= c.start < m.end(1)]
-        new = [c.target for c in records if m.start(2) <= c.start < m.end(2)]
-        if old and new:
-            block.extra["amends"] = old[0]
-            block.extra["supersedes"] = [(old[0], n) for n in new]
 
 
 def _item_parts(tokens: list[Token], i: int, close: int) -> list[tuple[str, int, int]]:
@@ -929,26 +1028,11 @@ def _table(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx:
                 found.extend(split_cell_citations(cell, offset))
             else:
                 found.extend(_shift(extract_citations(cell), offset))
-        citations = _with_links(found, links, ctx.file_name)
+        citations = _with_links(found, links, ctx.file_name, ctx.member.projection)
         extra: dict[str, Any] = {"cells": [c for c, _, _ in cells], "table": table}
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
             extra["source_id"] = cells[0][0]
-            extra["_pin"] = _register_pin(cells)
+            spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
+            extra["_pin"] = register_pin([c for c, _, _ in cells], identity=spans[0] if spans else None)
         row_first = base + tokens[tr].map[0]
         _statement(b, ctx, "table_row", row_first, base + tokens[tr].map[1], text, citations=citations, **extra)
-
-
-def _register_pin(cells: list[tuple[str, list[_Link], list[Token]]]) -> ParsedSourcePin:
-    """The source a Source register row declares (GRAMMAR §7): ``SRC-n | kind | identity/location
-    | revision or capture | evidence layer | …``; the identity is the cell's first code span, or
-    its text before an ``(access root …)`` note."""
-
-    def cell(n: int) -> str | None:
-        return cells[n][0] if n < len(cells) and cells[n][0] else None
-
-    identity = None
-    if len(cells) > 2:
-        spans = [t.content for t in cells[2][2] if t.type == "code_inline"]
-        identity = spans[0] if spans else re.split(r"\s*[(;]\s*access root", cells[2][0])[0].strip() or None
-    return ParsedSourcePin(cells[0][0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4),
-                           declared=True)

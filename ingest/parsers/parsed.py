@@ -26,7 +26,9 @@ class ParsedCitation:
     offsets of the token in ``text``; ``span_start``/``span_end`` delimit the text it supports.
     ``source_id`` is the ``SRC-n`` a file token belongs to when the group names one; ``member`` the
     member file a Markdown link names (``runtime.md``); ``line`` the file line of a citation that
-    sits outside any block (frontmatter ``records`` entries), else None.
+    sits outside any block (frontmatter ``records`` entries), else None; ``anchor`` the anchor of a
+    link labelled with a record ID when it does not name that record (GRAMMAR §2.2 rule 3: a
+    ``check`` finding), else None.
     """
 
     token: str
@@ -40,6 +42,7 @@ class ParsedCitation:
     source_id: str | None = None
     member: str | None = None
     line: int | None = None
+    anchor: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,9 @@ known section or kind name, an ``On <ID>`` under ``Annotations``, a declaration 
 under a kind heading, or a short unpunctuated line inside a section that allows free subheadings;
 ``|`` lines form tables; a paragraph ending `` --- <path>`` is a quotation, which may span several
 paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
+As in Markdown (:mod:`ingest.statements`), ``Amendment:`` paragraphs are amendments and Source
+register rows declare their ``SRC-n``, so a set's plain-text rendering gives the Markdown set's
+records, citations and rests-on answers (issue 13, item 6).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ingest.grammar import (
     system_from_title,
 )
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "table_cells", "citation_columns", "source_pins_from_prose"]
 
@@ -33,8 +37,9 @@ _TYPE_LINE = re.compile(r"^Type: (\S+)$")
 _ATTRIBUTION = re.compile(r"\s---\s(\S+)$")
 _TABLE_SEPARATOR = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
 _ANNOTATION_HEADING = re.compile(rf"^On ({RECORD_ID.pattern})(?: \u2014 (.+))?$")  # G2/G3 add `— label` (§4.6)
-_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?: \u2014 (.+))?$")
+_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?: \u2014(?: (.+))?)?$")  # `ID —`: a G1 inline declaration
 _FIELD = re.compile(r"^(?:- )?([A-Z][^:\n]{0,80}?):\s+(\S.*)$")
+_SOURCE_ROW = re.compile(r"^SRC-\d+$")
 _FREE_HEADING_MAX = 100
 _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
 
@@ -135,6 +140,7 @@ class _Context:
     annotates: str | None = None
     in_declaration: bool = False
     blocks: list[ParsedBlock] = field(default_factory=list)
+    pins: list[ParsedSourcePin] = field(default_factory=list)
 
 
 def _lines(text: str) -> list[_Line]:
@@ -259,7 +265,7 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
         preamble=text[: type_line.end],
         blocks=tuple(ctx.blocks),
         trailer=trailer,
-        pins=source_pins_from_prose(statements),
+        pins=source_pins_from_prose(statements) + tuple(ctx.pins),
     )
 
 
@@ -290,12 +296,16 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         return
     kind = "paragraph"
     extra: dict = {}
-    if ctx.in_declaration and (m := _FIELD.match(line)):
+    citations = extract_citations(line)
+    if line.startswith(AMENDMENT):
+        kind, extra = "amendment", amendment_facts(line, citations)
+    elif line.startswith(CONFLICT):
+        kind = "conflict"
+    elif ctx.in_declaration and (m := _FIELD.match(line)):
         kind, extra = "field", {"label": m.group(1), "value": m.group(2)}
     elif ctx.annotates:
         kind = "annotation_body"
-    ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=extract_citations(line),
-                                  extra=extra))
+    ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=citations, extra=extra))
 
 
 def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> None:
@@ -341,10 +351,13 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
     while j < len(rest) and rest[j].text.startswith("|") and rest[j].number == rest[j - 1].number + 1:
         row = rest[j]
         cells = table_cells(row.text)
+        extra: dict = {"cells": [c for c, _ in cells], "table": table}
+        if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
+            extra["source_id"] = cells[0][0]
+            ctx.pins.append(register_pin([c.replace("\\|", "|") for c, _ in cells]))
         ctx.blocks.append(ParsedBlock(
             "table_row", row.number, row.text, text[prev_end : row.start], text=row.text,
-            citations=row_citations(cells, cite_cols),
-            extra={"cells": [c for c, _ in cells], "table": table},
+            citations=row_citations(cells, cite_cols), extra=extra,
         ))
         prev_end = row.end
         j += 1

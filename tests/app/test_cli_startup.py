@@ -1,5 +1,5 @@
-"""The command line starts light: a read command, or ingest, loads no web framework, GraphQL library
-or Neo4j driver (``serve`` and a Neo4j store import them when they run). Each check runs the real
+"""The command line starts light: a read command, or ingest, loads no web framework, GraphQL library,
+Neo4j driver or pydantic (``serve`` and a Neo4j store import them when they run). Each check runs the real
 CLI in a fresh interpreter, against a store the real ``citegraph ingest`` wrote."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT, SEEDS
 
-HEAVY = ("fastapi", "uvicorn", "strawberry", "neo4j")
+HEAVY = ("fastapi", "uvicorn", "strawberry", "neo4j", "pydantic")
 
 RUN = """
 import json, sys
@@ -32,12 +32,12 @@ sys.exit(code)
 """
 
 
-def citegraph(*args: str, prelude: str = "") -> tuple[subprocess.CompletedProcess, list[str]]:
-    """Run ``citegraph ARGS`` in a fresh interpreter (after ``prelude``); its result and the heavy
-    packages loaded when it ended."""
+def citegraph(*args: str, prelude: str = "", heavy: tuple[str, ...] = HEAVY) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run ``citegraph ARGS`` in a fresh interpreter (after ``prelude``); its result and the
+    packages of ``heavy`` loaded when it ended."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
     env["PYTHONPATH"] = str(ROOT)
-    result = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\nPRELUDE = {prelude!r}\n" + RUN,
+    result = subprocess.run([sys.executable, "-c", f"HEAVY = {heavy!r}\nPRELUDE = {prelude!r}\n" + RUN,
                              json.dumps(args)],
                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     loaded = json.loads(result.stderr.rsplit("\nLOADED ", 1)[1])
@@ -56,7 +56,9 @@ def home(tmp_path_factory) -> Path:
 
 
 def test_rests_on_loads_no_web_graphql_or_neo4j_module(home):
-    result, loaded = citegraph("rests-on", "RT-RTE-mcp-write", "--set", "tolaria", "--home", str(home), "--json")
+    # printing JSON, not even rich (a table needs it)
+    result, loaded = citegraph("rests-on", "RT-RTE-mcp-write", "--set", "tolaria", "--home", str(home), "--json",
+                               heavy=(*HEAVY, "rich"))
     assert result.returncode == 0, result.stderr
     assert loaded == []
     report = json.loads(result.stdout)
@@ -92,7 +94,7 @@ def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.run replaced by a no-op: the app is built, nothing listens
     result, loaded = citegraph("serve", "--home", str(home), prelude="import uvicorn; uvicorn.run = lambda *a, **k: None")
     assert result.returncode == 0, result.stderr
-    assert loaded == ["fastapi", "strawberry", "uvicorn"]
+    assert loaded == ["fastapi", "pydantic", "strawberry", "uvicorn"]
     result, loaded = citegraph("stats", "--neo4j", "bolt://127.0.0.1:9", "--json")  # nothing listens there
     assert result.returncode == 69, result.stderr  # StoreUnavailable
     assert loaded == ["neo4j"]

@@ -10,12 +10,12 @@ import logging
 import html5lib
 import pytest
 from fastapi.testclient import TestClient
-from pydantic import ValidationError
 
 import app.embed.routes as routes
 from app.embed.page import script_json
 from app.rest.main import create_app
 from app.settings import Settings
+from graph.errors import SettingsInvalid
 from graph.stores.sqlite import SQLiteStore
 from queries.traversal import rests_on
 from tests.conftest import ROOT, ingest_into
@@ -190,7 +190,7 @@ def test_embed_origins_setting_parses_and_refuses_what_could_break_a_header(monk
     assert Settings().embed_origins == []
     for bad in ("https://a.example; script-src *", "*", "https://a.example/path", "javascript:alert(1)",
                 "https://a.example 'unsafe-inline'"):
-        with pytest.raises(ValidationError):
+        with pytest.raises(SettingsInvalid, match="is not an origin"):
             Settings(embed_origins=[bad])
 
 

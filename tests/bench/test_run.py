@@ -125,10 +125,14 @@ def test_whole_process_targets_at_l_and_at_m():
     assert verdicts["serve: /health p50"] == "PASS"
     assert verdicts["one-set query peak RSS (rests-on process)"] == "PASS"
     assert verdicts["embedded peak RSS"] == "FAIL"
-    at_m = {"cli_rests_on_vs_s": None, "cli_rests_on_vs_s_note": "size S is the reference"}
+    at_m = {"cli_rests_on_vs_s": None, "cli_rests_on_vs_s_note": "size S is the reference",
+            "cli_rests_on_vs_grep": 44.0, "add_set_ratio": 2.5}
     rows = {r["target"]: r for r in evaluate("M", {"embedded": at_m, "_run": {"total_s": 1.0}})}
-    row = rows["rests-on process vs the same at size S (target stated at L)"]
+    row = rows["rests-on process vs the same at size S (target stated at L: shown, not judged)"]
     assert (row["verdict"], row["note"]) == ("SKIP", "size S is the reference")
+    row = rows["rests-on process vs grep -rlF process (target stated at L: shown, not judged)"]
+    assert (row["verdict"], row["figure"]) == ("INFO", 44.0)  # only the L run judges it
+    assert rows["ingest one set: this store vs an empty one"]["verdict"] == "FAIL"  # stated for every size
     assert "| rests-on process ÷ the same at size S | 1.6 |" in markdown_table("L", {"embedded": fig})
 
 

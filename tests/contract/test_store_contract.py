@@ -195,7 +195,7 @@ def test_closure_terminates_on_cycles_and_returns_each_edge_once(store):
     ]
 
 
-ODD_PROPS = {"none": None, "empty": [], "nested": {"a": [1, 2]}, "huge": 2**70, "id": "shadows the node id",
+ODD_PROPS = {"none": None, "empty": [], "nested": {"a": [1, 2]}, "huge": 2**70 + 1, "id": "shadows the node id",
              "flag": True, "ratio": 0.5, "tags": ["x", "y"], "markup": "| heavy |\n"}
 """Props of every shape: Neo4j holds some natively, others (None, [], maps, ints beyond 64 bits,
 reserved names) only in ``props_json``; a projection must give them back exactly."""
@@ -388,7 +388,7 @@ PROPS = {
     "none": None,
     "zero": 0,
     "big": 2**62,
-    "huge": 2**70,
+    "huge": 2**70 + 1,
     "float": 0.1,
     "neg": -3.5e-12,
     "flag": False,

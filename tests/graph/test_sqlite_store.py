@@ -374,3 +374,22 @@ def test_a_store_path_that_cannot_be_opened_is_named(tmp_path):
     (tmp_path / "citegraph.sqlite").mkdir()
     with pytest.raises(StoreUnavailable, match=f"cannot use the embedded store {tmp_path / 'citegraph.sqlite'}"):
         SQLiteStore(tmp_path / "citegraph.sqlite").counts()
+
+
+def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
+    home = tmp_path / "home"
+    store = open_embedded(home)
+    ingest_into(store, SEED_WORKFLOW)
+    store.close()
+    holder = sqlite3.connect(home / "citegraph.sqlite", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write in progress
+    run = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", str(SEEDS), "--home", str(home), "--json"],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert run.poll() is None  # still waiting
+    holder.execute("ROLLBACK")
+    holder.close()
+    stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == 0, stderr
+    assert f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)" in stderr
+    assert sorted(n.id for n in open_embedded(home).find_nodes(Label.ANALYSIS_SET)) == ["talorys", "tolaria"]

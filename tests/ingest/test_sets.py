@@ -23,6 +23,7 @@ from tests.analysis_sets import (
     G2_SET,
     G4,
     G4_SET,
+    IM01,
     KB,
     copy_set,
     edit,
@@ -160,9 +161,11 @@ def test_walking_the_corpus_skips_non_members():
     assembly = read_sets([CORPUS])
     paths = [d.path for d in assembly.documents]
     assert assembly.problems == ()
-    assert len(paths) == 9 and sum(p.endswith(".md") for p in paths) == 6
+    # 3 seeds; Markdown: Dynamic Cheatsheet 6, Instinctual Memory 01 5, its rewrite 2, a review, 3 G1 results
+    assert len(paths) == 20 and sum(p.endswith(".md") for p in paths) == 17
     assert not any("/types/" in p or "/instructions/" in p or p.endswith("NOTICE.md") for p in paths)
-    assert [m.path for m in assembly.manifests] == [str(DC_RETAINED / "ARTIFACT.yaml")]
+    assert [m.path for m in assembly.manifests] == [
+        str(DC_RETAINED / "ARTIFACT.yaml"), str(IM01 / "ARTIFACT.yaml")]
 
 
 def test_members_of_one_set_come_from_two_folders():

@@ -18,6 +18,7 @@ from tests.analysis_sets import (
     G2,
     G4,
     G4_SET,
+    KB,
     copy_set,
     edit,
     load,
@@ -143,6 +144,21 @@ def test_record_range_and_numeric_routes_in_g2(tmp_path):
     assert [(f.code, f.severity, f.line) for f in report.findings] == [("record-range", "warning", 14)]
 
 
+def test_annotation_statuses_are_checked_like_declaration_statuses(tmp_path):
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "memory.md", "- Write agency, curation, trace learning and source: automatic.\n",
+         "- Write agency, curation, trace learning and source: automatic.\n"
+         "- implementation conclusion status: uninspected, no supplied benchmark result\n"
+         "- operation conclusion status: wired; observed\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.line) for f in report.findings] == [("status-value", "error", 73)]
+    assert "annotation on RT-RTE-index-write: operation conclusion status 'wired; observed'" in report.findings[0].message
+    store, _ = stage(folder)
+    (qualified,) = [n for n in store.find_nodes(Label.STATEMENT, set_id=G4_SET) if n.get("line") == 72]
+    assert qualified.get("statuses") == [["implementation conclusion status", "uninspected",
+                                          "no supplied benchmark result"]]
+
+
 def test_unpinned_member(tmp_path):
     folder = copy_set(G4, tmp_path / "g4")
     (folder / "profile-verification.md").write_bytes((folder / "record-verification.md").read_bytes())
@@ -259,11 +275,24 @@ def test_cli_check_paths_exits_1_on_a_pin_mismatch(tmp_path):
     assert result.exit_code == 65 and "differs from the pin" in result.output
 
 
+@pytest.mark.parametrize("folder", ["types", "empty"])
+def test_cli_check_of_a_folder_without_members_says_so(tmp_path, folder):
+    path = KB / "types" if folder == "types" else tmp_path / "empty"
+    path.mkdir(exist_ok=True)
+    result = runner.invoke(cli, ["check", str(path), "--home", str(tmp_path / "home")])
+    assert result.exit_code == 65
+    assert f"no analysis-set members found in the input: {path}" in result.output
+    assert "0 errors" not in result.output
+
+
 def test_cli_ingest_of_the_whole_corpus(tmp_path):
     home = str(tmp_path / "home")
     result = runner.invoke(cli, ["ingest", str(CORPUS), "--json", "--home", home])
     assert result.exit_code == 0, result.output
-    assert sorted(json.loads(result.stdout)["sets"]) == ["AAS-2026-10-04-dynamic-cheatsheet-01", "talorys", "tolaria"]
+    assert sorted(json.loads(result.stdout)["sets"]) == [
+        "AAS-2026-09-21-supermemory-01", "AAS-2026-09-26-mem0-01", "AAS-2026-09-27-napkin-02",
+        "AAS-2026-09-30-instinctual-memory-02", "AAS-2026-10-01-instinctual-memory-01",
+        "AAS-2026-10-02-instinctual-memory-01", "AAS-2026-10-04-dynamic-cheatsheet-01", "talorys", "tolaria"]
     assert runner.invoke(cli, ["check", "--home", home]).exit_code == 0
 
 

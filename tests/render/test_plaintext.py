@@ -7,12 +7,16 @@ import re
 
 import pytest
 
+from graph.model import EdgeKind, Label
+from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
 from ingest.loader import ingest_parsed
 from ingest.parsers.plaintext import parse_plaintext
 from queries.documents import DocumentTree, document_tree, document_trees
+from queries.traversal import rests_on
 from render.document import rebuild
 from render.plaintext import plain_block, plain_inline, plaintext_of
+from tests.analysis_sets import IM01, IM01_SET, load
 from tests.render.conftest import DC_MEMBERS, DC_SET
 
 
@@ -105,3 +109,68 @@ def test_cross_format_plain_text_cites_what_the_markdown_cites(dc_store, member)
     assert plain.format == "txt"
     assert _signature(plain) == _signature(markdown)
     assert any(ids for _, ids in _signature(markdown)) or member == "memory-profile"
+
+
+# -- a whole Markdown set rendered to plain text (issue 13, item 6) -----------------------------
+
+
+@pytest.fixture(scope="module")
+def im01_both():
+    """IM-01 (G2) as Markdown, and its plain-text rendering ingested on its own: (Markdown store,
+    plain store, plain set id)."""
+    markdown = load(IM01)
+    parsed = [parse_plaintext(plaintext_of(t).encode("utf-8"), f"{t.document.get('role')}.txt")
+              for t in document_trees(markdown, set_id=IM01_SET)]
+    plain = SQLiteStore(None)
+    report = ingest_parsed(plain, parsed)
+    (set_id,) = report.sets
+    return markdown, plain, set_id
+
+
+def test_the_plain_text_of_a_set_is_one_set(im01_both):
+    _, plain, set_id = im01_both
+    # the overview's title "instinctual-memory agentic-system analysis" names the same system
+    assert set_id == "instinctual-memory"
+    assert sorted(d.get("role") for d in plain.find_nodes(Label.DOCUMENT)) == [
+        "epistemic", "memory", "overview", "reconciliation", "runtime"]
+
+
+def test_the_plain_text_of_a_set_cites_what_the_markdown_set_cites(im01_both):
+    markdown, plain, set_id = im01_both
+    md = {t.document.get("role"): _signature(t) for t in document_trees(markdown, set_id=IM01_SET)}
+    txt = {t.document.get("role"): _signature(t) for t in document_trees(plain, set_id=set_id)}
+    assert txt == md
+    assert sum(len(s) for s in md.values()) == 343 and sum(bool(ids) for s in md.values() for _, ids in s) == 97
+
+
+def test_the_plain_text_declares_the_sources_and_keeps_the_amendments(im01_both):
+    markdown, plain, set_id = im01_both
+    sources = {(n.get("source_id"), n.get("declared"), n.get("url"), n.get("commit"))
+               for n in plain.find_nodes(Label.SOURCE, set_id=set_id)}
+    assert sources == {(f"SRC-{n}", True, "https://github.com/jasonkneen/instinctual-memory",
+                        "6acb13dc35765bf5ccfc87e445dd09c480f1c28a") for n in (1, 2)}
+    superseded = plain.edges([f"{set_id}/EPI-OBJ-{n}" for n in (1, 2, 4)], kinds=[EdgeKind.SUPERSEDED_BY],
+                             direction=Direction.OUT)
+    assert {k.rsplit("/", 1)[1]: [e.dst.rsplit("/", 1)[1] for e in es] for k, es in superseded.items()} == {
+        "EPI-OBJ-1": ["MEM-OBJ-1"], "EPI-OBJ-2": ["MEM-OBJ-2"], "EPI-OBJ-4": ["MEM-OBJ-3"]}
+    assert plain.counts(set_id=set_id)["SUPERSEDED_BY"] == markdown.counts(set_id=IM01_SET)["SUPERSEDED_BY"] == 3
+
+
+def test_ordinary_parentheticals_are_not_named_references(im01_both):
+    _, plain, set_id = im01_both
+    assert [n.get("name") for n in plain.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)] == ["reconciliation"]
+    (row,) = [n for n in plain.find_nodes(Label.STATEMENT, set_id=set_id)
+              if "(ranking may reorder results)" in (n.get("text") or "")]
+    cited = plain.edges([row.id], kinds=[EdgeKind.CITES], direction=Direction.OUT)[row.id]
+    assert "named" not in {e.props["target_kind"] for e in cited}
+
+
+def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
+    markdown, plain, set_id = im01_both
+
+    def answer(store, set_id):
+        return sorted((r.document.rsplit("/", 1)[1], r.order, r.depth, r.direct)
+                      for r in rests_on(store, "MEM-RTE-2", set_id=set_id).results)
+
+    assert answer(plain, set_id) == answer(markdown, IM01_SET)
+    assert len(answer(markdown, IM01_SET)) == 17

@@ -28,6 +28,8 @@ from ingest.sets import InputFile, assemble
 router = APIRouter(tags=["writes"])
 
 SkipInvalid = Annotated[bool, Query(description="Ingest the valid sets and list the refused files.")]
+Partial = Annotated[bool, Query(description="Ingest a set copied in part: the members its manifest pins that are "
+                                            "absent are listed as missing and stay manifest-missing-member findings.")]
 
 
 def _etag(sha: str) -> str:
@@ -48,19 +50,20 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
     return {document_id: tag.strip('"')}
 
 
-def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bool,
+def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bool, partial: bool = False,
                   expect: dict[str, str | None] | None = None):
-    read = accept(assemble(files), skip_invalid=skip_invalid)
-    return read, ingest_parsed(store, read.parsed, errors=read.errors, expect=expect)
+    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial)
+    return read, ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect)
 
 
 @router.post("/sets", status_code=201, response_model=IngestOut)
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
-                    skip_invalid: SkipInvalid = False) -> IngestOut:
+                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> IngestOut:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
     ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
-    written all or nothing; with ``skip_invalid`` refused files are listed instead. 201 when a set
-    was written, 200 when every member was already stored unchanged."""
+    written all or nothing; with ``skip_invalid`` refused files are listed instead; with ``partial``
+    a set whose manifest pins absent members is written and each absent one listed as ``missing``.
+    201 when a set was written, 200 when every member was already stored unchanged."""
     content_type = request.headers.get("content-type", "")
     inputs: list[InputFile] = []
     if content_type.startswith("multipart/form-data"):
@@ -84,7 +87,7 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
     else:
         raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
                           hint="POST multipart/form-data with `files`, or an application/zip body")
-    _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid)
+    _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid, partial=partial)
     response.status_code = 201 if report.sets else 200
     return IngestOut.from_domain(report)
 
