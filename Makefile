@@ -6,6 +6,7 @@ BIN     = $(VENV)/bin
 .PHONY: demo test install install-dev neo4j-start neo4j-stop clean
 
 $(BIN)/python:
+	@PYTHON=$(PYTHON) bash scripts/prerequisites demo
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
@@ -18,14 +19,17 @@ install-dev: $(BIN)/python
 	bash scripts/vendor-js
 	$(BIN)/pip install --quiet -e '.[dev]'
 
-## demo: ingest the bundled seeds into the embedded store and serve REST + GraphiQL on :8000
+## demo: ingest the bundled seeds into the embedded store and serve the start page, REST, GraphiQL and the docs on :8000
 demo: install
 	$(BIN)/citegraph ingest corpus/seeds
 	$(BIN)/citegraph rests-on RT-RTE-mcp-write --set tolaria
 	$(BIN)/citegraph serve --port 8000
 
-## test: install everything, start a real Neo4j (no Docker needed) and run the whole suite
-test: install-dev
+## test: check the prerequisites (scripts/prerequisites), install everything, start a real Neo4j (no Docker
+## needed) and run the whole suite
+test:
+	@PYTHON=$(PYTHON) bash scripts/prerequisites test
+	$(MAKE) install-dev
 	bash scripts/test
 
 neo4j-start:

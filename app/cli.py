@@ -32,12 +32,15 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main"]
 
+from app.cli_help import TidyGroup  # noqa: E402  (help without <bool>/{record}, --version; issue #15)
+
 cli = typer.Typer(
     name="citegraph",
     help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=TidyGroup,
 )
 
 
@@ -73,11 +76,28 @@ def Table(*args: Any, **kwargs: Any) -> Any:
 out = _Console(soft_wrap=True)
 err = _Console(stderr=True, soft_wrap=True)
 
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from app.cli_help import version
+
+        out.print(version(), markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+@cli.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                               help="Print the version and exit.")] = False,
+) -> None:
+    """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
+
 Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
 HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
 VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
+from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
 
 
 def get_settings() -> Settings:
@@ -102,9 +122,13 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
 
 
 def _store(neo4j: str | None, home: Path | None) -> GraphStore:
-    from app.wiring import open_store
+    """The store the options and settings select, opened; its location is said on stderr (issue #15)."""
+    from app.wiring import open_store, store_location
 
-    return open_store(_settings(neo4j, home))
+    store = open_store(_settings(neo4j, home))
+    sys.stderr.write(f"store: {store_location(store)}\n")  # plain text: a --json command need not import rich
+    sys.stderr.flush()
+    return store
 
 
 def _at_version(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
@@ -123,8 +147,9 @@ def _print_json(data: Any) -> None:
 
 def handles_errors(fn: Callable) -> Callable:
     """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
-    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); anything
-    else into ``internal error`` and exit 70 (set ``CITEGRAPH_DEBUG=1`` for the traceback)."""
+    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); Ctrl-C into
+    ``interrupted`` and exit 130; anything else into ``internal error`` and exit 70 (set
+    ``CITEGRAPH_DEBUG=1`` for the traceback). The README's table lists every exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -141,6 +166,9 @@ def handles_errors(fn: Callable) -> Callable:
             raise typer.Exit(74) from None
         except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
             raise
+        except KeyboardInterrupt:  # Ctrl-C: what a write had not committed is rolled back
+            err.print("interrupted", markup=False, highlight=False)
+            raise typer.Exit(130) from None
         except Exception as exc:
             if os.environ.get("CITEGRAPH_DEBUG"):
                 raise
@@ -154,37 +182,57 @@ def handles_errors(fn: Callable) -> Callable:
 @cli.command("ingest")
 @handles_errors
 def ingest_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="Member files or folders (searched recursively).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATHS...", help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
     partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
+    fmt: TableFormatOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every document, however many.")] = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
+    Ends with one total line; past 20 documents the table is folded (--verbose lists them all).
+
     Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
+    import time
     from dataclasses import asdict
 
+    from app.cli_progress import progress_bar
+    from app.cli_tables import Column, chosen_format, emit
+    from ingest.files import MANIFEST_NAME, member_files
     from ingest.stream import ingest_paths
 
+    fmt = chosen_format(fmt, as_json)
+    started = time.monotonic()
     store = _store(neo4j, home)
     try:
-        report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
-                              workers=get_settings().ingest_workers)
+        members = sum(p.name != MANIFEST_NAME for p in member_files(paths))
+        with progress_bar(err, "ingesting", total=members, unit="files") as advance:
+            def observe(event: str, names: tuple[str, ...]) -> None:
+                if event == "load":
+                    advance(len(names) - 1, what=names[0])
+
+            report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
+                                  workers=get_settings().ingest_workers, observe=observe)
     finally:
         store.close()
-    if as_json:
-        _print_json({"sets": list(report.sets), "documents": [asdict(d) for d in report.documents]})
-        return
-    table = Table(title="Ingested")
-    for col in ("document", "status", "sections", "statements", "records", "citations"):
-        table.add_column(col, justify="right" if col not in ("document", "status") else "left")
-    for d in report.documents:
-        table.add_row(d.document or d.path, d.status, str(d.sections), str(d.statements), str(d.records), str(d.citations))
-    out.print(table)
-    for d in report.documents:
+    docs = report.documents
+    status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
+    total = (f"{len(docs)} document{'s' * (len(docs) != 1)} in {len(report.sets)} set{'s' * (len(report.sets) != 1)}: "
+             f"{status['written']} written, "
+             f"{status['unchanged']} unchanged, {status['skipped']} skipped"
+             f"{', ' + str(status['missing']) + ' missing' if status['missing'] else ''}; {sum(d.sections for d in docs)} sections, "
+             f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
+             f"{sum(d.citations for d in docs)} citations ({time.monotonic() - started:.1f} s)")
+    emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
+         columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
+                  Column("records", "number"), Column("citations", "number")],
+         rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
+         data={"sets": list(report.sets), "documents": [asdict(d) for d in docs]}, footer=[total])
+    for d in docs:
         if d.status in ("skipped", "missing"):
             err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
 
@@ -192,40 +240,40 @@ def ingest_cmd(
 @cli.command("rests-on")
 @handles_errors
 def rests_on_cmd(
-    record: Annotated[str, typer.Argument(help="Record ID, e.g. RT-RTE-mcp-write.")],
+    record: Annotated[str, typer.Argument(help="Record ID (RT-RTE-mcp-write), source ID (SRC-1) or cited file path (mcp-server/vault.js).")],
     set_id: SetOpt = None,
     direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
+    fmt: TableFormatOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Statements that rest on RECORD, with the citation path explaining each.
+    """Statements that rest on RECORD (a record, a source or a cited source file), with the citation path explaining each.
 
-    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria (--version 1: as the set was at version 1)
+    Example: citegraph rests-on RT-RTE-mcp-write --set tolaria; citegraph rests-on mcp-server/vault.js --set tolaria
+    (--version 1: as the set was at version 1)
     """
+    from app.cli_tables import Column, chosen_format, emit
     from queries.traversal import rests_on
 
+    fmt = chosen_format(fmt, as_json)
     store = _store(neo4j, home)
     try:
         report = rests_on(_at_version(store, set_id, version), record, set_id=set_id, direct_only=direct,
-                          max_depth=_settings(neo4j, home).depth(max_depth))
+                          max_depth=_settings(neo4j, home).depth(max_depth), kind=None)
     finally:
         store.close()
-    if as_json:
-        _print_json(report.to_dict())
-        return
-    table = Table(title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""))
-    table.add_column("statement", overflow="fold", min_width=20)
-    table.add_column("via", no_wrap=True, min_width=26)
-    table.add_column("text", overflow="ellipsis", no_wrap=True, max_width=60)
+    rows = []
     for r in report.results:
         via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
-        table.add_row(r.statement, via if r.direct else f"{via} (depth {r.depth})", r.text)
-    out.print(table)
+        rows.append((r.statement, via, r.depth, r.text))
     direct_n = sum(r.direct for r in report.results)
-    out.print(f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive")
+    emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
+         columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],
+         rows=rows, data=report.to_dict(),
+         footer=[f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive"])
 
 
 def _short(text: str, width: int = 80) -> str:
@@ -234,33 +282,33 @@ def _short(text: str, width: int = 80) -> str:
 
 @cli.command("stats")
 @handles_errors
-def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None,
-              home: HomeOpt = None) -> None:
+def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, fmt: TableFormatOpt = None,
+              neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """Counts of documents, statements, records and citations, per analysis set (--set: of one set,
-    whose counts are then the totals).
+    whose counts are then the totals), and which store holds them.
 
     Example: citegraph stats --json; citegraph stats --set tolaria --version 1
     """
+    from app.cli_tables import Column, chosen_format, emit
+    from app.wiring import store_location
     from queries.stats import stats, stats_of_set
 
+    fmt = chosen_format(fmt, as_json)
     store = _store(neo4j, home)
     try:
         view = _at_version(store, set_id, version)
         result = stats(view) if set_id is None else stats_of_set(view, set_id)
+        where = store_location(store)
     finally:
         store.close()
-    if as_json:
-        _print_json(result.to_dict())
-        return
-    table = Table(title="Analysis sets")
-    for col in ("set", "documents", "statements", "records", "record occurrences", "source files", "quotations"):
-        table.add_column(col)
-    for s in result.sets:
-        table.add_row(s.set, str(len(s.documents)), str(s.statements), str(s.records), str(s.record_occurrences),
-                      str(len(s.source_files)), str(s.quotations))
-    out.print(table)
     t = result.totals
-    out.print(f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations)")
+    emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
+         columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
+                                                                  "record occurrences", "source files", "quotations"))],
+         rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
+                s.quotations) for s in result.sets],
+         data={"store": where, **result.to_dict()},
+         footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
 
 
 @cli.command("check")
@@ -273,11 +321,13 @@ def check_cmd(
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 when any error
-    is found (warnings do not fail), 65 when PATHS hold no analysis-set member.
+    """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 on any error.
+
+    Warnings do not fail; PATHS holding no analysis-set member exit 65.
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
+    from app.cli_progress import progress_bar
     from queries.validation import check
 
     if paths and version is not None:
@@ -293,11 +343,15 @@ def check_cmd(
             raise no_members(paths)
         store: GraphStore = open_embedded(None, versions_kept=0)
         ingest_parsed(store, list(assembly.documents))
-        report = check(store, set_id=set_id, problems=assembly.problems)
+        with progress_bar(err, "checking", unit="sets") as advance:
+            report = check(store, set_id=set_id, problems=assembly.problems,
+                           progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
         store = _store(neo4j, home)
         try:
-            report = check(_at_version(store, set_id, version), set_id=set_id)
+            with progress_bar(err, "checking", unit="sets") as advance:
+                report = check(_at_version(store, set_id, version), set_id=set_id,
+                               progress=lambda done, total: advance(0 if not done else 1, total=total))
         finally:
             store.close()
     if as_json:
@@ -321,16 +375,28 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
 
     Example: citegraph verify --set tolaria
     """
+    from app.cli_progress import progress_bar
     from app.rendering import original_bytes
+    from graph.model import Label
     from queries.documents import document_trees
-    from render.document import verify
+    from queries.names import require_set
+    from render.document import RoundTrip, VerifyReport, verify
 
     store = _store(neo4j, home)
+    results: list[RoundTrip] = []
     try:
-        trees = document_trees(_at_version(store, set_id, version), set_id=set_id)
+        view = _at_version(store, set_id, version)
+        require_set(view, set_id)
+        sets = [set_id] if set_id is not None else [s.id for s in view.find_nodes(Label.ANALYSIS_SET)]
+        total = sum(view.counts(set_id=s)["Document"] for s in sets)
+        with progress_bar(err, "verifying", total=total, unit="documents") as advance:
+            for s in sets:  # a set at a time: memory holds one set's trees
+                for tree in document_trees(view, set_id=s):
+                    results.extend(verify([tree], original=original_bytes).results)
+                    advance(what=tree.id)
     finally:
         store.close()
-    report = verify(trees, original=original_bytes)
+    report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order
     if as_json:
         _print_json(report.to_dict())
     else:
@@ -405,25 +471,48 @@ def serve_cmd(
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
-    """Serve the REST API, GraphQL (with GraphiQL) and the embeddable views over HTTP.
+    """Serve the REST API, GraphQL (with GraphiQL), the API docs and the embeddable views over HTTP.
+
+    The start page (/) links GraphiQL, the API docs (/docs, /redoc), the sets and an example embed.
+
+    Environment variables it reads (also from a .env file in the working folder):
+    CITEGRAPH_HOME: the embedded store's folder (default ./.citegraph);
+    CITEGRAPH_NEO4J_URI: serve from this Neo4j server instead;
+    CITEGRAPH_NEO4J_USER, CITEGRAPH_NEO4J_PASSWORD, CITEGRAPH_NEO4J_DATABASE;
+    CITEGRAPH_STORE: memory or neo4j, to choose the store explicitly;
+    CITEGRAPH_READ_TOKEN: bearer token every read needs (reads open without);
+    CITEGRAPH_WRITE_TOKEN: bearer token writes need (writes off without);
+    CITEGRAPH_EMBED_ORIGINS: origins that may frame the views and call the API;
+    CITEGRAPH_REPO_ROOTS: folders impact over HTTP may open (a JSON list);
+    CITEGRAPH_MAX_DEPTH: default traversal limit in evidence steps;
+    CITEGRAPH_MAX_BODY_BYTES: request body limit (default 16 MiB);
+    CITEGRAPH_DEBUG: show tracebacks of internal errors.
 
     Example: citegraph serve --port 8000
     """
     import uvicorn
 
     from app.rest.main import create_app
+    from app.wiring import open_store, store_location
 
     settings = _settings(neo4j, home)
     base = f"http://{host}:{port}"
-    out.print(f"citegraph serving the {settings.store} store at {base}")
-    out.print(f"  GraphiQL:  {base}/graphql")
-    out.print(f"  REST docs: {base}/docs")
+    store = open_store(settings)
+    try:
+        where = store_location(store)
+    finally:
+        store.close()
+    out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
+    out.print(f"  GraphiQL:  {base}/graphql", markup=False, highlight=False)
+    out.print(f"  API docs:  {base}/docs (Swagger UI), {base}/redoc", markup=False, highlight=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
 
 
 import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
 import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`, issue #17)
 import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
+import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`, issue #15)
+import app.cli_export  # noqa: E402,F401  (registers `export`, issue #15)
 
 
 def main() -> None:
@@ -431,5 +520,7 @@ def main() -> None:
     cli()
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # `python -m app.cli`: run the imported module, where every command is registered
+    from app.cli import main as registered_main
+
+    registered_main()

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, handles_errors, out
+from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, err, handles_errors, out
 
 __all__ = ["copy_cmd"]
 
@@ -27,15 +27,19 @@ def copy_cmd(
     Sets already in Neo4j are replaced by the embedded version; sets only in Neo4j are left alone;
     copying twice changes nothing. Example: citegraph copy --to bolt://localhost:7687
     """
-    from app.wiring import open_store
+    from app.cli_progress import progress_bar
+    from app.wiring import open_store, store_location
     from graph.transfer import copy_store
 
     settings = _settings(None, home)
     source = open_store(settings.replace(store="memory"))
+    err.print(f"store: {store_location(source)}", markup=False, highlight=False)
     try:
         target = open_store(settings.replace(store="neo4j", neo4j_uri=to))
+        err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
         try:
-            report = copy_store(source, target)
+            with progress_bar(err, "copying", unit="sets") as advance:
+                report = copy_store(source, target, progress=lambda done, total: advance(1 if done else 0, total=total))
         finally:
             target.close()
     finally:

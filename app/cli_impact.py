@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, Table, VersionOpt, _at_version, _print_json, _short, _store, cli,
-                     handles_errors, out)
+from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, TableFormatOpt, VersionOpt, _at_version, _print_json, _short,
+                     _store, cli, err, handles_errors, out)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
@@ -37,47 +37,62 @@ def impact_cmd(
     fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
+    fmt: TableFormatOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Changed cited files, quotation drift and suspect conclusions between two source revisions
     (--version N: of the set as it was at version N).
 
+    --format csv prints the suspects, one row each (node, kind, conclusion, depth, change, trigger, text).
+
     Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
     """
+    from app.cli_progress import progress_bar
+    from app.cli_tables import TableFormat, chosen_format
     from ingest.git import GitRepository
     from queries.impact import impact_of
 
+    fmt = chosen_format(fmt, as_json)
     repository = GitRepository(repo)
     store = _store(neo4j, home)
     try:
-        report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev, set_id=set_id,
-                           source_id=source)
+        with progress_bar(err, "impact", unit="steps") as advance:
+            report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
+                               set_id=set_id, source_id=source,
+                               progress=lambda done, total: advance(1 if done else 0, total=total))
     finally:
         store.close()
-    if as_json:
+    if fmt == TableFormat.json:
         _print_json(report.to_dict())
+    elif fmt == TableFormat.csv:
+        _suspects_csv(report)
     else:
         _print_impact(report)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
 
 
+def _suspects_csv(report: ImpactReport) -> None:
+    from app.cli_tables import Column, TableFormat, emit
+
+    emit(out, fmt=TableFormat.csv,
+         columns=[Column(c) for c in ("node", "kind", "conclusion", "depth", "change", "trigger", "text")],
+         rows=[(s.node, s.kind, s.conclusion, s.depth, s.change, s.trigger, s.text) for s in report.suspects])
+
+
 def _print_impact(report: ImpactReport) -> None:
+    from app.cli_tables import Column, TableFormat, emit
+
     out.print(f"Impact on {report.set} ({report.source or 'no source node'}) "
               f"from {report.from_revision[:12]} to {report.to_revision[:12]}", markup=False, highlight=False)
-    files = Table(title=f"Changed cited files ({len(report.changes)}; {len(report.uncited_changes)} uncited not shown)")
-    for col in ("status", "path", "now", "cited by"):
-        files.add_column(col)
-    for c in report.changes:
-        files.add_row(c.status, c.path, c.new_path if c.renamed else "", str(len(c.cited_by)))
-    out.print(files)
-    quotes = Table(title="Quotations at " + report.to_revision[:12])
-    for col in ("quotation", "state", "path", "why"):
-        quotes.add_column(col)
-    for q in report.quotations:
-        quotes.add_row(q.quotation, q.state, q.path, q.reason)
-    out.print(quotes)
+    emit(out, fmt=TableFormat.table,
+         title=f"Changed cited files ({len(report.changes)}; {len(report.uncited_changes)} uncited not shown)",
+         columns=[Column("status"), Column("path"), Column("now"), Column("cited by", "number")],
+         rows=[(c.status, c.path, c.new_path if c.renamed else "", len(c.cited_by)) for c in report.changes])
+    emit(out, fmt=TableFormat.table, title="Quotations at " + report.to_revision[:12],
+         columns=[Column("quotation"), Column("state"), Column("path"), Column("why", "text")],
+         rows=[(q.quotation, q.state, q.path, q.reason) for q in report.quotations])
     for q in report.quotations:
         if q.diff:
             out.print(f"{q.quotation} ({q.state}):", markup=False, highlight=False)

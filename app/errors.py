@@ -13,6 +13,7 @@ from graph.errors import (
     IncomparableSets,
     IngestError,
     NodeConflict,
+    InvalidQuery,
     NotFound,
     PreconditionFailed,
     QueryLimitExceeded,
@@ -51,6 +52,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
+    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
 _INTERNAL = ErrorFace(500, "INTERNAL", 70)

@@ -119,7 +119,7 @@ def render_request(
         return render_document(store, document, fmt)
     chosen = parse_format(fmt) or Format.MD
     if rests_on:
-        page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth))
+        page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth, kind=None))
     elif record:
         page = dossier_page(record_dossiers(store, record, set_id=set_id, max_depth=max_depth))
     elif set_id:

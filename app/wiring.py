@@ -10,7 +10,7 @@ from graph.stores import open_embedded
 
 from app.settings import Settings
 
-__all__ = ["open_store", "allowed_repository", "git_folders"]
+__all__ = ["open_store", "store_location", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -32,6 +32,36 @@ def open_store(settings: Settings) -> GraphStore:
             versions_kept=settings.versions_kept,
         )
     return open_embedded(settings.home, versions_kept=settings.versions_kept)
+
+
+def store_location(store: GraphStore) -> str:
+    """Which store ``store`` is, for people: ``embedded store in /abs/home`` (``in memory`` for a
+    throw-away one) or ``Neo4j at bolt://host:7687, database neo4j`` (the URI without credentials).
+
+    >>> from graph.stores import open_embedded
+    >>> store_location(open_embedded(None))
+    'embedded store in memory'
+    """
+    path = getattr(store, "path", None)
+    if hasattr(store, "driver"):
+        uri = _without_credentials(getattr(store, "uri", None) or "(URI unknown)")
+        return f"Neo4j at {uri}, database {getattr(store, 'database', 'neo4j')}"
+    if path is None:
+        return "embedded store in memory"
+    return f"embedded store in {Path(path).resolve().parent}"
+
+
+def _without_credentials(uri: str) -> str:
+    """``uri`` with any ``user:password@`` taken out.
+
+    >>> _without_credentials("neo4j+s://ada:secret@db.example.org:7687")
+    'neo4j+s://db.example.org:7687'
+    """
+    scheme, sep, rest = uri.partition("://")
+    if not sep:
+        return uri
+    netloc, slash, tail = rest.partition("/")
+    return f"{scheme}://{netloc.rpartition('@')[2]}{slash}{tail}"
 
 
 def allowed_repository(settings: Settings, path: str) -> Path:

@@ -15,6 +15,7 @@ __all__ = [
     "AnalysisSetNotFound",
     "DocumentNotFound",
     "NodeNotFound",
+    "InputNotFound",
     "DuplicateDeclaration",
     "ValidationFailed",
     "QueryLimitExceeded",
@@ -25,6 +26,7 @@ __all__ = [
     "NodeConflict",
     "PreconditionFailed",
     "AmbiguousScope",
+    "InvalidQuery",
     "SourceRepositoryError",
     "RevisionNotFound",
     "VersionNotFound",
@@ -101,6 +103,10 @@ class NodeNotFound(NotFound):
     """Raised when an asked-for graph node id is not in the store."""
 
 
+class InputNotFound(NotFound):
+    """Raised when a file or folder given as input does not exist."""
+
+
 class DuplicateDeclaration(IngestError):
     """Raised when one analysis set would declare the same record twice."""
 
@@ -157,6 +163,11 @@ class PreconditionFailed(CitegraphError):
 
 class AmbiguousScope(CitegraphError):
     """Raised when a query needs one analysis set or source, none was named, and several match."""
+
+
+class InvalidQuery(CitegraphError):
+    """Raised when a query's own input is malformed: a search text without a word, a bad export
+    format, an unknown record kind or analyst filter."""
 
 
 class SourceRepositoryError(CitegraphError):

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, TypeVar, runtime_checkable
+from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from graph.errors import SnapshotChanged
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot", "SNAPSHOT_ATTEMPTS",
-           "Reach", "SupportsReach", "KeepsVersions", "projected"]
+           "Reach", "SupportsReach", "KeepsVersions", "SEARCH_FIELDS", "projected"]
 
 T = TypeVar("T")
+
+SEARCH_FIELDS: tuple[str, ...] = ("kind", "text", "line", "order")
+"""The props of each statement :meth:`GraphStore.search` returns (see :func:`projected`)."""
 
 
 class Direction(StrEnum):
@@ -62,6 +66,12 @@ class GraphStore(Protocol):
         """Every edge of ``kinds`` whose ``dst`` can reach one of ``ids`` along edges of ``kinds``
         (reverse reachability, the start nodes included as destinations), one round trip. Cycles
         are harmless. Sorted by :meth:`Edge.sort_key`; unknown ids contribute nothing."""
+
+    def search(self, phrases: Sequence[Phrase], *, set_id: str | None = None) -> list[Node]:
+        """Statements whose ``text`` holds every phrase (:func:`graph.text.holds`: its words in a
+        row, compared in lower case), of set ``set_id`` only when given, found through the store's
+        own full-text index in one round trip. Sorted by id; each node keeps only the props
+        :data:`SEARCH_FIELDS` names. No phrases, or an unknown set, give ``[]``."""
 
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """Apply ``batch`` atomically, in the order documented on :class:`SetBatch`. On any failure

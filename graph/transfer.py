@@ -10,6 +10,7 @@ to move an embedded store into Neo4j.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
 from graph.store import Direction, GraphStore
@@ -97,13 +98,15 @@ def _copy_versions(source: GraphStore, target: GraphStore, set_id: str) -> None:
     target.replace_versions(set_id, rows)
 
 
-def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
+def copy_store(source: GraphStore, target: GraphStore, *,
+               progress: Callable[[int, int], None] | None = None) -> CopyReport:
     """Copy every analysis set (with its kept versions) and review of ``source`` into ``target``,
     one atomic write per set.
 
     A set already in ``target`` ends up as ``source`` holds it: its documents are replaced and the
     ones ``source`` lacks are deleted. Sets only in ``target`` are left alone. Copying twice
-    changes nothing the second time.
+    changes nothing the second time. ``progress(done, total)``, when given, is told after each set
+    (units: sets).
 
     Raises
     ------
@@ -112,7 +115,9 @@ def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
     """
     sets = [s.id for s in source.find_nodes(Label.ANALYSIS_SET)]
     documents = 0
-    for set_id in sets:
+    for done, set_id in enumerate(sets):
+        if progress is not None:
+            progress(done, len(sets))
         theirs = {d.id for d in target.find_nodes(Label.DOCUMENT, set_id=set_id)}
         batch = set_batch_of(source, set_id)
         mine = {d.id for d in batch.documents}
@@ -120,6 +125,8 @@ def copy_store(source: GraphStore, target: GraphStore) -> CopyReport:
                                   replace=tuple(sorted(theirs - mine))))
         documents += len(batch.documents)
         _copy_versions(source, target, set_id)
+    if progress is not None:
+        progress(len(sets), len(sets))
     reviews = target.put_reviews(source.find_nodes(Label.REVIEW))
     counts = target.counts()
     return CopyReport(tuple(sets), documents, reviews, counts["nodes"], counts["edges"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graph.errors import CitegraphError, IngestError, SourceSpan
+from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
@@ -61,8 +61,8 @@ def member_files(paths: list[Path]) -> list[Path]:
 
     Raises
     ------
-    IngestError
-        A path does not exist.
+    InputNotFound
+        A path does not exist (``no such file or folder: PATH``).
     """
     out: list[Path] = []
     for path in paths:
@@ -75,7 +75,8 @@ def member_files(paths: list[Path]) -> list[Path]:
         elif path.is_file():
             out.append(path)
         else:
-            raise IngestError(f"no such file or folder: {path}", source=SourceSpan(str(path), 1))
+            raise InputNotFound(f"no such file or folder: {path}",
+                                hint="give member files or folders that exist (folders are searched recursively)")
     return out
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from graph.errors import AnalysisSetNotFound, DocumentNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
+from queries.names import unknown_document, unknown_set
 
 __all__ = [
     "ROLE_ORDER",
@@ -180,8 +180,7 @@ def find_document(store: GraphStore, reference: str) -> Node:
     by_path = store.find_nodes(Label.DOCUMENT, where={"path": reference})
     if by_path:
         return by_path[0]
-    raise DocumentNotFound(f"no document {reference!r} in the store",
-                           hint="give a document id such as tolaria/synthesis (see `GET /documents`)")
+    raise unknown_document(store, reference)
 
 
 def document_tree(store: GraphStore, document_id: str) -> DocumentTree:
@@ -244,7 +243,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
     citations and quotations, containment), plus one to name the cited nodes.
     """
     if set_id is not None and not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     if document_ids is not None:
         documents = [n for n in store.get_nodes(document_ids).values() if n.label == Label.DOCUMENT]
         if set_id is not None:

@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Collection, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from graph.errors import (
     AmbiguousScope,
@@ -42,6 +42,7 @@ from graph.errors import (
 )
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, review_node_id
 from graph.store import Direction, GraphStore
+from queries.names import unknown_set
 from queries.traversal import explain
 
 __all__ = [
@@ -504,7 +505,7 @@ def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Sco
                                  hint="pass --set with the one whose source the repository holds")
         set_id = sets[0]
     elif not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     sources = store.find_nodes(Label.SOURCE, set_id=set_id)
     if source_id is not None:
         source = next((s for s in sources if s.get("source_id") == source_id), None)
@@ -853,6 +854,7 @@ def impact_of(
     from_revision: str | None = None,
     set_id: str | None = None,
     source_id: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ImpactReport:
     """What moving the analysed source from ``from_revision`` to ``to_revision`` does to a set.
 
@@ -871,6 +873,9 @@ def impact_of(
     source_id : str, optional
         ``SRC-n`` of the set's source the repository holds; may be omitted when the set has at
         most one source (with none, every cited file of the set is in scope).
+    progress : callable, optional
+        ``progress(done, total)`` as the run goes (units: steps; the diff, the reads of the
+        quoted files, one per quotation checked, the suspects and the reviews).
 
     Returns
     -------
@@ -927,21 +932,31 @@ def impact_of(
     ('aaa', 'bbb', ())
     """
     scope = _scope(store, set_id, source_id)
+    steps = 4 + len(scope.quotations)
+    tell = progress or (lambda done, total: None)
+    tell(0, steps)
     to_commit = repo.resolve(to_revision)
     base = _from_revision(repo, scope, from_revision)
     checker = _Checker(repo, scope)
     changed, uncited = _delta(checker, base, to_commit)
+    tell(1, steps)
     citing = store.edges([c.file for c in changed], kinds=[EdgeKind.CITES, EdgeKind.ATTRIBUTED_TO],
                          direction=Direction.IN)
     changed = [replace(c, cited_by=tuple(sorted({e.src for e in citing[c.file]}, key=_node_order)))
                for c in changed]
     checker.prefetch(base, to_commit)
     checker.prefetch(base, base)  # for the old context of moved and broken quotations
-    drift = [checker.drift(q, base, to_commit) for q in scope.quotations]
+    tell(2, steps)
+    drift = []
+    for n, q in enumerate(scope.quotations):
+        drift.append(checker.drift(q, base, to_commit))
+        tell(3 + n, steps)
     triggers = {c.file: c.describe() for c in changed}
     triggers.update({q.quotation: q.describe() for q in drift if q.state != "intact"})
     suspects, nodes = _suspects(store, triggers)
+    tell(steps - 1, steps)
     flagged, reviewed = _apply_reviews(store, checker, scope, base, to_commit, drift, suspects, nodes)
+    tell(steps, steps)
     return ImpactReport(
         set=scope.set_id, source=scope.source.id if scope.source is not None else None,
         from_revision=base, to_revision=to_commit, changes=tuple(changed), uncited_changes=tuple(uncited),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
+from queries.names import did_you_mean, require_set
 from queries.traversal import records_named
 
 __all__ = ["RecordSummary", "records_of", "Citation", "citations_of"]
@@ -45,14 +47,26 @@ def records_of(
 
     ``text`` matches the record ID or its declared label, case-insensitively, as a substring.
 
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is not in the store (the hint names the closest sets).
+    InvalidQuery
+        ``kind`` or ``analyst`` is a value no record in scope has, close to one that some have (a
+        typo: ``ROUTE`` for ``RTE``); the hint lists the values there are. A value close to none
+        simply matches no record.
+
     >>> from queries.demo import demo_store
     >>> [(r.id, r.declared_in, r.citations) for r in records_of(demo_store(), kind="RTE")]
     [('demo/RT-RTE-x', None, 1)]
     >>> records_of(demo_store(), analyst="MEM")
     []
     """
+    require_set(store, set_id)
     where = {k: v for k, v in (("analyst", analyst), ("kind", kind), ("record_id", record_id)) if v is not None}
     nodes = store.find_nodes(Label.RECORD, set_id=set_id, where=where or None)
+    if not nodes and (kind is not None or analyst is not None):
+        _check_values(store, set_id, kind=kind, analyst=analyst)
     ids = [n.id for n in nodes]
     declared = store.edges(ids, kinds=[EdgeKind.DECLARED_IN], direction=Direction.OUT)
     cited = store.edges(ids, kinds=[EdgeKind.CITES], direction=Direction.IN)
@@ -68,6 +82,22 @@ def records_of(
             continue
         out.append(summary)
     return out
+
+
+def _check_values(store: GraphStore, set_id: str | None, **asked: str | None) -> None:
+    """Raise :class:`InvalidQuery` when an asked ``kind`` or ``analyst`` is held by no record in scope
+    but is close to a value that is (see :func:`records_of`)."""
+    records = store.find_nodes(Label.RECORD, set_id=set_id)
+    for prop, value in asked.items():
+        there = sorted({str(r.get(prop)) for r in records if r.get(prop) is not None})
+        if value is not None and value not in there:
+            guess = did_you_mean(value, there)
+            if guess is None:
+                continue
+            scope = f" of set {set_id}" if set_id else ""
+            listed = ", ".join(there) or "none"
+            hint = f"the {prop}s there are: {listed}"
+            raise InvalidQuery(f"no record{scope} has {prop} {value!r}", hint=f"{guess} {hint}")
 
 
 @dataclass(frozen=True, slots=True)

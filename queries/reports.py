@@ -7,9 +7,9 @@ returns frozen results; ``render/`` turns them into Markdown, plain text or HTML
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from graph.errors import AnalysisSetNotFound
+from queries.names import unknown_set
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree, document_trees
@@ -58,7 +58,9 @@ class RestsOnSubgraph:
     ``report`` the rests-on answer (results in set, document, order); ``documents`` the trees of
     the documents holding results, in (set, role order, id) order; ``steps`` the explanation path
     of each result statement (statement id → steps from the statement to the record);
-    ``max_depth`` the evidence-step limit asked (None = unlimited); ``direct_only`` as asked.
+    ``max_depth`` the evidence-step limit asked (None = unlimited); ``direct_only`` as asked;
+    ``labels`` the declared label of each record on the paths or asked about (record node id →
+    label, e.g. ``"MCP note update"``; records declared nowhere are absent).
     """
 
     report: RestsOnReport
@@ -66,6 +68,7 @@ class RestsOnSubgraph:
     steps: dict[str, tuple[PathStep, ...]]
     max_depth: int | None = None
     direct_only: bool = False
+    labels: dict[str, str] = field(default_factory=dict)
 
 
 def rests_on_subgraph(
@@ -75,6 +78,7 @@ def rests_on_subgraph(
     set_id: str | None = None,
     direct_only: bool = False,
     max_depth: int | None = None,
+    kind: str | None = "record",
 ) -> RestsOnSubgraph:
     """Statements resting on ``record_id``, with their documents and named explanation paths.
 
@@ -90,6 +94,9 @@ def rests_on_subgraph(
         Only statements citing or annotating the record themselves.
     max_depth : int, optional
         Maximum evidence steps (1..16); unlimited when None.
+    kind : str or None, default "record"
+        What ``record_id`` names, as :func:`queries.traversal.rests_on` takes it (None: a record,
+        else a source ID, else a source file's path).
 
     Returns
     -------
@@ -113,8 +120,8 @@ def rests_on_subgraph(
     :func:`~queries.traversal.rests_on` plus three batched calls (path nodes, their outgoing
     dependency edges) and the calls of :func:`~queries.documents.document_trees`.
     """
-    report = rests_on(store, record_id, set_id=set_id, direct_only=direct_only, max_depth=max_depth)
-    path_ids = sorted({n for r in report.results for n in r.path})
+    report = rests_on(store, record_id, set_id=set_id, direct_only=direct_only, max_depth=max_depth, kind=kind)
+    path_ids = sorted({n for r in report.results for n in r.path} | set(report.records))
     nodes = store.get_nodes(path_ids)
     out_edges = store.edges(path_ids, kinds=DEPENDENCY_KINDS, direction=Direction.OUT)
     steps: dict[str, tuple[PathStep, ...]] = {}
@@ -129,7 +136,9 @@ def rests_on_subgraph(
             chain.append(_step(node_id, nodes.get(node_id), kinds, ranges))
         steps[r.statement] = tuple(chain)
     documents = document_trees(store, document_ids=sorted({r.document for r in report.results}))
-    return RestsOnSubgraph(report, documents, steps, max_depth, direct_only)
+    labels = {node_id: str(e.props["label"]) for node_id in path_ids for e in out_edges.get(node_id, [])
+              if e.kind == EdgeKind.DECLARED_IN and e.props.get("label")}
+    return RestsOnSubgraph(report, documents, steps, max_depth, direct_only, labels)
 
 
 def _step(node_id: str, node: Node | None, kinds: tuple[str, ...], ranges: tuple[str, ...] = ()) -> PathStep:
@@ -192,7 +201,7 @@ def analysis_set_report(store: GraphStore, set_id: str) -> SetReport:
     """
     found = store.get_nodes([set_id]).get(set_id)
     if found is None or found.label != Label.ANALYSIS_SET:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     system_id = found.get("system")
     system = store.get_nodes([system_id]).get(system_id) if system_id else None
     trees = document_trees(store, set_id=set_id)

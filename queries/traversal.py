@@ -10,13 +10,14 @@ changes how they are fetched; the semantics stay here.
 from __future__ import annotations
 
 import heapq
-import re
 from dataclasses import dataclass
 from typing import Collection, Iterable, Mapping
 
-from graph.errors import AnalysisSetNotFound, QueryLimitExceeded, RecordNotFound
-from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id
+from graph.errors import InvalidQuery, QueryLimitExceeded
+from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
+                         source_file_node_id, source_node_id)
 from graph.store import GraphStore, Reach, SupportsReach, projected
+from queries.names import unknown_record, unknown_set
 
 __all__ = [
     "MAX_DEPTH",
@@ -26,7 +27,9 @@ __all__ = [
     "generic_reach",
     "RestsOnResult",
     "RestsOnReport",
+    "START_KINDS",
     "records_named",
+    "starts_named",
     "rests_on",
 ]
 
@@ -172,19 +175,22 @@ class RestsOnResult:
 
 @dataclass(frozen=True, slots=True)
 class RestsOnReport:
-    """Answer to "what rests on ``record``": ``record`` as asked, ``set`` filter (or None),
-    ``records`` (node ids of the matching records, sorted), ``results`` sorted by (set, document,
-    order)."""
+    """Answer to "what rests on ``record``": ``record`` as asked (a record ID, or a source ID or
+    source-file path, see ``kind``), ``set`` filter (or None), ``records`` (node ids of the start
+    nodes: the matching records, sources or source files, sorted), ``results`` sorted by (set,
+    document, order), ``kind`` of the start nodes: ``record``, ``source`` or ``source_file``."""
 
     record: str
     set: str | None
     records: tuple[str, ...]
     results: tuple[RestsOnResult, ...]
+    kind: str = "record"
 
     def to_dict(self) -> dict:
-        """JSON-compatible form: ``{"record", "set", "records", "results": [...]}``."""
+        """JSON-compatible form: ``{"record", "kind", "set", "records", "results": [...]}``."""
         return {
             "record": self.record,
+            "kind": self.kind,
             "set": self.set,
             "records": list(self.records),
             "results": [
@@ -220,22 +226,84 @@ def records_named(store: GraphStore, record_id: str, set_id: str | None = None) 
     (:func:`graph.model.record_node_id`); the label and ``record_id`` are checked, since that id
     could name another node (``<set>/SRC-1`` is a Source). Without, one ``store.find_nodes``.
     """
-    if set_id is not None:
-        node_id = record_node_id(set_id, record_id)
-        nodes = store.get_nodes([set_id, node_id])
-        if set_id not in nodes:
-            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-        record = nodes.get(node_id)
-        found = [record] if (record is not None and record.label == Label.RECORD and record.set_id == set_id
-                             and record.get("record_id") == record_id) else []
-    else:
-        found = store.find_nodes(Label.RECORD, where={"record_id": record_id})
+    found = _named(store, Label.RECORD, record_id, set_id)
     if not found:
-        scope = f" in set {set_id!r}" if set_id else ""
-        hint = ("SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write"
-                if re.fullmatch(r"SRC-\d+", record_id) else "IDs are case-sensitive, e.g. RT-RTE-mcp-write")
-        raise RecordNotFound(f"record {record_id} is not cited or declared{scope}", hint=hint)
+        raise unknown_record(store, record_id, set_id)
     return found
+
+
+START_KINDS: dict[str, Label] = {"record": Label.RECORD, "source": Label.SOURCE, "source_file": Label.SOURCE_FILE}
+"""What a rests-on query may start from, by the ``kind`` name the faces use."""
+
+_NAME_PROP = {Label.RECORD: "record_id", Label.SOURCE: "source_id", Label.SOURCE_FILE: "path"}
+_NODE_ID = {Label.RECORD: record_node_id, Label.SOURCE: source_node_id, Label.SOURCE_FILE: source_file_node_id}
+
+
+def _named(store: GraphStore, label: Label, name: str, set_id: str | None) -> list[Node]:
+    """Nodes of ``label`` named ``name`` (record ID, ``SRC-n`` or path), in ``set_id`` only when
+    given (one ``get_nodes`` of the set and the node id), else one ``find_nodes``; sorted by id.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is given and not in the store.
+    """
+    prop = _NAME_PROP[label]
+    if set_id is not None:
+        node_id = _NODE_ID[label](set_id, name)
+        nodes = store.get_nodes([set_id, node_id])
+        if set_id not in nodes or nodes[set_id].label != Label.ANALYSIS_SET:
+            raise unknown_set(store, set_id)
+        node = nodes.get(node_id)
+        return [node] if (node is not None and node.label == label and node.set_id == set_id
+                          and node.get(prop) == name) else []
+    return store.find_nodes(label, where={prop: name})
+
+
+def starts_named(store: GraphStore, name: str, set_id: str | None = None, *,
+                 kind: str | None = None) -> tuple[str, list[Node]]:
+    """What a rests-on query starting at ``name`` starts from: ``(kind, nodes)``.
+
+    Parameters
+    ----------
+    name : str
+        A record ID (``RT-RTE-mcp-write``), a source ID (``SRC-1``) or a cited source file's path
+        (``mcp-server/vault.js``), as the members write them.
+    set_id : str, optional
+        Only in this analysis set.
+    kind : str, optional
+        ``record``, ``source`` or ``source_file`` (:data:`START_KINDS`): look for that kind only.
+        Without it, records are looked for first, then sources, then source files; the first kind
+        with a match is the answer.
+
+    Returns
+    -------
+    (str, list of Node)
+        The kind found and its nodes, sorted by id (one per set holding the name).
+
+    Raises
+    ------
+    RecordNotFound
+        Nothing of the kinds looked for has that name; the hint names the closest ones.
+    AnalysisSetNotFound
+        ``set_id`` is given and not in the store.
+    InvalidQuery
+        ``kind`` is none of :data:`START_KINDS`.
+
+    Examples
+    --------
+    >>> from queries.demo import demo_store
+    >>> [(k, [n.id for n in found]) for k, found in [starts_named(demo_store(), "RT-RTE-x")]]
+    [('record', ['demo/RT-RTE-x'])]
+    """
+    if kind is not None and kind not in START_KINDS:
+        raise InvalidQuery(f"rests-on starts from a {' or '.join(START_KINDS)}, not a {kind!r}")
+    kinds = [kind] if kind is not None else list(START_KINDS)
+    for k in kinds:
+        found = _named(store, START_KINDS[k], name, set_id)
+        if found:
+            return k, found
+    raise unknown_record(store, name, set_id, also=[START_KINDS[k] for k in kinds if k != "record"])
 
 
 def _check_depth(max_depth: int | None) -> None:
@@ -250,6 +318,7 @@ def rests_on(
     set_id: str | None = None,
     direct_only: bool = False,
     max_depth: int | None = None,
+    kind: str | None = "record",
 ) -> RestsOnReport:
     """Statements that rest on ``record_id``, by reverse dependency reachability.
 
@@ -259,7 +328,14 @@ def rests_on(
         Any backend satisfying the store contract.
     record_id : str
         A record ID such as ``"RT-RTE-mcp-write"``; it is looked up in every set (IDs are
-        set-scoped) unless ``set_id`` is given.
+        set-scoped) unless ``set_id`` is given. With ``kind`` ``source`` or ``source_file`` (or
+        None), a source ID (``SRC-1``) or a cited file's path (``mcp-server/vault.js``).
+    kind : str or None, default "record"
+        What ``record_id`` names (see :func:`starts_named`); None: a record, else a source, else a
+        source file. A source file or source start gives what impact analysis flags as suspect
+        statements when that file (or any file of the source) changes: the same closure over
+        :data:`~graph.model.DEPENDENCY_KINDS` (a file reaches its source through IN_SOURCE, a
+        structural hop) and the same :func:`explain`.
     set_id : str, optional
         Restrict to one analysis set.
     direct_only : bool, default False
@@ -276,7 +352,7 @@ def rests_on(
     Raises
     ------
     RecordNotFound, AnalysisSetNotFound
-        See :func:`records_named`.
+        See :func:`starts_named`.
     QueryLimitExceeded
         ``max_depth`` outside 1..:data:`MAX_DEPTH`.
 
@@ -293,7 +369,7 @@ def rests_on(
     ``max_depth`` cuts from the explanations.
     """
     _check_depth(max_depth)
-    records = records_named(store, str(record_id), set_id)
+    kind, records = starts_named(store, str(record_id), set_id, kind=kind)
     starts = [r.id for r in records]
     found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS)
     best = explain(found.edges, starts, max_depth=1 if direct_only else max_depth)
@@ -317,7 +393,7 @@ def rests_on(
             order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
         ))
     out.sort(key=lambda r: (r.set, r.document, r.order))
-    return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out))
+    return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind)
 
 
 _RESULT_FIELDS: dict[Label, tuple[str, ...]] = {

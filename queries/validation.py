@@ -13,11 +13,11 @@ import re
 from pathlib import PurePosixPath
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from graph.errors import AnalysisSetNotFound
 from graph.model import ANY_ANALYST, STATUS_VALUES, Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
+from queries.names import unknown_set
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
 
@@ -453,7 +453,8 @@ class _Checker:
                      place=where[ref.id])
 
 
-def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[Any] = ()) -> CheckReport:
+def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[Any] = (),
+          progress: Callable[[int, int], None] | None = None) -> CheckReport:
     """Validate the stored sets (or one set).
 
     Parameters
@@ -467,6 +468,8 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
         ``line``, ``message`` and ``set_id``, e.g. :class:`ingest.sets.SetProblem`); merged in,
         except where a graph rule reports the same code at the same place. A pinned member named
         by an error among them is not reported as ``manifest-missing-member``.
+    progress : callable, optional
+        ``progress(done, total)`` after each set checked (units: sets).
 
     Returns
     -------
@@ -496,14 +499,17 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     it, not refused.
     """
     if set_id is not None and not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     problems = list(problems)
     # A pinned member that is present but was refused (unparsable, pin mismatch) is not missing.
     refused = frozenset((p.set_id, PurePosixPath(p.path.replace("\\", "/")).name)
                         for p in problems if p.severity == "error")
     findings: list[Finding] = []
     # Every rule is one set's, so the store is checked set by set: memory is one set's, not the store's.
-    for scope in [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]:
+    scopes = [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
+    for done, scope in enumerate(scopes):
+        if progress is not None:
+            progress(done, len(scopes))
         checker = _Checker(store, scope, refused)
         checker.declarations()
         checker.statements()
@@ -514,6 +520,8 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
         checker.amendment_index()
         checker.references(scope)
         findings += checker.findings
+    if progress is not None:
+        progress(len(scopes), len(scopes))
     seen = {(f.code, f.file, f.line) for f in findings}
     for p in problems:
         if set_id is not None and p.set_id not in (None, set_id):

@@ -14,7 +14,7 @@ from pathlib import Path
 from string import Template
 from urllib.parse import quote, urlencode
 
-__all__ = ["TEMPLATE", "script_json", "main_of", "node_list", "embed_page", "error_page"]
+__all__ = ["TEMPLATE", "script_json", "main_of", "node_list", "legend", "embed_page", "error_page"]
 
 TEMPLATE = Template((Path(__file__).parent / "templates" / "page.html").read_text(encoding="utf-8"))
 """The page skeleton (``string.Template``; every value is escaped before it is substituted)."""
@@ -81,6 +81,10 @@ def node_list(graph: dict, base: str, version_of: tuple[str, int] | None = None)
         if node["kind"] == "record" and node.get("start"):
             starts.append(f'<li class="k-record"><a href="{e(href(node))}">'
                           f'{e(node["record_id"])}</a> <span class="set">({e(node["set"])})</span></li>')
+        elif node.get("start"):
+            starts.append(f'<li class="k-{e(node["kind"])}">{e(node["name"])} '
+                          f'<span class="kind">{e(node["kind"].replace("_", " "))}</span> '
+                          f'<span class="set">({e(node["set"])})</span></li>')
         elif node["kind"] == "statement":
             how = "direct" if node["direct"] else f"transitive, depth {node['depth']}"
             statements.append(f'<li class="k-statement {"direct" if node["direct"] else "transitive"}">'
@@ -92,11 +96,46 @@ def node_list(graph: dict, base: str, version_of: tuple[str, int] | None = None)
         else:
             between.append(f'<li class="k-{e(node["kind"])}">{e(node["name"])} '
                            f'<span class="kind">{e(node["kind"].replace("_", " "))}</span></li>')
-    parts = [f'<h2>Record</h2>\n<ul>{"".join(starts)}</ul>',
+    asked = {"source": "Source", "source_file": "Source file"}.get(graph.get("kind", "record"), "Record")
+    parts = [f'<h2>{asked}</h2>\n<ul>{"".join(starts)}</ul>',
              f'<h2>Statements resting on it ({len(statements)})</h2>\n<ol>{"".join(statements)}</ol>']
     if between:
         parts.append(f'<h2>On the explanation paths</h2>\n<ul>{"".join(between)}</ul>')
     return "\n".join(parts)
+
+
+_NODE_LEGEND = (
+    ("record", "k-record", "record"), ("statement", "k-statement direct", "statement, direct"),
+    ("statement", "k-statement transitive", "statement, transitive"), ("section", "k-section", "section"),
+    ("named_reference", "k-named_reference", "named reference"), ("document", "k-document", "document"),
+    ("quotation", "k-quotation", "quotation"), ("source_file", "k-source_file", "source file"),
+    ("source", "k-source", "source"),
+)
+
+_EDGE_WORDS = {
+    "CITES": "cites", "ANNOTATES": "annotates", "QUOTES": "quotes", "SUPERSEDED_BY": "superseded by",
+    "RESOLVES_TO": "resolves to", "DECLARED_IN": "declared in", "ATTRIBUTED_TO": "attributed to",
+    "IN_SOURCE": "in source", "PART_OF": "part of", "CONTAINS": "contains",
+}
+
+
+def legend(graph: dict) -> str:
+    """The legend of the kinds of nodes and edges the graph holds: a swatch and a name each, node
+    colours and shapes first, then each edge kind's line style (``graph["edge_kinds"]``).
+
+    >>> legend({"nodes": [{"kind": "record"}], "edge_kinds": ["CITES"]}).splitlines()
+    ['<li class="k-record">record</li>', '<li class="e-CITES">cites</li>']
+    """
+    kinds = {n["kind"] for n in graph["nodes"]}
+    direct = {bool(n.get("direct")) for n in graph["nodes"] if n["kind"] == "statement"}
+    items = []
+    for kind, cls, words in _NODE_LEGEND:
+        if kind not in kinds or (kind == "statement" and (("direct" in cls) not in direct)):
+            continue
+        items.append(f'<li class="{cls}">{html.escape(words)}</li>')
+    items += [f'<li class="e-{html.escape(k)}">{html.escape(_EDGE_WORDS.get(k, k.lower()))}</li>'
+              for k in graph.get("edge_kinds", ())]
+    return "\n".join(items)
 
 
 def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: str, pane_showing: str,
@@ -138,6 +177,7 @@ def embed_page(*, title: str, summary: str, mode: str, graph: dict, pane_html: s
     return TEMPLATE.substitute(
         title=e(title), heading=e(title), summary=e(summary), mode=e(mode), base=e(base), static=e(static),
         scripts="\n".join(scripts), notice=notice, node_list=node_list(graph, base, version_of), pane=pane_html,
+        legend=legend(graph),
         showing=e(pane_showing), data=script_json(graph), selector=selector,
         version_set=e(version_of[0]) if version_of else "", version=str(version_of[1]) if version_of else "",
     )

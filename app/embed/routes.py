@@ -1,6 +1,7 @@
 """Embed routes: the pages, their JSON twin, the dossier fragment the pages load, static files.
 
-``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report;
+``GET /embed/rests-on/{record_id}`` shows the graph beside the rests-on report (``record_id`` may
+also be a source ID or a cited file's path, e.g. ``/embed/rests-on/mcp-server/vault.js?set=tolaria``);
 ``GET /embed/records/{record_id}`` beside the record's dossier; both take ``?version=N`` (with the
 set) and show a version selector. ``GET /embed/history/{set_id}`` is the diff of two versions of a
 set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors (issue 17). Clicking a record node loads
@@ -16,9 +17,7 @@ import html
 import json
 import logging
 from pathlib import Path
-from typing import Any, Callable
-
-from typing import Annotated, Optional
+from typing import Annotated, Any, Callable, Optional
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
@@ -129,7 +128,7 @@ def _selector(store: GraphStore, set_id: str | None, records: tuple[str, ...] | 
 
 def _rests_on_view(store: GraphStore, record_id: str, set_id: str | None, direct: bool, max_depth: int | None,
                    base: str, version: int | None = None) -> str:
-    sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth)
+    sub = rests_on_subgraph(store, record_id, set_id=set_id, direct_only=direct, max_depth=max_depth, kind=None)
     graph = rests_on_graph(sub)
     direct_count = sum(1 for r in sub.report.results if r.direct)
     summary = (f"{graph['count']} statements rest on it ({direct_count} direct, {graph['count'] - direct_count} "
@@ -159,10 +158,22 @@ def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_dept
                       selector=selector, version_of=shown)
 
 
-@router.get("/rests-on/{record_id}", response_class=HTMLResponse)
+@router.get("/rests-on/{record_id:path}/graph")
+async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
+                               direct: bool = False, max_depth: Depth = None) -> JSONResponse:
+    """The graph the page draws: ``{"record", "kind", "set", "records", "count", "nodes", "edges"}``
+    (see :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them. Declared
+    before the page, whose path also matches a file path ending in ``/graph``."""
+    sub = await in_snapshot(store, rests_on_subgraph, record_id, set_id=set_id, direct_only=direct,
+                            max_depth=settings.depth(max_depth), kind=None)
+    return JSONResponse(rests_on_graph(sub))
+
+
+@router.get("/rests-on/{record_id:path}", response_class=HTMLResponse)
 async def embed_rests_on(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                          set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
-    """The graph of the record and the statements resting on it, beside the rests-on report."""
+    """The graph of the record (or source ``SRC-1``, or cited file ``mcp-server/vault.js``) and the
+    statements resting on it, beside the rests-on report."""
     return await _page(request, _rests_on_view, store, record_id, set_id, direct, settings.depth(max_depth),
                        _base(request), _version(request))
 
@@ -190,16 +201,6 @@ async def embed_dossier(record_id: str, request: Request, store: StoreDep, setti
         face = face_of(exc)
         return _html(f'<p class="cg-failed">{face.code}: {html.escape(exc.message)}</p>', request, face.status)
     return _html(fragment, request)
-
-
-@router.get("/rests-on/{record_id}/graph")
-async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
-                               direct: bool = False, max_depth: Depth = None) -> JSONResponse:
-    """The graph the page draws: ``{"record", "set", "records", "count", "nodes", "edges"}`` (see
-    :func:`app.embed.subgraph.rests_on_graph`); errors as every JSON route reports them."""
-    sub = await in_snapshot(store, rests_on_subgraph, record_id, set_id=set_id, direct_only=direct,
-                            max_depth=settings.depth(max_depth))
-    return JSONResponse(rests_on_graph(sub))
 
 
 VersionNumber = Annotated[Optional[int], Query(ge=1, description="A version number of the set.")]

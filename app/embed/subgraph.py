@@ -12,7 +12,7 @@ from queries.reports import PathStep, RestsOnSubgraph
 from queries.traversal import RestsOnResult
 from render.page import anchor, record_anchor
 
-__all__ = ["KINDS", "rests_on_graph"]
+__all__ = ["KINDS", "EDGE_STYLES", "short_label", "rests_on_graph"]
 
 KINDS: dict[str, str] = {
     "Record": "record", "Statement": "statement", "Section": "section", "Document": "document",
@@ -21,6 +21,31 @@ KINDS: dict[str, str] = {
 }
 """Node ``kind`` of each graph label (snake case; unknown labels become ``node``)."""
 
+EDGE_STYLES: tuple[str, ...] = (
+    "CITES", "ANNOTATES", "QUOTES", "SUPERSEDED_BY", "RESOLVES_TO", "DECLARED_IN", "ATTRIBUTED_TO", "IN_SOURCE",
+    "PART_OF", "CONTAINS",
+)
+"""Edge kinds in the order an edge holding several is drawn as (evidence first, structure last);
+the page draws each in its own line style and lists those present in its legend."""
+
+LABEL_CHARS = 34
+"""Longest node label line, in characters (a statement's first words, a record's label)."""
+
+
+def short_label(text: str, width: int = LABEL_CHARS) -> str:
+    """The first words of ``text`` that fit in ``width`` characters, ``…`` when cut.
+
+    >>> short_label("File effects, UI actions and conversation completion are separate")
+    'File effects, UI actions and…'
+    >>> short_label("| Wiring is not observed. | SRC-1 |")
+    'Wiring is not observed. · SRC-1'
+    """
+    text = " ".join(text.split()).strip("| ").replace(" | ", " · ")  # a table row reads as its cells
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1].rsplit(" ", 1)[0].rstrip(",;:.") if " " in text[: width - 1] else text[: width - 1]
+    return cut + "…"
+
 
 def _set_of(node_id: str) -> str:
     """Every node id but a system's starts with ``<set>/`` (:mod:`graph.model`)."""
@@ -28,28 +53,53 @@ def _set_of(node_id: str) -> str:
 
 
 def _statement_node(r: RestsOnResult) -> dict:
-    role = r.document.partition("/")[2] or r.document
     return {
-        "id": r.statement, "kind": "statement", "label": f"{role} L{r.line}", "name": r.statement,
+        "id": r.statement, "kind": "statement", "label": short_label(r.text) or r.statement, "name": r.statement,
         "set": r.set, "document": r.document, "section": r.section, "section_heading": r.section_heading,
         "statement_kind": r.kind, "text": r.text, "line": r.line, "direct": r.direct, "depth": r.depth,
         "path": list(r.path), "anchor": anchor("st", r.statement),
     }
 
 
-def _path_node(step: PathStep) -> dict:
+def _record_label(record_id: str, label: str | None) -> str:
+    """A record's two label lines: its ID, then its declared label when it has one."""
+    return f"{record_id}\n{short_label(label)}" if label else record_id
+
+
+def _path_node(step: PathStep, labels: dict[str, str]) -> dict:
     kind = KINDS.get(step.label, "node")
-    node = {"id": step.node, "kind": kind, "label": step.name, "name": step.name, "set": _set_of(step.node),
-            "document": step.document}
+    node = {"id": step.node, "kind": kind, "label": short_label(step.name), "name": step.name,
+            "set": _set_of(step.node), "document": step.document}
     if kind == "record":
         node["record_id"] = step.name
+        node["record_label"] = labels.get(step.node)
+        node["label"] = _record_label(step.name, labels.get(step.node))
         node["anchor"] = record_anchor(node["set"], step.name)
     elif kind == "section":
         node["section_heading"] = step.name
         node["anchor"] = anchor("sec", step.node)
-    if len(node["label"]) > 40:
-        node["label"] = node["label"][:39] + "…"
     return node
+
+
+def _start_node(node_id: str, kind: str, labels: dict[str, str]) -> dict:
+    """A node asked about: a record (``<set>/<ID>``), a source (``<set>/SRC-n``) or a source file
+    (``<set>/file/<path>``)."""
+    set_id, _, name = node_id.partition("/")
+    if kind == "source_file":
+        name = name.partition("file/")[2]
+        return {"id": node_id, "kind": "source_file", "label": name, "name": name, "set": set_id, "document": None,
+                "path": name, "start": True}
+    if kind == "source":
+        return {"id": node_id, "kind": "source", "label": name, "name": name, "set": set_id, "document": None,
+                "source_id": name, "start": True}
+    return {"id": node_id, "kind": "record", "label": _record_label(name, labels.get(node_id)), "name": name,
+            "set": set_id, "document": None, "record_id": name, "record_label": labels.get(node_id), "start": True,
+            "anchor": record_anchor(set_id, name)}
+
+
+def _drawn_as(kinds: list[str]) -> str:
+    """The one kind an edge holding ``kinds`` is drawn as (the first of :data:`EDGE_STYLES`)."""
+    return next((k for k in EDGE_STYLES if k in kinds), kinds[0] if kinds else "CITES")
 
 
 def rests_on_graph(sub: RestsOnSubgraph) -> dict:
@@ -58,16 +108,20 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
     Returns
     -------
     dict
-        ``{"record", "set", "records", "count", "nodes": [...], "edges": [...]}``. Each node has
-        ``id``, ``kind`` (``record``, ``statement``, ``section``, ``named_reference``, ``document``,
-        ``quotation``, ``source_file``, ``source``), ``label`` (short, for drawing), ``name``,
-        ``set``, ``document`` and ``hops`` (fewest path hops to a record asked about). Records add
-        ``record_id`` and ``start`` (it is a record asked about); statements add ``section``,
+        ``{"record", "kind", "set", "records", "count", "edge_kinds", "nodes": [...], "edges": [...]}``.
+        Each node has ``id``, ``kind`` (``record``, ``statement``, ``section``, ``named_reference``,
+        ``document``, ``quotation``, ``source_file``, ``source``), ``label`` (for drawing: a
+        statement's first words, a record's ID and declared label on two lines, a heading, a
+        name; at most :data:`LABEL_CHARS` characters a line), ``name``, ``set``, ``document``,
+        ``hops`` (fewest path hops to a node asked about) and ``start`` (it is a node asked about:
+        the record, source or source file ``kind`` names). Records add ``record_id`` and
+        ``record_label`` (declared label or None); statements add ``section``,
         ``section_heading``, ``statement_kind``, ``text``, ``line``, ``direct``, ``depth`` and
-        ``path``. Each edge has ``id``, ``source`` (the dependent node), ``target`` and ``kinds``
-        (edge kinds, sorted). Nodes come in order: records asked about, result statements in
-        report order, then intermediate nodes by id; edges by id. ``count`` is the number of
-        result statements.
+        ``path``. Each edge has ``id``, ``source`` (the dependent node), ``target``, ``kinds``
+        (edge kinds, sorted) and ``drawn_as`` (the kind whose line style it has,
+        :data:`EDGE_STYLES`); ``edge_kinds`` lists the drawn kinds present, in that order. Nodes
+        come in order: the nodes asked about, result statements in report order, then
+        intermediate nodes by id; edges by id. ``count`` is the number of result statements.
 
     Examples
     --------
@@ -76,16 +130,15 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
     >>> g = rests_on_graph(rests_on_subgraph(demo_store(), "RT-RTE-x"))
     >>> [(n["id"], n["kind"], n["hops"]) for n in g["nodes"]]
     [('demo/RT-RTE-x', 'record', 0), ('demo/synthesis#L4', 'statement', 1)]
-    >>> [(e["source"], e["target"], e["kinds"]) for e in g["edges"]]
-    [('demo/synthesis#L4', 'demo/RT-RTE-x', ['CITES'])]
+    >>> [(e["source"], e["target"], e["kinds"], e["drawn_as"]) for e in g["edges"]]
+    [('demo/synthesis#L4', 'demo/RT-RTE-x', ['CITES'], 'CITES')]
+    >>> [n["label"] for n in g["nodes"]]
+    ['RT-RTE-x', 'Writes replace the note…']
     """
     report = sub.report
     nodes: dict[str, dict] = {}
     for node_id in report.records:
-        set_id, _, record_id = node_id.partition("/")
-        nodes[node_id] = {"id": node_id, "kind": "record", "label": record_id, "name": record_id, "set": set_id,
-                          "document": None, "record_id": record_id, "start": True,
-                          "anchor": record_anchor(set_id, record_id)}
+        nodes[node_id] = _start_node(node_id, report.kind, sub.labels)
     for r in report.results:
         nodes[r.statement] = _statement_node(r)
     intermediate: dict[str, dict] = {}
@@ -96,7 +149,7 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
         for i, step in enumerate(steps):
             hops[step.node] = min(hops.get(step.node, len(steps)), len(steps) - 1 - i)
             if step.node not in nodes and step.node not in intermediate:
-                intermediate[step.node] = _path_node(step)
+                intermediate[step.node] = _path_node(step, sub.labels)
             if i + 1 < len(steps):
                 target = steps[i + 1].node
                 edge_id = f"{step.node} -> {target}"
@@ -106,13 +159,17 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
         nodes[node_id] = intermediate[node_id]
     for node_id, node in nodes.items():
         node["hops"] = hops.get(node_id, 0)
-        if node["kind"] == "record":
-            node.setdefault("start", False)
+        node.setdefault("start", False)
+    for edge in edges.values():
+        edge["drawn_as"] = _drawn_as(edge["kinds"])
+    drawn = {e["drawn_as"] for e in edges.values()}
     return {
         "record": report.record,
+        "kind": report.kind,
         "set": report.set,
         "records": list(report.records),
         "count": len(report.results),
+        "edge_kinds": [k for k in EDGE_STYLES if k in drawn],
         "nodes": list(nodes.values()),
         "edges": [edges[k] for k in sorted(edges)],
     }

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import logging
 import re
 from dataclasses import dataclass
@@ -30,7 +31,8 @@ from strawberry.http.ides import get_graphql_ide_html
 
 from app.embed.routes import VENDOR_DIR
 
-__all__ = ["GRAPHIQL_DIR", "GRAPHIQL_URL", "CDN_PREFIX", "LocalGraphiQL", "local_graphiql", "GraphiQLRouter"]
+__all__ = ["GRAPHIQL_DIR", "GRAPHIQL_URL", "CDN_PREFIX", "LocalGraphiQL", "local_graphiql", "example_query",
+           "with_example", "GraphiQLRouter"]
 
 log = logging.getLogger("citegraph.graphql")
 
@@ -120,6 +122,46 @@ def local_graphiql(page: str, directory: Path) -> tuple[LocalGraphiQL | None, li
     return (None if problems or not files else LocalGraphiQL(page, files)), problems
 
 
+_EXAMPLE = re.compile(r"const EXAMPLE_QUERY = `.*?`;", re.DOTALL)
+_QUERY_PARAMETER = "parameters.q || EXAMPLE_QUERY"
+
+
+def example_query(example: tuple[str, str] | None) -> str:
+    """The query GraphiQL opens with: the mission's question about ``example`` (``(record ID,
+    set)``, :func:`queries.catalog.example_record`), or the store's sets when it is empty.
+
+    >>> print(example_query(("RT-RTE-mcp-write", "tolaria")).splitlines()[3])
+      restsOn(record: "RT-RTE-mcp-write", set: "tolaria") {
+    """
+    if example is None:
+        return ("# The store holds no analysis set yet: `citegraph ingest corpus/seeds` adds the seeds.\n"
+                "{\n  sets { totalCount edges { node { nodeId system } } }\n}\n")
+    record_id, set_id = example
+    return (f"# What rests on {record_id}? Every statement resting on the record, with the citation path\n"
+            f"# that explains it. Run it with ▶ or Ctrl-Enter; the Docs pane lists every field.\n"
+            "{\n"
+            f"  restsOn(record: {json.dumps(record_id)}, set: {json.dumps(set_id)}) {{\n"
+            "    count\n"
+            "    results { statement direct depth text path }\n"
+            "  }\n"
+            "}\n")
+
+
+def with_example(page: str, query: str) -> str | None:
+    """Strawberry's GraphiQL ``page`` opening on ``query``, and taking a query from ``?query=`` as
+    well as strawberry's own ``?q=``; None when the page is not the one this expects (then it is
+    served as it is).
+
+    >>> with_example('const EXAMPLE_QUERY = `# hi`; x(parameters.q || EXAMPLE_QUERY)', "{ a }")
+    'const EXAMPLE_QUERY = "{ a }"; x(parameters.q || parameters.query || EXAMPLE_QUERY)'
+    """
+    if not _EXAMPLE.search(page) or _QUERY_PARAMETER not in page:
+        return None
+    literal = json.dumps(query, ensure_ascii=False).replace("<", "\\u003c")  # a JS string that cannot end the script
+    page = _EXAMPLE.sub(lambda _: f"const EXAMPLE_QUERY = {literal};", page, count=1)
+    return page.replace(_QUERY_PARAMETER, "parameters.q || parameters.query || EXAMPLE_QUERY", 1)
+
+
 class GraphiQLRouter(GraphQLRouter):
     """Strawberry's FastAPI router, its GraphiQL page loading from the app's vendored files.
 
@@ -143,8 +185,29 @@ class GraphiQLRouter(GraphQLRouter):
                         "does) to vendor it from the npm registry.", "; ".join(problems) or "none named",
                         CDN_PREFIX)
 
+    def should_render_graphql_ide(self, request: Any) -> bool:
+        """GraphiQL for a browser opening ``/graphql`` (its ``Accept`` names ``text/html``), even
+        with ``?query=``, which then fills the editor (as express-graphql does); a client asking for
+        JSON (``*/*``, ``application/json``) with ``?query=`` gets the query's result."""
+        if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+            return True
+        return super().should_render_graphql_ide(request)
+
     async def render_graphql_ide(self, request: Request) -> HTMLResponse:
-        """The GraphiQL page: local assets below the app's root path, or strawberry's CDN page."""
+        """The GraphiQL page: local assets below the app's root path (or strawberry's CDN page),
+        opening on :func:`example_query` about the store's :func:`queries.catalog.example_record`,
+        or on the query of ``?query=`` / ``?q=``."""
+        from starlette.concurrency import run_in_threadpool
+
+        from queries.catalog import example_record
+
         if self.local_graphiql is None:
-            return await super().render_graphql_ide(request)
-        return HTMLResponse(self.local_graphiql.render(request.scope.get("root_path", "").rstrip("/")))
+            page = (await super().render_graphql_ide(request)).body.decode("utf-8")
+        else:
+            page = self.local_graphiql.render(request.scope.get("root_path", "").rstrip("/"))
+        store = getattr(request.app.state, "store", None)
+        example = await run_in_threadpool(example_record, store) if store is not None else None
+        customised = with_example(page, example_query(example))
+        if customised is None:
+            log.warning("GraphiQL: strawberry's page is not the one expected; it opens on its own example query")
+        return HTMLResponse(customised or page)

@@ -45,9 +45,10 @@ class RestsOnResult:
         return wrap(await info.context.loaders.node(self.statement))
 
 
-@strawberry.type(description="Everything resting on one record ID.")
+@strawberry.type(description="Everything resting on one record ID (or source ID, or cited file path).")
 class RestsOn:
     record: str
+    kind: str = strawberry.field(description="What `record` names: `record`, `source` or `source_file`.")
     set: Optional[str]
     records: list[str]
     results: list[RestsOnResult]
@@ -56,7 +57,8 @@ class RestsOn:
     @classmethod
     def from_domain(cls, report: RestsOnReport) -> "RestsOn":
         return cls(
-            record=report.record, set=report.set, records=list(report.records), count=len(report.results),
+            record=report.record, kind=report.kind, set=report.set, records=list(report.records),
+            count=len(report.results),
             results=[RestsOnResult(set=r.set, document=r.document, section=r.section,
                                    section_heading=r.section_heading, statement=r.statement, kind=r.kind,
                                    text=r.text, line=r.line, direct=r.direct, depth=r.depth, path=list(r.path))
@@ -65,11 +67,12 @@ class RestsOn:
 
 
 async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct: bool,
-                       max_depth: int | None) -> RestsOn:
-    """:func:`queries.traversal.rests_on` in a worker thread; ``max_depth`` defaults to the settings'."""
+                       max_depth: int | None, kind: str = "record") -> RestsOn:
+    """:func:`queries.traversal.rests_on` in a worker thread; ``max_depth`` defaults to the settings';
+    ``kind`` what ``record_id`` names (``record``, ``source`` or ``source_file``)."""
     ctx = info.context
     report = await call(rests_on, ctx.store, record_id, set_id=set_id, direct_only=direct,
-                        max_depth=ctx.settings.depth(max_depth))
+                        max_depth=ctx.settings.depth(max_depth), kind=kind)
     return RestsOn.from_domain(report)
 
 

@@ -5,9 +5,9 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``node(id:)``, ``nodes(ids:)`` (Relay global ids), ``graphNode(nodeId:)`` (graph node ids)
 - ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
-- ``restsOn``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
+- ``restsOn``, ``search``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
 - ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
-  every read field above takes ``version:`` (:mod:`app.graphql.history`)
+  every read field above but ``search`` takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
 :mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
@@ -37,6 +37,7 @@ from app.graphql.mutations import Mutation
 from app.graphql.limits import GraphQLLimits, limit_extensions
 from app.graphql.pagination import Connection
 from app.graphql.reports import CheckResult, RestsOn, run_check, run_rests_on
+from app.graphql.search import SearchResult
 from app.graphql.types import (
     NODE_TYPES,
     AnalysisSet,
@@ -57,12 +58,13 @@ from app.graphql.types import (
     wrap_all,
 )
 from app.wiring import allowed_repository
-from graph.errors import AmbiguousScope, AnalysisSetNotFound, CitegraphError, QueryLimitExceeded
+from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
 from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
 from graph.errors import SnapshotChanged
 from ingest.git import GitRepository
 from queries.documents import find_document
+from queries.names import unknown_set
 from queries.impact import impact_of
 from queries.traversal import records_named
 
@@ -114,7 +116,7 @@ class Query:
     async def analysis_set(self, info: Ctx, id: str, version: VersionArg = None) -> AnalysisSet:
         obj = wrap(await info.context.loaders.node(id))
         if not isinstance(obj, AnalysisSet):
-            raise AnalysisSetNotFound(f"no analysis set {id!r} in the store")
+            raise await call(unknown_set, info.context.store, id)
         return obj
 
     @relay.connection(Connection[Document], description="Ingested members, sorted by id; `role` e.g. `synthesis`; "
@@ -129,7 +131,7 @@ class Query:
         return wrap(await call(find_document, info.context.store, id))  # type: ignore[return-value]
 
     @relay.connection(Connection[Record], description="Records, sorted by node id; `analyst` RT, MEM or EPI; `kind` "
-                                                        "e.g. RTE; `text` matches the record ID; `declared` only "
+                                                        "e.g. RTE; `text` matches the record ID or label; `declared` only "
                                                         "(un)declared ones.")
     async def records(self, info: Ctx, set: Optional[str] = None, analyst: Optional[str] = None,
                       kind: Optional[str] = None, text: Optional[str] = None,
@@ -182,10 +184,28 @@ class Query:
     async def check(self, info: Ctx, set: Optional[str] = None, version: VersionArg = None) -> CheckResult:
         return await run_check(info, set)
 
-    @strawberry.field(description="Statements resting on a record ID (every set, or one).")
-    async def rests_on(self, info: Ctx, record: str, set: Optional[str] = None, direct: bool = False,
-                       max_depth: Optional[int] = None, version: VersionArg = None) -> RestsOn:
-        return await run_rests_on(info, record, set_id=set, direct=direct, max_depth=max_depth)
+    @strawberry.field(description="Statements resting on a record ID, a source ID (`source: \"SRC-1\"`) or a cited "
+                                  "source file (`file: \"mcp-server/vault.js\"`): give exactly one (every set, or "
+                                  "`set`). A file or source gives the statements impact analysis flags when it "
+                                  "changes.")
+    async def rests_on(self, info: Ctx, record: Optional[str] = None, set: Optional[str] = None, direct: bool = False,
+                       max_depth: Optional[int] = None, source: Optional[str] = None,
+                       file: Optional[str] = None, version: VersionArg = None) -> RestsOn:
+        given = [(kind, value) for kind, value in (("record", record), ("source", source), ("source_file", file))
+                 if value is not None]
+        if len(given) != 1:
+            raise InvalidQuery("restsOn takes exactly one of record, source and file",
+                               hint='e.g. restsOn(record: "RT-RTE-mcp-write") or restsOn(file: "mcp-server/vault.js")')
+        kind, name = given[0]
+        return await run_rests_on(info, name, set_id=set, direct=direct, max_depth=max_depth, kind=kind)
+
+    @strawberry.field(description="Full-text search over statements (`citegraph search`): every term of `text` must "
+                                  "occur (`compare-and-swap`, `\"the note\"`, `vau*`); ranked hits with snippets; "
+                                  "`limit` 1–200.")
+    async def search(self, info: Ctx, text: str, set: Optional[str] = None, limit: int = 20) -> SearchResult:
+        from queries.search import search
+
+        return SearchResult.from_domain(await call(search, info.context.store, text, set_id=set, limit=limit))
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "

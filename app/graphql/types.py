@@ -16,11 +16,12 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
-from graph.errors import AnalysisSetNotFound, DocumentNotFound, NodeNotFound
+from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction
 from queries.documents import DocumentBlock, DocumentTree
+from queries.names import unknown_document, unknown_set
 
 if TYPE_CHECKING:
     from app.graphql.reports import CheckResult, Dossier, RestsOn
@@ -146,7 +147,7 @@ async def _ensure_set(info: Ctx, set_id: str | None) -> None:
     if set_id is not None:
         node = await info.context.loaders.nodes.load(set_id)
         if node is None or node.label != Label.ANALYSIS_SET:
-            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+            raise await call(unknown_set, info.context.store, set_id)
 
 
 async def list_nodes(info: Ctx, label: Label, set_id: str | None, *, check_set: bool = True) -> list[Node]:
@@ -194,10 +195,16 @@ async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_t
 
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
                      declared: bool | None, *, check_set: bool = True) -> list["Record"]:
-    """Records of a set (or all), filtered, by id."""
+    """Records of a set (or all), filtered, by id; ``text`` matches the record ID or its declared
+    label (any case), as ``citegraph records TEXT`` and ``GET /records?q=`` do."""
     nodes = [n for n in await list_nodes(info, Label.RECORD, set_id, check_set=check_set)
-             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)
-             and (text is None or _matches(text, n.get("record_id")) or _matches(text, n.get("slug")))]
+             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)]
+    if text is not None:
+        from queries.records import records_of as matching
+
+        ids = {r.id for r in await call(matching, info.context.store, set_id=set_id, analyst=analyst, kind=kind,
+                                        text=text)}
+        nodes = [n for n in nodes if n.id in ids]
     if declared is not None:
         decls = await info.context.loaders.out_edges.load_many(
             [(n.id, frozenset({EdgeKind.DECLARED_IN})) for n in nodes])
@@ -215,8 +222,7 @@ async def document_named(info: Ctx, document_id: str) -> Node:
     """
     node = await info.context.loaders.node(document_id)
     if node is None or node.label != Label.DOCUMENT:
-        raise DocumentNotFound(f"no document {document_id!r} in the store",
-                               hint="give a document id such as tolaria/synthesis")
+        raise await call(unknown_document, info.context.store, document_id)
     return node
 
 
@@ -261,7 +267,7 @@ class AnalysisSet(GraphNode):
         return await documents_of(info, self.graph_id, role, member_type, text, check_set=False)
 
     @relay.connection(Connection["Record"], description="Records cited or declared in the set, by id; `analyst` RT, "
-                                                        "MEM or EPI; `text` matches the record ID.")
+                                                        "MEM or EPI; `text` matches the record ID or label.")
     async def records(self, info: Ctx, analyst: Optional[str] = None, kind: Optional[str] = None,
                       text: Optional[str] = None, declared: Optional[bool] = None) -> Iterable[Record]:
         return await records_of(info, self.graph_id, analyst, kind, text, declared, check_set=False)
@@ -773,6 +779,14 @@ class Source(GraphNode):
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
+    @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
+    async def rests_on(self, info: Ctx, direct: bool = False,
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_rests_on
+
+        return await run_rests_on(info, self.node.get("source_id"), set_id=self.node.set_id, direct=direct,
+                                  max_depth=max_depth, kind="source")
+
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
@@ -792,6 +806,15 @@ class SourceFile(GraphNode):
     async def quotations(self, info: Ctx) -> Iterable[Quotation]:
         found = await _many(info, self.graph_id, EdgeKind.ATTRIBUTED_TO, Direction.IN, Label.QUOTATION)
         return sorted(found, key=lambda q: q.cursor_key())
+
+    @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
+                                  "this file's set.")
+    async def rests_on(self, info: Ctx, direct: bool = False,
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
+        from app.graphql.reports import run_rests_on
+
+        return await run_rests_on(info, self.node.get("path"), set_id=self.node.set_id, direct=direct,
+                                  max_depth=max_depth, kind="source_file")
 
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")

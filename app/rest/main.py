@@ -17,7 +17,8 @@ from app.embed.security import SecurityHeaders, cors_options
 from app.errors import face_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep, read_version
-from app.rest.routes import documents, history, impact, records, render, sets, writes
+from app.rest.docs import mount_docs
+from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, require_read
 from app.settings import Settings, get_settings
@@ -53,7 +54,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
             if owned:
                 app.state.store.close()
 
-    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Knowledge graph of agentic-system analysis documents.")
     app.state.settings = settings
     if store is not None:
@@ -102,11 +103,15 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(history.router, dependencies=reads)  # before documents and sets, for the same reason
     app.include_router(documents.router, dependencies=versioned)
     app.include_router(records.router, dependencies=versioned)
+    app.include_router(sources.router, dependencies=reads)
+    app.include_router(search.router, dependencies=reads)
+    app.include_router(export.router, dependencies=reads)
     app.include_router(sets.router, dependencies=versioned)
     app.include_router(writes.router)  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
     mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
+    mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CORSMiddleware, **cors_options(settings.embed_origins))  # only CITEGRAPH_EMBED_ORIGINS
     app.add_middleware(SecurityHeaders)  # outermost: nosniff and frame-ancestors on every response

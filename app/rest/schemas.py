@@ -27,10 +27,12 @@ class RestsOnResultOut(BaseModel):
 
 
 class RestsOnOut(BaseModel):
-    """``GET /records/{id}/rests-on``: the record asked, the set filter, matching record nodes and
-    the results in (set, document, order) order."""
+    """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
+    the record (source, file) asked, the ``kind`` of start (``record``, ``source``, ``source_file``),
+    the set filter, the matching start nodes and the results in (set, document, order) order."""
 
     record: str
+    kind: str
     set: str | None
     records: list[str]
     results: list[RestsOnResultOut]
@@ -128,14 +130,45 @@ class CitationsOut(BaseModel):
     count: int
 
 
+class SearchHitOut(BaseModel):
+    """One statement holding the query; see :class:`queries.search.SearchHit`."""
+
+    rank: int
+    statement: str
+    set: str
+    document: str
+    section: str | None
+    section_heading: str | None
+    kind: str
+    line: int
+    text: str
+    snippet: str
+    highlights: list[list[int]]
+    matches: int
+
+
+class SearchOut(BaseModel):
+    """``GET /search``: the query, the set filter, how many statements hold it, the best hits."""
+
+    query: str
+    set: str | None
+    total: int
+    hits: list[SearchHitOut]
+
+
 class SetOut(BaseModel):
-    """One analysis set and its members."""
+    """One analysis set, its members and sizes; see :class:`queries.catalog.SetSummary`."""
 
     id: str
     system: str | None
     run_id: str | None
     reviewed_boundary: str | None
     documents: list[str]
+    statements: int
+    records: int
+    sources: int
+    source_files: int
+    quotations: int
 
 
 class SetsOut(BaseModel):

@@ -17,6 +17,9 @@ Layout in Neo4j
   with ``owner`` (the document id, or ``set:<set id>`` for derived edges), ``seq``,
   ``document_id``, ``set_id``, ``props_json`` and the native props the same way. ``(src, kind, dst,
   owner, seq)`` identifies an edge: writing it again replaces it, as in the embedded store.
+- Every ``:Statement`` also carries ``search_words``: the words of its text
+  (:func:`graph.text.words`) joined by single spaces, which the full-text index
+  :data:`SEARCH_INDEX` (``whitespace`` analyzer) indexes, so its tokens are exactly those words.
 - One ``:CgWriteLock`` node serialises writers (see :data:`LOCK_WRITES`).
 - Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
   ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
@@ -39,6 +42,14 @@ __all__ = [
     "RESERVED_EDGE_KEYS",
     "schema_statements",
     "AWAIT_INDEXES",
+    "SEARCH_INDEX",
+    "SEARCH_WORDS",
+    "search_query",
+    "SEARCH",
+    "SEARCH_WORDS_DONE",
+    "MARK_SEARCH_WORDS_DONE",
+    "UNINDEXED_STATEMENTS",
+    "SET_SEARCH_WORDS",
     "GET_NODES",
     "find_nodes",
     "edges",
@@ -85,7 +96,7 @@ VERSION_LABEL = "CgSetVersion"
 PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
 
-RESERVED_NODE_KEYS = frozenset({"id", "set_id", "document_id", "props_json"})
+RESERVED_NODE_KEYS = frozenset({"id", "set_id", "document_id", "props_json", "search_words"})
 """Node property names the store uses itself; a prop with such a name lives in ``props_json`` only."""
 
 RESERVED_EDGE_KEYS = frozenset({"owner", "seq", "document_id", "set_id", "props_json"})
@@ -138,7 +149,58 @@ def schema_statements() -> list[str]:
             for label in Label]
     out += [f"CREATE INDEX cg_rel_{kind.value.lower()}_owner IF NOT EXISTS FOR ()-[r:{kind.value}]-() ON (r.owner)"
             for kind in EdgeKind]
+    out.append(f"CREATE FULLTEXT INDEX {SEARCH_INDEX} IF NOT EXISTS FOR (n:Statement) ON EACH [n.{SEARCH_WORDS}] "
+               "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}")
     return out
+
+
+SEARCH_INDEX = "cg_statement_search"
+"""The full-text index of statements: Lucene over ``search_words`` with the ``whitespace`` analyzer,
+updated in the writing transaction (not eventually consistent), so a search sees every committed write."""
+
+SEARCH_WORDS = "search_words"
+"""The Statement property the full-text index reads (the words of ``text``, space-separated)."""
+
+
+def search_query(phrases) -> str:
+    """The Lucene query asking for every :class:`~graph.text.Phrase`: ``+"compare and swap" +vau*``.
+    Words hold only lower-case letters and digits, so a quoted phrase needs no escapes and a prefix
+    word no quoting; the analyzer splits the phrase at its spaces, as the words were indexed."""
+    return " ".join(f"+{p.words[0]}*" if p.prefix else '+"' + " ".join(p.words) + '"' for p in phrases)
+
+
+SEARCH = f"""
+CALL db.index.fulltext.queryNodes('{SEARCH_INDEX}', $lucene) YIELD node
+WHERE $set_id IS NULL OR node.set_id = $set_id
+RETURN node.id AS id, node.set_id AS set_id, node.document_id AS document_id,
+  node.kind AS kind, node.text AS text, node.line AS line, node.`order` AS ord, node.props_json AS props_json
+"""
+"""Statements matching the Lucene ``$lucene`` (:func:`search_query`), of set ``$set_id`` unless it is
+null, with their light fields (``props_json`` too, for a field that is not native)."""
+
+SEARCH_WORDS_DONE = f"""
+MATCH (m:{LOCK_LABEL} {{name: 'search_words'}}) RETURN count(m) AS done
+"""
+"""Whether every statement has had its ``search_words`` written (a marker beside the write lock,
+set once the statements an earlier citegraph wrote have them; wiped with the rest)."""
+
+MARK_SEARCH_WORDS_DONE = f"""
+MERGE (:{LOCK_LABEL} {{name: 'search_words'}})
+"""
+"""Set the :data:`SEARCH_WORDS_DONE` marker."""
+
+UNINDEXED_STATEMENTS = f"""
+MATCH (n:{NODE_LABEL}:Statement) WHERE n.{SEARCH_WORDS} IS NULL
+RETURN n.id AS id, n.props_json AS props_json LIMIT $limit
+"""
+"""Statements written before the full-text index existed (no ``search_words``), ``$limit`` at a time."""
+
+SET_SEARCH_WORDS = f"""
+UNWIND $rows AS row
+MATCH (n:{NODE_LABEL} {{id: row.id}})
+SET n.{SEARCH_WORDS} = row.words
+"""
+"""Give each statement of ``$rows`` (``{{id, words}}``) its ``search_words``."""
 
 
 AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"

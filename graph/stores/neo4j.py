@@ -21,7 +21,7 @@ import threading
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Collection, Iterable, Iterator, Mapping
+from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import (
@@ -39,8 +39,9 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, SnapshotChanged, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction, Reach, projected
+from graph.store import SEARCH_FIELDS, Direction, Reach, projected
 from graph.stores import cypher
+from graph.text import Phrase, holds, words
 from graph.versions import SetVersion
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "SETTLE_S"]
@@ -100,6 +101,7 @@ class Neo4jStore:
             raise ValueError(f"versions_kept must be at least 0, not {versions_kept}")
         self.driver = driver
         self.database = database
+        self.uri: str | None = None  # set by connect(); names the server to people (stats, the CLI)
         self._owns_driver = owns_driver
         self._closed = False
         self.versions_kept = versions_kept
@@ -136,6 +138,7 @@ class Neo4jStore:
             raise StoreUnavailable(f"cannot use Neo4j URI {uri!r}: {exc}",
                                    hint="use bolt://HOST:7687, neo4j://HOST:7687 or neo4j+s://HOST for Aura") from exc
         store = cls(driver, database=database, owns_driver=True, versions_kept=versions_kept)
+        store.uri = uri
         try:
             with _translated(uri):
                 driver.verify_connectivity()
@@ -157,6 +160,24 @@ class Neo4jStore:
                     if exc.code not in _ALREADY_EXISTS:
                         raise
             self.driver.execute_query(cypher.AWAIT_INDEXES, {"seconds": timeout}, database_=self.database)
+            self._index_old_statements()
+
+    def _index_old_statements(self, batch: int = BATCH_ROWS) -> None:
+        """Give statements written before the full-text index existed their ``search_words``
+        (a database filled by an earlier citegraph), a batch per write transaction, once: a marker
+        (:data:`graph.stores.cypher.SEARCH_WORDS_DONE`) says it is done, so a connect costs one
+        indexed lookup afterwards."""
+        if self.driver.execute_query(cypher.SEARCH_WORDS_DONE, database_=self.database).records[0]["done"]:
+            return
+        while True:
+            rows = self.driver.execute_query(cypher.UNINDEXED_STATEMENTS, {"limit": batch},
+                                             database_=self.database).records
+            if not rows:
+                self.driver.execute_query(cypher.MARK_SEARCH_WORDS_DONE, database_=self.database)
+                return
+            found = [{"id": r["id"], "words": " ".join(words(json.loads(r["props_json"] or "{}").get("text") or ""))}
+                     for r in rows]
+            self.driver.execute_query(cypher.SET_SEARCH_WORDS, {"rows": found}, database_=self.database)
 
     # -- plumbing --------------------------------------------------------------------------------
 
@@ -335,6 +356,22 @@ class Neo4jStore:
         out["nodes"] = sum(out[label.value] for label in Label)
         out["edges"] = sum(out[kind.value] for kind in EdgeKind)
         return out
+
+    def search(self, phrases: Sequence[Phrase], *, set_id: str | None = None) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.search`: one query of the full-text index
+        (:data:`graph.stores.cypher.SEARCH`), every hit then checked with :func:`graph.text.holds`."""
+        phrases = list(phrases)
+        if not phrases:
+            return []
+        out = []
+        for row in self._read(cypher.SEARCH, lucene=cypher.search_query(phrases), set_id=set_id):
+            native = {"kind": row["kind"], "text": row["text"], "line": row["line"], "order": row["ord"]}
+            if any(v is None for v in native.values()):  # a field Neo4j could not hold natively
+                stored = json.loads(row["props_json"] or "{}")
+                native = {f: stored[f] for f in SEARCH_FIELDS if f in stored}
+            if holds(native.get("text") or "", phrases):
+                out.append(Node(row["id"], Label.STATEMENT, row["set_id"], row["document_id"], native))
+        return sorted(out, key=lambda n: n.id)
 
     # -- contract: writes ------------------------------------------------------------------------
 
@@ -654,6 +691,8 @@ def _node_properties(node: Node) -> dict[str, Any]:
         base["set_id"] = node.set_id
     if node.document_id is not None:
         base["document_id"] = node.document_id
+    if node.label == Label.STATEMENT:
+        base[cypher.SEARCH_WORDS] = " ".join(words(str(node.props.get("text") or "")))
     return _with_natives(base, node.props, cypher.RESERVED_NODE_KEYS)
 
 

@@ -11,11 +11,12 @@ store. Reviews are not versioned: they are always ``base``'s.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
+from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["PinnedStore"]
@@ -88,6 +89,16 @@ class PinnedStore:
                     if node.set_id in self.pins or node.id not in found:
                         found.setdefault(node.id, node)
         return sorted(found.values(), key=lambda n: n.id)
+
+    def search(self, phrases: Sequence[Phrase], *, set_id: str | None = None) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.search`: a pinned set's statements from its store, every
+        other set's from ``base``."""
+        if set_id is not None:
+            return self._store(set_id if set_id in self.pins else None).search(phrases, set_id=set_id)
+        found = [n for n in self.base.search(phrases) if n.set_id not in self.pins]
+        for pinned, store in self.pins.items():
+            found += store.search(phrases, set_id=pinned)
+        return sorted(found, key=lambda n: n.id)
 
     def edges(self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None,
               direction: Direction) -> dict[str, list[Edge]]:

@@ -19,6 +19,8 @@ Layout (format 2)::
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
     versions (set_id, number PRIMARY KEY together, created, digest, summary JSON, blob)
                                                 the kept versions of each set (:mod:`graph.versions`)
+    statement_search (FTS5, contentless)        statements' text, kept by triggers on nodes (search)
+    statement_search_keys (key, node_id)        the FTS5 row of each statement (stable under VACUUM)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. A store of format 2 written before versions were kept gets
@@ -37,12 +39,13 @@ from collections import OrderedDict
 from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction, Reach
+from graph.store import SEARCH_FIELDS, Direction, Reach
+from graph.text import Phrase, holds
 from graph.versions import SetVersion
 
 if TYPE_CHECKING:
@@ -99,6 +102,39 @@ _VERSIONS_TABLE = """CREATE TABLE IF NOT EXISTS versions (
   set_id TEXT NOT NULL, number INTEGER NOT NULL, created TEXT, digest TEXT NOT NULL, summary TEXT NOT NULL,
   blob BLOB NOT NULL, PRIMARY KEY (set_id, number));"""
 _SCHEMA = _SCHEMA.replace("{versions}", _VERSIONS_TABLE)
+_SEARCH_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
+    "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
+  INSERT OR IGNORE INTO statement_search_keys (node_id) VALUES (new.id);
+  INSERT INTO statement_search (rowid, text)
+    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+END""",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
+  INSERT INTO statement_search (statement_search, rowid, text)
+    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys WHERE node_id = old.id;
+  DELETE FROM statement_search_keys WHERE node_id = old.id;
+END""",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
+WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
+  INSERT INTO statement_search (statement_search, rowid, text)
+    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys
+    WHERE node_id = old.id AND old.label = 'Statement';
+  DELETE FROM statement_search_keys WHERE node_id = old.id;
+  INSERT INTO statement_search_keys (node_id) SELECT new.id WHERE new.label = 'Statement';
+  INSERT INTO statement_search (rowid, text)
+    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+END""",
+    "INSERT OR IGNORE INTO statement_search_keys (node_id) SELECT id FROM nodes WHERE label = 'Statement'",
+    "INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
+    "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id",
+)
+"""The full-text index of statements (:meth:`SQLiteStore.search`), made by
+:func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``, ``categories
+'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``statement_search_keys`` and kept by triggers
+in the transaction of every write that touches a statement (also a write by a citegraph that
+predates the index)."""
 
 _LABELS = {str(label): label for label in Label}
 _KINDS = {str(kind): kind for kind in EdgeKind}
@@ -180,6 +216,8 @@ class SQLiteStore:
                 conn.executescript(_SCHEMA)  # one transaction; a second process creating it too changes nothing
             elif tables:
                 self._check_format(conn, tables)
+            if create:
+                _ensure_search_index(conn)
         return conn
 
     def _check_format(self, conn: sqlite3.Connection, tables: set[str]) -> None:
@@ -520,6 +558,37 @@ class SQLiteStore:
         """See :meth:`graph.store.GraphStore.counts`. Kept per set by every write: no scan."""
         with self._reading() as conn:
             return _totals(conn, set_id)
+
+    def search(self, phrases: Sequence[Phrase], *, set_id: str | None = None) -> list[Node]:
+        """See :meth:`graph.store.GraphStore.search`: one FTS5 ``MATCH`` (each phrase a quoted
+        FTS5 phrase, ``"w"*`` for a prefix), every hit then checked with :func:`graph.text.holds`.
+        A store opened read-only that predates the index is scanned instead (same answer)."""
+        phrases = list(phrases)
+        if not phrases:
+            return []
+        fields = ", ".join(f"json_extract(props, '$.{f}')" for f in SEARCH_FIELDS)
+        scope, params = ("AND n.set_id = ?", [set_id]) if set_id is not None else ("", [])
+        with self._reading() as conn:
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
+                rows = conn.execute(  # CROSS JOIN: the index first, then each hit's row (not every statement)
+                    f"SELECT n.id, n.set_id, n.document_id, {fields} FROM statement_search s "
+                    "CROSS JOIN statement_search_keys k ON k.key = s.rowid CROSS JOIN nodes n ON n.id = k.node_id "
+                    f"WHERE statement_search MATCH ? AND n.label = 'Statement' {scope}",
+                    [_fts_query(phrases), *params]).fetchall()
+            else:
+                rows = conn.execute(f"SELECT n.id, n.set_id, n.document_id, {fields} FROM nodes n "
+                                    f"WHERE n.label = 'Statement' {scope}", params).fetchall()
+        unsure = {r[0] for r in rows if None in r[3:]}  # a field absent, or stored as null
+        exact = self.get_nodes(unsure) if unsure else {}
+        out = []
+        for node_id, node_set, document_id, *values in rows:
+            if node_id in unsure:  # the whole map decides, as graph.store.projected
+                props = {f: exact[node_id].props[f] for f in SEARCH_FIELDS if f in exact[node_id].props}
+            else:
+                props = dict(zip(SEARCH_FIELDS, values))
+            if holds(props.get("text") or "", phrases):
+                out.append(Node(node_id, Label.STATEMENT, node_set, document_id, props))
+        return sorted(out, key=lambda n: n.id)
 
     # -- the per-process cache of set graphs -------------------------------------------------------
 
@@ -957,6 +1026,34 @@ def _totals(conn: sqlite3.Connection, set_id: str | None = None) -> dict[str, in
     out["nodes"] = sum(out[str(label)] for label in Label)
     out["edges"] = sum(out[str(kind)] for kind in EdgeKind)
     return out
+
+
+def _ensure_search_index(conn: sqlite3.Connection) -> None:
+    """Give a store that predates the full-text index its index, filled from its statements, in one
+    write transaction (a second process doing the same at once waits, then finds it made)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc):
+            return  # read as it is; search scans the statements instead
+        raise
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
+            for statement in _SEARCH_SCHEMA:  # tables, triggers, then the statements already stored
+                conn.execute(statement)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _fts_query(phrases: Sequence[Phrase]) -> str:
+    """The FTS5 query asking for every phrase: ``"compare and swap" AND "vau"*``. Words hold only
+    letters and digits (:mod:`graph.text`), so quoting them needs no escapes."""
+    return " AND ".join('"' + " ".join(p.words) + '"' + ("*" if p.prefix else "") for p in phrases)
 
 
 # -- conversion of the former file ------------------------------------------------------------------

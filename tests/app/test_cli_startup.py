@@ -76,6 +76,12 @@ def test_rests_on_loads_no_web_graphql_or_neo4j_module(home):
     ["review", "--list", "--json"],
     ["impact", "--repo", "{tmp}", "--to", "HEAD", "--set", "tolaria"],  # refused (not a git clone), exit 2
     ["check", str(SEEDS), "--json"],
+    ["sets", "--format", "json"],  # issue #15: discovery, search and export are read commands too
+    ["documents", "--set", "tolaria"],
+    ["records", "mcp", "--format", "csv"],
+    ["search", "compare-and-swap"],
+    ["rests-on", "mcp-server/vault.js", "--set", "tolaria"],
+    ["export", "--set", "tolaria", "--format", "graphml", "--out", "{tmp}/tolaria.graphml"],
 ], ids=lambda a: " ".join(a[:2]))
 def test_other_commands_load_none_either(home, tmp_path, args):
     args = [a.format(tmp=tmp_path) for a in args]

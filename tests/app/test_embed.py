@@ -55,8 +55,8 @@ def test_graph_twin_agrees_with_the_rests_on_query(client, seeds_store):
     assert [n["id"] for n in statements] == [r.statement for r in report.results]
     assert [n for n in graph["nodes"] if n["kind"] == "record"] == [{
         "id": "tolaria/RT-RTE-mcp-write", "kind": "record", "label": "RT-RTE-mcp-write", "name": "RT-RTE-mcp-write",
-        "set": "tolaria", "document": None, "record_id": "RT-RTE-mcp-write", "start": True,
-        "anchor": "rec-tolaria-rt-rte-mcp-write", "hops": 0}]
+        "set": "tolaria", "document": None, "record_id": "RT-RTE-mcp-write", "record_label": None, "start": True,
+        "anchor": "rec-tolaria-rt-rte-mcp-write", "hops": 0}]  # the seeds declare no record: no label
     between = {n["id"]: n["kind"] for n in graph["nodes"] if n["kind"] not in ("record", "statement")}
     assert between == {"tolaria/ref/workflow-account": "named_reference", "tolaria/workflow-report#L5": "section",
                        "tolaria/workflow-report#L7": "section"}

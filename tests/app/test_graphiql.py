@@ -75,10 +75,12 @@ def test_graphiql_page_loads_every_script_and_style_from_the_app(client):
         assert base64.b64encode(hashlib.sha384(asset.content).digest()).decode() == digest, url
 
 
-def test_the_page_is_strawberrys_with_only_the_urls_changed(client):
+def test_the_page_is_strawberrys_with_only_the_urls_and_the_example_changed(client):
     cdn = get_graphql_ide_html("graphiql")
     local = client.get("/graphql", headers=HTML).text
-    assert re.sub(r"https://unpkg\.com/", f"{VENDORED}/", cdn) == local
+    expected = ide.with_example(re.sub(r"https://unpkg\.com/", f"{VENDORED}/", cdn), ide.example_query(None))
+    assert expected is not None and expected == local  # the store is empty: the example lists the sets
+    assert "parameters.q || parameters.query || EXAMPLE_QUERY" in local
 
 
 def test_mounted_under_a_prefix_the_assets_follow_the_root_path():
@@ -121,7 +123,8 @@ def test_missing_files_fall_back_to_the_cdn_page_and_say_so(tmp_path, monkeypatc
     assert len(warnings) == 1 and "vendored files MISSING" in warnings[0] and "scripts/vendor-js" in warnings[0]
     assert f"missing {tmp_path}/react@18.2.0/umd/react.production.min.js" in warnings[0]
     with TestClient(app) as c:
-        assert c.get("/graphql", headers=HTML).text == get_graphql_ide_html("graphiql")
+        assert c.get("/graphql", headers=HTML).text == ide.with_example(get_graphql_ide_html("graphiql"),
+                                                                        ide.example_query(None))
         assert c.post("/graphql", json={"query": "{ __typename }"}).json() == {"data": {"__typename": "Query"}}
 
 

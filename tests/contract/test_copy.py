@@ -48,7 +48,12 @@ def test_cli_copy_moves_an_embedded_store_into_neo4j(tmp_path, neo4j_server, neo
         assert canonical(content(neo4j_store)) == canonical(content(SQLiteStore(tmp_path / "citegraph.sqlite")))
         rests = CliRunner().invoke(cli, ["rests-on", "RT-RTE-mcp-write", "--json", "--neo4j", neo4j_server.uri])
         local = CliRunner().invoke(cli, ["rests-on", "RT-RTE-mcp-write", "--json", "--home", str(tmp_path)])
-        assert rests.exit_code == local.exit_code == 0 and rests.output == local.output
+        assert rests.exit_code == local.exit_code == 0 and rests.stdout == local.stdout
+        assert rests.stderr == f"store: Neo4j at {neo4j_server.uri}, database {neo4j_server.database}\n"
+        assert local.stderr == f"store: embedded store in {tmp_path.resolve()}\n"  # each names the store it used
+        assert result.stderr.splitlines() == [f"store: embedded store in {tmp_path.resolve()}",
+                                              f"copying to: Neo4j at {neo4j_server.uri}, database "
+                                              f"{neo4j_server.database}"]
         unreachable = CliRunner().invoke(cli, ["copy", "--to", "bolt://127.0.0.1:1", "--home", str(tmp_path)])
         assert unreachable.exit_code == 69
     finally:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import DocumentOut, DocumentsOut
-from graph.errors import AnalysisSetNotFound, DocumentNotFound
+from queries.catalog import documents_of
+from queries.names import unknown_document
 from graph.model import Label
 
 router = APIRouter(prefix="/documents", tags=["documents"])
@@ -13,11 +14,10 @@ router = APIRouter(prefix="/documents", tags=["documents"])
 
 @router.get("", response_model=DocumentsOut)
 async def list_documents(store: StoreDep, set_id: SetFilter = None) -> DocumentsOut:
-    """Every ingested member (optionally of one set, 404 when that set is absent), sorted by id."""
-    nodes = await in_snapshot(store, lambda view: view.find_nodes(Label.DOCUMENT, set_id=set_id))
-    if set_id is not None and not nodes:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    return DocumentsOut(data=[DocumentOut.from_domain(n) for n in nodes], count=len(nodes))
+    """Every ingested member (optionally of one set, 404 naming the closest sets when that set is
+    absent), sorted by id (``citegraph documents --json``)."""
+    found = await in_snapshot(store, lambda view: documents_of(view, set_id=set_id))
+    return DocumentsOut(data=[DocumentOut(**d.to_dict()) for d in found], count=len(found))
 
 
 @router.get("/{document_id:path}", response_model=DocumentOut,
@@ -26,6 +26,6 @@ async def get_document(document_id: str, store: StoreDep, response: Response) ->
     """One member's metadata; the ``ETag`` header is its SHA-256 (use it in ``If-Match``)."""
     node = (await in_snapshot(store, lambda view: view.get_nodes([document_id]))).get(document_id)
     if node is None or node.label != Label.DOCUMENT:
-        raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
+        raise await in_snapshot(store, unknown_document, document_id)
     response.headers["ETag"] = f'"{node.get("sha256")}"'
     return DocumentOut.from_domain(node)

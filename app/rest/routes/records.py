@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 from fastapi import APIRouter, Query
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut
-from graph.errors import RecordNotFound
+from queries.names import unknown_record
 from queries.records import citations_of, records_of
 from queries.traversal import rests_on
 
@@ -36,7 +36,7 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
-        raise RecordNotFound(f"record {record_id} is not cited or declared")
+        raise await run_in_threadpool(unknown_record, store, record_id, set_id)
     return [RecordOut(**r.to_dict()) for r in found]
 
 

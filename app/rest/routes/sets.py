@@ -5,44 +5,32 @@ from __future__ import annotations
 from fastapi import APIRouter
 from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import SetOut, SetsOut
-from graph.errors import AnalysisSetNotFound
-from graph.model import Label
-from graph.store import GraphStore
+from app.wiring import store_location
+from queries.catalog import analysis_sets
 from queries.stats import stats
 from queries.validation import check
 
 router = APIRouter(tags=["sets"])
 
 
-def _sets(store: GraphStore, set_id: str | None = None) -> list[SetOut]:
-    sets = store.find_nodes(Label.ANALYSIS_SET)
-    if set_id is not None:
-        sets = [s for s in sets if s.id == set_id]
-    docs = store.find_nodes(Label.DOCUMENT)
-    return [SetOut(id=s.id, system=s.get("system"), run_id=s.get("run_id"), reviewed_boundary=s.get("reviewed_boundary"),
-                   documents=[d.id for d in docs if d.set_id == s.id]) for s in sets]
-
-
 @router.get("/sets", response_model=SetsOut)
 async def list_sets(store: StoreDep) -> SetsOut:
-    """Every analysis set with its members, sorted by id."""
-    data = await in_snapshot(store, _sets)
+    """Every analysis set with its members and sizes, sorted by id (``citegraph sets --json``)."""
+    data = [SetOut(**s.to_dict()) for s in await in_snapshot(store, analysis_sets)]
     return SetsOut(data=data, count=len(data))
 
 
 @router.get("/sets/{set_id}", response_model=SetOut)
 async def get_set(set_id: str, store: StoreDep) -> SetOut:
-    """One analysis set with its members."""
-    data = await in_snapshot(store, _sets, set_id)
-    if not data:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
-    return data[0]
+    """One analysis set with its members and sizes; 404 naming the closest sets when absent."""
+    (found,) = await in_snapshot(store, lambda view: analysis_sets(view, set_id=set_id))
+    return SetOut(**found.to_dict())
 
 
 @router.get("/stats")
 async def get_stats(store: StoreDep) -> dict:
-    """Counts of the whole store and per set (the JSON of ``citegraph stats --json``)."""
-    return (await in_snapshot(store, stats)).to_dict()
+    """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
+    return {"store": store_location(store), **(await in_snapshot(store, stats)).to_dict()}
 
 
 @router.get("/check")

@@ -16,7 +16,8 @@ from starlette.concurrency import run_in_threadpool
 from app.rest.deps import StoreDep
 from app.rest.schemas import IngestOut
 from app.rest.security import WriteAccess
-from graph.errors import AnalysisSetNotFound, DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
+from graph.errors import DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
+from queries.names import unknown_document, unknown_set
 from graph.model import Label
 from graph.store import GraphStore
 from ingest.archive import read_zip
@@ -138,7 +139,7 @@ async def delete_document(
     if not summary.deleted:
         other = (await run_in_threadpool(store.get_nodes, [document_id])).get(document_id)
         if other is None:
-            raise DocumentNotFound(f"no document {document_id!r} in the store", hint="document ids are <set>/<role>")
+            raise await run_in_threadpool(unknown_document, store, document_id)
         hint = (f"delete the set with DELETE /sets/{document_id}" if other.label == Label.ANALYSIS_SET
                 else "document ids are <set>/<role>")
         raise DocumentNotFound(f"no document {document_id!r} in the store: that id is a {other.label}", hint=hint)
@@ -147,9 +148,10 @@ async def delete_document(
 
 @router.delete("/sets/{set_id}", status_code=204)
 async def delete_set(set_id: str, store: StoreDep, _: WriteAccess) -> Response:
-    """Delete every member of a set (and so the set), in one write that finds them; 404 when the
-    set has no member (of two concurrent deletes of a set, one answers 204 and the other 404)."""
+    """Delete every member of a set (and so the set), in one write that finds them; 404 naming the
+    closest sets when the set has no member (of two concurrent deletes of a set, one answers 204
+    and the other 404)."""
     summary = await run_in_threadpool(lambda: store.delete_documents((), sets=[set_id]))
     if not summary.deleted:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise await run_in_threadpool(unknown_set, store, set_id)
     return Response(status_code=204)

@@ -1,0 +1,134 @@
+"""Finding things from the command line (issue #15): ``citegraph sets``, ``documents``, ``records``
+and ``search``.
+
+Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+one function of :mod:`queries.catalog`, :mod:`queries.records` or :mod:`queries.search`, print it
+with :func:`app.cli_tables.emit` (``--format table|json|csv``; the JSON is what the REST API
+answers). Unknown sets get the closest names and the list of sets (exit 66).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, _store, cli, handles_errors, out
+from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
+
+__all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
+
+
+@cli.command("sets")
+@handles_errors
+def sets_cmd(fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """The analysis sets in the store, with their members and sizes.
+
+    Example: citegraph sets; citegraph sets --format csv > sets.csv
+    """
+    from queries.catalog import analysis_sets
+
+    store = _store(neo4j, home)
+    try:
+        found = analysis_sets(store)
+    finally:
+        store.close()
+    emit(out, fmt=chosen_format(fmt), title="Analysis sets",
+         columns=[Column("set"), Column("system"), Column("documents", "number"), Column("statements", "number"),
+                  Column("records", "number")],
+         rows=[(s.id, s.system, len(s.documents), s.statements, s.records) for s in found],
+         data={"data": [s.to_dict() for s in found], "count": len(found)},
+         footer=[f"{len(found)} sets, {sum(len(s.documents) for s in found)} documents"])
+
+
+@cli.command("documents")
+@handles_errors
+def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+    """The members (documents) in the store, or of one set, with their format and title.
+
+    Example: citegraph documents --set tolaria
+    """
+    from queries.catalog import documents_of
+
+    store = _store(neo4j, home)
+    try:
+        found = documents_of(store, set_id=set_id)
+    finally:
+        store.close()
+    emit(out, fmt=chosen_format(fmt), title="Documents" + (f" of {set_id}" if set_id else ""),
+         columns=[Column("document"), Column("format"), Column("title", "text")],
+         rows=[(d.id, d.format, d.title) for d in found],
+         data={"data": [d.to_dict() for d in found], "count": len(found)},
+         footer=[f"{len(found)} documents"])
+
+
+@cli.command("records")
+@handles_errors
+def records_cmd(
+    text: Annotated[Optional[str], typer.Argument(metavar="TEXT", help="Only records whose ID or declared label holds this text (any case).")] = None,
+    set_id: SetOpt = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="Record kind: RTE, OBJ, CMP, CLM, ABS, BAP (any case).")] = None,
+    analyst: Annotated[Optional[str], typer.Option("--analyst", help="RT, MEM or EPI (any case).")] = None,
+    fmt: FormatOpt = None,
+    verbose: VerboseOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """The records in the store matching every filter: ID, set, kind, analyst, declaration, citations.
+
+    Example: citegraph records --set tolaria --kind RTE; citegraph records mcp
+    """
+    from queries.records import records_of
+
+    store = _store(neo4j, home)
+    try:
+        found = records_of(store, set_id=set_id, kind=kind.upper() if kind else None,
+                           analyst=analyst.upper() if analyst else None, text=text)
+    finally:
+        store.close()
+    emit(out, fmt=chosen_format(fmt), title="Records", verbose=verbose, fold=50,
+         columns=[Column("record"), Column("set"), Column("declared in"), Column("citations", "number"),
+                  Column("label", "text")],
+         rows=[(r.record_id, r.set, r.declared_in or "", r.citations, r.label) for r in found],
+         data={"data": [r.to_dict() for r in found], "count": len(found)},
+         footer=[f"{len(found)} records ({sum(r.declared_in is not None for r in found)} declared)"])
+
+
+@cli.command("search")
+@handles_errors
+def search_cmd(
+    text: Annotated[str, typer.Argument(metavar="TEXT", help='Words to find in statements: compare-and-swap, "the note", vau* (every term must occur).')],
+    set_id: SetOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most hits shown.")] = 20,
+    fmt: FormatOpt = None,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Full-text search over statements: ranked hits, the matches highlighted, and the statement ids to pass on.
+
+    A term written without spaces is a phrase of its words (compare-and-swap, mcp-server/vault.js);
+    "quoted words" are one phrase; vau* matches every word it begins. Ranking: most matches first,
+    then the shorter statement, then document order.
+
+    Example: citegraph search compare-and-swap; citegraph search "the note" write* --set tolaria
+    """
+    from rich.text import Text
+
+    from queries.search import search
+
+    store = _store(neo4j, home)
+    try:
+        report = search(store, text, set_id=set_id, limit=limit)
+    finally:
+        store.close()
+    rows = []
+    for h in report.hits:
+        snippet = Text(h.snippet)
+        for start, end in h.highlights:
+            snippet.stylize("bold reverse", start, end)
+        rows.append((h.rank, h.statement, h.matches, snippet))
+    more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
+    emit(out, fmt=chosen_format(fmt), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
+         columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
+         rows=rows, data=report.to_dict(),
+         footer=[f"{report.total} statements hold it{more}"])

@@ -1,0 +1,73 @@
+"""``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
+tables (issue #15, item 7).
+
+Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, take
+:func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, _store, cli, err, handles_errors
+
+__all__ = ["ExportFormat", "export_cmd"]
+
+
+class ExportFormat(str, Enum):
+    """What ``citegraph export`` writes."""
+
+    graphml = "graphml"
+    json = "json"
+    csv = "csv"
+
+
+@cli.command("export")
+@handles_errors
+def export_cmd(
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
+    out_path: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
+    set_id: SetOpt = None,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Export a set's graph, or the whole store's, with every node and edge and their properties.
+
+    The same store gives the same bytes. Load it back with networkx.read_graphml(PATH,
+    force_multigraph=True), networkx.node_link_graph(json.load(f), edges="edges") or
+    pandas.read_csv(PATH/nodes.csv).
+
+    Example: citegraph export --set tolaria --format graphml --out tolaria.graphml
+    """
+    import sys
+
+    from queries.export import graph_of
+    from render.export import csv_tables, graphml, node_link
+
+    if fmt == ExportFormat.csv and out_path is None:
+        raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
+    store = _store(neo4j, home)
+    try:
+        snapshot = graph_of(store, set_id=set_id)
+    finally:
+        store.close()
+    what = f"{len(snapshot.nodes)} nodes, {len(snapshot.edges)} edges"
+    if fmt == ExportFormat.csv:
+        out_path.mkdir(parents=True, exist_ok=True)
+        for name, data in csv_tables(snapshot).items():
+            (out_path / name).write_bytes(data)
+            err.print(f"wrote {len(data)} bytes to {out_path / name}", markup=False, highlight=False)
+        err.print(f"exported {what}", markup=False, highlight=False)
+        return
+    data = graphml(snapshot) if fmt == ExportFormat.graphml else node_link(snapshot)
+    if out_path is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    out_path.write_bytes(data)
+    err.print(f"wrote {len(data)} bytes ({fmt.value}: {what}) to {out_path}", markup=False, highlight=False)

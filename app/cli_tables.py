@@ -1,0 +1,181 @@
+"""Tables of the command line that fit (issue #15, item 5): readable at 80 columns and when piped,
+no column dropped, no ID split; ``--format table|json|csv`` wherever a table is printed.
+
+A table declares its columns as *ids* (node ids, paths, statuses: never split), *numbers* (right
+aligned, never split) or *text* (wrapped, at most :data:`TEXT_LINES` lines a cell). When the ids
+and numbers leave each text column at least :data:`MIN_TEXT` characters, it is a grid (rich's
+:class:`~rich.table.Table`); else each row is printed as a short block: its ids and numbers on one
+line, its text indented below. ``json`` prints the query's own JSON (the REST body); ``csv`` one
+header row and every row in full (the :mod:`csv` module's quoting), for DataFrames and
+spreadsheets. Rows longer than ``fold`` are folded in a table (``--verbose`` shows all); JSON and
+CSV always hold every row.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any, Iterable, Optional, Sequence
+
+import typer
+
+__all__ = ["TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
+
+MIN_TEXT = 24
+"""Narrowest text column a grid may have, in characters; below it rows become blocks."""
+TEXT_LINES = 3
+"""Most lines a text cell takes in a grid (or under a block), the rest cut with ``…``."""
+
+
+class TableFormat(str, Enum):
+    """How a command prints its result: ``table`` (for people), ``json`` or ``csv``."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+FormatOpt = Annotated[Optional[TableFormat], typer.Option(
+    "--format", help="table (default), json (the REST body) or csv (one row per line, every row).",
+    show_choices=True)]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every row of a long table.")]
+
+
+def chosen_format(fmt: TableFormat | None, as_json: bool = False) -> TableFormat:
+    """``--format`` when given, ``json`` for the older ``--json`` flag, else ``table``.
+
+    Raises
+    ------
+    typer.BadParameter
+        ``--json`` and another ``--format`` were both given (exit 2).
+    """
+    if as_json and fmt not in (None, TableFormat.json):
+        raise typer.BadParameter(f"--json and --format {fmt.value} ask for different outputs; give one")
+    return TableFormat.json if as_json else (fmt or TableFormat.table)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column: ``name`` (its header), ``kind`` ``id``, ``number`` or ``text``."""
+
+    name: str
+    kind: str = "id"
+
+
+def _cell(value: Any) -> Any:
+    """A cell as printed: a string (None empty), or a :class:`rich.text.Text` as given (styled spans,
+    e.g. search highlights; CSV gets its plain text)."""
+    if value is None:
+        return ""
+    return value if hasattr(value, "plain") else str(value)
+
+
+def _plain(value: Any) -> str:
+    return value.plain if hasattr(value, "plain") else value
+
+
+def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], fmt: TableFormat,
+         data: Any = None, title: str | None = None, footer: Sequence[str] = (), fold: int | None = None,
+         verbose: bool = False) -> None:
+    """Print ``rows`` as ``fmt`` on ``console`` (standard output's).
+
+    Parameters
+    ----------
+    console : rich.console.Console
+        Where the table goes; its width decides grid or blocks (80 when piped, unless $COLUMNS).
+    columns : sequence of Column
+        The columns, in order; every row has one value per column (None prints empty).
+    rows : iterable of sequences
+        The rows, in order; a text cell may be a :class:`rich.text.Text` with styled spans.
+    fmt : TableFormat
+        ``json`` prints ``data`` (JSON-compatible) as is; ``csv`` the header and every row; ``table``
+        the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
+    """
+    rows = [[_cell(v) for v in row] for row in rows]
+    if fmt == TableFormat.table:  # app.cli's lazy console: the rich one it makes (rich needs the real object)
+        console.width
+        console = getattr(console, "_console", None) or console
+    if fmt == TableFormat.json:
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    if fmt == TableFormat.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow([c.name for c in columns])
+        writer.writerows([_plain(v) for v in row] for row in rows)
+        return
+    shown, hidden = rows, 0
+    if fold is not None and not verbose and len(rows) > fold:
+        shown, hidden = rows[:fold], len(rows) - fold
+    _table(console, columns, shown, title)
+    if hidden:
+        console.print(f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)",
+                      markup=False, highlight=False)
+    for line in footer:
+        console.print(line, markup=False, highlight=False)
+
+
+def _clip(value: Any, width: int):
+    """A text cell cut to about what :data:`TEXT_LINES` lines of ``width`` hold, with ``…``, as a
+    :class:`rich.text.Text` (never read as markup)."""
+    from rich.text import Text
+
+    text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
+    room = int(max(1, width) * TEXT_LINES * 0.9)
+    if len(text.plain) > room:
+        text.truncate(room, overflow="ellipsis")
+    return text
+
+
+def _table(console, columns: Sequence[Column], rows: list[list[str]], title: str | None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    width = console.width
+    short = [i for i, c in enumerate(columns) if c.kind != "text"]
+    texts = [i for i, c in enumerate(columns) if c.kind == "text"]
+    need = {i: max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)]) for i in short}
+    fixed = sum(need.values()) + 3 * len(columns) + 1  # borders and padding of the heavy box
+    text_width = (width - fixed) // len(texts) if texts else 0
+    # a text column needs MIN_TEXT characters, or less when its header and cells are all shorter
+    text_need = max([min(MIN_TEXT, max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)])) for i in texts],
+                    default=0)
+    if (texts and text_width < text_need) or fixed > width:
+        _blocks(console, columns, rows, title, width)
+        return
+    table = Table(title=Text(title) if title else None, title_justify="left")
+    for i, c in enumerate(columns):
+        if c.kind == "text":
+            table.add_column(c.name, overflow="fold", ratio=1, min_width=min(text_need, text_width))
+        else:
+            table.add_column(c.name, no_wrap=True, min_width=need[i], justify="right" if c.kind == "number" else "left")
+    for r in rows:  # Text cells: what the members wrote is never read as rich markup
+        table.add_row(*[_clip(v, text_width) if i in texts else Text(_plain(v)) for i, v in enumerate(r)])
+    console.print(table)
+
+
+def _blocks(console, columns: Sequence[Column], rows: list[list], title: str | None, width: int) -> None:
+    """Each row as a block: its first value, the other ids and numbers (``name value``), then each
+    text cell below, indented four spaces and wrapped at word boundaries."""
+    from rich.text import Text
+
+    if title:
+        console.print(title, markup=False, highlight=False)
+    for r in rows:
+        head = [_plain(r[0])] + [f"{c.name} {_plain(v)}" if c.kind == "number" else _plain(v)
+                                 for c, v in zip(columns[1:], r[1:]) if c.kind != "text" and _plain(v) != ""]
+        line = head[0]
+        for part in head[1:]:  # parts stay whole; a line too long goes on below, indented
+            if len(line) + 2 + len(part) > width:
+                console.print(line, markup=False, highlight=False)
+                line = "    " + part
+            else:
+                line += "  " + part
+        console.print(line, markup=False, highlight=False)
+        for c, v in zip(columns, r):
+            if c.kind == "text" and _plain(v):
+                for line in _clip(v, max(20, width - 4)).wrap(console, max(20, width - 4))[:TEXT_LINES]:
+                    line.rstrip()
+                    console.print(Text("    ") + line, soft_wrap=True)

@@ -1,0 +1,161 @@
+"""The API docs and the start page (issue #15, item 2), working without internet access.
+
+- ``GET /docs``: Swagger UI and ``GET /redoc``: ReDoc, FastAPI's own pages loading Swagger UI
+  (``swagger-ui-dist``) and ReDoc's standalone bundle from the copies ``scripts/vendor-js`` took from
+  the npm registry (``/embed/static/vendor/swagger-ui/``, ``…/redoc/``), like GraphiQL's assets;
+  no CDN, no Google fonts, no online validator badge. Without the vendored files (an install with
+  ``CITEGRAPH_SKIP_VENDOR_JS=1``) the pages load from FastAPI's CDN defaults, and the log says so.
+- ``GET /``: a start page linking GraphiQL (opening on the mission's question), the API docs, the
+  analysis sets (their JSON and their rendered page) and an example embedded view, with the store
+  it serves. One self-contained page under the embedded views' strict policy (no script).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from urllib.parse import quote, urlencode
+
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
+
+from app.embed.routes import VENDOR_DIR
+from app.embed.security import embed_policy
+from app.wiring import store_location
+from graph.store import GraphStore
+
+__all__ = ["SWAGGER_FILES", "REDOC_FILE", "DOCS_POLICY", "mount_docs", "start_page"]
+
+log = logging.getLogger("citegraph")
+
+SWAGGER_FILES = ("swagger-ui/swagger-ui-bundle.js", "swagger-ui/swagger-ui.css", "swagger-ui/favicon-32x32.png")
+"""Swagger UI's files under :data:`app.embed.routes.VENDOR_DIR`."""
+REDOC_FILE = "redoc/redoc.standalone.js"
+"""ReDoc's bundle under :data:`app.embed.routes.VENDOR_DIR`."""
+
+START_SETS = 50
+"""Sets the start page lists (the rest behind a link to ``/sets``), so it loads fast on any store."""
+
+DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; "
+               "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+"""The ``Content-Security-Policy`` of ``/docs`` and ``/redoc`` with vendored assets: everything from
+the app itself (FastAPI's pages start Swagger UI with an inline script; both libraries style inline;
+ReDoc's search runs in a worker made from a blob), nothing from elsewhere, so the pages work offline
+and cannot call out (ReDoc's side menu would load Redocly's logo from its CDN: the policy refuses it
+and ReDoc leaves the image out)."""
+
+
+def _base(request: Request) -> str:
+    return request.scope.get("root_path", "").rstrip("/")
+
+
+def mount_docs(app: FastAPI) -> None:
+    """Add ``/docs``, ``/redoc`` and ``/`` to ``app`` (built with ``docs_url=None, redoc_url=None``),
+    and say in the log whether the docs' assets are vendored."""
+    vendored = all((VENDOR_DIR / f).is_file() for f in (*SWAGGER_FILES, REDOC_FILE))
+    if vendored:
+        log.info("API docs: Swagger UI and ReDoc served from the app (%s)", VENDOR_DIR)
+    else:
+        log.warning("API docs: Swagger UI / ReDoc files MISSING under %s; /docs and /redoc load them from a CDN, so "
+                    "they need a browser with internet access. Run scripts/vendor-js (make install does).", VENDOR_DIR)
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui(request: Request) -> HTMLResponse:
+        base = _base(request)
+        assets = {}
+        if vendored:
+            static = f"{base}/embed/static/vendor"
+            assets = {"swagger_js_url": f"{static}/{SWAGGER_FILES[0]}", "swagger_css_url": f"{static}/{SWAGGER_FILES[1]}",
+                      "swagger_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
+        page = get_swagger_ui_html(openapi_url=f"{base}{app.openapi_url}", title="citegraph API (Swagger UI)",
+                                   swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": True}, **assets)
+        if vendored:
+            page.headers["Content-Security-Policy"] = DOCS_POLICY
+        return page
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc(request: Request) -> HTMLResponse:
+        base = _base(request)
+        assets = {}
+        if vendored:
+            static = f"{base}/embed/static/vendor"
+            assets = {"redoc_js_url": f"{static}/{REDOC_FILE}", "redoc_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
+        page = get_redoc_html(openapi_url=f"{base}{app.openapi_url}", title="citegraph API (ReDoc)",
+                              with_google_fonts=False, **assets)
+        if vendored:
+            page.headers["Content-Security-Policy"] = DOCS_POLICY
+        return page
+
+    @app.get("/", include_in_schema=False, response_class=HTMLResponse)
+    async def start(request: Request) -> HTMLResponse:
+        store: GraphStore = request.app.state.store
+        page = await run_in_threadpool(start_page, store, _base(request))
+        return HTMLResponse(page, headers={"Content-Security-Policy": embed_policy([]),
+                                           "Referrer-Policy": "same-origin"})
+
+
+def start_page(store: GraphStore, base: str = "") -> str:
+    """The start page's HTML: links to GraphiQL (with the example query), ``/docs``, ``/redoc``,
+    ``/openapi.json``, each analysis set (``/sets/{id}`` and ``/sets/{id}/render?format=html``) and
+    the example embedded view of :func:`queries.catalog.example_record`, with its ``<iframe>`` code.
+    Every value from the store is escaped."""
+    from app.graphql.ide import example_query
+    from queries.catalog import analysis_sets, example_record
+
+    from graph.model import Label
+
+    e = html.escape
+    total = len(store.find_nodes(Label.ANALYSIS_SET))
+    sets = analysis_sets(store, limit=START_SETS)
+    example = example_record(store)
+    graphiql = f"{base}/graphql?" + urlencode({"query": example_query(example)}, quote_via=quote)
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    items = "".join(
+        f'<li><strong>{e(s.id)}</strong> ({e(s.system or "")}): {count(len(s.documents), "document")}, '
+        f'{count(s.statements, "statement")}, {count(s.records, "record")} — '
+        f'<a href="{e(base)}/sets/{quote(s.id)}/render?format=html">read it</a>, '
+        f'<a href="{e(base)}/sets/{quote(s.id)}">JSON</a>, '
+        f'<a href="{e(base)}/export?{urlencode({"format": "graphml", "set": s.id})}">GraphML</a></li>'
+        for s in sets) or "<li>none yet: <code>citegraph ingest corpus/seeds</code> adds the seeds</li>"
+    if total > len(sets):
+        items += (f'<li>… and {total - len(sets)} more: <a href="{e(base)}/sets">all {total} sets</a> '
+                  f'(<code>citegraph sets</code>)</li>')
+    embed = ""
+    if example is not None:
+        record_id, set_id = example
+        src = f"{base}/embed/rests-on/{quote(record_id)}?{urlencode({'set': set_id})}"
+        code = (f'<iframe src="https://citegraph.example.org{src}" width="1200" height="800" '
+                f'title="What rests on {record_id}"></iframe>')
+        embed = (f'<h2>An embedded view</h2>\n<p><a href="{e(src)}">What rests on {e(record_id)}</a> (set '
+                 f'{e(set_id)}): the graph beside the report, for dashboards.</p>\n<pre>{e(code)}</pre>\n')
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>citegraph</title>
+<link rel="stylesheet" href="{e(base)}/embed/static/embed.css">
+</head>
+<body class="cg-start">
+<h1>citegraph</h1>
+<p>Analysis documents as a knowledge graph: records, citations, quotations, and what rests on them.
+Serving the {e(store_location(store))}.</p>
+<h2>Query it</h2>
+<ul>
+<li><a id="graphiql" href="{e(graphiql)}">GraphiQL</a>: the GraphQL API in the browser, opening on the question
+“what rests on {e(example[0] if example else 'a record')}?”</li>
+<li><a href="{e(base)}/docs">REST API docs (Swagger UI)</a>, <a href="{e(base)}/redoc">the same in ReDoc</a>,
+<a href="{e(base)}/openapi.json">OpenAPI</a></li>
+<li><a href="{e(base)}/search?q=compare-and-swap">Search</a> (<code>/search?q=…</code>), <a href="{e(base)}/stats">stats</a></li>
+</ul>
+<h2>Analysis sets ({total})</h2>
+<ul id="sets">{items}</ul>
+{embed}</body>
+</html>
+"""

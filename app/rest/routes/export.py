@@ -1,0 +1,40 @@
+"""``GET /export``: a set's graph, or the whole store's, as GraphML, node-link JSON or a CSV table
+(issue #15, item 7), the bytes of ``citegraph export``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from fastapi import APIRouter, Query, Response
+from starlette.concurrency import run_in_threadpool
+
+from app.rest.deps import SetFilter, StoreDep
+from graph.errors import InvalidQuery
+from queries.export import graph_of
+from render.export import csv_tables, graphml, node_link
+
+router = APIRouter(tags=["export"])
+
+_MEDIA = {"graphml": "application/graphml+xml", "json": "application/json", "csv": "text/csv; charset=utf-8"}
+
+
+@router.get("/export", response_class=Response, responses={200: {"content": {m: {} for m in _MEDIA.values()}}})
+async def export_graph(
+    store: StoreDep,
+    fmt: Annotated[Literal["graphml", "json", "csv"], Query(alias="format", description="graphml, json (node-link) or csv.")],
+    set_id: SetFilter = None,
+    table: Annotated[Optional[Literal["nodes", "edges"]], Query(description="Which CSV table (format=csv).")] = None,
+) -> Response:
+    """Every node and edge of the set (or the store) with their properties, deterministic: load it
+    with ``networkx.read_graphml``, ``networkx.node_link_graph`` or ``pandas.read_csv(url)``."""
+    if fmt == "csv" and table is None:
+        raise InvalidQuery("format=csv is two tables: add table=nodes or table=edges")
+    snapshot = await run_in_threadpool(lambda: graph_of(store, set_id=set_id))
+    name = f"citegraph-{set_id or 'store'}"
+    if fmt == "csv":
+        data, filename = csv_tables(snapshot)[f"{table}.csv"], f"{name}-{table}.csv"
+    elif fmt == "graphml":
+        data, filename = graphml(snapshot), f"{name}.graphml"
+    else:
+        data, filename = node_link(snapshot), f"{name}.json"
+    return Response(data, media_type=_MEDIA[fmt], headers={"Content-Disposition": f'attachment; filename="{filename}"'})

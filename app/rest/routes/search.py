@@ -1,0 +1,27 @@
+"""``GET /search``: full-text search over statements (issue #15), the JSON of ``citegraph search --format json``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from app.rest.deps import SetFilter, StoreDep
+from app.rest.schemas import SearchOut
+from queries.search import MAX_LIMIT, search
+
+router = APIRouter(tags=["search"])
+
+
+@router.get("/search", response_model=SearchOut)
+async def search_statements(
+    store: StoreDep,
+    q: Annotated[str, Query(min_length=1, max_length=500, description='Words to find: compare-and-swap, "the note", vau*.')],
+    set_id: SetFilter = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Most hits returned.")] = 20,
+) -> SearchOut:
+    """Statements holding every term of ``q``, ranked (most matches, then shorter, then document
+    order), each with a snippet, the matches' offsets in it and the statement id to pass on."""
+    report = await run_in_threadpool(lambda: search(store, q, set_id=set_id, limit=limit))
+    return SearchOut(**report.to_dict())

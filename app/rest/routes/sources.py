@@ -1,0 +1,37 @@
+"""Rests-on from a source or a cited source file: ``/sources/{source_id}/rests-on`` and
+``/source-files/{path}/rests-on`` (issue #15), the same answer as ``/records/{id}/rests-on``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
+
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.schemas import RestsOnOut
+from queries.traversal import rests_on
+
+router = APIRouter(tags=["records"])
+
+
+@router.get("/sources/{source_id}/rests-on", response_model=RestsOnOut)
+async def get_source_rests_on(
+    source_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
+    max_depth: Depth = None,
+) -> RestsOnOut:
+    """Statements resting on a source (``SRC-1``), through the files of it they cite, each with its
+    explanation path; in every set holding that source ID, or ``set``."""
+    report = await run_in_threadpool(rests_on, store, source_id, set_id=set_id, direct_only=direct,
+                                     max_depth=settings.depth(max_depth), kind="source")
+    return RestsOnOut.from_domain(report)
+
+
+@router.get("/source-files/{path:path}/rests-on", response_model=RestsOnOut)
+async def get_source_file_rests_on(
+    path: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
+    max_depth: Depth = None,
+) -> RestsOnOut:
+    """Statements resting on a cited source file (``mcp-server/vault.js``): what impact analysis
+    flags when that file changes, each with its explanation path."""
+    report = await run_in_threadpool(rests_on, store, path, set_id=set_id, direct_only=direct,
+                                     max_depth=settings.depth(max_depth), kind="source_file")
+    return RestsOnOut.from_domain(report)

@@ -1,0 +1,161 @@
+"""A graph snapshot (:class:`queries.export.GraphSnapshot`) written in the formats graph and notebook
+users load (issue #15, item 7): GraphML (Gephi, yEd, ``networkx.read_graphml``), node-link JSON
+(``networkx.node_link_graph``, d3) and CSV tables (pandas, spreadsheets).
+
+Deterministic: the same store gives the same bytes (nodes by id, edges by (src, kind, dst, seq,
+owner), attributes by name, no timestamps), whichever backend holds it.
+
+Layout
+------
+Every node keeps its graph id and ``label`` (model label), ``set_id`` and ``document_id`` (absent
+when None); every edge its ``kind``, ``seq``, ``set_id`` and ``document_id``, and the networkx key
+``<kind>:<owner>:<seq>`` (owner: the owning document, or ``set:<set>`` for derived edges), so
+parallel edges stay apart. Properties:
+
+- node-link JSON: ``props``, the exact property map (nested lists and maps included);
+- GraphML and CSV: ``props_json``, the exact map as JSON text (the source of truth on reading
+  back), and beside it, for reading in Gephi, yEd or a spreadsheet, each property that is a string,
+  number or boolean under its own name, unless the name is one of the fields above (a Markdown
+  field's ``label`` lives in ``props_json`` only). GraphML keeps such a column only when it has one
+  type everywhere (GraphML types a key once).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Iterable
+
+from graph.model import Edge, Node
+from graph.writes import edge_owner
+
+__all__ = ["EXPORT_FORMATS", "edge_key", "graphml", "node_link", "csv_tables"]
+
+EXPORT_FORMATS = ("graphml", "json", "csv")
+"""What :func:`graphml`, :func:`node_link` and :func:`csv_tables` write."""
+
+_NODE_FIELDS = ("label", "set_id", "document_id", "props_json")
+_EDGE_FIELDS = ("kind", "seq", "set_id", "document_id", "props_json")
+_NODE_RESERVED = frozenset({"id", "props", *_NODE_FIELDS})
+_EDGE_RESERVED = frozenset({"id", "key", "source", "target", "src", "dst", "props", *_EDGE_FIELDS})
+
+
+def edge_key(edge: Edge) -> str:
+    """The networkx key of ``edge`` among the edges between its two nodes: ``CITES:tolaria/synthesis:0``."""
+    return f"{edge.kind.value}:{edge_owner(edge)}:{edge.seq}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) and value is not None
+
+
+def _node_fields(node: Node) -> dict[str, Any]:
+    out: dict[str, Any] = {"label": node.label.value}
+    if node.set_id is not None:
+        out["set_id"] = node.set_id
+    if node.document_id is not None:
+        out["document_id"] = node.document_id
+    return out
+
+
+def _edge_fields(edge: Edge) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": edge.kind.value, "seq": edge.seq}
+    if edge.set_id is not None:
+        out["set_id"] = edge.set_id
+    if edge.document_id is not None:
+        out["document_id"] = edge.document_id
+    return out
+
+
+def _typed_columns(items: Iterable, reserved: frozenset[str]) -> set[str]:
+    """Property names holding scalars of one Python type across ``items`` (GraphML types a key once)."""
+    types: dict[str, set[type]] = {}
+    for item in items:
+        for k, v in item.props.items():
+            if k not in reserved:
+                types.setdefault(k, set()).add(type(v) if _scalar(v) else object)
+    return {k for k, found in types.items() if len(found) == 1 and object not in found}
+
+
+def _graph(snapshot, *, flat: bool):
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
+    node_cols = _typed_columns(snapshot.nodes, _NODE_RESERVED) if flat else set()
+    edge_cols = _typed_columns(snapshot.edges, _EDGE_RESERVED) if flat else set()
+    for n in snapshot.nodes:
+        attrs = _node_fields(n)
+        if flat:
+            attrs["props_json"] = _json(dict(n.props))
+            attrs.update({k: v for k, v in n.props.items() if k in node_cols})
+        else:
+            attrs["props"] = dict(n.props)
+        graph.add_node(n.id, **dict(sorted(attrs.items())))
+    for e in snapshot.edges:
+        attrs = _edge_fields(e)
+        if flat:
+            attrs["props_json"] = _json(dict(e.props))
+            attrs.update({k: v for k, v in e.props.items() if k in edge_cols})
+        else:
+            attrs["props"] = dict(e.props)
+        graph.add_edge(e.src, e.dst, key=edge_key(e), **dict(sorted(attrs.items())))
+    return graph
+
+
+def graphml(snapshot) -> bytes:
+    """The snapshot as GraphML (UTF-8), read back with ``networkx.read_graphml(path,
+    force_multigraph=True)``: node ids, edge keys, the fields of the module docstring, typed."""
+    import networkx as nx
+
+    return ("\n".join(nx.generate_graphml(_graph(snapshot, flat=True), prettyprint=True)) + "\n").encode("utf-8")
+
+
+def node_link(snapshot) -> bytes:
+    """The snapshot as node-link JSON (UTF-8), read back with ``networkx.node_link_graph(data,
+    edges="edges")``: ``{"directed", "multigraph", "graph", "nodes": [{"id", "label", "set_id",
+    "document_id", "props"}], "edges": [{"source", "target", "key", "kind", "seq", …, "props"}]}``."""
+    import networkx as nx
+
+    data = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
+
+
+def csv_tables(snapshot) -> dict[str, bytes]:
+    """The snapshot as two CSV tables (UTF-8, a header row, one row per node or edge):
+    ``nodes.csv`` (``id, label, set_id, document_id``, the scalar properties by name, ``props_json``)
+    and ``edges.csv`` (``src, kind, dst, seq, key, set_id, document_id``, the scalar properties,
+    ``props_json``). Empty cells are absent values; ``pandas.read_csv`` loads each."""
+
+    def table(header: list[str], rows: Iterable[list]) -> bytes:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        return buffer.getvalue().encode("utf-8")
+
+    def scalars(items, reserved: frozenset[str]) -> list[str]:
+        return sorted({k for item in items for k, v in item.props.items() if k not in reserved and _scalar(v)})
+
+    def cell(value: Any) -> Any:
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return value
+
+    node_cols, edge_cols = scalars(snapshot.nodes, _NODE_RESERVED), scalars(snapshot.edges, _EDGE_RESERVED)
+    nodes = table(["id", "label", "set_id", "document_id", *node_cols, "props_json"], (
+        [n.id, n.label.value, cell(n.set_id), cell(n.document_id),
+         *(cell(n.props.get(k)) if _scalar(n.props.get(k)) else "" for k in node_cols), _json(dict(n.props))]
+        for n in snapshot.nodes))
+    edges = table(["src", "kind", "dst", "seq", "key", "set_id", "document_id", *edge_cols, "props_json"], (
+        [e.src, e.kind.value, e.dst, e.seq, edge_key(e), cell(e.set_id), cell(e.document_id),
+         *(cell(e.props.get(k)) if _scalar(e.props.get(k)) else "" for k in edge_cols), _json(dict(e.props))]
+        for e in snapshot.edges))
+    return {"nodes.csv": nodes, "edges.csv": edges}

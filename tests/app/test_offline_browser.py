@@ -1,0 +1,126 @@
+"""The first pages a user opens, in a real browser without internet access (issue #15): the start
+page, Swagger UI at /docs, ReDoc at /redoc, GraphiQL opening on the mission's question, and the
+embedded view at a dashboard's frame size (800×600), from a live server over the seeds while every
+request to a host other than 127.0.0.1 is aborted and recorded (the test asserts there is none).
+
+Debian's Chromium through Playwright, as in ``test_embed_browser``; screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from app.rest.main import create_app
+from app.settings import Settings
+from tests.app.test_embed_browser import ARTIFACTS, context, playwright  # noqa: F401 (fixtures)
+from tests.app.test_graphiql_browser import offline  # noqa: F401 (fixture)
+from tests.live_server import live_server
+
+
+@pytest.fixture(scope="module")
+def server(seeds_store):
+    with live_server(create_app(Settings(), store=seeds_store)) as url:
+        yield url
+
+
+def local_only(page) -> list[str]:
+    """Every URL the page requested that was not on 127.0.0.1 (data: and blob: URLs are local) and
+    that the page's own policy did not stop before it was sent."""
+    return [u for u in page.requested if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(u).hostname != "127.0.0.1" and u not in page.refused]
+
+
+def visit(context, url: str, viewport: dict | None = None):  # noqa: F811
+    page = context.new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
+    page.requested, page.refused = [], []
+    page.on("request", lambda r: page.requested.append(r.url))
+    page.on("requestfailed", lambda r: page.refused.append(r.url) if "csp" in (r.failure or "").lower() else None)
+    page.problems = []
+    page.on("pageerror", lambda exc: page.problems.append(str(exc)))
+    page.on("response", lambda r: page.problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(url)
+    return page
+
+
+def test_swagger_ui_renders_the_api_offline(context, offline, server):  # noqa: F811
+    page = visit(context, f"{server}/docs")
+    page.wait_for_selector(".swagger-ui .information-container .title")
+    assert page.inner_text(".swagger-ui .information-container .title").startswith("citegraph")
+    page.wait_for_function("() => document.querySelectorAll('.opblock').length > 20")
+    paths = page.eval_on_selector_all(".opblock-summary-path", "els => els.map(e => e.getAttribute('data-path'))")
+    assert {"/search", "/export", "/sets", "/records/{record_id}/rests-on", "/source-files/{path}/rests-on"} <= set(paths)
+    page.click("#operations-search-search_statements_search_get .opblock-summary")  # opens it, no request out
+    page.wait_for_selector("#operations-search-search_statements_search_get .parameters")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "docs-swagger-offline.png"))
+    assert offline == [] and local_only(page) == []
+    assert page.problems == []
+
+
+def test_redoc_renders_the_api_offline(context, offline, server):  # noqa: F811
+    page = visit(context, f"{server}/redoc")
+    page.wait_for_function("() => document.querySelectorAll('[data-section-id]').length > 20", timeout=30000)
+    assert "citegraph" in page.inner_text("h1")
+    assert page.locator("text=/search").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "docs-redoc-offline.png"))
+    assert offline == [] and local_only(page) == []
+    assert page.refused == ["https://cdn.redoc.ly/redoc/logo-mini.svg"]  # ReDoc's menu logo: the policy keeps it in
+    assert page.problems == []
+
+
+def test_the_start_page_leads_to_graphiql_on_the_missions_question(context, offline, server):  # noqa: F811
+    page = visit(context, f"{server}/")
+    assert page.inner_text("h1") == "citegraph"
+    links = page.eval_on_selector_all("a", "els => els.map(e => e.getAttribute('href'))")
+    assert {"/docs", "/redoc", "/sets/tolaria", "/sets/talorys", "/embed/rests-on/RT-RTE-mcp-write?set=tolaria"} <= set(links)
+    page.screenshot(path=str(ARTIFACTS / "start-page-offline.png"))
+    page.click("#graphiql")
+    page.locator(".graphiql-query-editor .CodeMirror").wait_for(state="visible")
+    assert 'restsOn(record: "RT-RTE-mcp-write", set: "tolaria")' in page.inner_text(".graphiql-query-editor")
+    page.click(".graphiql-execute-button")
+    page.wait_for_function("""() => /"count":\\s*14/.test(document.querySelector('.graphiql-response')?.innerText || '')""")
+    page.screenshot(path=str(ARTIFACTS / "graphiql-example-offline.png"))
+    assert offline == [] and local_only(page) == []
+    assert page.problems == []
+
+
+def test_graphiql_opens_on_the_query_of_the_url(context, offline, server):  # noqa: F811
+    page = visit(context, f"{server}/graphql?query={quote('{ sets { totalCount } }', safe='')}")
+    page.locator(".graphiql-query-editor .CodeMirror").wait_for(state="visible")
+    assert "{ sets { totalCount } }" in page.inner_text(".graphiql-query-editor")
+    page.click(".graphiql-execute-button")
+    page.wait_for_function("""() => /"totalCount":\\s*2/.test(document.querySelector('.graphiql-response')?.innerText || '')""")
+    assert offline == [] and page.problems == []
+
+
+@pytest.mark.parametrize("target, statements, start_kind", [
+    ("RT-RTE-mcp-write", 14, "record"), ("mcp-server/vault.js", 10, "source_file"), ("SRC-1", 29, "source")])
+def test_the_embedded_view_reads_in_an_800x600_frame(context, offline, server, target, statements, start_kind):  # noqa: F811
+    page = visit(context, f"{server}/embed/rests-on/{target}?set=tolaria", viewport={"width": 800, "height": 600})
+    page.wait_for_selector("body[data-graph=ready]")
+    shown = page.evaluate("""() => {
+        const cy = citegraphEmbed.cy;
+        const start = cy.nodes('[?start]');
+        return {statements: cy.nodes('[kind = "statement"]').length, start: start.map(n => n.data('kind')),
+                labels: cy.nodes('[kind = "statement"]').map(n => [n.data('label'), n.data('text')]),
+                edgeLabels: cy.edges().filter(e => e.style('label')).length,
+                fontPx: citegraphEmbed.labelScale(),
+                styles: [...new Set(cy.edges().map(e => e.data('drawn_as') + ':' + e.style('line-style')))].sort()};
+    }""")
+    assert shown["statements"] == statements and shown["start"] == [start_kind]
+    for label, text in shown["labels"]:  # the first words of the statement, not a line number
+        words = label.rstrip("…").split()
+        assert words and " ".join(text.strip("| ").split()).replace(" | ", " · ").startswith(" ".join(words)), label
+    assert shown["edgeLabels"] == 0  # kinds are line styles, named by the legend
+    assert shown["fontPx"] >= 9.5, shown["fontPx"]  # labels drawn at least about 10 px on screen
+    assert "CITES:solid" in shown["styles"] and "RESOLVES_TO:dashed" in shown["styles"]
+    legend = page.inner_text("#cg-legend")
+    assert "cites" in legend and "resolves to" in legend and page.is_visible("#cg-legend")
+    name = target.replace("/", "_")
+    page.screenshot(path=str(ARTIFACTS / f"embed-800x600-{name}.png"))
+    assert offline == [] and local_only(page) == []
+    assert page.problems == []

@@ -1,0 +1,158 @@
+"""Export round trips (issue #15, item 7): each format, loaded back by networkx or pandas, holds exactly
+the store's graph (every node and edge kind with their properties); the same store gives the same
+bytes, from the CLI, from REST and from Neo4j."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import networkx as nx
+import pandas as pd
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli import cli
+from app.rest.main import create_app
+from app.settings import Settings
+from graph.model import EdgeKind, Label, SetBatch
+from graph.store import Direction
+from graph.stores.sqlite import SQLiteStore
+from graph.writes import edge_owner
+from queries.export import graph_of
+from render.export import csv_tables, graphml, node_link
+from tests.conftest import CORPUS, SEEDS, fresh_neo4j_store, ingest_into
+from tests.contract.test_store_contract import S, document, edge, node, shared, system_edge
+
+KB = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
+DC_FOLDERS = [KB / "retained" / "dynamic-cheatsheet", KB / "retained-archive" / "AAS-2026-10-04-dynamic-cheatsheet-01"]
+
+
+def fill(store) -> None:
+    """The seeds, the Dynamic Cheatsheet set, and a small set with a supersession, a part and a
+    review (which neither corpus has): every node label and edge kind occurs."""
+    ingest_into(store, SEEDS)
+    ingest_into(store, *DC_FOLDERS)
+    supersedes = edge(EdgeKind.SUPERSEDED_BY, "s1/R1", "s1/R2", document_id="s1/a", statement="s1/a#L2")
+    part = edge(EdgeKind.PART_OF, "s1/R2", "s1/R1", document_id="s1/a", statement="s1/a#L3")
+    store.write_set(SetBatch(S, shared(S, "R1", "R2"), (document("a", {2: ["s1/R1"], 3: ["s1/R2"]},
+                                                                 extra_edges=(supersedes, part)),), (system_edge(),)))
+    store.put_reviews([node("review/s1/a#L2@abc", Label.REVIEW, node="s1/a#L2", revision="abc", reviewer="ada",
+                            at="2026-01-01T00:00:00Z", note=None, fingerprint="f1")])
+
+
+@pytest.fixture(scope="module")
+def both_store():
+    store = SQLiteStore(None)
+    fill(store)
+    return store
+
+
+def stored(store, set_id=None) -> tuple[dict, Counter]:
+    """The store's graph read through the contract: nodes by id, edges as a multiset."""
+    nodes = {n.id: (n.label.value, n.set_id, n.document_id, dict(n.props))
+             for label in Label for n in store.find_nodes(label, set_id=set_id)}
+    if set_id is not None:
+        into = store.edges([set_id], direction=Direction.IN)[set_id]
+        nodes.update({n.id: (n.label.value, None, None, dict(n.props))
+                      for n in store.get_nodes([e.src for e in into]).values() if n.label == Label.SYSTEM})
+    out = store.edges(list(nodes), direction=Direction.OUT)
+    edges = Counter((e.src, e.kind.value, e.dst, e.seq, edge_owner(e), e.set_id, e.document_id,
+                     json.dumps(dict(e.props), sort_keys=True))
+                    for found in out.values() for e in found if e.dst in nodes)
+    return nodes, edges
+
+
+def test_graphml_round_trip(both_store, tmp_path):
+    expected_nodes, expected_edges = stored(both_store)
+    assert {v[0] for v in expected_nodes.values()} == {label.value for label in Label}
+    assert {e[1] for e in expected_edges} == {kind.value for kind in EdgeKind}  # every kind is exercised
+    path = tmp_path / "store.graphml"
+    path.write_bytes(graphml(graph_of(both_store)))
+    loaded = nx.read_graphml(path, force_multigraph=True)
+    nodes = {n: (d["label"], d.get("set_id"), d.get("document_id"), json.loads(d["props_json"]))
+             for n, d in loaded.nodes(data=True)}
+    assert nodes == expected_nodes
+    for n, d in loaded.nodes(data=True):  # the typed columns equal the properties
+        props = expected_nodes[n][3]
+        assert all(props[k] == v for k, v in d.items() if k not in ("label", "set_id", "document_id", "props_json"))
+    edges = Counter((u, d["kind"], v, d["seq"], key.split(":", 1)[1].rsplit(":", 1)[0], d.get("set_id"),
+                     d.get("document_id"), json.dumps(json.loads(d["props_json"]), sort_keys=True))
+                    for u, v, key, d in loaded.edges(keys=True, data=True))
+    assert edges == expected_edges
+    statement = loaded.nodes["tolaria/synthesis#L12"]
+    assert (statement["kind"], statement["line"]) == ("paragraph", 12)  # GraphML typed them: str, int
+
+
+def test_node_link_round_trip(both_store):
+    snapshot = graph_of(both_store, set_id="tolaria")
+    loaded = nx.node_link_graph(json.loads(node_link(snapshot)), edges="edges")
+    expected_nodes, expected_edges = stored(both_store, "tolaria")
+    assert isinstance(loaded, nx.MultiDiGraph) and loaded.number_of_nodes() == len(expected_nodes) == 126
+    assert {n: (d["label"], d.get("set_id"), d.get("document_id"), d["props"])
+            for n, d in loaded.nodes(data=True)} == expected_nodes
+    assert Counter((u, d["kind"], v, d["seq"], k.split(":", 1)[1].rsplit(":", 1)[0], d.get("set_id"),
+                    d.get("document_id"), json.dumps(d["props"], sort_keys=True))
+                   for u, v, k, d in loaded.edges(keys=True, data=True)) == expected_edges
+    assert sum(expected_edges.values()) == 246
+
+
+def test_csv_round_trip_through_pandas(both_store, tmp_path):
+    tables = csv_tables(graph_of(both_store))
+    for name, data in tables.items():
+        (tmp_path / name).write_bytes(data)
+    expected_nodes, expected_edges = stored(both_store)
+    frame = pd.read_csv(tmp_path / "nodes.csv")  # as a notebook user loads it
+    assert len(frame) == len(expected_nodes) and frame["label"].value_counts()["Statement"] == both_store.counts()[
+        "Statement"]
+    exact = pd.read_csv(tmp_path / "nodes.csv", dtype=str, keep_default_na=False)
+    assert {r.id: (r.label, r.set_id or None, r.document_id or None, json.loads(r.props_json))
+            for r in exact.itertuples()} == expected_nodes
+    assert frame.set_index("id").loc["tolaria/synthesis#L12", "text"].startswith("When supplied, the timestamp")
+    edges = pd.read_csv(tmp_path / "edges.csv", dtype=str, keep_default_na=False)
+    assert Counter((r.src, r.kind, r.dst, int(r.seq), r.key.split(":", 1)[1].rsplit(":", 1)[0], r.set_id or None,
+                    r.document_id or None, json.dumps(json.loads(r.props_json), sort_keys=True))
+                   for r in edges.itertuples()) == expected_edges
+
+
+def test_exports_are_deterministic_and_the_faces_agree(tmp_path, seeds_store):
+    home = tmp_path / "home"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
+    for fmt, suffix in (("graphml", "graphml"), ("json", "json")):
+        first, second = tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"
+        for out in (first, second):
+            result = runner.invoke(cli, ["export", "--set", "tolaria", "--format", fmt, "--out", str(out),
+                                         "--home", str(home)])
+            assert result.exit_code == 0, result.output
+        assert first.read_bytes() == second.read_bytes()
+        with TestClient(create_app(Settings(), store=seeds_store)) as client:
+            response = client.get("/export", params={"format": fmt, "set": "tolaria"})
+        assert response.status_code == 200 and response.content == first.read_bytes()
+        assert response.headers["content-disposition"] == f'attachment; filename="citegraph-tolaria.{suffix}"'
+    result = runner.invoke(cli, ["export", "--format", "csv", "--out", str(tmp_path / "tables"), "--home", str(home)])
+    assert result.exit_code == 0 and sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["edges.csv", "nodes.csv"]
+    with TestClient(create_app(Settings(), store=seeds_store)) as client:
+        assert client.get("/export", params={"format": "csv", "table": "edges"}).content == (
+            tmp_path / "tables" / "edges.csv").read_bytes()
+        assert client.get("/export", params={"format": "csv"}).json()["error"]["code"] == "INVALID_INPUT"
+        assert client.get("/export", params={"format": "gexf"}).status_code == 422
+        unknown = client.get("/export", params={"format": "json", "set": "tolara"}).json()["error"]
+        assert unknown["code"] == "NOT_FOUND" and unknown["hint"].startswith("did you mean tolaria?")
+    assert runner.invoke(cli, ["export", "--format", "csv", "--home", str(home)]).exit_code == 2  # csv needs --out
+    later = tmp_path / "later"  # the same corpus ingested later elsewhere: no timestamp, no path, same bytes
+    assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(later)]).exit_code == 0
+    again = runner.invoke(cli, ["export", "--set", "tolaria", "--format", "json", "--home", str(later)])
+    assert again.stdout_bytes == (tmp_path / "a.json").read_bytes()
+
+
+@pytest.mark.neo4j
+def test_neo4j_exports_the_same_bytes(both_store, neo4j_session_store):
+    neo4j = fresh_neo4j_store(neo4j_session_store)
+    fill(neo4j)
+    for set_id in (None, "tolaria", "AAS-2026-10-04-dynamic-cheatsheet-01", S):
+        mine, theirs = graph_of(both_store, set_id=set_id), graph_of(neo4j, set_id=set_id)
+        assert graphml(mine) == graphml(theirs)
+        assert node_link(mine) == node_link(theirs)
+        assert csv_tables(mine) == csv_tables(theirs)
