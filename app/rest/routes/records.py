@@ -36,7 +36,7 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
-        raise await run_in_threadpool(unknown_record, store, record_id, set_id)
+        raise await in_snapshot(store, unknown_record, record_id, set_id)
     return [RecordOut(**r.to_dict()) for r in found]
 
 
