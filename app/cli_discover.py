@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, _store, cli, handles_errors, out
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, handles_errors, out
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 
 __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
@@ -100,6 +100,7 @@ def search_cmd(
     text: Annotated[str, typer.Argument(metavar="TEXT", help='Words to find in statements: compare-and-swap, "the note", vau* (every term must occur).')],
     set_id: SetOpt = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most hits shown.")] = 20,
+    version: VersionOpt = None,
     fmt: FormatOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -110,7 +111,8 @@ def search_cmd(
     "quoted words" are one phrase; vau* matches every word it begins. Ranking: most matches first,
     then the shorter statement, then document order.
 
-    Example: citegraph search compare-and-swap; citegraph search "the note" write* --set tolaria
+    Example: citegraph search compare-and-swap; citegraph search "the note" write* --set tolaria (--version 1:
+    in the set as it was at version 1)
     """
     from rich.text import Text
 
@@ -118,7 +120,7 @@ def search_cmd(
 
     store = _store(neo4j, home)
     try:
-        report = search(store, text, set_id=set_id, limit=limit)
+        report = search(_at_version(store, set_id, version), text, set_id=set_id, limit=limit)
     finally:
         store.close()
     rows = []

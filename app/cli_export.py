@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, _store, cli, err, handles_errors
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, err, handles_errors
 
 __all__ = ["ExportFormat", "export_cmd"]
 
@@ -32,6 +32,7 @@ def export_cmd(
     fmt: Annotated[ExportFormat, typer.Option("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
     out_path: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
     set_id: SetOpt = None,
+    version: VersionOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -41,7 +42,8 @@ def export_cmd(
     force_multigraph=True), networkx.node_link_graph(json.load(f), edges="edges") or
     pandas.read_csv(PATH/nodes.csv).
 
-    Example: citegraph export --set tolaria --format graphml --out tolaria.graphml
+    Example: citegraph export --set tolaria --format graphml --out tolaria.graphml (--version 1: the set as it
+    was at version 1)
     """
     import sys
 
@@ -52,7 +54,7 @@ def export_cmd(
         raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
     store = _store(neo4j, home)
     try:
-        snapshot = graph_of(store, set_id=set_id)
+        snapshot = graph_of(_at_version(store, set_id, version), set_id=set_id)
     finally:
         store.close()
     what = f"{len(snapshot.nodes)} nodes, {len(snapshot.edges)} edges"

@@ -116,6 +116,9 @@ class VersionedStore:
     def counts(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().counts(*args, **kwargs)
 
+    def search(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().search(*args, **kwargs)
+
     def set_versions(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().set_versions(*args, **kwargs)  # type: ignore[attr-defined]
 

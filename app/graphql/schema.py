@@ -7,7 +7,7 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
 - ``restsOn``, ``search``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
 - ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
-  every read field above but ``search`` takes ``version:`` (:mod:`app.graphql.history`)
+  every read field above takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
 :mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
@@ -202,7 +202,8 @@ class Query:
     @strawberry.field(description="Full-text search over statements (`citegraph search`): every term of `text` must "
                                   "occur (`compare-and-swap`, `\"the note\"`, `vau*`); ranked hits with snippets; "
                                   "`limit` 1–200.")
-    async def search(self, info: Ctx, text: str, set: Optional[str] = None, limit: int = 20) -> SearchResult:
+    async def search(self, info: Ctx, text: str, set: Optional[str] = None, limit: int = 20,
+                     version: VersionArg = None) -> SearchResult:
         from queries.search import search
 
         return SearchResult.from_domain(await call(search, info.context.store, text, set_id=set, limit=limit))

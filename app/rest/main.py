@@ -103,9 +103,9 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(history.router, dependencies=reads)  # before documents and sets, for the same reason
     app.include_router(documents.router, dependencies=versioned)
     app.include_router(records.router, dependencies=versioned)
-    app.include_router(sources.router, dependencies=reads)
-    app.include_router(search.router, dependencies=reads)
-    app.include_router(export.router, dependencies=reads)
+    app.include_router(sources.router, dependencies=versioned)
+    app.include_router(search.router, dependencies=versioned)
+    app.include_router(export.router, dependencies=versioned)
     app.include_router(sets.router, dependencies=versioned)
     app.include_router(writes.router)  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads)

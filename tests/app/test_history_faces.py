@@ -226,3 +226,34 @@ def test_impact_reads_a_version_of_the_set(tmp_path):
     suspects = lambda out: {s["node"]: s["depth"] for s in json.loads(out)["suspects"]}  # noqa: E731
     assert suspects(at_1.stdout)["tolaria/synthesis#L11"] == suspects(latest.stdout)["tolaria/synthesis#L11"] == 2
     assert json.loads(at_1.stdout)["summary"] == json.loads(latest.stdout)["summary"]
+
+
+def test_search_and_export_read_a_version_on_every_face(home, client):
+    """The runtime's conclusion at line 51 is ``uninspected`` in version 1 only (``observed`` in 2)."""
+    runtime = f"{LEDGER}/runtime"
+    latest = [f"{runtime}#L37", f"{runtime}#L43", f"{runtime}#L57"]
+    at_1 = [f"{runtime}#L37", f"{runtime}#L51", f"{runtime}#L43", f"{runtime}#L57"]  # ranked: shorter first
+
+    def search_json(*args: str) -> dict:
+        result = cli_run("search", "uninspected", "--set", LEDGER, *args, "--format", "json", home=home)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    found = search_json("--version", "1")
+    assert [h["statement"] for h in found["hits"]] == at_1
+    assert [h["statement"] for h in search_json()["hits"]] == latest
+    assert client.get("/search", params={"q": "uninspected", "set": LEDGER, "version": 1}).json() == found
+    assert [h["statement"] for h in client.get("/search", params={"q": "uninspected", "set": LEDGER}).json()["hits"]] == latest
+    data = gql(client, "query($s: String!) { search(text: \"uninspected\", set: $s, version: 1) { total hits { statement } }"
+                       " restsOn(record: \"%s\", set: $s, version: 1) { count } }" % R, s=LEDGER)
+    assert data["data"]["search"] == {"total": 4, "hits": [{"statement": s} for s in at_1]}
+
+    no_set = client.get("/search", params={"q": "uninspected", "version": 1})
+    assert (no_set.status_code, no_set.json()["error"]["code"]) == (400, "BAD_REQUEST")
+    unknown = client.get("/export", params={"format": "json", "set": LEDGER, "version": 9})
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "NOT_FOUND")
+    exported = client.get("/export", params={"format": "json", "set": LEDGER, "version": 1}).json()
+    assert [n["props"]["text"] for n in exported["nodes"] if n["id"] == f"{runtime}#L51"] == ["operation conclusion status: uninspected"]
+    result = runner.invoke(cli, ["export", "--set", LEDGER, "--version", "1", "--format", "json", "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == exported
