@@ -56,7 +56,12 @@ class _Console:
             from rich.console import Console
 
             self._console = Console(**self._options)
+            self._console.on_broken_pipe = self._reader_gone  # rich's own exits 1
         return getattr(self._console, name)
+
+    def _reader_gone(self) -> None:
+        self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
+        raise BrokenPipeError("the reader of the output has gone")
 
 
 def escape(text: str) -> str:
@@ -145,16 +150,30 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered for a reader that has
+    gone is dropped at exit instead of failing again (the recipe of Python's signal docs)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def handles_errors(fn: Callable) -> Callable:
     """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
-    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``); Ctrl-C into
+    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``), except a
+    reader that closed standard output early (``| head``), which ends the command quietly with 0; Ctrl-C into
     ``interrupted`` and exit 130; anything else into ``internal error`` and exit 70 (set
     ``CITEGRAPH_DEBUG=1`` for the traceback). The README's table lists every exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            sys.stdout.flush()  # here, so that a reader gone (`| head`) is seen below, not by click (exit 1)
+            return result
+        except BrokenPipeError:  # the reader took what it wanted (`| head -2`): not an error
+            _silence_stdout()
+            raise typer.Exit(0) from None
         except CitegraphError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             if exc.hint:

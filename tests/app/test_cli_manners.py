@@ -121,3 +121,25 @@ def test_readme_commands_run_from_the_venv_in_a_fresh_shell():
     quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
     assert re.findall(r"(?m)^make \w+", quick) == ["make demo", "make test"]
     assert "scripts/prerequisites" in quick and "chromium" in quick.lower()
+
+
+@pytest.mark.parametrize("args", [
+    ["rests-on", "RT-RTE-mcp-write", "--set", "tolaria"],
+    ["rests-on", "RT-RTE-mcp-write", "--set", "tolaria", "--format", "csv"],
+    ["render", "--set", "tolaria", "--format", "txt"],
+], ids=lambda a: " ".join(a))
+def test_a_reader_that_stops_early_ends_the_command_quietly_with_0(args, tmp_path):
+    """``citegraph … | head -2``: once the reader has gone, the command stops with 0 and says
+    nothing (rich exits 1 on its own, and an OSError would be exit 74 "Broken pipe")."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    assert runner.invoke(cli, ["ingest", str(SEEDS), "--home", str(home)]).exit_code == 0
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line: every write meets a broken pipe
+    run = subprocess.run([sys.executable, "-m", "app.cli", *args, "--home", str(home)], cwd=ROOT, stdout=write,
+                         stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(write)
+    assert (run.returncode, run.stderr) == (0, f"store: embedded store in {home}\n")
