@@ -17,7 +17,7 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 A record range (``MEM-RTE-1 through MEM-RTE-7``, `` `RT-BAP-1`–`RT-BAP-3` ``, GRAMMAR §1.1) found
 by any of these forms cites every record in it, each with form ``range`` and the range as its token;
 one that cannot be expanded exactly cites only its ends, as written
-(:func:`ingest.grammar.record_ranges`).
+(:func:`domain.grammar.record_ranges`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
+from domain.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
 from ingest.parsers.parsed import ParsedCitation
 from ingest.resolve import names_part
 
@@ -35,7 +35,7 @@ __all__ = ["extract_citations", "split_cell_citations"]
 
 _GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
 _RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
-"""Every :data:`~ingest.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
+"""Every :data:`~domain.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
 statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
 look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
@@ -119,7 +119,7 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
 def _has_record_mark(text: str) -> bool:
     """Whether ``text`` could hold a record ID: it contains a kind followed by ``-`` (``RTE-``).
 
-    False means :data:`~ingest.grammar.RECORD_ID` finds nothing in ``text``; true means it may.
+    False means :data:`~domain.grammar.RECORD_ID` finds nothing in ``text``; true means it may.
 
     >>> _has_record_mark("see RT-RTE-x"), _has_record_mark("no IDs here")
     (True, False)

@@ -23,7 +23,7 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
-from ingest.grammar import parse_record_id
+from domain.grammar import parse_record_id
 from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from ingest.grammar import RECORD_ID
+from domain.grammar import RECORD_ID
 from ingest.parsers.parsed import ParsedCitation, ParsedSourcePin
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin"]

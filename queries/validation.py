@@ -15,17 +15,12 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
-from graph.model import ANY_ANALYST, STATUS_VALUES, Edge, EdgeKind, Label, Node
+from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
-
-ROUTE_FIELDS = (
-    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
-    "Invalidation or expiry", "Activation or effect", "Evidence limits",
-)
-"""Route field labels every slug-ID route declaration states once, as unindented bullets (GRAMMAR §4.5)."""
 
 _ANALYST_ROLES = {"RT": "runtime", "MEM": "memory", "EPI": "epistemic", None: "runtime"}
 """Member that declares an analyst's records (GRAMMAR §1.1; G2 unprefixed IDs are runtime's)."""

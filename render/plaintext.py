@@ -19,7 +19,7 @@ One deliberate addition to "links keep their label": a link whose target is a re
 record ID (``RT-RTE-cumulative-update``) unless its label is a record ID, which the link cites
 itself (G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``). Dropping the target would
 lose the citation, and the plain text must cite the same records as the Markdown member. Which
-record an anchor names is :func:`ingest.grammar.anchor_record`, the parser's rule.
+record an anchor names is :func:`domain.grammar.anchor_record`, the parser's rule.
 Plain-text members are returned unchanged.
 """
 
@@ -29,7 +29,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ingest.grammar import RECORD_ID, anchor_record
+from domain.grammar import RECORD_ID, anchor_record
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
 

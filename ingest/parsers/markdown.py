@@ -41,7 +41,7 @@ from markdown_it.token import Token
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
-from ingest.grammar import (
+from domain.grammar import (
     ATTRIBUTION,
     EMPTY_KIND,
     ID_LIKE,
@@ -331,7 +331,7 @@ def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list
       ``[RT-OBJ-store](runtime.md#rt-obj-store)``, G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``
       whose anchor is the declaration heading's slug); an anchor naming another record or none is
       kept as ``anchor``, a ``check`` finding, never a silent choice;
-    - else an anchor naming a record (:func:`~ingest.grammar.anchor_record`) → that record (G3
+    - else an anchor naming a record (:func:`~domain.grammar.anchor_record`) → that record (G3
       ``[runtime](runtime.md#rt-rte-x)``);
     - else a whole member → the IDs in its label when the label is only an ID list (G2
       ``[CMP-1, CMP-2](runtime.md)``), else a named reference to the member plus the IDs its label
@@ -442,7 +442,7 @@ def _id_findings(text: str) -> dict[str, list[str]]:
 
 def _statuses(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
     """Conclusion-status fields stated by one statement (GRAMMAR §4.4), each ``[label, value]`` or
-    ``[label, value, qualifier]`` (:func:`~ingest.grammar.split_status`): a ``label: value`` bullet
+    ``[label, value, qualifier]`` (:func:`~domain.grammar.split_status`): a ``label: value`` bullet
     or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
     and run-on prose (G2) give each ``… conclusion status: value`` (or ``… conclusion status
     `wired```, no colon) up to the next ``;`` or ``.``."""

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
-from ingest.grammar import (
+from domain.grammar import (
     EMPTY_KIND,
     KIND_HEADINGS,
     RECORD_ID,
