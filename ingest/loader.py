@@ -8,6 +8,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from domain.grammar import parse_record_id
+from domain.ids import RecordId, SourceId
+from domain.model import Citation, NamedReference, Record, Source, SourceFile
+from graph.codec import (
+    citation_props,
+    citation_target_kind,
+    cited_source_props,
+    named_reference_props,
+    quotation_props,
+    record_props,
+    source_file_props,
+    source_props,
+)
 from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
 from graph.model import (
     DocumentGraph,
@@ -23,8 +36,7 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
-from domain.grammar import parse_record_id
-from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 
 __all__ = [
@@ -79,28 +91,24 @@ class _Builder:
     def record(self, record_id: str) -> str:
         parsed = parse_record_id(record_id)
         return self.share(Node(record_node_id(self.set_id, record_id), Label.RECORD, self.set_id, None,
-                               {"record_id": record_id, "analyst": parsed.analyst, "kind": parsed.kind,
-                                "slug": parsed.slug}))
+                               record_props(Record(RecordId(record_id), parsed.analyst, parsed.kind, parsed.slug))))
 
-    def target(self, c: ParsedCitation) -> str:
+    def target(self, c: Citation) -> str:
         if c.target_kind == "record":
             return self.record(c.target)
         if c.target_kind == "source":
             return self.share(Node(source_node_id(self.set_id, c.target), Label.SOURCE, self.set_id, None,
-                                   {"source_id": c.target}))
+                                   cited_source_props(SourceId(c.target))))
         if c.target_kind == "file":
             return self.share(Node(source_file_node_id(self.set_id, c.target), Label.SOURCE_FILE, self.set_id, None,
-                                   {"path": c.target, "source_id": c.source_id}))
+                                   source_file_props(SourceFile(c.target, c.source_id))))
         return self.share(Node(named_reference_node_id(self.set_id, c.target), Label.NAMED_REFERENCE, self.set_id,
-                               None, {"name": c.target, "slug": slugify(c.target)}))
+                               None, named_reference_props(NamedReference(c.target, slugify(c.target)))))
 
 
-def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
+def _cite(b: _Builder, src: str, citations: Iterable[Citation]) -> None:
     for seq, c in enumerate(citations):
-        b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
-               start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
-               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}),
-               **({"anchor": c.anchor} if c.anchor else {}))
+        b.edge(EdgeKind.CITES, src, b.target(c), seq, **citation_props(c))
 
 
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
@@ -130,11 +138,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     })
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, order=0)
     for pin in doc.pins:
-        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, {
-            "source_id": pin.source_id, "kind": pin.kind, "url": pin.url, "commit": pin.commit,
-            "cutoff": pin.cutoff, "evidence_layers": pin.evidence_layers,
-            "declared": True if pin.declared else None,
-        }))
+        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(Source(
+            SourceId(pin.source_id), pin.kind, pin.url, pin.commit, pin.cutoff, pin.evidence_layers, pin.declared))))
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
     for order, block in enumerate(doc.blocks, start=1):
@@ -163,11 +168,10 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.extra["annotates"]))
         if block.quotation is not None:
             q = block.quotation
-            quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, text=q.text, path=q.path,
-                                 lines=q.lines, revision=q.revision, line=block.line)
+            quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, **quotation_props(q, line=block.line))
             b.edge(EdgeKind.QUOTES, node_id, quotation_id)
             file_id = b.share(Node(source_file_node_id(set_id, q.path), Label.SOURCE_FILE, set_id, None,
-                                   {"path": q.path, "source_id": None}))
+                                   source_file_props(SourceFile(q.path))))
             b.edge(EdgeKind.ATTRIBUTED_TO, quotation_id, file_id)
         for seq, superseded in enumerate(block.extra.get("supersedes", ())):
             old, new = superseded
@@ -254,7 +258,7 @@ def _outcome(doc: ParsedDocument, graph: DocumentGraph | None, status: str) -> D
     if graph is None:
         return DocumentOutcome(doc.path, document_id_of(doc), status)
     records = {e.dst for e in graph.edges if e.dst.startswith(f"{set_id_of(doc)}/") and
-               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and e.props.get("target_kind", "record") == "record"}
+               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and citation_target_kind(e) == "record"}
     return DocumentOutcome(
         doc.path, graph.id, status,
         statements=sum(1 for n in graph.nodes if n.label == Label.STATEMENT),

@@ -10,7 +10,8 @@ import re
 from typing import Any, Sequence
 
 from domain.grammar import RECORD_ID
-from ingest.parsers.parsed import ParsedCitation, ParsedSourcePin
+from domain.model import Citation
+from ingest.parsers.parsed import ParsedSourcePin
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin"]
 
@@ -27,7 +28,7 @@ _SUPERSESSION = re.compile(
 _ACCESS_ROOT = re.compile(r"\s*[(;]\s*access root")
 
 
-def amendment_facts(text: str, citations: Sequence[ParsedCitation]) -> dict[str, Any]:
+def amendment_facts(text: str, citations: Sequence[Citation]) -> dict[str, Any]:
     """``amends`` (the amended record: the first ID, GRAMMAR §4.8) and, for the supersession
     form, ``supersedes`` = [(old, new), …] of an ``Amendment:`` paragraph, from its plain ``text``
     and record citations; ``{}`` when it cites no record.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from graph.codec import citation_of
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -306,20 +307,7 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
     return [DocumentTree(d, tuple(sorted(blocks[d.id], key=lambda b: (b.order, b.line, b.id)))) for d in documents]
 
 
-_TARGET_PROP = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
-
-
 def _citation(edge, node: Node | None) -> BlockCitation:
-    kind = edge.props.get("target_kind") or "record"
-    target = node.get(_TARGET_PROP.get(kind, "name")) if node is not None else None
-    return BlockCitation(
-        target_kind=kind,
-        target=target or edge.props.get("token") or edge.dst,
-        node=edge.dst,
-        token=edge.props.get("token") or "",
-        form=edge.props.get("form") or "citation",
-        start=int(edge.props.get("start") or 0),
-        end=int(edge.props.get("end") or 0),
-        span_start=int(edge.props.get("span_start") or 0),
-        span_end=int(edge.props.get("span_end") or 0),
-    )
+    c = citation_of(edge, node)
+    return BlockCitation(target_kind=c.target_kind, target=c.target, node=edge.dst, token=c.token, form=c.form,
+                         start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end)

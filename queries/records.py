@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graph.codec import citation_form, citation_token
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -140,7 +141,7 @@ def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None
                 continue
             out.append(Citation(
                 record=rid, statement=node.id, document=node.document_id or node.id,
-                kind=node.get("kind") or str(node.label), form=e.props.get("form", ""), token=e.props.get("token", ""),
+                kind=node.get("kind") or str(node.label), form=citation_form(e), token=citation_token(e),
                 text=node.get("text") or node.get("heading") or node.get("title") or "", line=node.get("line") or 0,
             ))
     out.sort(key=lambda c: (c.document, c.line, c.statement, c.token))

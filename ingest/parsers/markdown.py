@@ -60,7 +60,8 @@ from domain.grammar import (
     split_status,
     system_from_title,
 )
-from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+from domain.model import Citation, Quotation
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument, ParsedSourcePin
 from ingest.parsers.plaintext import citation_columns, decode_member, iter_lines, split_lines
 from ingest.parsers.yamldoc import load_yaml
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
@@ -321,7 +322,7 @@ def _member_role(file_name: str) -> str | None:
     return _FILE_ROLES.get(file_name)
 
 
-def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list[ParsedCitation] | None:
+def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list[Citation] | None:
     """Citations a Markdown link makes (GRAMMAR §5), or None to leave its label to the plain-text
     rules. A link to a member beside ``own_file`` (or within it; with ``elsewhere``, a projection's
     relative link into the reviewed set's folder, ``../reports/retained/<run>/runtime.md#…``, GRAMMAR
@@ -341,8 +342,8 @@ def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list
     href = link.href.strip()
     blob = _GITHUB_BLOB.match(href)
     if blob:
-        return [ParsedCitation(link.label, "file", blob.group(2), "link", link.start, link.end, link.start,
-                               link.end)]
+        return [Citation(link.label, "file", blob.group(2), "link", link.start, link.end, link.start,
+                         link.end)]
     if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):
         return None
     file_part, _, anchor = href.partition("#")
@@ -355,29 +356,29 @@ def _link_citations(link: _Link, own_file: str, elsewhere: bool = False) -> list
     label = link.label.strip()
     if RECORD_ID.fullmatch(label):
         named = anchor_record(anchor) if anchor else label
-        return [ParsedCitation(link.label, "record", label, "link", link.start, link.end, link.start, link.end,
-                               member=file_name, anchor=anchor if named != label else None)]
+        return [Citation(link.label, "record", label, "link", link.start, link.end, link.start, link.end,
+                         member=file_name, anchor=anchor if named != label else None)]
     if anchor:
         record = anchor_record(anchor)
         if record is not None:
-            return [ParsedCitation(link.label, "record", record, "link", link.start, link.end, link.start,
-                                   link.end, member=file_name)]
+            return [Citation(link.label, "record", record, "link", link.start, link.end, link.start,
+                             link.end, member=file_name)]
         name = " ".join([role.replace("-", " "), anchor.replace("-", " ")]).strip()
-        return [ParsedCitation(link.label, "named", name, "link", link.start, link.end, link.start, link.end,
-                               member=file_name)]
+        return [Citation(link.label, "named", name, "link", link.start, link.end, link.start, link.end,
+                         member=file_name)]
     ids = list(RECORD_ID.finditer(link.label))
     pure = bool(ids) and not RECORD_ID.sub("", link.label).replace(",", " ").replace(" and ", " ").strip()
-    records = [ParsedCitation(m.group(), "record", m.group(), "link", link.start + m.start(), link.start + m.end(),
-                              link.start, link.end, member=file_name if pure else None) for m in ids]
+    records = [Citation(m.group(), "record", m.group(), "link", link.start + m.start(), link.start + m.end(),
+                        link.start, link.end, member=file_name if pure else None) for m in ids]
     if pure:
         return records
-    named = ParsedCitation(link.label, "named", role.replace("-", " "), "link", link.start, link.end, link.start,
-                           link.end, member=file_name)
+    named = Citation(link.label, "named", role.replace("-", " "), "link", link.start, link.end, link.start,
+                     link.end, member=file_name)
     return [named, *records]
 
 
-def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], links: list[_Link],
-                own_file: str, elsewhere: bool = False) -> tuple[ParsedCitation, ...]:
+def _with_links(citations: tuple[Citation, ...] | list[Citation], links: list[_Link],
+                own_file: str, elsewhere: bool = False) -> tuple[Citation, ...]:
     """``citations`` found in plain text, with those made by links replaced by the links' own
     (:func:`_link_citations`): a plain-text citation overlapping a link that makes citations goes,
     and the link's citations support the union of the spans of those it replaced.
@@ -389,7 +390,7 @@ def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], li
     is matched with the first link it overlaps by one binary search: linear in the links and
     citations (one line of 100,000 links, issue 14)."""
     kept = [c for c in citations if c.target_kind != "named"]
-    made_by: list[tuple[_Link, list[ParsedCitation]]] = []
+    made_by: list[tuple[_Link, list[Citation]]] = []
     for link in sorted(links, key=lambda link: (link.start, link.end)):
         made = _link_citations(link, own_file, elsewhere)
         if made is not None:
@@ -397,7 +398,7 @@ def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], li
     if not made_by:
         return tuple(sorted(kept, key=lambda c: (c.start, c.end)))
     ends = [link.end for link, _ in made_by]
-    replaced: dict[int, list[ParsedCitation]] = {}
+    replaced: dict[int, list[Citation]] = {}
     out = []
     for c in kept:
         k = bisect_right(ends, c.start)  # the first link ending after the citation starts
@@ -414,7 +415,7 @@ def _with_links(citations: tuple[ParsedCitation, ...] | list[ParsedCitation], li
     return tuple(sorted(out, key=lambda c: (c.start, c.end)))
 
 
-def _shift(citations, offset: int) -> list[ParsedCitation]:
+def _shift(citations, offset: int) -> list[Citation]:
     return [replace(c, start=c.start + offset, end=c.end + offset, span_start=c.span_start + offset,
                     span_end=c.span_end + offset) for c in citations]
 
@@ -671,7 +672,7 @@ def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _frontmatter_citation(value: str, line: int) -> ParsedCitation | None:
+def _frontmatter_citation(value: str, line: int) -> Citation | None:
     """A ``records`` entry: a bare record ID or ``member.md#anchor`` (GRAMMAR §3.7)."""
     member = None
     record = value
@@ -680,7 +681,7 @@ def _frontmatter_citation(value: str, line: int) -> ParsedCitation | None:
         record = anchor_record(anchor) or anchor
         member = PurePosixPath(member).name or None
     kind = "record" if RECORD_ID.fullmatch(record) else "named"
-    return ParsedCitation(value, kind, record, "frontmatter", 0, len(value), 0, len(value), member=member, line=line)
+    return Citation(value, kind, record, "frontmatter", 0, len(value), 0, len(value), member=member, line=line)
 
 
 def _top_block(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx: _Context) -> None:
@@ -1046,9 +1047,9 @@ def _quotation(first: int, stop: int, attribution: re.Match | None, b: _Builder,
     path, lines, rev = _attribution(span)
     text = f"{flat} --- {span}" if flat else f"--- {span}"
     at = len(text) - len(span)
-    cite = ParsedCitation(span, "file", path, "quotation", at, len(text), 0, len(text))
+    cite = Citation(span, "file", path, "quotation", at, len(text), 0, len(text))
     block = _statement(b, ctx, "quotation", first, stop, text, scan=False, citations=(cite,))
-    b.blocks[-1] = replace(block, quotation=ParsedQuotation(body, path, lines, revision or rev))
+    b.blocks[-1] = replace(block, quotation=Quotation(body, path, lines, revision or rev))
 
 
 def _cells(tokens: list[Token], tr: int, tr_close: int) -> list[tuple[str, list[_Link], list[Token]]]:
@@ -1099,7 +1100,7 @@ def _table(tokens: list[Token], i: int, close: int, base: int, b: _Builder, ctx:
     for tr in rows[1:]:
         cells = _cells(tokens, tr, _close(tokens, tr))
         text, placed = _row(cells)
-        found: list[ParsedCitation] = []
+        found: list[Citation] = []
         links: list[_Link] = []
         for n, (cell, offset, cell_links) in enumerate(placed):
             links.extend(cell_links)

@@ -30,7 +30,8 @@ from domain.grammar import (
     member_type,
     system_from_title,
 )
-from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+from domain.model import Citation, Quotation
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument, ParsedSourcePin
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
@@ -150,9 +151,9 @@ def citation_columns(section_heading: str, header_cells: list[str]) -> set[int]:
     return cols
 
 
-def row_citations(cells: list[tuple[str, int]], cite_cols: set[int]) -> tuple[ParsedCitation, ...]:
+def row_citations(cells: list[tuple[str, int]], cite_cols: set[int]) -> tuple[Citation, ...]:
     """Citations of one table row: citation columns split whole, other cells scanned as prose."""
-    out: list[ParsedCitation] = []
+    out: list[Citation] = []
     for i, (cell, offset) in enumerate(cells):
         if i in cite_cols:
             out.extend(split_cell_citations(cell, offset))
@@ -386,10 +387,10 @@ def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> Non
     path = attribution.group(1)
     body = text[: len(text) - len(attribution.group(0))]
     at = len(text) - len(path)
-    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
+    cite = Citation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
     blocks.append(ParsedBlock(
         "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=text,
-        citations=(cite,), quotation=ParsedQuotation(body, path),
+        citations=(cite,), quotation=Quotation(body, path),
     ))
     ctx.checked, ctx.prose_from = len(blocks), None
 

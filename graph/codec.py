@@ -1,0 +1,163 @@
+"""Domain objects ↔ stored nodes and edges: the one module that spells their property keys.
+
+Each concept of :mod:`domain.model` is written by a ``*_props`` function (the property map a
+:class:`~graph.model.Node` or :class:`~graph.model.Edge` stores) and read back by a ``*_of``
+function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
+:func:`citation_target_kind`, …) serve filters that must not build an object per edge.
+
+==============  ==================  ===============================================================
+concept         stored as           keys
+==============  ==================  ===============================================================
+Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``start``, ``end``,
+                                    ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
+                                    only when set. The target is the edge's ``dst`` node.
+Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
+Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
+Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
+                                    ``evidence_layers``, ``declared`` (True or None)
+SourceFile      SourceFile node     ``path``, ``source_id``
+NamedReference  NamedReference      ``name``, ``slug``
+==============  ==================  ===============================================================
+
+Defaults when a key is missing (a hand-built or older edge): ``form`` reads as ``citation``,
+``target_kind`` as ``record``, ``token`` as ``""`` and every offset as 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.ids import RecordId, SourceId
+from domain.model import Citation, NamedReference, Quotation, Record, Source, SourceFile
+from graph.model import Edge, Node
+
+__all__ = [
+    "citation_props",
+    "citation_of",
+    "citation_form",
+    "citation_token",
+    "citation_target_kind",
+    "citation_span",
+    "citation_target",
+    "quotation_props",
+    "quotation_of",
+    "record_props",
+    "record_of",
+    "source_props",
+    "cited_source_props",
+    "source_file_props",
+    "named_reference_props",
+]
+
+_TARGET_KEY = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
+"""The property of a cited node that holds its normalised target, by target kind."""
+
+
+# -- Citation: a CITES edge ------------------------------------------------------------------------
+
+def citation_props(c: Citation) -> dict[str, Any]:
+    """The CITES edge properties of ``c`` (module table); ``member``, ``line`` and ``anchor``
+    appear only when set, ``target`` and ``source_id`` live on the cited node."""
+    props: dict[str, Any] = {
+        "form": c.form, "token": c.token, "target_kind": c.target_kind, "start": c.start, "end": c.end,
+        "span_start": c.span_start, "span_end": c.span_end,
+    }
+    if c.member:
+        props["member"] = c.member
+    if c.line:
+        props["line"] = c.line
+    if c.anchor:
+        props["anchor"] = c.anchor
+    return props
+
+
+def citation_form(edge: Edge) -> str:
+    """How the citation on ``edge`` is written (:data:`domain.model.CITATION_FORMS`); ``citation``
+    when unstated."""
+    return edge.props.get("form") or "citation"
+
+
+def citation_token(edge: Edge) -> str:
+    """The token as written on ``edge``, ``""`` when unstated."""
+    return edge.props.get("token") or ""
+
+
+def citation_target_kind(edge: Edge) -> str:
+    """What ``edge`` cites (:data:`domain.model.TARGET_KINDS`); ``record`` when unstated."""
+    return edge.props.get("target_kind") or "record"
+
+
+def citation_span(edge: Edge) -> tuple[int, int]:
+    """(start, end) character offsets of the text the citation on ``edge`` supports; (0, 0) when
+    unstated."""
+    props = edge.props
+    return int(props.get("span_start") or 0), int(props.get("span_end") or 0)
+
+
+def citation_target(edge: Edge, node: Node | None) -> str:
+    """The normalised target of the citation on ``edge``: the record ID, ``SRC-n``, path or name
+    the cited ``node`` holds, else the token as written, else the node id ``edge.dst``."""
+    target = node.get(_TARGET_KEY.get(citation_target_kind(edge), "name")) if node is not None else None
+    return target or citation_token(edge) or edge.dst
+
+
+def citation_of(edge: Edge, node: Node | None = None) -> Citation:
+    """The :class:`~domain.model.Citation` a CITES ``edge`` stores; ``node`` is the cited node (for
+    the normalised ``target``, see :func:`citation_target`), None when not at hand."""
+    props: Mapping[str, Any] = edge.props
+    start, end = citation_span(edge)
+    line = props.get("line")
+    return Citation(
+        token=citation_token(edge), target_kind=citation_target_kind(edge), target=citation_target(edge, node),
+        form=citation_form(edge), start=int(props.get("start") or 0), end=int(props.get("end") or 0),
+        span_start=start, span_end=end, source_id=node.get("source_id") if node is not None else None,
+        member=props.get("member"), line=int(line) if line else None, anchor=props.get("anchor"),
+    )
+
+
+# -- Quotation -------------------------------------------------------------------------------------
+
+def quotation_props(q: Quotation, *, line: int) -> dict[str, Any]:
+    """The Quotation node properties of ``q`` quoted by the statement at file ``line``."""
+    return {"text": q.text, "path": q.path, "lines": q.lines, "revision": q.revision, "line": line}
+
+
+def quotation_of(node: Node) -> Quotation:
+    """The :class:`~domain.model.Quotation` a Quotation ``node`` stores (missing text/path: ``""``)."""
+    return Quotation(node.get("text") or "", node.get("path") or "", node.get("lines"), node.get("revision"))
+
+
+# -- shared nodes: Record, Source, SourceFile, NamedReference ---------------------------------------
+
+def record_props(r: Record) -> dict[str, Any]:
+    """The Record node properties of ``r``."""
+    return {"record_id": r.record_id, "analyst": r.analyst, "kind": r.kind, "slug": r.slug}
+
+
+def record_of(node: Node) -> Record:
+    """The :class:`~domain.model.Record` a Record ``node`` stores."""
+    return Record(RecordId(node.get("record_id") or ""), node.get("analyst"), node.get("kind") or "",
+                  node.get("slug") or "")
+
+
+def source_props(s: Source) -> dict[str, Any]:
+    """The Source node properties of ``s``; ``declared`` is stored True or None (a shared node's
+    None never erases what another member stated)."""
+    return {"source_id": s.source_id, "kind": s.kind, "url": s.url, "commit": s.commit,
+            "cutoff": s.cutoff, "evidence_layers": s.evidence_layers, "declared": True if s.declared else None}
+
+
+def cited_source_props(source_id: SourceId) -> dict[str, Any]:
+    """The Source node properties a citation of ``source_id`` states: the id alone (the register
+    row, when there is one, states the rest through :func:`source_props`)."""
+    return {"source_id": source_id}
+
+
+def source_file_props(f: SourceFile) -> dict[str, Any]:
+    """The SourceFile node properties of ``f``."""
+    return {"path": f.path, "source_id": f.source_id}
+
+
+def named_reference_props(r: NamedReference) -> dict[str, Any]:
+    """The NamedReference node properties of ``r``."""
+    return {"name": r.name, "slug": r.slug}
