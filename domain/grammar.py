@@ -38,6 +38,7 @@ __all__ = [
     "classify_token",
     "system_from_title",
     "ATTRIBUTION",
+    "QUOTE_MARKER",
     "ID_LIKE",
     "SOURCE_RANGE",
     "RECORD_RANGE",
@@ -346,6 +347,10 @@ ATTRIBUTION = re.compile(
 """A quotation's attribution line (GRAMMAR §6, tolerant): ``> --- `path` `` with optional
 ``:lines`` inside the code span and an optional `` @ `rev` ``; leading indentation allowed for quotes
 nested in list items. Group 1 is the code span, group 2 the revision."""
+
+QUOTE_MARKER = re.compile(r"^[ \t]*>[ ]?")
+"""The block-quote marker that opens each line of a quotation (GRAMMAR §6): ``>`` and one optional
+space, after any indentation (quotes nested in list items); what follows it is the passage."""
 
 ID_LIKE = re.compile(r"(?<![\w-])(?:RT|MEM|EPI)-[A-Za-z]+-[\w-]*\w(?![\w-])")
 """Tokens shaped like an analyst-prefixed record ID (``RT-XYZ-foo``, ``RT-RTE-Foo``,

@@ -51,6 +51,7 @@ from domain.grammar import (
     SOURCE_RANGE,
     STATUS_IN_PROSE,
     STATUS_LABEL,
+    QUOTE_MARKER,
     MemberType,
     anchor_record,
     member_identity,
@@ -1038,7 +1039,7 @@ def _blockquote(first: int, stop: int, b: _Builder, ctx: _Context) -> None:
 
 def _quotation(first: int, stop: int, attribution: re.Match | None, b: _Builder, ctx: _Context) -> None:
     raw = b.lines[first:stop - 1] if attribution else b.lines[first:stop]
-    body = "\n".join(re.sub(r"^[ \t]*>[ ]?", "", line) for line in raw).strip("\n")
+    body = "\n".join(QUOTE_MARKER.sub("", line, count=1) for line in raw).strip("\n")
     flat = " ".join(body.split())
     if attribution is None:
         _statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)
