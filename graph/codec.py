@@ -8,9 +8,13 @@ function, so a key and its default exist once. Readers for a single key (:func:`
 ==============  ==================  ===============================================================
 concept         stored as           keys
 ==============  ==================  ===============================================================
+Declaration     DECLARED_IN edge    ``label`` (the declaration heading's label, or None)
 Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``start``, ``end``,
                                     ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
                                     only when set. The target is the edge's ``dst`` node.
+Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
+                                    ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
+Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -28,7 +32,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.ids import RecordId, SourceId
-from domain.model import Citation, NamedReference, Quotation, Record, Source, SourceFile
+from domain.ids import NodeId
+from domain.model import Citation, NamedReference, Quotation, Record, Section, Source, SourceFile, Statement
 from graph.model import Edge, Node
 
 __all__ = [
@@ -39,10 +44,19 @@ __all__ = [
     "citation_target_kind",
     "citation_span",
     "citation_target",
+    "citation_member",
+    "citation_anchor",
+    "declared_in_props",
+    "declaration_label",
+    "section_props",
+    "section_of",
+    "statement_props",
+    "statement_of",
     "quotation_props",
     "quotation_of",
     "record_props",
     "record_of",
+    "record_id_of",
     "source_props",
     "cited_source_props",
     "source_file_props",
@@ -101,6 +115,17 @@ def citation_target(edge: Edge, node: Node | None) -> str:
     return target or citation_token(edge) or edge.dst
 
 
+def citation_member(edge: Edge) -> str | None:
+    """The member file a link citation on ``edge`` names (``runtime.md``), or None."""
+    return edge.props.get("member")
+
+
+def citation_anchor(edge: Edge) -> str | None:
+    """The anchor of a record-labelled link on ``edge`` that does not name that record, or None
+    (GRAMMAR §2.2 rule 3)."""
+    return edge.props.get("anchor")
+
+
 def citation_of(edge: Edge, node: Node | None = None) -> Citation:
     """The :class:`~domain.model.Citation` a CITES ``edge`` stores; ``node`` is the cited node (for
     the normalised ``target``, see :func:`citation_target`), None when not at hand."""
@@ -111,8 +136,53 @@ def citation_of(edge: Edge, node: Node | None = None) -> Citation:
         token=citation_token(edge), target_kind=citation_target_kind(edge), target=citation_target(edge, node),
         form=citation_form(edge), start=int(props.get("start") or 0), end=int(props.get("end") or 0),
         span_start=start, span_end=end, source_id=node.get("source_id") if node is not None else None,
-        member=props.get("member"), line=int(line) if line else None, anchor=props.get("anchor"),
+        member=citation_member(edge), line=int(line) if line else None, anchor=citation_anchor(edge),
     )
+
+
+# -- Declaration: a DECLARED_IN edge (Record → its declaration Section) --------------------------
+
+def declared_in_props(label: str | None) -> dict[str, Any]:
+    """The DECLARED_IN edge properties of a declaration labelled ``label`` (None for a bare one)."""
+    return {"label": label}
+
+
+def declaration_label(edge: Edge) -> str | None:
+    """The label of the declaration a DECLARED_IN ``edge`` leads to, or None."""
+    return edge.props.get("label")
+
+
+# -- Section and Statement: the blocks of a document ---------------------------------------------
+
+def section_props(s: Section, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The Section node properties of ``s``, then the parser's kind-specific ``extra`` (declaration
+    ``record_id``/``label``, ``annotates``, ``record_kind``, …)."""
+    return {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line, "kind": s.kind,
+            "markup": s.markup, "gap": s.gap, **extra}
+
+
+def section_of(node: Node) -> Section:
+    """The :class:`~domain.model.Section` a Section ``node`` stores (missing: kind ``section``,
+    numbers 0, text ``""``)."""
+    get = node.props.get
+    return Section(NodeId(node.id), get("heading") or "", int(get("level") or 0), get("kind") or "section",
+                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
+    then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
+    …)."""
+    return {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order, "line": s.line,
+            **extra}
+
+
+def statement_of(node: Node) -> Statement:
+    """The :class:`~domain.model.Statement` a Statement ``node`` stores, without its citations
+    (missing: kind ``paragraph``, numbers 0, text ``""``)."""
+    get = node.props.get
+    return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
+                     int(get("line") or 0), get("markup") or "", get("gap") or "")
 
 
 # -- Quotation -------------------------------------------------------------------------------------
@@ -138,6 +208,11 @@ def record_of(node: Node) -> Record:
     """The :class:`~domain.model.Record` a Record ``node`` stores."""
     return Record(RecordId(node.get("record_id") or ""), node.get("analyst"), node.get("kind") or "",
                   node.get("slug") or "")
+
+
+def record_id_of(node: Node) -> str:
+    """The record ID a Record ``node`` stores (``RT-RTE-mcp-write``), ``""`` when unstated."""
+    return node.get("record_id") or ""
 
 
 def source_props(s: Source) -> dict[str, Any]:

@@ -9,17 +9,20 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from domain.grammar import parse_record_id
-from domain.ids import RecordId, SourceId
-from domain.model import Citation, NamedReference, Record, Source, SourceFile
+from domain.ids import NodeId, RecordId, SourceId
+from domain.model import Citation, NamedReference, Record, Section, SourceFile, Statement
 from graph.codec import (
     citation_props,
     citation_target_kind,
     cited_source_props,
+    declared_in_props,
     named_reference_props,
     quotation_props,
     record_props,
+    section_props,
     source_file_props,
     source_props,
+    statement_props,
 )
 from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
 from graph.model import (
@@ -138,8 +141,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     })
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, order=0)
     for pin in doc.pins:
-        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(Source(
-            SourceId(pin.source_id), pin.kind, pin.url, pin.commit, pin.cutoff, pin.evidence_layers, pin.declared))))
+        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
     for order, block in enumerate(doc.blocks, start=1):
@@ -148,19 +150,20 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
-            b.own(node_id, Label.SECTION, heading=block.text, level=block.level, order=order, line=block.line,
-                  kind=block.section_kind, markup=block.markup, gap=block.gap, **block.extra)
+            b.own(node_id, Label.SECTION, **section_props(Section(
+                NodeId(node_id), block.text, block.level, block.section_kind, order, block.line, block.markup,
+                block.gap), block.extra))
             b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
             if block.section_kind == "annotation":
                 b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
             if block.section_kind == "declaration":
                 b.edge(EdgeKind.DECLARED_IN, b.record(block.extra["record_id"]), node_id,
-                       label=block.extra.get("label"))
+                       **declared_in_props(block.extra.get("label")))
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
-        b.own(node_id, Label.STATEMENT, kind=block.kind, text=block.text, markup=block.markup, gap=block.gap,
-              order=order, line=block.line, **block.extra)
+        b.own(node_id, Label.STATEMENT, **statement_props(Statement(
+            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), block.extra))
         b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
         _cite(b, node_id, block.citations)
         annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)

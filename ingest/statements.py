@@ -10,8 +10,7 @@ import re
 from typing import Any, Sequence
 
 from domain.grammar import RECORD_ID
-from domain.model import Citation
-from ingest.parsers.parsed import ParsedSourcePin
+from domain.model import Citation, Source
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin"]
 
@@ -51,7 +50,7 @@ def amendment_facts(text: str, citations: Sequence[Citation]) -> dict[str, Any]:
     return facts
 
 
-def register_pin(cells: Sequence[str], identity: str | None = None) -> ParsedSourcePin:
+def register_pin(cells: Sequence[str], identity: str | None = None) -> Source:
     """The source a Source register row declares (GRAMMAR §7): ``SRC-n | kind | identity/location
     | revision or capture | evidence layer | …``. The identity is ``identity`` when given (the
     Markdown cell's first code span), else the cell's text before an ``(access root …)`` note.
@@ -66,5 +65,4 @@ def register_pin(cells: Sequence[str], identity: str | None = None) -> ParsedSou
 
     if identity is None and len(cells) > 2:
         identity = _ACCESS_ROOT.split(cells[2])[0].strip() or None
-    return ParsedSourcePin(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4),
-                           declared=True)
+    return Source(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4), declared=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.codec import citation_form, citation_token
+from graph.codec import citation_form, citation_token, declaration_label
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -76,7 +76,7 @@ def records_of(
         decl = declared[n.id][0] if declared[n.id] else None
         summary = RecordSummary(
             id=n.id, record_id=n.get("record_id"), set=n.set_id or "", analyst=n.get("analyst"), kind=n.get("kind"),
-            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=decl.props.get("label") if decl else None,
+            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=declaration_label(decl) if decl else None,
             citations=len(cited[n.id]),
         )
         if text and text.lower() not in f"{summary.record_id} {summary.label or ''}".lower():

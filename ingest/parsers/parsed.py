@@ -2,7 +2,8 @@
 
 A parser turns one file into a :class:`ParsedDocument`: a flat, ordered list of blocks (headings
 and statements) whose citations and quotations are already the domain's
-:class:`~domain.model.Citation` and :class:`~domain.model.Quotation`. Concatenating every block's ``gap + markup`` between ``preamble`` and ``trailer``
+:class:`~domain.model.Citation` and :class:`~domain.model.Quotation`, and whose source pins are
+:class:`~domain.model.Source`. Concatenating every block's ``gap + markup`` between ``preamble`` and ``trailer``
 gives back the file's text exactly; the loader relies on it and the renderer proves it.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.model import Citation, Quotation
+from domain.model import Citation, Quotation, Source
 from graph.errors import SourceSpan
 
-__all__ = ["ParsedBlock", "ParsedSourcePin", "ParsedDocument"]
+__all__ = ["ParsedBlock", "ParsedDocument"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +39,6 @@ class ParsedBlock:
     citations: tuple[Citation, ...] = ()
     quotation: Quotation | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedSourcePin:
-    """A source pin stated by a member: ``SRC-n`` with repository ``url``, ``commit`` and ``cutoff``
-    (``YYYY-MM-DD``) and, from a source register, ``kind`` and ``evidence_layers``."""
-
-    source_id: str
-    url: str | None = None
-    commit: str | None = None
-    cutoff: str | None = None
-    kind: str | None = None
-    evidence_layers: str | None = None
-    declared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +67,7 @@ class ParsedDocument:
     run_id: str | None = None
     reviewed_boundary: str | None = None
     frontmatter: dict[str, Any] = field(default_factory=dict)
-    pins: tuple[ParsedSourcePin, ...] = ()
+    pins: tuple[Source, ...] = ()
     frontmatter_citations: tuple[Citation, ...] = ()
     set_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -97,7 +84,7 @@ def _reduce_by_fields(self):
     return type(self), tuple([getattr(self, name) for name in self.__slots__])
 
 
-for _cls in (Citation, Quotation, ParsedBlock, ParsedSourcePin, ParsedDocument):
+for _cls in (ParsedBlock, ParsedDocument):  # the domain types reduce themselves (domain.model)
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
     _cls.__reduce__ = _reduce_by_fields

@@ -30,8 +30,8 @@ from domain.grammar import (
     member_type,
     system_from_title,
 )
-from domain.model import Citation, Quotation
-from ingest.parsers.parsed import ParsedBlock, ParsedDocument, ParsedSourcePin
+from domain.model import Citation, Quotation, Source
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
@@ -169,7 +169,7 @@ _COMMIT = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _CUTOFF = re.compile(r"cutoff (?:of |date )?(\d{4}-\d{2}-\d{2})")
 
 
-def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
+def source_pins_from_prose(texts: list[str]) -> tuple[Source, ...]:
     """The source pin stated in prose (seeds: ``… at commit <40 hex> of <url>, with an applicability
     cutoff of 2026-10-14``): the first paragraph naming a URL and a commit pins the ``SRC-n`` it
     cites (``SRC-1`` when it names none)."""
@@ -178,8 +178,8 @@ def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
         if url and commit:
             cutoff = _CUTOFF.search(text)
             src = SOURCE_ID.search(text)
-            return (ParsedSourcePin(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
-                                    cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
+            return (Source(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
+                           cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
     return ()
 
 
@@ -201,7 +201,7 @@ class _Context:
     annotates: str | None = None
     in_declaration: bool = False
     blocks: list[ParsedBlock] = field(default_factory=list)
-    pins: list[ParsedSourcePin] = field(default_factory=list)
+    pins: list[Source] = field(default_factory=list)
     checked: int = 0
     """Blocks :func:`_quotation` has looked at."""
     prose_from: int | None = None

@@ -11,9 +11,8 @@ from typing import Any, Iterator
 import yaml
 
 from domain.grammar import RECORD_ID, MemberType, anchor_record
-from domain.model import Citation
+from domain.model import Citation, Source
 from graph.errors import ParseError, SourceSpan
-from ingest.parsers.parsed import ParsedSourcePin
 from ingest.parsers.plaintext import iter_lines
 from ingest.parsers.yamldoc import load_yaml
 
@@ -139,14 +138,14 @@ def frontmatter_records(node: Any) -> Iterator[tuple[str, int]]:
             yield from frontmatter_records(item)
 
 
-def frontmatter_pins(data: dict, mtype: MemberType) -> tuple[ParsedSourcePin, ...]:
+def frontmatter_pins(data: dict, mtype: MemberType) -> tuple[Source, ...]:
     """The boundary's (or an overview's) frontmatter ``source`` as the pin of ``SRC-1`` (GRAMMAR §3.1,
     §7: the register row equals it)."""
     source = data.get("source")
     if mtype.role not in ("boundary", "overview") or not isinstance(source, dict):
         return ()
-    return (ParsedSourcePin("SRC-1", url=_str(source.get("identity")), commit=_str(source.get("revision")),
-                            kind=_str(source.get("kind"))),)
+    return (Source("SRC-1", url=_str(source.get("identity")), commit=_str(source.get("revision")),
+                   kind=_str(source.get("kind"))),)
 
 
 def _str(value: Any) -> str | None:

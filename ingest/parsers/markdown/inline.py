@@ -202,6 +202,7 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
 
 
 def shift(citations, offset: int) -> list[Citation]:
+    """``citations`` with every offset (token and span) moved by ``offset`` characters."""
     return [replace(c, start=c.start + offset, end=c.end + offset, span_start=c.span_start + offset,
                     span_end=c.span_end + offset) for c in citations]
 

@@ -33,6 +33,10 @@ _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013
 
 
 def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: Context) -> None:
+    """Emit one heading of file lines ``[first, stop)`` and move ``ctx`` into it: an H1/H2
+    ``section``, a ``kinds`` H3 under ``## Shared records`` (GRAMMAR §4.1), a ``declaration``
+    (§4.2; G1's H3 form under a kind heading), an ``annotation`` under ``## Annotations`` (§4.6),
+    else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``."""
     text, links = render_inline(inline.children)
     text = text.strip()
     extra: dict[str, Any] = {}
