@@ -8,6 +8,8 @@ function, so a key and its default exist once. Readers for a single key (:func:`
 ==============  ==================  ===============================================================
 concept         stored as           keys
 ==============  ==================  ===============================================================
+(structure)     CONTAINS edge       ``order`` (the child's block index; 0 for a set's documents)
+Amendment       SUPERSEDED_BY edge  ``statement`` (the amending statement's node id); PART_OF too
 Declaration     DECLARED_IN edge    ``label`` (the declaration heading's label, or None)
 Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``start``, ``end``,
                                     ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
@@ -47,6 +49,8 @@ __all__ = [
     "citation_member",
     "citation_anchor",
     "declared_in_props",
+    "contains_props",
+    "stated_in_props",
     "declaration_label",
     "section_props",
     "section_of",
@@ -128,15 +132,16 @@ def citation_anchor(edge: Edge) -> str | None:
 
 def citation_of(edge: Edge, node: Node | None = None) -> Citation:
     """The :class:`~domain.model.Citation` a CITES ``edge`` stores; ``node`` is the cited node (for
-    the normalised ``target``, see :func:`citation_target`), None when not at hand."""
-    props: Mapping[str, Any] = edge.props
-    start, end = citation_span(edge)
-    line = props.get("line")
+    the normalised ``target``, see :func:`citation_target`), None when not at hand. The defaults are
+    those of the single-key readers above."""
+    get = edge.props.get
+    kind, token, line = get("target_kind") or "record", get("token") or "", get("line")
+    target = node.props.get(_TARGET_KEY.get(kind, "name")) if node is not None else None
     return Citation(
-        token=citation_token(edge), target_kind=citation_target_kind(edge), target=citation_target(edge, node),
-        form=citation_form(edge), start=int(props.get("start") or 0), end=int(props.get("end") or 0),
-        span_start=start, span_end=end, source_id=node.get("source_id") if node is not None else None,
-        member=citation_member(edge), line=int(line) if line else None, anchor=citation_anchor(edge),
+        token, kind, target or token or edge.dst, get("form") or "citation", int(get("start") or 0),
+        int(get("end") or 0), int(get("span_start") or 0), int(get("span_end") or 0),
+        node.props.get("source_id") if node is not None else None, get("member"), int(line) if line else None,
+        get("anchor"),
     )
 
 
@@ -183,6 +188,18 @@ def statement_of(node: Node) -> Statement:
     get = node.props.get
     return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
                      int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+# -- structure and amendments --------------------------------------------------------------------
+
+def contains_props(order: int) -> dict[str, Any]:
+    """The CONTAINS edge properties of a child at block index ``order``."""
+    return {"order": order}
+
+
+def stated_in_props(statement: str) -> dict[str, Any]:
+    """The SUPERSEDED_BY or PART_OF edge properties naming the ``statement`` (node id) that states it."""
+    return {"statement": statement}
 
 
 # -- Quotation -------------------------------------------------------------------------------------
