@@ -180,7 +180,8 @@ class Node:
     document_id : str or None
         Owning document for document-owned nodes; ``None`` for shared nodes.
     props : Mapping[str, Any]
-        JSON-compatible properties (strings, numbers, booleans, lists, nested maps). Per label:
+        JSON-compatible properties (strings, numbers, booleans, lists, nested maps), written and
+        read through :mod:`graph.codec` (which maps them to :mod:`domain.model` types). Per label:
 
         - System: ``name``, ``slug``.
         - AnalysisSet: ``system``, ``run_id`` (or None), ``reviewed_boundary`` (or None).
