@@ -18,7 +18,7 @@ from queries.dossier import record_dossiers
 from queries.reports import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
 from render.document import rebuild
-from render.plaintext import plaintext_of
+from render.to_plaintext import plaintext_of
 from render.reports import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
 

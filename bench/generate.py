@@ -53,6 +53,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bench._prose import NAME_WORDS, SYSTEM_WORDS, label, sentences
+from domain.grammar import KIND_HEADINGS, ROUTE_FIELDS
 
 __all__ = [
     "SIZES",
@@ -85,15 +86,7 @@ IMPACT_SET = 0
 its uncited ``vendor/`` folder (only this set has one) up to :data:`CHANGED_FILES`."""
 
 _G4_SHARE = 0.4
-_KIND_HEADINGS = (
-    ("CMP", "Components"), ("OBJ", "Operative objects"), ("RTE", "Routes"), ("CLM", "Claims"),
-    ("ABS", "Evidenced absences"), ("BAP", "Behavioral-authority paths"),
-)
 _MEMBER_OF = {"RT": "runtime", "MEM": "memory", "EPI": "epistemic"}
-_ROUTE_FIELDS = (
-    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
-    "Invalidation or expiry", "Activation or effect", "Evidence limits",
-)
 _TYPES = "agentic-system-analyses/types/"
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "citegraph bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
@@ -258,7 +251,7 @@ def plan_set(seed: int, index: int, *, width: int = 4) -> SetPlan:
     if not (counts["RT"]["ABS"] or counts["MEM"]["ABS"] or counts["EPI"]["ABS"]):
         counts["EPI"]["ABS"] = 1  # every set declares all six kinds
     records = {
-        _MEMBER_OF[a]: [make(a, kind) for kind, _ in _KIND_HEADINGS for _ in range(counts[a][kind])]
+        _MEMBER_OF[a]: [make(a, kind) for kind, _ in KIND_HEADINGS for _ in range(counts[a][kind])]
         for a in ("RT", "MEM", "EPI")
     }
     part_of: dict[str, str] = {}
@@ -425,7 +418,7 @@ class _Writer:
                   f"- Context/state/action effects: {s()}",
                   "- implementation conclusion status: " + self.rng.choice(("wired", "wired", "afforded", "observed")),
                   "- operation conclusion status: " + self.rng.choice(("uninspected", "uninspected", "claimed"))]
-            for name in _ROUTE_FIELDS:
+            for name in ROUTE_FIELDS:
                 if name in ("Later read-back", "Invalidation or expiry") and self.rng.random() < 0.25:
                     f.append(f"- {name}: {self.rng.choice(('inapplicable', 'uninspected'))} — {s()}")
                 else:
@@ -454,7 +447,7 @@ class _Writer:
 
     def shared_records(self, here: str, *, keep_empty: bool = True) -> str:
         out = ["## Shared records"]
-        for kind, heading in _KIND_HEADINGS:
+        for kind, heading in KIND_HEADINGS:
             declared = self.p.declared(here, kind)
             if not declared and not keep_empty:
                 continue

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from graph.codec import citation_target_kind
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 from graph.store import GraphStore
 from queries.history import read_set
@@ -35,7 +36,7 @@ def edited_version(store: GraphStore, set_id: str, round_: int, *, document: str
     member's SHA-256 changes."""
     full = read_set(store, set_id)
     graph = next(g for g in full.documents if g.id == document) if document else _smallest(full)
-    cited = {e.src: e for e in graph.edges if e.kind == EdgeKind.CITES and e.props.get("target_kind") == "record"}
+    cited = {e.src: e for e in graph.edges if e.kind == EdgeKind.CITES and citation_target_kind(e) == "record"}
     target = next((n for n in graph.nodes if n.label == Label.STATEMENT and n.id in cited), None)
     if target is None:
         target = next(n for n in graph.nodes if n.label == Label.STATEMENT)

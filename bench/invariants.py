@@ -3,7 +3,8 @@
 ``python -m bench.invariants DIR`` (``DIR`` as written by :mod:`bench.generate`) prints every
 violation and exits 1 if there is one. The checks restate the set rules of ``GRAMMAR.md`` on the
 generator's canonical output, using markdown-it-py (CommonMark + tables) and PyYAML as independent
-readers:
+readers; only the vocabularies (record-ID form, status terms, route fields) come from
+:mod:`domain.grammar`, so a rule is written once:
 
 - manifest (§2.1, §2.2 rule 1): ``ARTIFACT.yaml`` pins every ``*.md`` of the folder with its SHA-256;
 - frontmatter (§3): valid YAML, ``type`` names a member type, run identity equal across members;
@@ -34,9 +35,11 @@ from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
 
+from domain.grammar import RECORD_ID_STRICT, ROUTE_FIELDS, STATUS_VALUES
+
 __all__ = ["check_corpus", "check_set", "main"]
 
-_ID = r"(?:RT|MEM|EPI)-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*){0,2}"
+_ID = RECORD_ID_STRICT.pattern
 _ID_TOKEN = re.compile(r"(?<![\w-])(?:RT|MEM|EPI)-[A-Z]+-[\w-]*(?![\w-])")
 _DECL_G3 = re.compile(rf"^#### ({_ID}) — \S.*$")
 _DECL_G4 = re.compile(rf"^#### ({_ID})$")
@@ -44,10 +47,6 @@ _ANNOT_G3 = re.compile(rf"^#### On ({_ID}) — \S.*$")
 _ANNOT_G4 = re.compile(rf"^#### On \[({_ID})\]\(([a-z-]+)\.md#([a-z0-9-]+)\)$")
 _LINK = re.compile(r"\[([^\[\]]+)\]\(([^()\s]*)\)")
 _STATUS = re.compile(r"(?im)^(?:- )?((?:[\w-]+ )*conclusion status):[ \t]*([^\n]*)$")
-_STATUSES = {"absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed",
-             "causally supported"}
-_ROUTE_FIELDS = ("Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
-                 "Invalidation or expiry", "Activation or effect", "Evidence limits")
 _PREFIX = {"runtime": "RT", "memory": "MEM", "epistemic": "EPI"}
 _TYPES = {
     "agentic-system-analysis-overview": "overview", "agentic-system-runtime-report": "runtime",
@@ -246,13 +245,13 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
                     err(f"{rid}: Part of names {named}")
             fields = _STATUS.findall("\n".join(ln for ln in block.split("\n") if not ln.startswith(">")))
             for label, value in fields:
-                if value.strip().strip("`") not in _STATUSES:
+                if value.strip().strip("`") not in STATUS_VALUES:
                     err(f"{rid}: {label}: {value!r}")
             if "-RTE-" not in rid:
                 continue
             if not fields:
                 err(f"{rid}: no conclusion status")
-            for fname in _ROUTE_FIELDS:
+            for fname in ROUTE_FIELDS:
                 values = re.findall(rf"(?m)^- {re.escape(fname)}:[ \t]*([^\n]*)$", block)
                 if len(values) != 1 or not values[0].strip():
                     err(f"{rid}: route field {fname} x{len(values)}")

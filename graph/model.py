@@ -47,7 +47,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping, NewType
+from typing import Any, Mapping
+
+from domain.grammar import ANY_ANALYST, STATUS_VALUES
+from domain.ids import AnalysisSetId, DocumentId, RecordId
 
 __all__ = [
     "Label",
@@ -72,25 +75,6 @@ __all__ = [
     "ANY_ANALYST",
     "STATUS_VALUES",
 ]
-
-ANY_ANALYST = "*"
-"""The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
-result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
-
-STATUS_VALUES = frozenset({
-    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
-})
-"""Conclusion-status vocabulary (GRAMMAR §4.4): the value of a Statement's ``statuses`` entry when
-the status is well formed (:func:`ingest.grammar.split_status`; ``queries.validation`` refuses the
-rest)."""
-
-RecordId = NewType("RecordId", str)
-"""A record ID as written, e.g. ``RT-RTE-mcp-write`` (GRAMMAR §1.1)."""
-AnalysisSetId = NewType("AnalysisSetId", str)
-"""A set id: the run-id when the members carry one, else the system's slug."""
-DocumentId = NewType("DocumentId", str)
-"""``<set>/<role>``, e.g. ``tolaria/synthesis``."""
-
 
 class Label(StrEnum):
     """Node labels; also the Neo4j labels."""
@@ -196,7 +180,8 @@ class Node:
     document_id : str or None
         Owning document for document-owned nodes; ``None`` for shared nodes.
     props : Mapping[str, Any]
-        JSON-compatible properties (strings, numbers, booleans, lists, nested maps). Per label:
+        JSON-compatible properties (strings, numbers, booleans, lists, nested maps), written and
+        read through :mod:`graph.codec` (which maps them to :mod:`domain.model` types). Per label:
 
         - System: ``name``, ``slug``.
         - AnalysisSet: ``system``, ``run_id`` (or None), ``reviewed_boundary`` (or None).

@@ -17,7 +17,7 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 A record range (``MEM-RTE-1 through MEM-RTE-7``, `` `RT-BAP-1`–`RT-BAP-3` ``, GRAMMAR §1.1) found
 by any of these forms cites every record in it, each with form ``range`` and the range as its token;
 one that cannot be expanded exactly cites only its ends, as written
-(:func:`ingest.grammar.record_ranges`).
+(:func:`domain.grammar.record_ranges`).
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from ingest.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
-from ingest.parsers.parsed import ParsedCitation
+from domain.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
+from domain.model import Citation
 from ingest.resolve import names_part
 
 __all__ = ["extract_citations", "split_cell_citations"]
 
 _GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
 _RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
-"""Every :data:`~ingest.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
+"""Every :data:`~domain.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
 statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
 look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
@@ -74,9 +74,9 @@ def _is_short_name(token: str) -> bool:
     return 0 < len(words) <= _MAX_NAME_WORDS and not re.search(r"[.:!?\"“”]", token)
 
 
-def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[ParsedCitation]:
+def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[Citation]:
     """Classify the tokens of one citation group; IDs inside a longer token are cited on their own."""
-    out: list[ParsedCitation] = []
+    out: list[Citation] = []
     current_source: str | None = None
     for tok in tokens:
         text, start = tok.text, tok.start
@@ -84,7 +84,7 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
         m = re.match(r"^(SRC-\d+)(?:\s*:\s*|\s+)(.+)$", text)
         if m:
             current_source = m.group(1)
-            out.append(ParsedCitation(m.group(1), "source", m.group(1), form, start, start + len(m.group(1)), *span))
+            out.append(Citation(m.group(1), "source", m.group(1), form, start, start + len(m.group(1)), *span))
             rest_start = start + m.start(2)
             text, start = m.group(2).strip(), rest_start
         kind = classify_token(text)
@@ -92,16 +92,16 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
             current_source = text
         if kind in ("record", "source", "file"):
             target = text.rstrip("/")
-            out.append(ParsedCitation(text, kind, target, form, start, start + len(text), *span,
-                                      source_id=current_source if kind == "file" else None))
+            out.append(Citation(text, kind, target, form, start, start + len(text), *span,
+                                source_id=current_source if kind == "file" else None))
             continue
         inner = sorted([*RECORD_ID.finditer(text), *SOURCE_ID.finditer(text)], key=lambda x: x.start())
         if inner:
             for im in inner:
                 k = "source" if im.group().startswith("SRC-") else "record"
-                out.append(ParsedCitation(im.group(), k, im.group(), form, start + im.start(), start + im.end(), *span))
+                out.append(Citation(im.group(), k, im.group(), form, start + im.start(), start + im.end(), *span))
             continue
-        out.append(ParsedCitation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
+        out.append(Citation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
     return out
 
 
@@ -119,7 +119,7 @@ def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
 def _has_record_mark(text: str) -> bool:
     """Whether ``text`` could hold a record ID: it contains a kind followed by ``-`` (``RTE-``).
 
-    False means :data:`~ingest.grammar.RECORD_ID` finds nothing in ``text``; true means it may.
+    False means :data:`~domain.grammar.RECORD_ID` finds nothing in ``text``; true means it may.
 
     >>> _has_record_mark("see RT-RTE-x"), _has_record_mark("no IDs here")
     (True, False)
@@ -168,7 +168,7 @@ def _trailing_list(text: str, taken: list[tuple[int, int]]) -> tuple[int, list[_
     return boundary, tokens
 
 
-def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
+def extract_citations(text: str) -> tuple[Citation, ...]:
     """Every citation in one statement's plain ``text``, ordered by offset.
 
     >>> [(c.target_kind, c.target, c.form) for c in extract_citations(
@@ -181,7 +181,7 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     >>> [(c.target, c.form, c.token) for c in extract_citations("Paths (RT-BAP-1–RT-BAP-3).")]
     [('RT-BAP-1', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-2', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-3', 'range', 'RT-BAP-1–RT-BAP-3')]
     """
-    found: list[ParsedCitation] = []
+    found: list[Citation] = []
     taken: list[tuple[int, int]] = []
     span_from = 0
     # Cheap substring tests first: each scan below can only match when its literal is present.
@@ -222,16 +222,16 @@ def extract_citations(text: str) -> tuple[ParsedCitation, ...]:
     for m in [*(RECORD_ID.finditer(text) if records else ()), *(SOURCE_ID.finditer(text) if sources else ())]:
         if free(m.start(), m.end()):
             kind = "source" if m.group().startswith("SRC-") else "record"
-            found.append(ParsedCitation(m.group(), kind, m.group(), "mention", m.start(), m.end(),
-                                        *sentences.around(m.start(), m.end())))
+            found.append(Citation(m.group(), kind, m.group(), "mention", m.start(), m.end(),
+                                  *sentences.around(m.start(), m.end())))
     for m in PROSE_PATH.finditer(text) if "/" in text else ():
         if free(m.start(), m.end()):
-            found.append(ParsedCitation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
-                                        *sentences.around(m.start(), m.end())))
+            found.append(Citation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
+                                  *sentences.around(m.start(), m.end())))
     return _with_ranges(text, found, sentences.around)
 
 
-def _with_ranges(text: str, found: list[ParsedCitation], around, base: int = 0) -> tuple[ParsedCitation, ...]:
+def _with_ranges(text: str, found: list[Citation], around, base: int = 0) -> tuple[Citation, ...]:
     """``found`` (citations of ``text``, offsets from ``base``) with the ends of each expandable
     record range replaced by one ``range`` citation per record in it, over the span the ends
     supported (``around(start, end)`` when none was cited); ordered by offset.
@@ -242,7 +242,7 @@ def _with_ranges(text: str, found: list[ParsedCitation], around, base: int = 0) 
     if not ranges:
         return tuple(sorted(found, key=lambda c: (c.start, c.end)))
     starts = [base + r.start for r in ranges]
-    ends: dict[int, list[ParsedCitation]] = {}
+    ends: dict[int, list[Citation]] = {}
     kept = []
     for c in found:
         k = bisect_right(starts, c.start) - 1  # the last range starting at or before the citation
@@ -255,11 +255,11 @@ def _with_ranges(text: str, found: list[ParsedCitation], around, base: int = 0) 
         cited = ends.get(k)
         span = ((min(c.span_start for c in cited), max(c.span_end for c in cited)) if cited
                 else around(start, end))
-        kept.extend(ParsedCitation(r.text, "record", record, "range", start, end, *span) for record in r.records)
+        kept.extend(Citation(r.text, "record", record, "range", start, end, *span) for record in r.records)
     return tuple(sorted(kept, key=lambda c: (c.start, c.end)))
 
 
-def split_cell_citations(cell: str, base: int) -> tuple[ParsedCitation, ...]:
+def split_cell_citations(cell: str, base: int) -> tuple[Citation, ...]:
     """Citations of a whole citation-column cell starting at offset ``base`` of the row text
     (Limitations ``affected SRC IDs and record citations``: ``SRC-1; RT-RTE-x, workflow account``).
 

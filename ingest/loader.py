@@ -8,6 +8,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from domain.grammar import parse_record_id
+from domain.ids import NodeId, RecordId, SourceId
+from domain.model import Citation, NamedReference, Record, Section, SourceFile, Statement
+from graph.codec import (
+    citation_props,
+    citation_target_kind,
+    contains_props,
+    cited_source_props,
+    declared_in_props,
+    named_reference_props,
+    quotation_props,
+    record_props,
+    section_props,
+    source_file_props,
+    source_props,
+    stated_in_props,
+    statement_props,
+)
 from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
 from graph.model import (
     DocumentGraph,
@@ -23,8 +41,7 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
-from ingest.grammar import parse_record_id
-from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 
 __all__ = [
@@ -61,7 +78,7 @@ class _Builder:
     edges: list[Edge] = field(default_factory=list)
     shared: dict[str, Node] = field(default_factory=dict)
 
-    def own(self, node_id: str, label: Label, /, **props) -> str:  # positional: a declaration has a `label` prop
+    def own(self, node_id: str, label: Label, props: dict) -> str:
         self.nodes.append(Node(node_id, label, self.set_id, self.doc_id, props))
         return node_id
 
@@ -73,34 +90,33 @@ class _Builder:
         self.shared[node.id] = node
         return node.id
 
-    def edge(self, kind: EdgeKind, src: str, dst: str, seq: int = 0, **props) -> None:
-        self.edges.append(Edge(kind, src, dst, seq, self.doc_id, self.set_id, props))
+    def edge(self, kind: EdgeKind, src: str, dst: str, seq: int = 0, props: dict | None = None) -> None:
+        self.edges.append(Edge(kind, src, dst, seq, self.doc_id, self.set_id, {} if props is None else props))
 
     def record(self, record_id: str) -> str:
+        node_id = record_node_id(self.set_id, record_id)
+        if node_id in self.shared:  # a record's properties follow from its ID: merging again changes nothing
+            return node_id
         parsed = parse_record_id(record_id)
-        return self.share(Node(record_node_id(self.set_id, record_id), Label.RECORD, self.set_id, None,
-                               {"record_id": record_id, "analyst": parsed.analyst, "kind": parsed.kind,
-                                "slug": parsed.slug}))
+        return self.share(Node(node_id, Label.RECORD, self.set_id, None,
+                               record_props(Record(RecordId(record_id), parsed.analyst, parsed.kind, parsed.slug))))
 
-    def target(self, c: ParsedCitation) -> str:
+    def target(self, c: Citation) -> str:
         if c.target_kind == "record":
             return self.record(c.target)
         if c.target_kind == "source":
             return self.share(Node(source_node_id(self.set_id, c.target), Label.SOURCE, self.set_id, None,
-                                   {"source_id": c.target}))
+                                   cited_source_props(SourceId(c.target))))
         if c.target_kind == "file":
             return self.share(Node(source_file_node_id(self.set_id, c.target), Label.SOURCE_FILE, self.set_id, None,
-                                   {"path": c.target, "source_id": c.source_id}))
+                                   source_file_props(SourceFile(c.target, c.source_id))))
         return self.share(Node(named_reference_node_id(self.set_id, c.target), Label.NAMED_REFERENCE, self.set_id,
-                               None, {"name": c.target, "slug": slugify(c.target)}))
+                               None, named_reference_props(NamedReference(c.target, slugify(c.target)))))
 
 
-def _cite(b: _Builder, src: str, citations: Iterable[ParsedCitation]) -> None:
+def _cite(b: _Builder, src: str, citations: Iterable[Citation]) -> None:
     for seq, c in enumerate(citations):
-        b.edge(EdgeKind.CITES, src, b.target(c), seq, form=c.form, token=c.token, target_kind=c.target_kind,
-               start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end,
-               **({"member": c.member} if c.member else {}), **({"line": c.line} if c.line else {}),
-               **({"anchor": c.anchor} if c.anchor else {}))
+        b.edge(EdgeKind.CITES, src, b.target(c), seq, citation_props(c))
 
 
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
@@ -128,13 +144,9 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         "path": doc.path, "sha256": doc.sha256, "size": doc.size, "preamble": doc.preamble,
         "trailer": doc.trailer, "frontmatter": doc.frontmatter, "run_id": doc.run_id,
     })
-    b.edge(EdgeKind.CONTAINS, set_id, doc_id, order=0)
+    b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
-        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, {
-            "source_id": pin.source_id, "kind": pin.kind, "url": pin.url, "commit": pin.commit,
-            "cutoff": pin.cutoff, "evidence_layers": pin.evidence_layers,
-            "declared": True if pin.declared else None,
-        }))
+        b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
     for order, block in enumerate(doc.blocks, start=1):
@@ -143,40 +155,40 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
-            b.own(node_id, Label.SECTION, heading=block.text, level=block.level, order=order, line=block.line,
-                  kind=block.section_kind, markup=block.markup, gap=block.gap, **block.extra)
-            b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
+            b.own(node_id, Label.SECTION, section_props(Section(
+                NodeId(node_id), block.text, block.level, block.section_kind, order, block.line, block.markup,
+                block.gap), block.extra))
+            b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
             if block.section_kind == "annotation":
                 b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
             if block.section_kind == "declaration":
-                b.edge(EdgeKind.DECLARED_IN, b.record(block.extra["record_id"]), node_id,
-                       label=block.extra.get("label"))
+                b.edge(EdgeKind.DECLARED_IN, b.record(block.extra["record_id"]), node_id, 0,
+                       declared_in_props(block.extra.get("label")))
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
-        b.own(node_id, Label.STATEMENT, kind=block.kind, text=block.text, markup=block.markup, gap=block.gap,
-              order=order, line=block.line, **block.extra)
-        b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, order=order)
+        b.own(node_id, Label.STATEMENT, statement_props(Statement(
+            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), block.extra))
+        b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
         _cite(b, node_id, block.citations)
         annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)
         if annotation is not None:
             b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.extra["annotates"]))
         if block.quotation is not None:
             q = block.quotation
-            quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, text=q.text, path=q.path,
-                                 lines=q.lines, revision=q.revision, line=block.line)
+            quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, quotation_props(q, line=block.line))
             b.edge(EdgeKind.QUOTES, node_id, quotation_id)
             file_id = b.share(Node(source_file_node_id(set_id, q.path), Label.SOURCE_FILE, set_id, None,
-                                   {"path": q.path, "source_id": None}))
+                                   source_file_props(SourceFile(q.path))))
             b.edge(EdgeKind.ATTRIBUTED_TO, quotation_id, file_id)
         for seq, superseded in enumerate(block.extra.get("supersedes", ())):
             old, new = superseded
-            b.edge(EdgeKind.SUPERSEDED_BY, b.record(old), b.record(new), seq, statement=node_id)
+            b.edge(EdgeKind.SUPERSEDED_BY, b.record(old), b.record(new), seq, stated_in_props(node_id))
         if block.extra.get("part_of"):
             declared = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "declaration"), None)
             if declared is not None:
-                b.edge(EdgeKind.PART_OF, b.record(declared.extra["record_id"]), b.record(block.extra["part_of"]),
-                       statement=node_id)
+                b.edge(EdgeKind.PART_OF, b.record(declared.extra["record_id"]), b.record(block.extra["part_of"]), 0,
+                       stated_in_props(node_id))
     return DocumentGraph(document, tuple(b.nodes), tuple(b.edges)), list(b.shared.values())
 
 
@@ -208,7 +220,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     refs.update({n.id: n for n in shared.values() if n.label == Label.NAMED_REFERENCE})
     derived: list[Edge] = []
     system = next(n for n in shared.values() if n.label == Label.SYSTEM)
-    derived.append(Edge(EdgeKind.CONTAINS, system.id, set_id, 0, None, set_id, {"order": 0}))
+    derived.append(Edge(EdgeKind.CONTAINS, system.id, set_id, 0, None, set_id, contains_props(0)))
     for ref in refs.values():
         target = resolve_named_reference(ref.get("name"), documents, sections)
         if target is not None:
@@ -254,7 +266,7 @@ def _outcome(doc: ParsedDocument, graph: DocumentGraph | None, status: str) -> D
     if graph is None:
         return DocumentOutcome(doc.path, document_id_of(doc), status)
     records = {e.dst for e in graph.edges if e.dst.startswith(f"{set_id_of(doc)}/") and
-               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and e.props.get("target_kind", "record") == "record"}
+               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and citation_target_kind(e) == "record"}
     return DocumentOutcome(
         doc.path, graph.id, status,
         statements=sum(1 for n in graph.nodes if n.label == Label.STATEMENT),

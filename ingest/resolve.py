@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.grammar import SECTION_NAMES
+from domain.grammar import SECTION_NAMES
 
 __all__ = ["SectionRef", "resolve_named_reference", "names_part", "ROLE_WORDS"]
 
@@ -40,7 +40,7 @@ _MAX_NAME_WORDS = 5
 def names_part(token: str) -> bool:
     """Whether a citation-group token names a member or a known section, as a named reference does
     (seeds issue; issue 13 item 6): at most five words, no sentence punctuation, and either a
-    section name of the grammar (:data:`~ingest.grammar.SECTION_NAMES`) or opening with a role's
+    section name of the grammar (:data:`~domain.grammar.SECTION_NAMES`) or opening with a role's
     words (:data:`ROLE_WORDS`). Ordinary parentheticals name neither.
 
     >>> [names_part(t) for t in ["workflow account", "Source register", "report verification limits",

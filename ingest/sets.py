@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
-from ingest.grammar import NON_MEMBER_TYPES, member_type, run_id_problem
+from domain.grammar import NON_MEMBER_TYPES, member_type, run_id_problem
 from ingest.loader import set_id_of
 from ingest.parsers import parse_member
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
@@ -285,7 +285,7 @@ def _guess_run_id(data: bytes | None) -> str | None:
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
     """Parse one candidate member, or record why not; None also for walked non-member Markdown.
     Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
-    rule (:func:`ingest.grammar.run_id_problem`) hold for every face."""
+    rule (:func:`domain.grammar.run_id_problem`) hold for every face."""
     if f.data is None:
         problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
         return None

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from ingest.grammar import RECORD_ID
-from ingest.parsers.parsed import ParsedCitation, ParsedSourcePin
+from domain.grammar import RECORD_ID
+from domain.model import Citation, Source
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin"]
 
@@ -27,7 +27,7 @@ _SUPERSESSION = re.compile(
 _ACCESS_ROOT = re.compile(r"\s*[(;]\s*access root")
 
 
-def amendment_facts(text: str, citations: Sequence[ParsedCitation]) -> dict[str, Any]:
+def amendment_facts(text: str, citations: Sequence[Citation]) -> dict[str, Any]:
     """``amends`` (the amended record: the first ID, GRAMMAR §4.8) and, for the supersession
     form, ``supersedes`` = [(old, new), …] of an ``Amendment:`` paragraph, from its plain ``text``
     and record citations; ``{}`` when it cites no record.
@@ -50,7 +50,7 @@ def amendment_facts(text: str, citations: Sequence[ParsedCitation]) -> dict[str,
     return facts
 
 
-def register_pin(cells: Sequence[str], identity: str | None = None) -> ParsedSourcePin:
+def register_pin(cells: Sequence[str], identity: str | None = None) -> Source:
     """The source a Source register row declares (GRAMMAR §7): ``SRC-n | kind | identity/location
     | revision or capture | evidence layer | …``. The identity is ``identity`` when given (the
     Markdown cell's first code span), else the cell's text before an ``(access root …)`` note.
@@ -65,5 +65,4 @@ def register_pin(cells: Sequence[str], identity: str | None = None) -> ParsedSou
 
     if identity is None and len(cells) > 2:
         identity = _ACCESS_ROOT.split(cells[2])[0].strip() or None
-    return ParsedSourcePin(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4),
-                           declared=True)
+    return Source(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4), declared=True)

@@ -40,7 +40,7 @@ from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
 from graph.store import GraphStore, SupportsBulkWrite
 from ingest.files import MAX_MEMBER_BYTES, NO_MEMBERS, member_files, oversize, refusal_of
-from ingest.grammar import member_identity, member_type
+from domain.grammar import member_identity, member_type
 from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graph.codec import record_id_of
 from graph.model import Label, Node
 from graph.store import GraphStore
 from queries.names import require_set
@@ -151,5 +152,5 @@ def example_record(store: GraphStore) -> tuple[str, str] | None:
     if not records:
         return None
     cited = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
-    best = min(records, key=lambda r: (-cited[r.id], r.get("record_id") or ""))
-    return best.get("record_id") or "", sets[0].id
+    best = min(records, key=lambda r: (-cited[r.id], record_id_of(r)))
+    return record_id_of(best), sets[0].id

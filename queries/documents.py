@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from domain.model import Section
+from graph.codec import citation_of, quotation_of, section_of, statement_of
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -285,41 +287,31 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
         cites = sorted((e for e in out if e.kind == EdgeKind.CITES), key=lambda e: (e.seq, e.dst))
         quoted = next((quotations[e.dst] for e in out if e.kind == EdgeKind.QUOTES and e.dst in quotations), None)
         parents = incoming.get(node.id, [])
-        is_section = node.label == Label.SECTION
+        block = section_of(node) if node.label == Label.SECTION else statement_of(node)
         blocks[node.document_id or ""].append(DocumentBlock(
             id=node.id,
             label=str(node.label),
-            kind=node.get("kind") or ("section" if is_section else "paragraph"),
-            order=int(node.get("order") or 0),
-            line=int(node.get("line") or 0),
-            level=int(node.get("level") or 0) if is_section else 0,
-            text=(node.get("heading") if is_section else node.get("text")) or "",
-            markup=node.get("markup") or "",
-            gap=node.get("gap") or "",
+            kind=block.kind,
+            order=block.order,
+            line=block.line,
+            level=block.level if isinstance(block, Section) else 0,
+            text=block.heading if isinstance(block, Section) else block.text,
+            markup=block.markup,
+            gap=block.gap,
             parent=parents[0].src if parents else None,
             citations=tuple(_citation(e, cited.get(e.dst)) for e in cites),
-            quotation=None if quoted is None else BlockQuotation(
-                quoted.id, quoted.get("text") or "", quoted.get("path") or "", quoted.get("lines"),
-                quoted.get("revision")),
+            quotation=None if quoted is None else _quotation(quoted),
             props=dict(node.props),
         ))
     return [DocumentTree(d, tuple(sorted(blocks[d.id], key=lambda b: (b.order, b.line, b.id)))) for d in documents]
 
 
-_TARGET_PROP = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
+def _quotation(node: Node) -> BlockQuotation:
+    q = quotation_of(node)
+    return BlockQuotation(node.id, q.text, q.path, q.lines, q.revision)
 
 
 def _citation(edge, node: Node | None) -> BlockCitation:
-    kind = edge.props.get("target_kind") or "record"
-    target = node.get(_TARGET_PROP.get(kind, "name")) if node is not None else None
-    return BlockCitation(
-        target_kind=kind,
-        target=target or edge.props.get("token") or edge.dst,
-        node=edge.dst,
-        token=edge.props.get("token") or "",
-        form=edge.props.get("form") or "citation",
-        start=int(edge.props.get("start") or 0),
-        end=int(edge.props.get("end") or 0),
-        span_start=int(edge.props.get("span_start") or 0),
-        span_end=int(edge.props.get("span_end") or 0),
-    )
+    c = citation_of(edge, node)
+    return BlockCitation(target_kind=c.target_kind, target=c.target, node=edge.dst, token=c.token, form=c.form,
+                         start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end)

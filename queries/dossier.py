@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graph.codec import record_id_of
 from graph.model import EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
@@ -95,7 +96,7 @@ class RecordDossier:
     @property
     def record_id(self) -> str:
         """The record ID as written."""
-        return self.record.get("record_id") or self.record.id
+        return record_id_of(self.record) or self.record.id
 
     @property
     def set_id(self) -> str:
@@ -157,7 +158,7 @@ def record_dossiers(store: GraphStore, record_id: RecordId | str, *, set_id: str
 
 def _related(node_id: str, related: dict[str, Node], statement: str | None) -> RelatedRecord:
     node = related.get(node_id)
-    return RelatedRecord(node.get("record_id") if node is not None else node_id.rpartition("/")[2], node_id, statement)
+    return RelatedRecord(record_id_of(node) if node is not None else node_id.rpartition("/")[2], node_id, statement)
 
 
 def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, max_depth) -> RecordDossier:
@@ -217,7 +218,7 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
                     files.setdefault(c.target)
                 elif c.target_kind == "source":
                     sources.setdefault(c.target)
-    rests = rests_on_subgraph(store, record.get("record_id"), set_id=record.set_id, max_depth=max_depth)
+    rests = rests_on_subgraph(store, record_id_of(record), set_id=record.set_id, max_depth=max_depth)
     used = {declaration_document, *(a.document for a in annotations), *(d for d, _ in amendments),
             *(d for d, _ in limitations)}
     return RecordDossier(

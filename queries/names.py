@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
+from graph.codec import record_id_of
 from graph.errors import AnalysisSetNotFound, DocumentNotFound, RecordNotFound
 from graph.model import Label
 from graph.store import GraphStore
@@ -108,7 +109,7 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
     'did you mean RT-RTE-x? IDs are case-sensitive; citegraph records TEXT finds records'
     """
     also = set(also)
-    names = [n.get("record_id") or "" for n in store.find_nodes(Label.RECORD, set_id=set_id)]
+    names = [record_id_of(n) for n in store.find_nodes(Label.RECORD, set_id=set_id)]
     others = []
     for label, prop, word in ((Label.SOURCE, "source_id", "source ID"), (Label.SOURCE_FILE, "path", "cited file")):
         if label in also:

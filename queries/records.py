@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graph.codec import citation_form, citation_token, declaration_label
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -75,7 +76,7 @@ def records_of(
         decl = declared[n.id][0] if declared[n.id] else None
         summary = RecordSummary(
             id=n.id, record_id=n.get("record_id"), set=n.set_id or "", analyst=n.get("analyst"), kind=n.get("kind"),
-            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=decl.props.get("label") if decl else None,
+            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=declaration_label(decl) if decl else None,
             citations=len(cited[n.id]),
         )
         if text and text.lower() not in f"{summary.record_id} {summary.label or ''}".lower():
@@ -140,7 +141,7 @@ def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None
                 continue
             out.append(Citation(
                 record=rid, statement=node.id, document=node.document_id or node.id,
-                kind=node.get("kind") or str(node.label), form=e.props.get("form", ""), token=e.props.get("token", ""),
+                kind=node.get("kind") or str(node.label), form=citation_form(e), token=citation_token(e),
                 text=node.get("text") or node.get("heading") or node.get("title") or "", line=node.get("line") or 0,
             ))
     out.sort(key=lambda c: (c.document, c.line, c.statement, c.token))

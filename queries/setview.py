@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Collection
 
+from graph.codec import declaration_label, record_id_of
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees
@@ -173,7 +174,7 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
     annotated = store.edges(ids, kinds=[EdgeKind.ANNOTATES], direction=Direction.IN)
     states: dict[str, RecordState] = {}
     for record in records:
-        record_id = record.get("record_id") or record.id.rpartition("/")[2]
+        record_id = record_id_of(record) or record.id.rpartition("/")[2]
         decl = next((e for e in declared[record.id] if e.dst in blocks), None) or next(iter(declared[record.id]), None)
         inside: list[DocumentBlock] = []
         document = None
@@ -188,7 +189,7 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
                 files |= _files(_within(by_document[doc], block.id) if block.is_section else [block])
         states[record_id] = RecordState(
             record_id=record_id, node=record.id, kind=record.get("kind") or "",
-            label=(decl.props.get("label") if decl is not None else None),
+            label=(declaration_label(decl) if decl is not None else None),
             document=document, declaration=decl.dst if decl is not None else None,
             fields=tuple((b.props.get("label") or "", b.props.get("value") or "") for b in inside
                          if b.kind == "field" and not _is_status_line(b)),

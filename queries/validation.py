@@ -15,17 +15,13 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
-from graph.model import ANY_ANALYST, STATUS_VALUES, Edge, EdgeKind, Label, Node
+from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
+from graph.codec import citation_anchor, citation_form, citation_member, record_id_of
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
-
-ROUTE_FIELDS = (
-    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
-    "Invalidation or expiry", "Activation or effect", "Evidence limits",
-)
-"""Route field labels every slug-ID route declaration states once, as unindented bullets (GRAMMAR §4.5)."""
 
 _ANALYST_ROLES = {"RT": "runtime", "MEM": "memory", "EPI": "epistemic", None: "runtime"}
 """Member that declares an analyst's records (GRAMMAR §1.1; G2 unprefixed IDs are runtime's)."""
@@ -220,7 +216,7 @@ class _Checker:
             for _, section_id in places[1:]:
                 first = places[0][0]
                 self.add("duplicate-declaration", record.set_id or "", section_id,
-                         f"{record.get('record_id')} is declared again; first declared at {first[0]}:{first[1]}")
+                         f"{record_id_of(record)} is declared again; first declared at {first[0]}:{first[1]}")
             for _, section_id in places:
                 section = self.nodes.get(section_id)
                 doc = self.docs.get(section.document_id or "") if section else None
@@ -232,14 +228,14 @@ class _Checker:
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
-                             f"the {doc.get('role')} member declares {record.get('record_id')}; it may declare {allowed}")
+                             f"the {doc.get('role')} member declares {record_id_of(record)}; it may declare {allowed}")
         for record in self.records:
             for e in self.record_in[record.id]:
                 source = self.nodes.get(e.src)
                 if (e.kind == EdgeKind.ANNOTATES and source is not None and source.label == Label.SECTION
                         and record.id in declared_by_doc.get(source.document_id or "", set())):
                     self.add("annotates-own-record", record.set_id or "", e.src,
-                             f"the member annotates {record.get('record_id')}, which it declares itself")
+                             f"the member annotates {record_id_of(record)}, which it declares itself")
         for node in self.nodes.values():
             for key in ("malformed_declaration", "malformed_annotation"):
                 if node.get(key):
@@ -311,7 +307,7 @@ class _Checker:
                 if e.kind == EdgeKind.PART_OF and e.src == e.dst:
                     statement = e.props.get("statement") or e.src
                     self.add("part-of-self", record.set_id or "", statement,
-                             f"{record.get('record_id')} is declared `Part of:` itself")
+                             f"{record_id_of(record)} is declared `Part of:` itself")
 
     def _route_fields(self, section: Node, body: list[Node], rid: str) -> None:
         set_id = section.set_id or ""
@@ -340,18 +336,18 @@ class _Checker:
             declaring_files = {self.docs[self.nodes[s].document_id].get("file_name")
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
-                member, anchor = e.props.get("member"), e.props.get("anchor")
-                if e.props.get("form") == "link" and anchor:
+                member, anchor = citation_member(e), citation_anchor(e)
+                if citation_form(e) == "link" and anchor:
                     self.add("link-label", set_id, e.src,
-                             f"link labelled {record.get('record_id')} points at #{anchor}, which is not the anchor "
-                             f"of {record.get('record_id')}", edge=e)
+                             f"link labelled {record_id_of(record)} points at #{anchor}, which is not the anchor "
+                             f"of {record_id_of(record)}", edge=e)
                 if declared and member and declaring_files and member not in declaring_files:
                     self.add("link-target", set_id, e.src,
-                             f"{record.get('record_id')} is cited in {member}, but declared in "
+                             f"{record_id_of(record)} is cited in {member}, but declared in "
                              f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
             if declared or not citing:
                 continue
-            expected = {e.props.get("member") for e in citing if e.props.get("member")}
+            expected = {citation_member(e) for e in citing if citation_member(e)}
             role = _ANALYST_ROLES.get(record.get("analyst"), "runtime")
             named_present = [m for m in expected if m in present[set_id]]
             first = citing[0]
@@ -359,10 +355,10 @@ class _Checker:
             if named_present or role in present[set_id]:
                 member = named_present[0] if named_present else f"the {role} member"
                 self.add("dangling-record-citation", set_id, first.src,
-                         f"{record.get('record_id')} is cited{where} but {member} does not declare it", edge=first)
+                         f"{record_id_of(record)} is cited{where} but {member} does not declare it", edge=first)
             else:
                 self.add("undeclared-record", set_id, first.src,
-                         f"record {record.get('record_id')} is cited but declared in no ingested member of set "
+                         f"record {record_id_of(record)} is cited but declared in no ingested member of set "
                          f"{set_id}", edge=first)
 
     def sources(self, set_id: str | None) -> None:

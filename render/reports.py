@@ -28,7 +28,7 @@ from render.page import (
     anchor,
     record_anchor,
 )
-from render.plaintext import plain_block, plain_heading, plain_inline
+from render.to_plaintext import plain_block, plain_heading, plain_inline
 
 __all__ = ["document_page", "rests_on_page", "dossier_page", "set_page", "explanation"]
 

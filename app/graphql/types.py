@@ -16,6 +16,7 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
+from graph.codec import citation_form, citation_of, citation_span, citation_target_kind, citation_token
 from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
@@ -178,7 +179,7 @@ async def _many(info: Ctx, node_id: str, kinds, direction: Direction, label: Lab
 async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | None,
                      kinds=(EdgeKind.CITES,)) -> list["Citation"]:
     edges = await info.context.loaders.edges(node_id, kinds, direction)
-    out = [Citation(edge=e) for e in edges if form is None or e.props.get("form") == form]
+    out = [Citation(edge=e) for e in edges if form is None or citation_form(e) == form]
     return sorted(out, key=Citation.cursor_key)
 
 
@@ -589,31 +590,31 @@ class Citation:
 
     @strawberry.field(description="`citation`, `mention`, `quotation`, `link` or `frontmatter`.")
     def form(self) -> str:
-        return self.edge.props.get("form") or "citation"
+        return citation_form(self.edge)
 
     @strawberry.field(description="The token as written, e.g. `RT-RTE-mcp-write`.")
     def token(self) -> str:
-        return self.edge.props.get("token") or ""
+        return citation_token(self.edge)
 
     @strawberry.field(description="`record`, `source`, `file` or `named`.")
     def target_kind(self) -> str:
-        return self.edge.props.get("target_kind") or "record"
+        return citation_target_kind(self.edge)
 
     @strawberry.field(description="Character offset of the token in the citing text.")
     def start(self) -> int:
-        return int(self.edge.props.get("start") or 0)
+        return citation_of(self.edge).start
 
     @strawberry.field(description="End offset of the token.")
     def end(self) -> int:
-        return int(self.edge.props.get("end") or 0)
+        return citation_of(self.edge).end
 
     @strawberry.field(description="Start offset of the text the citation supports.")
     def span_start(self) -> int:
-        return int(self.edge.props.get("span_start") or 0)
+        return citation_span(self.edge)[0]
 
     @strawberry.field(description="End offset of the text the citation supports.")
     def span_end(self) -> int:
-        return int(self.edge.props.get("span_end") or 0)
+        return citation_span(self.edge)[1]
 
     @strawberry.field(description="Id of the citing node.")
     def citing_id(self) -> str:
@@ -641,7 +642,7 @@ class Citation:
         node = await info.context.loaders.node(self.edge.src)
         if node is None:
             return None
-        start, end = int(self.edge.props.get("span_start") or 0), int(self.edge.props.get("span_end") or 0)
+        start, end = citation_span(self.edge)
         return (node.get("text") or "")[start:end] if end > start else None
 
     def cursor_key(self) -> tuple:

@@ -1,7 +1,9 @@
 """Intermediate parse results: small dataclasses that keep line numbers, before any graph node exists.
 
 A parser turns one file into a :class:`ParsedDocument`: a flat, ordered list of blocks (headings
-and statements). Concatenating every block's ``gap + markup`` between ``preamble`` and ``trailer``
+and statements) whose citations and quotations are already the domain's
+:class:`~domain.model.Citation` and :class:`~domain.model.Quotation`, and whose source pins are
+:class:`~domain.model.Source`. Concatenating every block's ``gap + markup`` between ``preamble`` and ``trailer``
 gives back the file's text exactly; the loader relies on it and the renderer proves it.
 """
 
@@ -10,50 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.model import Citation, Quotation, Source
 from graph.errors import SourceSpan
 
-__all__ = ["ParsedCitation", "ParsedQuotation", "ParsedBlock", "ParsedSourcePin", "ParsedDocument"]
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedCitation:
-    """One citation token inside a block's plain ``text``.
-
-    ``target_kind`` is ``record``, ``source``, ``file`` or ``named``; ``target`` the normalised
-    target (record ID, ``SRC-n``, path, or the reference's words); ``form`` is ``citation`` (in a
-    citation group, cell or trailing list), ``mention`` (running prose), ``quotation`` (a quotation's
-    attribution), ``link`` (a Markdown link) or ``frontmatter``; ``start``/``end`` are character
-    offsets of the token in ``text``; ``span_start``/``span_end`` delimit the text it supports.
-    ``source_id`` is the ``SRC-n`` a file token belongs to when the group names one; ``member`` the
-    member file a Markdown link names (``runtime.md``); ``line`` the file line of a citation that
-    sits outside any block (frontmatter ``records`` entries), else None; ``anchor`` the anchor of a
-    link labelled with a record ID when it does not name that record (GRAMMAR §2.2 rule 3: a
-    ``check`` finding), else None.
-    """
-
-    token: str
-    target_kind: str
-    target: str
-    form: str
-    start: int
-    end: int
-    span_start: int
-    span_end: int
-    source_id: str | None = None
-    member: str | None = None
-    line: int | None = None
-    anchor: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedQuotation:
-    """A quoted source passage: ``text`` (body, as rendered), attributed ``path``, optional
-    ``lines`` (``"270-275"``) and ``revision`` (hex)."""
-
-    text: str
-    path: str
-    lines: str | None = None
-    revision: str | None = None
+__all__ = ["ParsedBlock", "ParsedDocument"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,23 +36,9 @@ class ParsedBlock:
     text: str = ""
     level: int = 0
     section_kind: str = ""
-    citations: tuple[ParsedCitation, ...] = ()
-    quotation: ParsedQuotation | None = None
+    citations: tuple[Citation, ...] = ()
+    quotation: Quotation | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedSourcePin:
-    """A source pin stated by a member: ``SRC-n`` with repository ``url``, ``commit`` and ``cutoff``
-    (``YYYY-MM-DD``) and, from a source register, ``kind`` and ``evidence_layers``."""
-
-    source_id: str
-    url: str | None = None
-    commit: str | None = None
-    cutoff: str | None = None
-    kind: str | None = None
-    evidence_layers: str | None = None
-    declared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +67,8 @@ class ParsedDocument:
     run_id: str | None = None
     reviewed_boundary: str | None = None
     frontmatter: dict[str, Any] = field(default_factory=dict)
-    pins: tuple[ParsedSourcePin, ...] = ()
-    frontmatter_citations: tuple[ParsedCitation, ...] = ()
+    pins: tuple[Source, ...] = ()
+    frontmatter_citations: tuple[Citation, ...] = ()
     set_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -136,7 +84,7 @@ def _reduce_by_fields(self):
     return type(self), tuple([getattr(self, name) for name in self.__slots__])
 
 
-for _cls in (ParsedCitation, ParsedQuotation, ParsedBlock, ParsedSourcePin, ParsedDocument):
+for _cls in (ParsedBlock, ParsedDocument):  # the domain types reduce themselves (domain.model)
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
     _cls.__reduce__ = _reduce_by_fields

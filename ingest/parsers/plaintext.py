@@ -21,7 +21,7 @@ from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
-from ingest.grammar import (
+from domain.grammar import (
     EMPTY_KIND,
     KIND_HEADINGS,
     RECORD_ID,
@@ -30,7 +30,8 @@ from ingest.grammar import (
     member_type,
     system_from_title,
 )
-from ingest.parsers.parsed import ParsedBlock, ParsedCitation, ParsedDocument, ParsedQuotation, ParsedSourcePin
+from domain.model import Citation, Quotation, Source
+from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
@@ -150,9 +151,9 @@ def citation_columns(section_heading: str, header_cells: list[str]) -> set[int]:
     return cols
 
 
-def row_citations(cells: list[tuple[str, int]], cite_cols: set[int]) -> tuple[ParsedCitation, ...]:
+def row_citations(cells: list[tuple[str, int]], cite_cols: set[int]) -> tuple[Citation, ...]:
     """Citations of one table row: citation columns split whole, other cells scanned as prose."""
-    out: list[ParsedCitation] = []
+    out: list[Citation] = []
     for i, (cell, offset) in enumerate(cells):
         if i in cite_cols:
             out.extend(split_cell_citations(cell, offset))
@@ -168,7 +169,7 @@ _COMMIT = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _CUTOFF = re.compile(r"cutoff (?:of |date )?(\d{4}-\d{2}-\d{2})")
 
 
-def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
+def source_pins_from_prose(texts: list[str]) -> tuple[Source, ...]:
     """The source pin stated in prose (seeds: ``… at commit <40 hex> of <url>, with an applicability
     cutoff of 2026-10-14``): the first paragraph naming a URL and a commit pins the ``SRC-n`` it
     cites (``SRC-1`` when it names none)."""
@@ -177,8 +178,8 @@ def source_pins_from_prose(texts: list[str]) -> tuple[ParsedSourcePin, ...]:
         if url and commit:
             cutoff = _CUTOFF.search(text)
             src = SOURCE_ID.search(text)
-            return (ParsedSourcePin(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
-                                    cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
+            return (Source(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
+                           cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
     return ()
 
 
@@ -200,7 +201,7 @@ class _Context:
     annotates: str | None = None
     in_declaration: bool = False
     blocks: list[ParsedBlock] = field(default_factory=list)
-    pins: list[ParsedSourcePin] = field(default_factory=list)
+    pins: list[Source] = field(default_factory=list)
     checked: int = 0
     """Blocks :func:`_quotation` has looked at."""
     prose_from: int | None = None
@@ -386,10 +387,10 @@ def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> Non
     path = attribution.group(1)
     body = text[: len(text) - len(attribution.group(0))]
     at = len(text) - len(path)
-    cite = ParsedCitation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
+    cite = Citation(path, "file", path.rstrip("/"), "quotation", at, len(text), 0, len(text))
     blocks.append(ParsedBlock(
         "quotation", taken[0].line if taken else ln.number, markup, first_gap, text=text,
-        citations=(cite,), quotation=ParsedQuotation(body, path),
+        citations=(cite,), quotation=Quotation(body, path),
     ))
     ctx.checked, ctx.prose_from = len(blocks), None
 

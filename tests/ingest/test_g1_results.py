@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from graph.model import Label
-from ingest.grammar import RECORD_ID, parse_record_id
+from domain.grammar import RECORD_ID, parse_record_id
 from queries.documents import document_trees
 from queries.validation import check
 from render.document import rebuild

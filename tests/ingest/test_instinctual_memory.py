@@ -10,7 +10,7 @@ import pytest
 
 from graph.model import EdgeKind, Label
 from graph.store import Direction
-from ingest.grammar import parse_record_id
+from domain.grammar import parse_record_id
 from ingest.parsers.markdown import parse_markdown
 from queries.documents import document_trees
 from queries.records import citations_of

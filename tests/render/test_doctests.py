@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "queries.demo", "queries.documents", "queries.reports", "queries.dossier",
-    "render.document", "render.plaintext", "render.page", "render.reports", "render.writers",
+    "render.document", "render.to_plaintext", "render.page", "render.reports", "render.writers",
 ]
 
 

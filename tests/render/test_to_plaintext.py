@@ -15,7 +15,7 @@ from ingest.parsers.plaintext import parse_plaintext
 from queries.documents import DocumentTree, document_tree, document_trees
 from queries.traversal import rests_on
 from render.document import rebuild
-from render.plaintext import plain_block, plain_inline, plaintext_of
+from render.to_plaintext import plain_block, plain_inline, plaintext_of
 from tests.analysis_sets import IM01, IM01_SET, load
 from tests.render.conftest import DC_MEMBERS, DC_SET
 
@@ -89,6 +89,18 @@ def test_a_bare_quote_line_becomes_a_paragraph_break():
     block = DocumentBlock("d#L3", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
                           quotation=BlockQuotation("d#Q3", "", "src/a.js"))
     assert plain_block(block) == "first line second line\n\nafter break --- src/a.js"
+
+
+def test_a_quotation_nested_in_a_list_item_names_its_path_once():
+    """The attribution is the grammar's (``domain.grammar.ATTRIBUTION``, indentation allowed), not
+    a second rule: the G2 fixture's indented ``  > --- `prompts/leaf.txt` `` was once kept as body
+    text and its path written twice."""
+    from queries.documents import BlockQuotation, DocumentBlock
+
+    markup = "  > Summarize the journal.\n  > --- `prompts/leaf.txt`"
+    block = DocumentBlock("d#L57", "Statement", "quotation", 57, 57, 0, "", markup, "\n", None,
+                          quotation=BlockQuotation("d#Q57", "Summarize the journal.", "prompts/leaf.txt"))
+    assert plain_block(block) == "Summarize the journal. --- prompts/leaf.txt"
 
 
 def _signature(tree: DocumentTree) -> set[tuple[int, frozenset[str]]]:

@@ -19,7 +19,9 @@ One deliberate addition to "links keep their label": a link whose target is a re
 record ID (``RT-RTE-cumulative-update``) unless its label is a record ID, which the link cites
 itself (G2 ``[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)``). Dropping the target would
 lose the citation, and the plain text must cite the same records as the Markdown member. Which
-record an anchor names is :func:`ingest.grammar.anchor_record`, the parser's rule.
+record an anchor names is :func:`domain.grammar.anchor_record`, and which line of a quotation is
+its attribution and what its ``>`` marker is are :data:`domain.grammar.ATTRIBUTION` and
+:data:`domain.grammar.QUOTE_MARKER`: the parser's rules, not restated here.
 Plain-text members are returned unchanged.
 """
 
@@ -29,7 +31,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ingest.grammar import RECORD_ID, anchor_record
+from domain.grammar import ATTRIBUTION, QUOTE_MARKER, RECORD_ID, anchor_record
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
 
@@ -39,7 +41,6 @@ _MD = MarkdownIt("commonmark")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _LIST_MARKER = re.compile(r"^\s*[-*+][ \t]+")
-_ATTRIBUTION = re.compile(r"^>\s*---\s+(.*?)\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
@@ -123,12 +124,12 @@ def _quotation(block: DocumentBlock) -> str:
     paragraphs: list[list[str]] = [[]]
     path = block.quotation.path if block.quotation is not None else ""
     for raw in block.markup.splitlines():
-        m = _ATTRIBUTION.match(raw)
+        m = ATTRIBUTION.match(raw)
         if m:
             if not path:
                 path = plain_inline(m.group(1))
             continue
-        body = re.sub(r"^\s{0,3}>[ ]?", "", raw)
+        body = QUOTE_MARKER.sub("", raw, count=1)
         if not body.strip():
             if paragraphs[-1]:
                 paragraphs.append([])

@@ -1,7 +1,9 @@
 """The analysis-set grammar as data: identifier patterns, member types and section vocabularies.
 
 Every rule here cites its source in ``../shared/format/GRAMMAR.md`` (copied as ``corpus/`` is not;
-the grammar is described in the README). Both parsers and the set checker read this module.
+the grammar is described in the README). Both parsers, the set checker, the renderers and the bench's
+invariants read this module, so each rule is written once; it does no I/O and imports no other
+citegraph package.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.model import ANY_ANALYST, STATUS_VALUES
 
 __all__ = [
+    "ANY_ANALYST",
+    "STATUS_VALUES",
     "RECORD_ID",
     "RECORD_ID_STRICT",
     "SOURCE_ID",
@@ -29,11 +32,13 @@ __all__ = [
     "member_identity",
     "EMPTY_KIND",
     "EVIDENCE_LAYERS",
+    "ROUTE_FIELDS",
     "parse_record_id",
     "ParsedRecordId",
     "classify_token",
     "system_from_title",
     "ATTRIBUTION",
+    "QUOTE_MARKER",
     "ID_LIKE",
     "SOURCE_RANGE",
     "RECORD_RANGE",
@@ -50,6 +55,17 @@ __all__ = [
     "role_of",
     "role_file",
 ]
+
+ANY_ANALYST = "*"
+"""The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
+result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
+
+STATUS_VALUES = frozenset({
+    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
+})
+"""Conclusion-status vocabulary (GRAMMAR §4.4): the value of a Statement's ``statuses`` entry when
+the status is well formed (:func:`split_status`; ``queries.validation`` refuses the
+rest)."""
 
 KINDS = ("CMP", "OBJ", "RTE", "CLM", "ABS", "BAP")
 """Record kinds (GRAMMAR §1.1): components, operative objects, routes, claims, evidenced absences,
@@ -121,6 +137,12 @@ KIND_HEADINGS = (
 EVIDENCE_LAYERS = ("implementation", "doctrine/design", "reported operation", "observed run", "causal experiment")
 """Evidence layers of the Source register (GRAMMAR §7, §8)."""
 
+ROUTE_FIELDS = (
+    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
+    "Invalidation or expiry", "Activation or effect", "Evidence limits",
+)
+"""Route field labels every slug-ID route declaration states once, as unindented bullets (GRAMMAR §4.5)."""
+
 EMPTY_KIND = re.compile(r"^none declared in this member\.?$")
 """The empty-kind sentence (GRAMMAR §4.1; a test fixture adds a trailing period)."""
 
@@ -131,7 +153,7 @@ class MemberType:
 
     ``sections`` are the H2 names (GRAMMAR §3); ``subsections`` the fixed H3 names; ``free`` the H2
     sections whose short lines are free H3 subheadings (GRAMMAR §9 rule 2); ``record_prefix`` the
-    analyst prefix it may declare (GRAMMAR §2.2 rule 4), :data:`~graph.model.ANY_ANALYST` for the
+    analyst prefix it may declare (GRAMMAR §2.2 rule 4), :data:`ANY_ANALYST` for the
     G1 result (one file holding every analyst's records), or None. ``run_id_key`` and
     ``boundary_key`` are the frontmatter keys naming its run and reviewed boundary (GRAMMAR §2.2
     rule 5). A ``projection`` (the generated review, §3.11) is published outside the set folder:
@@ -325,6 +347,10 @@ ATTRIBUTION = re.compile(
 """A quotation's attribution line (GRAMMAR §6, tolerant): ``> --- `path` `` with optional
 ``:lines`` inside the code span and an optional `` @ `rev` ``; leading indentation allowed for quotes
 nested in list items. Group 1 is the code span, group 2 the revision."""
+
+QUOTE_MARKER = re.compile(r"^[ \t]*>[ ]?")
+"""The block-quote marker that opens each line of a quotation (GRAMMAR §6): ``>`` and one optional
+space, after any indentation (quotes nested in list items); what follows it is the passage."""
 
 ID_LIKE = re.compile(r"(?<![\w-])(?:RT|MEM|EPI)-[A-Za-z]+-[\w-]*\w(?![\w-])")
 """Tokens shaped like an analyst-prefixed record ID (``RT-XYZ-foo``, ``RT-RTE-Foo``,
@@ -529,7 +555,7 @@ implementation conclusion status `wired` for context output``)."""
 def split_status(stated: str) -> tuple[str, str | None]:
     """(value, qualifier) of a stated conclusion status (GRAMMAR §4.4).
 
-    The value is the leading vocabulary term (:data:`graph.model.STATUS_VALUES`, backticks
+    The value is the leading vocabulary term (:data:`STATUS_VALUES`, backticks
     stripped); what follows it in its sentence is its qualifier (real forms: ``wired on target
     emission``, ``uninspected, no supplied benchmark result``). A statement that opens with no term,
     or whose qualifier is itself a term (``wired; observed`` is two values), is returned whole with

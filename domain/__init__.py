@@ -1,0 +1,8 @@
+"""The ground floor: the analysis-set grammar, typed ids and the model's concepts as frozen objects.
+
+``domain`` does no I/O and imports no other citegraph package (checked by the import-linter
+contract in ``pyproject.toml``); ``ingest``, ``graph``, ``queries``, ``render`` and ``bench`` build
+on it. :mod:`domain.grammar` holds the rules of ``GRAMMAR.md``, :mod:`domain.ids` the typed ids and
+:mod:`domain.model` one frozen type per concept; :mod:`graph.codec` maps those onto stored nodes
+and edges.
+"""

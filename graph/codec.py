@@ -1,0 +1,255 @@
+"""Domain objects ↔ stored nodes and edges: the one module that spells their property keys.
+
+Each concept of :mod:`domain.model` is written by a ``*_props`` function (the property map a
+:class:`~graph.model.Node` or :class:`~graph.model.Edge` stores) and read back by a ``*_of``
+function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
+:func:`citation_target_kind`, …) serve filters that must not build an object per edge.
+
+==============  ==================  ===============================================================
+concept         stored as           keys
+==============  ==================  ===============================================================
+(structure)     CONTAINS edge       ``order`` (the child's block index; 0 for a set's documents)
+Amendment       SUPERSEDED_BY edge  ``statement`` (the amending statement's node id); PART_OF too
+Declaration     DECLARED_IN edge    ``label`` (the declaration heading's label, or None)
+Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``start``, ``end``,
+                                    ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
+                                    only when set. The target is the edge's ``dst`` node.
+Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
+                                    ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
+Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
+Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
+Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
+Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
+                                    ``evidence_layers``, ``declared`` (True or None)
+SourceFile      SourceFile node     ``path``, ``source_id``
+NamedReference  NamedReference      ``name``, ``slug``
+==============  ==================  ===============================================================
+
+Defaults when a key is missing (a hand-built or older edge): ``form`` reads as ``citation``,
+``target_kind`` as ``record``, ``token`` as ``""`` and every offset as 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.ids import RecordId, SourceId
+from domain.ids import NodeId
+from domain.model import Citation, NamedReference, Quotation, Record, Section, Source, SourceFile, Statement
+from graph.model import Edge, Node
+
+__all__ = [
+    "citation_props",
+    "citation_of",
+    "citation_form",
+    "citation_token",
+    "citation_target_kind",
+    "citation_span",
+    "citation_target",
+    "citation_member",
+    "citation_anchor",
+    "declared_in_props",
+    "contains_props",
+    "stated_in_props",
+    "declaration_label",
+    "section_props",
+    "section_of",
+    "statement_props",
+    "statement_of",
+    "quotation_props",
+    "quotation_of",
+    "record_props",
+    "record_of",
+    "record_id_of",
+    "source_props",
+    "cited_source_props",
+    "source_file_props",
+    "named_reference_props",
+]
+
+_TARGET_KEY = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
+"""The property of a cited node that holds its normalised target, by target kind."""
+
+
+# -- Citation: a CITES edge ------------------------------------------------------------------------
+
+def citation_props(c: Citation) -> dict[str, Any]:
+    """The CITES edge properties of ``c`` (module table); ``member``, ``line`` and ``anchor``
+    appear only when set, ``target`` and ``source_id`` live on the cited node."""
+    props: dict[str, Any] = {
+        "form": c.form, "token": c.token, "target_kind": c.target_kind, "start": c.start, "end": c.end,
+        "span_start": c.span_start, "span_end": c.span_end,
+    }
+    if c.member:
+        props["member"] = c.member
+    if c.line:
+        props["line"] = c.line
+    if c.anchor:
+        props["anchor"] = c.anchor
+    return props
+
+
+def citation_form(edge: Edge) -> str:
+    """How the citation on ``edge`` is written (:data:`domain.model.CITATION_FORMS`); ``citation``
+    when unstated."""
+    return edge.props.get("form") or "citation"
+
+
+def citation_token(edge: Edge) -> str:
+    """The token as written on ``edge``, ``""`` when unstated."""
+    return edge.props.get("token") or ""
+
+
+def citation_target_kind(edge: Edge) -> str:
+    """What ``edge`` cites (:data:`domain.model.TARGET_KINDS`); ``record`` when unstated."""
+    return edge.props.get("target_kind") or "record"
+
+
+def citation_span(edge: Edge) -> tuple[int, int]:
+    """(start, end) character offsets of the text the citation on ``edge`` supports; (0, 0) when
+    unstated."""
+    props = edge.props
+    return int(props.get("span_start") or 0), int(props.get("span_end") or 0)
+
+
+def citation_target(edge: Edge, node: Node | None) -> str:
+    """The normalised target of the citation on ``edge``: the record ID, ``SRC-n``, path or name
+    the cited ``node`` holds, else the token as written, else the node id ``edge.dst``."""
+    target = node.get(_TARGET_KEY.get(citation_target_kind(edge), "name")) if node is not None else None
+    return target or citation_token(edge) or edge.dst
+
+
+def citation_member(edge: Edge) -> str | None:
+    """The member file a link citation on ``edge`` names (``runtime.md``), or None."""
+    return edge.props.get("member")
+
+
+def citation_anchor(edge: Edge) -> str | None:
+    """The anchor of a record-labelled link on ``edge`` that does not name that record, or None
+    (GRAMMAR §2.2 rule 3)."""
+    return edge.props.get("anchor")
+
+
+def citation_of(edge: Edge, node: Node | None = None) -> Citation:
+    """The :class:`~domain.model.Citation` a CITES ``edge`` stores; ``node`` is the cited node (for
+    the normalised ``target``, see :func:`citation_target`), None when not at hand. The defaults are
+    those of the single-key readers above."""
+    get = edge.props.get
+    kind, token, line = get("target_kind") or "record", get("token") or "", get("line")
+    target = node.props.get(_TARGET_KEY.get(kind, "name")) if node is not None else None
+    return Citation(
+        token, kind, target or token or edge.dst, get("form") or "citation", int(get("start") or 0),
+        int(get("end") or 0), int(get("span_start") or 0), int(get("span_end") or 0),
+        node.props.get("source_id") if node is not None else None, get("member"), int(line) if line else None,
+        get("anchor"),
+    )
+
+
+# -- Declaration: a DECLARED_IN edge (Record → its declaration Section) --------------------------
+
+def declared_in_props(label: str | None) -> dict[str, Any]:
+    """The DECLARED_IN edge properties of a declaration labelled ``label`` (None for a bare one)."""
+    return {"label": label}
+
+
+def declaration_label(edge: Edge) -> str | None:
+    """The label of the declaration a DECLARED_IN ``edge`` leads to, or None."""
+    return edge.props.get("label")
+
+
+# -- Section and Statement: the blocks of a document ---------------------------------------------
+
+def section_props(s: Section, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The Section node properties of ``s``, then the parser's kind-specific ``extra`` (declaration
+    ``record_id``/``label``, ``annotates``, ``record_kind``, …)."""
+    return {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line, "kind": s.kind,
+            "markup": s.markup, "gap": s.gap, **extra}
+
+
+def section_of(node: Node) -> Section:
+    """The :class:`~domain.model.Section` a Section ``node`` stores (missing: kind ``section``,
+    numbers 0, text ``""``)."""
+    get = node.props.get
+    return Section(NodeId(node.id), get("heading") or "", int(get("level") or 0), get("kind") or "section",
+                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
+    then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
+    …)."""
+    return {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order, "line": s.line,
+            **extra}
+
+
+def statement_of(node: Node) -> Statement:
+    """The :class:`~domain.model.Statement` a Statement ``node`` stores, without its citations
+    (missing: kind ``paragraph``, numbers 0, text ``""``)."""
+    get = node.props.get
+    return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
+                     int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+# -- structure and amendments --------------------------------------------------------------------
+
+def contains_props(order: int) -> dict[str, Any]:
+    """The CONTAINS edge properties of a child at block index ``order``."""
+    return {"order": order}
+
+
+def stated_in_props(statement: str) -> dict[str, Any]:
+    """The SUPERSEDED_BY or PART_OF edge properties naming the ``statement`` (node id) that states it."""
+    return {"statement": statement}
+
+
+# -- Quotation -------------------------------------------------------------------------------------
+
+def quotation_props(q: Quotation, *, line: int) -> dict[str, Any]:
+    """The Quotation node properties of ``q`` quoted by the statement at file ``line``."""
+    return {"text": q.text, "path": q.path, "lines": q.lines, "revision": q.revision, "line": line}
+
+
+def quotation_of(node: Node) -> Quotation:
+    """The :class:`~domain.model.Quotation` a Quotation ``node`` stores (missing text/path: ``""``)."""
+    return Quotation(node.get("text") or "", node.get("path") or "", node.get("lines"), node.get("revision"))
+
+
+# -- shared nodes: Record, Source, SourceFile, NamedReference ---------------------------------------
+
+def record_props(r: Record) -> dict[str, Any]:
+    """The Record node properties of ``r``."""
+    return {"record_id": r.record_id, "analyst": r.analyst, "kind": r.kind, "slug": r.slug}
+
+
+def record_of(node: Node) -> Record:
+    """The :class:`~domain.model.Record` a Record ``node`` stores."""
+    return Record(RecordId(node.get("record_id") or ""), node.get("analyst"), node.get("kind") or "",
+                  node.get("slug") or "")
+
+
+def record_id_of(node: Node) -> str:
+    """The record ID a Record ``node`` stores (``RT-RTE-mcp-write``), ``""`` when unstated."""
+    return node.get("record_id") or ""
+
+
+def source_props(s: Source) -> dict[str, Any]:
+    """The Source node properties of ``s``; ``declared`` is stored True or None (a shared node's
+    None never erases what another member stated)."""
+    return {"source_id": s.source_id, "kind": s.kind, "url": s.url, "commit": s.commit,
+            "cutoff": s.cutoff, "evidence_layers": s.evidence_layers, "declared": True if s.declared else None}
+
+
+def cited_source_props(source_id: SourceId) -> dict[str, Any]:
+    """The Source node properties a citation of ``source_id`` states: the id alone (the register
+    row, when there is one, states the rest through :func:`source_props`)."""
+    return {"source_id": source_id}
+
+
+def source_file_props(f: SourceFile) -> dict[str, Any]:
+    """The SourceFile node properties of ``f``."""
+    return {"path": f.path, "source_id": f.source_id}
+
+
+def named_reference_props(r: NamedReference) -> dict[str, Any]:
+    """The NamedReference node properties of ``r``."""
+    return {"name": r.name, "slug": r.slug}

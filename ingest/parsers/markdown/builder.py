@@ -1,0 +1,149 @@
+"""The block builder: blocks with exact ``gap``/``markup`` from file line ranges, where the
+parser is (open H2, kind heading, record), and :func:`statement`, the one way a statement is
+emitted (citations, statuses, fields; GRAMMAR §4.3–§4.5, §4.7).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from domain.grammar import RECORD_ID, MemberType, anchor_record
+from graph.errors import ParseError, SourceSpan
+from ingest.citations import extract_citations
+from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
+from ingest.parsers.parsed import ParsedBlock
+
+__all__ = ["MD", "Context", "Builder", "closing", "statement", "field_extra", "LABEL"]
+
+
+MD = MarkdownIt("commonmark").enable("table")
+
+
+LABEL = re.compile(r"^([^:\n]{1,200}?):[ \t]+(\S[\s\S]*)$")
+
+
+_PART_OF = re.compile(
+    rf"^Part of:[ \t]+(?:({RECORD_ID.pattern})|\[({RECORD_ID.pattern})\]\(([^()\s]*)\))[ \t]*$"
+)
+
+
+@dataclass
+class Context:
+    """Where the parser is: the open H2, kind heading, declaration and annotation."""
+
+    member: MemberType
+    file_name: str
+    h2: str = ""
+    record_kind: str | None = None
+    declaration: dict | None = None
+    annotation: str | None = None
+    first_in_record: bool = False
+
+
+@dataclass
+class Builder:
+    """Emits blocks with exact ``gap``/``markup`` from file line ranges."""
+
+    path: str
+    text: str
+    lines: list[str]
+    starts: list[int]
+    prev_end: int
+    blocks: list[ParsedBlock] = field(default_factory=list)
+
+    def bounds(self, first: int, stop: int) -> tuple[int, int, int]:
+        """(start offset, end offset, last line) of file lines ``[first, stop)`` (0-based) without
+        trailing blank lines."""
+        while stop > first + 1 and not self.lines[stop - 1].strip():
+            stop -= 1
+        return self.starts[first], self.starts[stop - 1] + len(self.lines[stop - 1]), stop
+
+    def emit(self, kind: str, first: int, stop: int, **kwargs) -> ParsedBlock:
+        start, end, _ = self.bounds(first, stop)
+        return self.emit_at(kind, first, start, end, **kwargs)
+
+    def emit_at(self, kind: str, line: int, start: int, end: int, **kwargs) -> ParsedBlock:
+        """Emit a block of file offsets ``[start, end)`` on 0-based ``line`` (a part of a line:
+        an inline declaration, :func:`inline_declaration`)."""
+        if start < self.prev_end:
+            raise ParseError("overlapping Markdown blocks", source=SourceSpan(self.path, line + 1))
+        block = ParsedBlock(kind, line + 1, self.text[start:end], self.text[self.prev_end:start], **kwargs)
+        self.blocks.append(block)
+        self.prev_end = end
+        return block
+
+
+def closing(tokens: list[Token], i: int) -> int:
+    """Index of the token closing ``tokens[i]`` (``i`` itself for self-contained tokens)."""
+    if tokens[i].nesting != 1:
+        return i
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1
+
+
+def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: str, *,
+               links: list[Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
+               **extra) -> ParsedBlock:
+    """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
+    or annotation (GRAMMAR §4.4) and ID findings; ``scan=False`` for quoted, fenced and raw HTML
+    text; ``at`` gives file offsets when the statement is part of a line (an inline declaration's
+    body)."""
+    extra = {k: v for k, v in extra.items() if v is not None}
+    if scan:
+        if citations is None:
+            citations = with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
+        extra.update(id_findings(text))
+        if ctx.declaration is not None or ctx.annotation is not None:
+            statuses = status_facts(text, extra.get("label"), extra.get("value"), extra.get("form"))
+            if statuses:
+                extra["statuses"] = statuses
+        if ctx.declaration is not None or ctx.annotation is not None:
+            fields = run_on_fields(text) if kind in ("field", "paragraph") and extra.get("form") in (None, "line") else []
+            if fields:
+                extra["fields"] = fields
+    elif citations is None:
+        citations = ()
+    if ctx.annotation is not None and kind == "paragraph":
+        kind = "annotation_body"
+    if at is None:
+        block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+    else:  # offsets within the lines (the body of an inline declaration)
+        block = b.emit_at(kind, first, *at, text=text, citations=tuple(citations), extra=extra)
+    if ctx.first_in_record:
+        ctx.first_in_record = False
+        if (ctx.declaration is not None and kind == "field" and extra.get("label") == "Label"
+                and not ctx.declaration.get("label")):
+            ctx.declaration["label"] = extra.get("value")
+    return block
+
+
+def field_extra(label: str, value: str, form: str, raw: str, ctx: Context) -> dict[str, Any]:
+    """``label``/``value``/``form`` of a field, plus ``part_of`` (or ``part_of_malformed``) for a
+    ``Part of:`` line inside a declaration (GRAMMAR §4.7; inside an annotation it is malformed:
+    an annotation adds no ``Part of:``, §4.6) and ``route_ids`` for a ledger ``Route ID:`` line
+    (§3.5)."""
+    extra: dict[str, Any] = {"label": label, "value": value, "form": form}
+    if label == "Part of" and ctx.declaration is None and ctx.annotation is not None:
+        extra["part_of_malformed"] = f"`{raw.strip()}` in an annotation, which adds no `Part of:`"
+    elif label == "Part of" and ctx.declaration is not None:
+        m = _PART_OF.match(raw)
+        if form != "line":
+            extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"
+        elif m and m.group(1):
+            extra["part_of"] = m.group(1)
+        elif m and m.group(2) and anchor_record(m.group(3).partition("#")[2]) == m.group(2):
+            extra["part_of"] = m.group(2)
+        else:
+            extra["part_of_malformed"] = raw.strip()
+    if label == "Route ID":
+        extra["route_ids"] = [m.group() for m in RECORD_ID.finditer(value)]
+    return extra
