@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.grammar import ANALYSTS, KINDS
 from graph.codec import citation_form, citation_token, declaration_label
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
@@ -53,9 +54,10 @@ def records_of(
     AnalysisSetNotFound
         ``set_id`` is not in the store (the hint names the closest sets).
     InvalidQuery
-        ``kind`` or ``analyst`` is a value no record in scope has, close to one that some have (a
-        typo: ``ROUTE`` for ``RTE``); the hint lists the values there are. A value close to none
-        simply matches no record.
+        ``kind`` or ``analyst`` is not one of the grammar's (:data:`domain.grammar.KINDS`,
+        :data:`~domain.grammar.ANALYSTS`; the hint names the closest and lists them), or is a value
+        no record in scope has, close to one that some have (a typo: ``OBJ`` for ``CMP`` in a set
+        without components); a value close to none that records may have simply matches no record.
 
     >>> from queries.demo import demo_store
     >>> [(r.id, r.declared_in, r.citations) for r in records_of(demo_store(), kind="RTE")]
@@ -63,6 +65,11 @@ def records_of(
     >>> records_of(demo_store(), analyst="MEM")
     []
     """
+    for what, value, vocabulary in (("a record kind", kind, KINDS), ("an analyst prefix", analyst, ANALYSTS)):
+        if value is not None and value not in vocabulary:
+            guess = did_you_mean(value, vocabulary)
+            listed = f"{what} is one of {', '.join(vocabulary)}"
+            raise InvalidQuery(f"{value!r} is not {what}", hint=f"{guess} {listed}" if guess else listed)
     require_set(store, set_id)
     where = {k: v for k, v in (("analyst", analyst), ("kind", kind), ("record_id", record_id)) if v is not None}
     nodes = store.find_nodes(Label.RECORD, set_id=set_id, where=where or None)

@@ -110,6 +110,18 @@ def test_records_of_tolaria_of_kind_rte_are_exactly_its_routes(home, client, see
         "tolaria/MEM-RTE-mcp-read", "tolaria/RT-RTE-mcp-write"]
 
 
+def test_a_record_kind_or_analyst_outside_the_grammar_is_a_usage_error(home, client):
+    result = run("records", "--kind", "RTX", home=home)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1:] == ["error: 'RTX' is not a record kind",
+                                              "hint: did you mean RTE? a record kind is one of CMP, OBJ, RTE, CLM, ABS, BAP"]
+    result = run("records", "--analyst", "xx", home=home)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1:] == ["error: 'XX' is not an analyst prefix",
+                                              "hint: an analyst prefix is one of RT, MEM, EPI"]
+    assert client.get("/records", params={"kind": "XYZ"}).status_code == 422
+
+
 def test_search_on_every_face(home, client):
     data = cli_data("search", "compare-and-swap", home=home)
     assert [(h["rank"], h["statement"]) for h in data["hits"]] == [
@@ -139,7 +151,7 @@ def test_unknown_names_get_the_closest_ones_on_every_face(home, client):
     result = run("render", "tolaria/synthesys", home=home)
     assert result.exit_code == 66 and "did you mean tolaria/synthesis?" in result.stderr
     result = run("records", "--kind", "ROUTE", home=home)
-    assert result.exit_code == 2 and "did you mean RTE? the kinds there are: BAP, CLM, CMP, OBJ, RTE" in result.stderr
+    assert result.exit_code == 2 and "did you mean RTE? a record kind is one of CMP, OBJ, RTE, CLM, ABS, BAP" in result.stderr
     rest = client.get("/search", params={"q": "vault", "set": "Tolaria"}).json()["error"]
     assert rest["code"] == "NOT_FOUND" and rest["hint"].startswith("did you mean tolaria?")
     assert client.get("/documents/tolaria/synthesys").json()["error"]["hint"].startswith(
