@@ -19,13 +19,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from graph.errors import AmbiguousScope, AnalysisSetNotFound, QueryLimitExceeded, VersionNotFound
+from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
 from graph.store import GraphStore
 from graph.versions import SetVersion, digest_of, summary_of
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
 from queries.traversal import MAX_DEPTH, rests_on
+from queries.names import unknown_set
 
 __all__ = [
     "SetHistory",
@@ -88,7 +89,7 @@ def read_set(store: GraphStore, set_id: str) -> SetBatch:
 
     found = store.get_nodes([set_id]).get(set_id)
     if found is None or found.label != Label.ANALYSIS_SET:
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     return set_batch_of(store, set_id)
 
 
@@ -111,7 +112,7 @@ def history(store: GraphStore, set_id: str) -> SetHistory:
     (1, ['demo/synthesis'])
     """
     if not store.get_nodes([set_id]):
-        raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+        raise unknown_set(store, set_id)
     kept = tuple(store.set_versions(set_id)) if hasattr(store, "set_versions") else ()
     if not kept:
         batch = read_set(store, set_id)

@@ -42,7 +42,7 @@ from graph.errors import (
 )
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, review_node_id
 from graph.store import Direction, GraphStore
-from queries.names import unknown_set
+from queries.names import require_set, unknown_set
 from queries.traversal import explain
 
 __all__ = [
@@ -1099,7 +1099,13 @@ def review_suspect(
 
 
 def reviews_of(store: GraphStore, *, set_id: str | None = None, node_id: str | None = None) -> tuple[Review, ...]:
-    """Stored reviews (of one set and/or one node when given), sorted by (set, node, at, revision)."""
+    """Stored reviews (of one set and/or one node when given), sorted by (set, node, at, revision).
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is not in the store (the hint names the closest sets)."""
+    require_set(store, set_id)
     where = {"node": node_id} if node_id is not None else None
     found = [Review.from_node(n) for n in store.find_nodes(Label.REVIEW, set_id=set_id, where=where)]
     return tuple(sorted(found, key=lambda r: (r.set, r.node, r.at, r.revision)))

@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from graph.errors import AnalysisSetNotFound, IncomparableSets, SystemNotFound
+from graph.errors import IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
 from graph.store import GraphStore
 from queries.history import history, store_at
 from queries.setview import RecordState, SetView, is_slug_id, normalised_label, read_view, status_value
+from queries.names import unknown_set
 
 __all__ = [
     "RunSource",
@@ -360,7 +361,7 @@ def _run(store: GraphStore, set_id: str, version: int) -> Run:
         if run.set_id == set_id:
             return Run(run.set_id, run.run_id, run.date, run.revisions, run.reviewed_boundary, run.cutoff,
                        run.sources, run.documents, run.declarations, version)
-    raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")  # pragma: no cover - system checked
+    raise unknown_set(store, set_id)  # pragma: no cover - system checked
 
 
 def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | None = None,
@@ -387,7 +388,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
     nodes = store.get_nodes([set_a, set_b])
     for set_id in (set_a, set_b):
         if set_id not in nodes or nodes[set_id].label != Label.ANALYSIS_SET:
-            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+            raise unknown_set(store, set_id)
     if set_a == set_b:
         raise IncomparableSets(f"{set_a} is compared with itself", hint="compare two runs, or diff two versions of one")
     system_a, system_b = nodes[set_a].get("system"), nodes[set_b].get("system")

@@ -17,6 +17,7 @@ from graph.codec import declaration_label, record_id_of
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees
+from queries.names import unknown_set
 
 __all__ = ["RecordState", "SetView", "read_view", "normalised_label", "status_value", "is_slug_id"]
 
@@ -162,9 +163,7 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
         trees = document_trees(store, set_id=set_id)
     else:
         if not store.get_nodes([set_id]):
-            from graph.errors import AnalysisSetNotFound
-
-            raise AnalysisSetNotFound(f"no analysis set {set_id!r} in the store")
+            raise unknown_set(store, set_id)
         trees = document_trees(store, set_id=set_id, document_ids=sorted(documents)) if documents else ()
     blocks = {b.id: (t.id, b) for t in trees for b in t.blocks}
     by_document = {t.id: t for t in trees}

@@ -16,6 +16,7 @@ from graph.errors import CitegraphError, VersionNotFound
 from graph.store import GraphStore
 from queries.history import SetHistory, diff_versions, history
 from queries.runs import compare_runs, runs_of
+from queries.names import unknown_set
 from render import Format
 from render.history import comparison_page, diff_page
 from render.writers import write
@@ -117,9 +118,7 @@ def compare_view(store: GraphStore, a: str, b: str | None, base: str) -> str:
     """
     node = store.get_nodes([a]).get(a)
     if node is None:
-        from graph.errors import AnalysisSetNotFound
-
-        raise AnalysisSetNotFound(f"no analysis set {a!r} in the store")
+        raise unknown_set(store, a)
     found = runs_of(store, str(node.get("system") or ""))
     others = [r.set_id for r in found.runs if r.set_id != a]
     if b is None:

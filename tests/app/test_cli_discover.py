@@ -316,3 +316,21 @@ def test_rests_on_a_file_or_a_source_from_the_cli(home, seeds_store):
     assert missing.exit_code == 66
     assert "and it is no source ID or cited file either" in missing.stderr
     assert "hint: did you mean mcp-server/vault.js" in missing.stderr
+
+
+@pytest.mark.parametrize("args", [["history", "tolara"], ["diff", "tolara"], ["stats", "--set", "tolara"],
+                                  ["compare", "tolara", "talorys"], ["review", "--list", "--set", "tolara"]],
+                         ids=lambda a: " ".join(a))
+def test_history_runs_stats_and_reviews_name_the_closest_set(args, home):
+    result = run(*args, home=home)
+    assert result.exit_code == 66
+    assert result.stderr.splitlines()[1:] == [
+        "error: no analysis set 'tolara' in the store",
+        "hint: did you mean tolaria? the store holds 2 sets: talorys, tolaria (citegraph sets lists them)"]
+
+
+@pytest.mark.parametrize("path", ["/sets/tolara/versions", "/sets/tolara/diff", "/compare?a=tolara&b=talorys"])
+def test_history_routes_name_the_closest_set(path, client):
+    error = client.get(path).json()["error"]
+    assert (error["code"], error["hint"]) == (
+        "NOT_FOUND", "did you mean tolaria? the store holds 2 sets: talorys, tolaria (citegraph sets lists them)")
