@@ -123,8 +123,14 @@ def _origins(value: Any) -> list[str]:
     return out
 
 
-def _paths(value: Any) -> list[Path]:
-    return [_path(v) for v in _list(value)]
+def _roots(value: Any) -> list[Path]:
+    """Absolute folder paths (a relative one would depend on where the server was started)."""
+    roots = [_path(v) for v in _list(value)]
+    relative = [str(r) for r in roots if not r.is_absolute()]
+    if relative:
+        raise ValueError(f"{relative[0]!r} is not an absolute folder path (a JSON list such as "
+                         f"[\"/srv/repos\"], or absolute paths separated by commas)")
+    return roots
 
 
 _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
@@ -139,7 +145,7 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "read_token": (_optional_secret, lambda: None),
     "embed_origins": (_origins, list),
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
-    "repo_roots": (_paths, list),
+    "repo_roots": (_roots, list),
     "ingest_workers": (_integer(1, optional=True), lambda: None),
     "versions_kept": (_integer(1, optional=False), lambda: 10),
 }

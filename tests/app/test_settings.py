@@ -58,6 +58,7 @@ def test_the_neo4j_uri_selects_neo4j_unless_the_store_is_named():
     ("CITEGRAPH_INGEST_WORKERS", "0", "CITEGRAPH_INGEST_WORKERS='0': must be at least 1"),
     ("CITEGRAPH_STORE", "sqlite", "CITEGRAPH_STORE='sqlite': must be memory (the embedded store) or neo4j"),
     ("CITEGRAPH_REPO_ROOTS", "[oops", "CITEGRAPH_REPO_ROOTS='[oops': is not a JSON list"),
+    ("CITEGRAPH_REPO_ROOTS", "notjson", "CITEGRAPH_REPO_ROOTS='notjson': 'notjson' is not an absolute folder path"),
     ("CITEGRAPH_EMBED_ORIGINS", "*", "CITEGRAPH_EMBED_ORIGINS='*': '*' is not an origin"),
 ])
 def test_a_bad_value_names_the_variable_and_what_it_must_be(name, value, message):
