@@ -522,10 +522,32 @@ def serve_cmd(
         where = store_location(store)
     finally:
         store.close()
+    listening = _listen(host, port)
     out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
     out.print(f"  GraphiQL:  {base}/graphql", markup=False, highlight=False)
     out.print(f"  API docs:  {base}/docs (Swagger UI), {base}/redoc", markup=False, highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    uvicorn.Server(uvicorn.Config(create_app(settings), log_level="info")).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> "socket.socket":
+    """A socket bound to ``host:port`` for the server to accept on; a port another process holds
+    (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        listening.bind((host, port))
+    except OSError as exc:
+        listening.close()
+        err.print(f"[bold red]error:[/] cannot listen on {escape(host)}:{port}: {escape(exc.strerror or str(exc))}",
+                  highlight=False)
+        err.print(f"hint: another process holds port {port}: stop it, or serve on another with --port",
+                  markup=False, highlight=False)
+        raise typer.Exit(69) from None
+    listening.set_inheritable(True)
+    return listening
 
 
 import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)

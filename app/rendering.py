@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from graph.errors import CitegraphError
+from graph.errors import CitegraphError, InvalidQuery
 from graph.model import Label
 from graph.store import GraphStore
 from queries.documents import DocumentTree, document_tree, find_document
@@ -125,8 +125,8 @@ def render_request(
     elif set_id:
         page = set_page(analysis_set_report(store, set_id))
     else:
-        raise CitegraphError("nothing to render",
-                             hint="give a document id, --rests-on ID, --record ID or --set S")
+        raise InvalidQuery("nothing to render",  # a usage error: exit 2, 422
+                           hint="give a document id, --rests-on ID, --record ID or --set S")
     return _rendered(write(page, chosen), chosen)
 
 

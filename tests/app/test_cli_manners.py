@@ -57,7 +57,7 @@ def test_serve_help_lists_the_environment_it_reads():
 @pytest.mark.parametrize("args", [
     ["rests-on"], ["rests-on", "X", "--max-depth", "99"], ["stats", "--bogus"], ["nope"],
     ["rests-on", "X", "--json", "--format", "csv"], ["search", " -- "], ["export", "--format", "csv"],
-    ["stats", "--neo4j", "bolt://x", "--home", "/tmp"],
+    ["stats", "--neo4j", "bolt://x", "--home", "/tmp"], ["render"],
 ], ids=lambda a: " ".join(a))
 def test_usage_errors_exit_2(args, tmp_path):
     result = runner.invoke(cli, [*args] if args[0] == "nope" or "--home" in args else [*args, "--home", str(tmp_path)])
@@ -143,3 +143,17 @@ def test_a_reader_that_stops_early_ends_the_command_quietly_with_0(args, tmp_pat
                          stderr=subprocess.PIPE, text=True, timeout=120)
     os.close(write)
     assert (run.returncode, run.stderr) == (0, f"store: embedded store in {home}\n")
+
+
+def test_serve_on_a_port_another_process_holds_exits_69_naming_it(tmp_path):
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        result = runner.invoke(cli, ["serve", "--port", str(port), "--home", str(tmp_path)])
+    assert result.exit_code == 69
+    assert result.stderr.splitlines() == [
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
+        f"hint: another process holds port {port}: stop it, or serve on another with --port"]
