@@ -11,7 +11,7 @@
     cg.query("{ restsOn(record: \\"RT-RTE-mcp-write\\") { count } }")
 
 It needs only httpx and networkx (both citegraph dependencies); the DataFrame helpers need pandas,
-the ``notebook`` extra (``pip install 'citegraph[notebook]'``), imported when first used. Every
+the ``notebook`` extra (``pip install -e '.[notebook]'`` in a clone), imported when first used. Every
 failure raises a :class:`ClientError` carrying the server's stable error code.
 """
 
@@ -57,7 +57,7 @@ def _pandas():
     try:
         import pandas
     except ImportError:
-        raise ImportError("DataFrames need pandas: pip install 'citegraph[notebook]' (or pip install pandas)") from None
+        raise ImportError("DataFrames need pandas: pip install -e '.[notebook]' in the citegraph clone (or pip install pandas)") from None
     return pandas
 
 
