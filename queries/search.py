@@ -40,7 +40,9 @@ MAX_PHRASES = 16
 SNIPPET_CHARS = 160
 """Longest snippet, in characters (before the ``…`` marks)."""
 
-_TERM = re.compile(r'"([^"]*)"?|(\S+)')
+_TERM = re.compile(r'["“”„]([^"“”„]*)["“”„]?|(\S+)')
+"""A quoted phrase (straight or curly double quotes, as the corpus writes them and analysts paste
+them: ``“only path”``) or a bare term."""
 
 
 def parse_query(text: str) -> tuple[Phrase, ...]:
@@ -57,6 +59,8 @@ def parse_query(text: str) -> tuple[Phrase, ...]:
     --------
     >>> [(p.words, p.prefix) for p in parse_query('compare-and-swap "Vault JS" vau* x*y')]
     [(('compare', 'and', 'swap'), False), (('vault', 'js'), False), (('vau',), True), (('x', 'y'), False)]
+    >>> [p.words for p in parse_query('“only path” and')]
+    [('only', 'path'), ('and',)]
     """
     phrases: list[Phrase] = []
     for quoted, bare in _TERM.findall(text):

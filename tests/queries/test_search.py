@@ -90,3 +90,13 @@ def test_query_syntax():
     assert [(p.words, p.prefix) for p in parse_query('compare-and-swap "Vault JS" vau* x*y')] == [
         (("compare", "and", "swap"), False), (("vault", "js"), False), (("vau",), True), (("x", "y"), False)]
     assert parse_query("a a A") == parse_query("a")
+
+
+def test_curly_quotes_make_a_phrase_as_straight_ones_do(seeds_store):
+    """The corpus writes “curly” quotes, and analysts paste them into a search."""
+    phrase = ["tolaria/workflow-report#L31", "tolaria/workflow-report#L57", "tolaria/workflow-report#L45",
+              "tolaria/workflow-report#L39", "tolaria/workflow-report#L43", "tolaria/synthesis#L16",
+              "tolaria/synthesis#L12", "talorys/synthesis#L18"]
+    for text in ('"the note"', "“the note”", "„the note“"):
+        assert [h.statement for h in search(seeds_store, text).hits] == phrase, text
+    assert search(seeds_store, "the note").total == 22  # the words anywhere
