@@ -104,7 +104,7 @@ def run_id_problem(run_id: str) -> str | None:
     >>> run_id_problem("AAS-2026-10-04-dynamic-cheatsheet-01") is None, run_id_problem("AGS-20260821-x") is None
     (True, True)
     >>> run_id_problem("team/AAS-2026-10-04-x-01")
-    "holds '/'; a run-id is letters, digits, '.', '_' and '-' (it names the set in every node id)"
+    "holds '/'; a run-id is ASCII letters, digits, '.', '_' and '-' (it names the set in every node id)"
     """
     if RUN_ID_NAME.fullmatch(run_id):
         return None
@@ -114,7 +114,7 @@ def run_id_problem(run_id: str) -> str | None:
         return f"is {len(run_id)} characters long, over 128"
     bad = next((c for c in run_id if not (c.isascii() and (c.isalnum() or c in "._-"))), None)
     what = f"holds {bad!r}" if bad is not None else f"starts with {run_id[0]!r}"
-    return f"{what}; a run-id is letters, digits, '.', '_' and '-' (it names the set in every node id)"
+    return f"{what}; a run-id is ASCII letters, digits, '.', '_' and '-' (it names the set in every node id)"
 
 PATH_TOKEN = re.compile(r"^(?:[\w.@~+-]+/)*[\w.@~+-]+(?:\.[A-Za-z0-9]{1,8}|/)$|^(?:[\w.@~+-]+/)+[\w.@~+-]+$")
 """A citation-group token that is a commit-relative path (GRAMMAR §9 rule 5: contains ``/`` or a

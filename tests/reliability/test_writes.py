@@ -95,7 +95,7 @@ def test_a_run_id_that_could_spell_another_id_is_refused_on_every_put(store, run
             assert response.status_code == 422, response.text
             error = response.json()["error"]
             assert error["code"] == "INVALID_INPUT"
-            assert error["message"] == (f"run-id {run_id!r} {why}; a run-id is letters, digits, '.', '_' and '-' "
+            assert error["message"] == (f"run-id {run_id!r} {why}; a run-id is ASCII letters, digits, '.', '_' and '-' "
                                         f"(it names the set in every node id)")
             assert error["source"] == {"path": "reconciliation.md", "line": 3}
         assert fingerprint(store) == before
