@@ -486,6 +486,7 @@ def serve_cmd(
     CITEGRAPH_REPO_ROOTS: folders impact over HTTP may open (a JSON list);
     CITEGRAPH_MAX_DEPTH: default traversal limit in evidence steps;
     CITEGRAPH_MAX_BODY_BYTES: request body limit (default 16 MiB);
+    CITEGRAPH_VERSIONS_KEPT: versions of each analysis set the store keeps (default 10);
     CITEGRAPH_DEBUG: show tracebacks of internal errors.
 
     Example: citegraph serve --port 8000
