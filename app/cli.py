@@ -203,7 +203,7 @@ def ingest_cmd(
     from app.cli_progress import progress_bar
     from app.cli_tables import Column, chosen_format, emit
     from ingest.files import MANIFEST_NAME, member_files
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
@@ -333,16 +333,12 @@ def check_cmd(
     if paths and version is not None:
         raise typer.BadParameter("--version reads a stored set; files given as PATHS have no versions")
     if paths:
-        from graph.stores import open_embedded
-        from ingest.files import no_members, read_sets
-        from ingest.loader import ingest_parsed
+        from app.wiring import open_throwaway_store
+        from ingest.pipeline import stage_paths
 
         # parse and assemble, then check in a throwaway store
-        assembly = read_sets(paths, workers=get_settings().ingest_workers)
-        if not assembly.documents and not assembly.problems:
-            raise no_members(paths)
-        store: GraphStore = open_embedded(None, versions_kept=0)
-        ingest_parsed(store, list(assembly.documents))
+        store: GraphStore = open_throwaway_store()
+        assembly = stage_paths(store, paths, workers=get_settings().ingest_workers)
         with progress_bar(err, "checking", unit="sets") as advance:
             report = check(store, set_id=set_id, problems=assembly.problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))

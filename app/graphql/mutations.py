@@ -12,9 +12,9 @@ from strawberry.types import Info
 from app.graphql.context import Context, call
 from app.rest.security import check_write
 from graph.errors import IngestError, SourceSpan
-from ingest.files import accept
-from ingest.loader import IngestReport, ingest_parsed
-from ingest.sets import InputFile, assemble
+from ingest.loader import IngestReport
+from ingest.pipeline import ingest_files
+from ingest.sets import InputFile
 
 __all__ = ["Mutation", "MemberFileInput", "IngestResult", "IngestedDocument"]
 
@@ -75,7 +75,6 @@ class Mutation:
 
         def run() -> IngestReport:
             check_write(ctx.authorization, ctx.settings)
-            read = accept(assemble(_inputs(files)), skip_invalid=skip_invalid, partial=partial)
-            return ingest_parsed(ctx.store, read.parsed, errors=read.errors, gaps=read.gaps)
+            return ingest_files(ctx.store, _inputs(files), skip_invalid=skip_invalid, partial=partial)
 
         return IngestResult.from_domain(await call(run))

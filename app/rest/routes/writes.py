@@ -19,11 +19,10 @@ from app.rest.security import WriteAccess
 from graph.errors import DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
 from queries.names import unknown_document, unknown_set
 from graph.model import Label
-from graph.store import GraphStore
 from ingest.archive import read_zip
-from ingest.files import accept
-from ingest.loader import document_id_of, ingest_parsed
-from ingest.sets import InputFile, assemble
+from ingest.loader import document_id_of
+from ingest.pipeline import ingest_files
+from ingest.sets import InputFile
 
 router = APIRouter(tags=["writes"])
 
@@ -48,12 +47,6 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
     if tag.startswith("W/"):
         raise PreconditionFailed("weak ETags cannot be used for If-Match")
     return {document_id: tag.strip('"')}
-
-
-def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bool, partial: bool = False,
-                  expect: dict[str, str | None] | None = None):
-    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial)
-    return read, ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect)
 
 
 @router.post("/sets", status_code=201, response_model=IngestOut)
@@ -87,7 +80,7 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
     else:
         raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
                           hint="POST multipart/form-data with `files`, or an application/zip body")
-    _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid, partial=partial)
+    report = await run_in_threadpool(lambda: ingest_files(store, inputs, skip_invalid=skip_invalid, partial=partial))
     response.status_code = 201 if report.sets else 200
     return IngestOut.from_domain(report)
 
@@ -112,13 +105,18 @@ async def put_document(
     expect = _expected(if_match, if_none_match, document_id)
     existed = bool(await run_in_threadpool(store.get_nodes, [document_id]))
 
-    def work():
-        read = accept(assemble([InputFile(name, data, explicit=True)]))
-        ids = [document_id_of(d) for d in read.parsed]
+    written: list[str] = []
+
+    def vet(parsed) -> None:
+        ids = [document_id_of(d) for d in parsed]
         if ids != [document_id]:
             raise IngestError(f"the body is document {', '.join(ids) or 'nothing'}, not {document_id}",
                               source=SourceSpan(name, 1), hint="PUT a member to its own <set>/<role> path")
-        return read.parsed[0].sha256, ingest_parsed(store, read.parsed, expect=expect)
+        written.append(parsed[0].sha256)
+
+    def work():
+        report = ingest_files(store, [InputFile(name, data, explicit=True)], expect=expect, vet=vet)
+        return written[0], report
 
     # The ETag is the SHA-256 of the member written (or found unchanged), known without reading the
     # store again: a concurrent DELETE or PUT after this write cannot make the answer wrong or fail.
