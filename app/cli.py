@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 from typer.exceptions import TyperException
 
-from app.errors import face_of
+from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
 from queries.traversal import MAX_DEPTH
 from render import Format
@@ -157,8 +157,9 @@ def handles_errors(fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         except CitegraphError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            if exc.hint:
-                err.print(f"hint: {exc.hint.strip()}", highlight=False, markup=False)
+            hint = hint_of(exc)
+            if hint:
+                err.print(f"hint: {hint.strip()}", highlight=False, markup=False)
             raise typer.Exit(face_of(exc).exit) from None
         except OSError as exc:
             err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",

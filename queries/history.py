@@ -136,13 +136,13 @@ def resolve_version(store: GraphStore, set_id: str | None, version: int | None) 
         return None, None
     if set_id is None:
         raise AmbiguousScope(f"version {version} of which analysis set?",
-                             hint="a version belongs to one set: give the set (--set / set=) with it")
+                             code="version-without-set")
     found = history(store, set_id)
     numbers = [v.number for v in found.versions]
     if version not in numbers:
         kept = (f"version {numbers[0]}" if len(numbers) == 1 else f"versions {numbers[0]}–{numbers[-1]}")
         raise VersionNotFound(f"analysis set {set_id!r} has no version {version}; it keeps {kept}",
-                              hint="citegraph history SET lists the versions kept")
+                              code="unknown-version")
     return found, version
 
 
@@ -538,7 +538,7 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
         earlier = [n for n in numbers if n < to_number]
         if not earlier:
             raise VersionNotFound(f"analysis set {set_id!r} keeps no version before version {to_number}",
-                                  hint="give both versions: --from N --to M")
+                                  code="no-earlier-version")
         from_version = earlier[-1]
     old_store = store_at(store, set_id, from_version)
     new_store = store_at(store, set_id, to_number)

@@ -118,7 +118,7 @@ def _system(store: GraphStore, system: str) -> Node:
     found = store.get_nodes([f"system/{slug}"]).get(f"system/{slug}")
     if found is None or found.label != Label.SYSTEM:
         raise SystemNotFound(f"no analysis set in the store analyses system {system!r}",
-                             hint="systems are named by their slug, e.g. instinctual-memory; citegraph stats lists the sets")
+                             hint="systems are named by their slug, e.g. instinctual-memory", code="unknown-system")
     return found
 
 
@@ -395,7 +395,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
         raise IncomparableSets(
             f"{set_a} analyses {str(system_a).removeprefix('system/')} but {set_b} analyses "
             f"{str(system_b).removeprefix('system/')}: runs are compared only when they analyse the same system",
-            hint="citegraph runs SYSTEM lists the runs of one system")
+            code="other-system")
     number_a = version_a if version_a is not None else history(store, set_a).latest
     number_b = version_b if version_b is not None else history(store, set_b).latest
     view_a = read_view(store_at(store, set_a, version_a), set_a)
