@@ -1,7 +1,7 @@
 """``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
-and the repository, call :func:`queries.impact.impact_of` or :func:`queries.impact.review_suspect`,
+and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.
 """
@@ -141,7 +141,8 @@ def review_cmd(
     Example: citegraph review tolaria/synthesis#L29 --at 48f2a70844c1e8005a7aa5f1499c66f7678360de --note "still holds"
     """
     from ingest.git import GitRepository
-    from queries.impact import review_suspect, reviews_of
+    from ingest.reviews import review_suspect
+    from queries.impact import Review, reviews_of
 
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
@@ -152,7 +153,8 @@ def review_cmd(
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
             reviewer = by or os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
-            reviews = (review_suspect(store, node, revision=at, reviewer=reviewer, note=note, repo=repository),)
+            reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
+                                                       repo=repository)),)
     finally:
         store.close()
     if as_json:

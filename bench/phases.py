@@ -202,7 +202,7 @@ def impact(args: dict) -> dict:
     """``impact_of`` for the ``change`` commit (50 edited files of the impact set's source): one
     first call (cold git reads) and ``repeats`` timed repeats; the report's summary counts."""
     if importlib.util.find_spec("queries.impact") is None:
-        return {"skipped": "queries/impact.py does not exist"}
+        return {"skipped": "queries/impact does not exist"}
     from ingest.git import GitRepository
     from queries.impact import impact_of
 

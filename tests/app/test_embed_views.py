@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
-from queries.impact import _suspects
+from queries.impact.suspects import _suspects
 from queries.traversal import rests_on
 from tests.app.test_embed import graph_data, parse
 from tests.conftest import CORPUS, ingest_into

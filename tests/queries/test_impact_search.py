@@ -11,7 +11,9 @@ import pytest
 
 from graph.stores.sqlite import SQLiteStore
 from ingest.git import GitRepository
-from queries.impact import SupportsContaining, _fragment, impact_of, normalise_quotation, review_suspect
+from ingest.reviews import review_suspect
+from queries.impact import SupportsContaining, impact_of, normalise_quotation
+from queries.impact.quotations import _fragment
 from tests.conftest import SEEDS, ingest_into
 from tests.impact_repo import ImpactRepo, build_impact_repo
 
