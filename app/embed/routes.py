@@ -34,9 +34,9 @@ from app.rest.security import require_read
 from graph.errors import CitegraphError
 from graph.store import GraphStore
 from queries.dossier import record_dossiers
-from queries.reports import rests_on_subgraph
+from queries.subgraphs import rests_on_subgraph
 from render import Format
-from render.reports import dossier_page, rests_on_page
+from render.compose import dossier_page, rests_on_page
 from render.writers import write
 
 __all__ = ["STATIC_DIR", "VENDOR_DIR", "GRAPH_LIBRARY", "graph_library", "router", "mount_embed"]

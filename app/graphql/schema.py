@@ -9,7 +9,7 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
   every read field above but ``search`` takes ``version:`` (:mod:`app.graphql.history`)
 
-Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
+Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.result_types` (query results),
 :mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
 DataLoaders: :mod:`app.graphql.context`.
 """
@@ -36,7 +36,7 @@ from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import GraphQLLimits, limit_extensions
 from app.graphql.pagination import Connection
-from app.graphql.reports import CheckResult, RestsOn, run_check, run_rests_on
+from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
 from app.graphql.search import SearchResult
 from app.graphql.types import (
     NODE_TYPES,

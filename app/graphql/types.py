@@ -24,7 +24,7 @@ from queries.documents import DocumentBlock, DocumentTree
 from queries.names import unknown_document, unknown_set
 
 if TYPE_CHECKING:
-    from app.graphql.reports import CheckResult, Dossier, RestsOn
+    from app.graphql.result_types import CheckResult, Dossier, RestsOn
 
 __all__ = [
     "GraphNode",
@@ -52,7 +52,7 @@ __all__ = [
     "records_of",
 ]
 
-_Reports = "app.graphql.reports"
+_Results = "app.graphql.result_types"
 Ctx = Info[Context, None]
 
 
@@ -292,8 +292,8 @@ class AnalysisSet(GraphNode):
         return wrap_all(sorted((n for n in nodes if _matches(text, n.get("text"))), key=lambda n: _line_key(n.id)))
 
     @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
-    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_check
+    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_check
 
         return await run_check(info, self.graph_id)
 
@@ -724,15 +724,15 @@ class Record(GraphNode):
 
     @strawberry.field(description="Statements resting on this record, in this record's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("record_id"), set_id=self.node.set_id, direct=direct, max_depth=max_depth)
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
                                   "structured.")
-    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_dossier
+    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_dossier
 
         return await run_dossier(info, self.node.get("record_id"), set_id=self.node.set_id, max_depth=max_depth)
 
@@ -781,8 +781,8 @@ class Source(GraphNode):
 
     @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("source_id"), set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source")
@@ -810,8 +810,8 @@ class SourceFile(GraphNode):
     @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
                                   "this file's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("path"), set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source_file")

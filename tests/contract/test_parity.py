@@ -26,7 +26,7 @@ from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
 from queries.documents import document_trees
 from queries.dossier import record_dossiers
-from queries.reports import analysis_set_report, rests_on_subgraph
+from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from queries.stats import stats
 from queries.traversal import generic_reach, reach, rests_on
 from queries.validation import check
