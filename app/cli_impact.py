@@ -52,6 +52,7 @@ def impact_cmd(
     from app.cli_tables import TableFormat, chosen_format
     from ingest.git import GitRepository
     from queries.impact import impact_of
+    from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
     repository = GitRepository(repo)
@@ -64,7 +65,7 @@ def impact_cmd(
     finally:
         store.close()
     if fmt == TableFormat.json:
-        _print_json(report.to_dict())
+        _print_json(plain(report))
     elif fmt == TableFormat.csv:
         _suspects_csv(report)
     else:
@@ -143,6 +144,7 @@ def review_cmd(
     from ingest.git import GitRepository
     from ingest.reviews import review_suspect
     from queries.impact import Review, reviews_of
+    from queries.shapes import plain
 
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
@@ -158,8 +160,7 @@ def review_cmd(
     finally:
         store.close()
     if as_json:
-        _print_json([{"id": r.id, "node": r.node, "set": r.set, "revision": r.revision, "reviewer": r.reviewer,
-                      "at": r.at, "note": r.note} for r in reviews])
+        _print_json([plain(r) for r in reviews])
         return
     if list_:
         out.print(f"{len(reviews)} reviews", markup=False, highlight=False)

@@ -205,6 +205,7 @@ def impact(args: dict) -> dict:
         return {"skipped": "queries/impact does not exist"}
     from ingest.git import GitRepository
     from queries.impact import impact_of
+    from queries.shapes import plain
 
     store = open_store(args["store"])
     try:
@@ -220,7 +221,7 @@ def impact(args: dict) -> dict:
             times.append(time.perf_counter() - t0)
     finally:
         store.close()
-    summary = report.to_dict()["summary"]
+    summary = plain(report)["summary"]
     return {"first_s": first_s, "times": times, "seconds": sorted(times)[len(times) // 2] if times else first_s,
             "summary": summary}
 

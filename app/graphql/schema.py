@@ -231,7 +231,7 @@ class Query:
             return impact_of(info.context.store, GitRepository(allowed), to_revision=to, from_revision=from_,
                              set_id=set, source_id=source)
 
-        return Impact.from_domain(await call(run))
+        return await call(run)
 
     @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
                                                             "latest is the live graph).")

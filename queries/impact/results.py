@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
 from graph.model import Label, Node
+from queries.shapes import wire
 
 __all__ = [
     "FILE_STATUSES",
@@ -41,7 +40,8 @@ class ChangedFile:
     ``file`` is the SourceFile node id and ``path`` the path as the set cites it; ``status`` one of
     :data:`FILE_STATUSES`; ``old_path``/``new_path`` as git reports them (``renamed``: old → new,
     the citations stay attached to the cited ``path``); ``cited_by`` the statements citing it and
-    the quotations attributed to it (node ids in document order).
+    the quotations attributed to it (node ids in document order); ``renamed``: the file was renamed
+    (``old_path`` → ``new_path``), possibly with edits.
     """
 
     file: str
@@ -50,11 +50,10 @@ class ChangedFile:
     old_path: str | None
     new_path: str | None
     cited_by: tuple[str, ...]
+    renamed: bool = field(init=False)
 
-    @property
-    def renamed(self) -> bool:
-        """The file was renamed (``old_path`` → ``new_path``), possibly with edits."""
-        return self.status == "renamed"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "renamed", self.status == "renamed")
 
     def describe(self) -> str:
         """``modified mcp-server/vault.js``, ``renamed mcp-server/index.js → mcp-server/server.js``."""
@@ -211,22 +210,24 @@ class ImpactReport:
     """Answer of :func:`impact_of`.
 
     ``set`` and ``source`` (Source node id, or None for a set without one) as analysed;
-    ``from_revision`` and ``to_revision`` (full commit ids); ``changes`` (cited changed files,
+    ``from_revision`` and ``to_revision`` (full commit ids; ``from`` and ``to`` on the wire);
+    ``summary``; ``changes`` (cited changed files,
     sorted by path); ``uncited_changes`` (paths of the other changed files, sorted); ``quotations``
     (every quotation of the set in scope, in document order); ``suspects`` (flagged, sorted by
-    :meth:`Suspect.sort_key`); ``reviewed`` (suspects a review clears, same order); ``summary``.
+    :meth:`Suspect.sort_key`); ``reviewed`` (suspects a review clears, same order). The REST body
+    and ``citegraph impact --json`` are :func:`queries.shapes.plain` of it.
     """
 
     set: str
     source: str | None
-    from_revision: str
-    to_revision: str
+    from_revision: str = field(metadata=wire("from"))
+    to_revision: str = field(metadata=wire("to"))
+    summary: ImpactSummary = field(init=False)
     changes: tuple[ChangedFile, ...]
     uncited_changes: tuple[str, ...]
     quotations: tuple[QuotationDrift, ...]
     suspects: tuple[Suspect, ...]
     reviewed: tuple[Suspect, ...]
-    summary: ImpactSummary = field(init=False)
 
     def __post_init__(self) -> None:
         states = {s: sum(q.state == s for q in self.quotations) for s in QUOTATION_STATES}
@@ -236,25 +237,3 @@ class ImpactReport:
             statements=kinds["statement"], records=kinds["record"], sections=kinds["section"],
             documents=kinds["document"], conclusions=sum(s.conclusion for s in self.suspects),
             reviewed=len(self.reviewed)))
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form with the field names above (``from``/``to`` for the revisions);
-        the REST body and ``citegraph impact --json`` are exactly this."""
-        return {
-            "set": self.set, "source": self.source, "from": self.from_revision, "to": self.to_revision,
-            "summary": _plain(self.summary),
-            "changes": [{**_plain(c), "renamed": c.renamed} for c in self.changes],
-            "uncited_changes": list(self.uncited_changes),
-            "quotations": [_plain(q) for q in self.quotations],
-            "suspects": [_plain(s) for s in self.suspects],
-            "reviewed": [_plain(s) for s in self.reviewed],
-        }
-
-
-def _plain(value: Any) -> Any:
-    """Dataclasses → dicts, tuples → lists, recursively."""
-    if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    return value
