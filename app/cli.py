@@ -257,6 +257,7 @@ def rests_on_cmd(
     (--version 1: as the set was at version 1)
     """
     from app.cli_tables import Column, chosen_format, emit
+    from queries.shapes import plain
     from queries.traversal import rests_on
 
     fmt = chosen_format(fmt, as_json)
@@ -273,7 +274,7 @@ def rests_on_cmd(
     direct_n = sum(r.direct for r in report.results)
     emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],
-         rows=rows, data=report.to_dict(),
+         rows=rows, data=plain(report),
          footer=[f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive"])
 
 

@@ -22,10 +22,13 @@ __all__ = ["object_type"]
 _TYPES: dict[type, type] = {}
 
 
-def object_type(cls: type, *, name: str | None = None, description: str | None = None) -> type:
-    """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name);
-    one type per class, so nested results must be given their type first when it is to have
-    another name or a description.
+def object_type(cls: type, *, name: str | None = None, description: str | None = None,
+                descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> type:
+    """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
+    with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
+    (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object). One type
+    per class, so nested results must be given their type first when it is to have another name,
+    a description or extra fields.
 
     >>> from queries.impact import Occurrence
     >>> t = object_type(Occurrence, description="Occurrences of a quotation in one file.")
@@ -36,10 +39,12 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
         return _TYPES[cls]
     hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
+    descriptions = descriptions or {}
     for f in dataclasses.fields(cls):
         namespace["__annotations__"][f.name] = _annotation(hints[f.name])
-        if WIRE in f.metadata:
-            namespace[f.name] = strawberry.field(name=f.metadata[WIRE])
+        if WIRE in f.metadata or f.name in descriptions:
+            namespace[f.name] = strawberry.field(name=f.metadata.get(WIRE), description=descriptions.get(f.name))
+    namespace.update(extra or {})
     made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
                            description=description)
     _TYPES[cls] = made

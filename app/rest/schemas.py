@@ -1,47 +1,27 @@
-"""Response models of the REST API (stable JSON keys), built from query results by ``from_domain``."""
+"""Response models of the REST API (stable JSON keys): built from the queries' result dataclasses
+(:func:`app.rest.shapes.response_model`), or built from query results by ``from_domain``."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
+from app.rest.shapes import response_model
 from graph.model import Node
-from queries.traversal import RestsOnReport
+from queries.shapes import plain
+from queries.traversal import RestsOnReport, RestsOnResult
 
-__all__ = ["RestsOnResultOut", "RestsOnOut", "DocumentOut", "DocumentsOut", "HealthOut"]
-
-
-class RestsOnResultOut(BaseModel):
-    """One statement resting on the record; see :class:`queries.traversal.RestsOnResult`."""
-
-    set: str
-    document: str
-    section: str | None
-    section_heading: str | None
-    statement: str
-    kind: str
-    text: str
-    line: int
-    direct: bool
-    depth: int
-    path: list[str]
+__all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "HealthOut"]
 
 
-class RestsOnOut(BaseModel):
-    """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
-    the record (source, file) asked, the ``kind`` of start (``record``, ``source``, ``source_file``),
-    the set filter, the matching start nodes and the results in (set, document, order) order."""
+response_model(RestsOnResult, "RestsOnResultOut")
+RestsOnOut = response_model(RestsOnReport, "RestsOnOut", extra={"count": int})
+"""``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
+:class:`queries.traversal.RestsOnReport` and its ``count`` of results (:func:`rests_on_body`)."""
 
-    record: str
-    kind: str
-    set: str | None
-    records: list[str]
-    results: list[RestsOnResultOut]
-    count: int
 
-    @classmethod
-    def from_domain(cls, report: RestsOnReport) -> "RestsOnOut":
-        data = report.to_dict()
-        return cls(**data, count=len(report.results))
+def rests_on_body(report: RestsOnReport) -> dict:
+    """The REST body of a rests-on answer: ``rests-on --json`` plus ``count``."""
+    return {**plain(report), "count": len(report.results)}
 
 
 class DocumentOut(BaseModel):

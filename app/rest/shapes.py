@@ -22,11 +22,13 @@ from queries.shapes import wire_name
 __all__ = ["response_model"]
 
 _NAMES: dict[type, str] = {}
+_EXTRA: dict[type, dict[str, Any]] = {}
 
 
-def response_model(cls: type, name: str | None = None) -> type[BaseModel]:
+def response_model(cls: type, name: str | None = None, *, extra: dict[str, Any] | None = None) -> type[BaseModel]:
     """The pydantic model of result dataclass ``cls``, named ``name`` in the OpenAPI schema
-    (default ``<cls name>Out``); one model per class (a second call returns the first).
+    (default ``<cls name>Out``), with the ``extra`` fields (name → type) a REST body adds after
+    the result's own (``count``); one model per class (a second call returns the first).
 
     >>> from queries.impact import Occurrence
     >>> model = response_model(Occurrence)
@@ -35,6 +37,8 @@ def response_model(cls: type, name: str | None = None) -> type[BaseModel]:
     """
     if name is not None:
         _NAMES.setdefault(cls, name)
+    if extra is not None:
+        _EXTRA.setdefault(cls, extra)
     return _model(cls)
 
 
@@ -49,6 +53,7 @@ def _model(cls: type) -> type[BaseModel]:
             fields[f.name] = (annotation, ...)
         else:
             fields[f"{name}_"] = (annotation, Field(alias=name))
+    fields.update({k: (v, ...) for k, v in _EXTRA.get(cls, {}).items()})
     return create_model(_NAMES.get(cls, f"{cls.__name__}Out"), __doc__=_summary(cls),
                         __config__=ConfigDict(populate_by_name=True), **fields)
 

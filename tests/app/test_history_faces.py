@@ -14,6 +14,7 @@ from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
+from queries import shapes
 from queries.history import diff_versions, history, store_at
 from queries.runs import compare_runs, runs_of
 from queries.traversal import rests_on
@@ -94,7 +95,7 @@ def test_history_and_diff_agree_on_every_face(home, store, client):
 
 
 def test_every_read_takes_a_version(home, store, client):
-    at_1 = rests_on(store_at(store, LEDGER, 1), R, set_id=LEDGER).to_dict()
+    at_1 = shapes.plain(rests_on(store_at(store, LEDGER, 1), R, set_id=LEDGER))
     assert len(at_1["results"]) == 3 and len(rests_on(store, R, set_id=LEDGER).results) == 6
     assert cli_json("rests-on", R, "--set", LEDGER, "--version", "1", home=home) == at_1
     rest = client.get(f"/records/{R}/rests-on", params={"set": LEDGER, "version": 1}).json()

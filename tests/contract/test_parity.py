@@ -89,10 +89,10 @@ def test_rests_on_every_record(pair):
     for record_id, set_id in record_ids(embedded):
         for direct in (False, True):
             questions[f"{record_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct: rests_on(s, r, direct_only=d).to_dict()
+                lambda s, r=record_id, d=direct: rests_on(s, r, direct_only=d)
             questions[f"{record_id} set={set_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct, k=set_id: rests_on(s, r, set_id=k, direct_only=d).to_dict()
-        questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1).to_dict()
+                lambda s, r=record_id, d=direct, k=set_id: rests_on(s, r, set_id=k, direct_only=d)
+        questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1)
     questions["unknown record"] = lambda s: rests_on(s, "RT-RTE-not-there")
     questions["unknown set"] = lambda s: rests_on(s, "RT-RTE-mcp-write", set_id="nope")
     for set_id in {k for _, k in record_ids(embedded)}:  # ids naming a Source and a Document of the set
@@ -172,7 +172,7 @@ def test_later_queries_agree_too(pair):
 
 
 def snapshot(store: GraphStore) -> str:
-    return canonical({"content": content(store), "rests_on": rests_on(store, "RT-RTE-mcp-write").to_dict()})
+    return canonical({"content": content(store), "rests_on": rests_on(store, "RT-RTE-mcp-write")})
 
 
 def edited(path: Path, insert_after_line: int, text: str) -> bytes:

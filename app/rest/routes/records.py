@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
-from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut
+from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
 from queries.names import unknown_record
 from queries.records import citations_of, records_of
 from queries.traversal import rests_on
@@ -51,8 +51,8 @@ async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = Non
 async def get_rests_on(
     record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,
-) -> RestsOnOut:
+) -> dict:
     """Statements that rest on the record, each with its explanation path."""
     report = await in_snapshot(store, rests_on, record_id, set_id=set_id, direct_only=direct,
                                max_depth=settings.depth(max_depth))
-    return RestsOnOut.from_domain(report)
+    return rests_on_body(report)
