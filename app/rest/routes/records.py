@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
 from queries.names import unknown_record
