@@ -115,6 +115,7 @@ def search_cmd(
     from rich.text import Text
 
     from queries.search import search
+    from queries.shapes import plain
 
     store = _store(neo4j, home)
     try:
@@ -130,5 +131,5 @@ def search_cmd(
     more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
     emit(out, fmt=chosen_format(fmt), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
-         rows=rows, data=report.to_dict(),
+         rows=rows, data=plain(report),
          footer=[f"{report.total} statements hold it{more}"])

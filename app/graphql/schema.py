@@ -205,7 +205,7 @@ class Query:
     async def search(self, info: Ctx, text: str, set: Optional[str] = None, limit: int = 20) -> SearchResult:
         from queries.search import search
 
-        return SearchResult.from_domain(await call(search, info.context.store, text, set_id=set, limit=limit))
+        return await call(search, info.context.store, text, set_id=set, limit=limit)
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "

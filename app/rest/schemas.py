@@ -8,6 +8,7 @@ from pydantic import BaseModel
 from app.rest.shapes import response_model
 from graph.model import Node
 from queries.shapes import plain
+from queries.search import SearchHit, SearchReport
 from queries.traversal import RestsOnReport, RestsOnResult
 
 __all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "HealthOut"]
@@ -110,30 +111,9 @@ class CitationsOut(BaseModel):
     count: int
 
 
-class SearchHitOut(BaseModel):
-    """One statement holding the query; see :class:`queries.search.SearchHit`."""
-
-    rank: int
-    statement: str
-    set: str
-    document: str
-    section: str | None
-    section_heading: str | None
-    kind: str
-    line: int
-    text: str
-    snippet: str
-    highlights: list[list[int]]
-    matches: int
-
-
-class SearchOut(BaseModel):
-    """``GET /search``: the query, the set filter, how many statements hold it, the best hits."""
-
-    query: str
-    set: str | None
-    total: int
-    hits: list[SearchHitOut]
+response_model(SearchHit, "SearchHitOut")
+SearchOut = response_model(SearchReport, "SearchOut")
+"""``GET /search``: :class:`queries.search.SearchReport` as :func:`queries.shapes.plain` gives it."""
 
 
 class SetOut(BaseModel):
