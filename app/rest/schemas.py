@@ -6,9 +6,10 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.rest.shapes import response_model
-from graph.model import Node
-from queries.shapes import plain
+from queries.catalog import DocumentSummary, SetSummary
+from queries.records import RecordSummary
 from queries.search import SearchHit, SearchReport
+from queries.shapes import plain
 from queries.traversal import RestsOnReport, RestsOnResult
 
 __all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "HealthOut"]
@@ -25,25 +26,8 @@ def rests_on_body(report: RestsOnReport) -> dict:
     return {**plain(report), "count": len(report.results)}
 
 
-class DocumentOut(BaseModel):
-    """One ingested member."""
-
-    id: str
-    set: str
-    role: str
-    title: str
-    member_type: str
-    format: str
-    path: str
-    sha256: str
-    size: int
-
-    @classmethod
-    def from_domain(cls, node: Node) -> "DocumentOut":
-        p = node.props
-        return cls(id=node.id, set=node.set_id or "", role=p["role"], title=p["title"],
-                   member_type=p["member_type"], format=p["format"], path=p["path"], sha256=p["sha256"],
-                   size=p["size"])
+DocumentOut = response_model(DocumentSummary, "DocumentOut")
+"""One ingested member: :class:`queries.catalog.DocumentSummary`."""
 
 
 class DocumentsOut(BaseModel):
@@ -70,18 +54,8 @@ class Page(BaseModel):
     total: int
 
 
-class RecordOut(BaseModel):
-    """One record; see :class:`queries.records.RecordSummary`."""
-
-    id: str
-    record_id: str
-    set: str
-    analyst: str | None
-    kind: str
-    slug: str
-    declared_in: str | None
-    label: str | None
-    citations: int
+RecordOut = response_model(RecordSummary, "RecordOut")
+"""One record: :class:`queries.records.RecordSummary`."""
 
 
 class RecordsOut(BaseModel):
@@ -116,19 +90,8 @@ SearchOut = response_model(SearchReport, "SearchOut")
 """``GET /search``: :class:`queries.search.SearchReport` as :func:`queries.shapes.plain` gives it."""
 
 
-class SetOut(BaseModel):
-    """One analysis set, its members and sizes; see :class:`queries.catalog.SetSummary`."""
-
-    id: str
-    system: str | None
-    run_id: str | None
-    reviewed_boundary: str | None
-    documents: list[str]
-    statements: int
-    records: int
-    sources: int
-    source_files: int
-    quotations: int
+SetOut = response_model(SetSummary, "SetOut")
+"""One analysis set, its members and sizes: :class:`queries.catalog.SetSummary`."""
 
 
 class SetsOut(BaseModel):

@@ -11,6 +11,7 @@ from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
 from queries.names import unknown_record
 from queries.records import citations_of, records_of
+from queries.shapes import plain
 from queries.traversal import rests_on
 
 router = APIRouter(prefix="/records", tags=["records"])
@@ -30,16 +31,16 @@ async def list_records(
     """Records matching every filter, sorted by node id, one page at a time."""
     found = await in_snapshot(store, records_of, set_id=set_id, analyst=analyst, kind=kind, text=q)
     page = found[offset : offset + limit]
-    return RecordsOut(data=[RecordOut(**r.to_dict()) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
+    return RecordsOut(data=[plain(r) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
 
 
 @router.get("/{record_id}", response_model=list[RecordOut])
-async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[RecordOut]:
+async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[dict]:
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
         raise await run_in_threadpool(unknown_record, store, record_id, set_id)
-    return [RecordOut(**r.to_dict()) for r in found]
+    return [plain(r) for r in found]
 
 
 @router.get("/{record_id}/citations", response_model=CitationsOut)
