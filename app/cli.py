@@ -199,12 +199,12 @@ def ingest_cmd(
     Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
     import time
-    from dataclasses import asdict
 
     from app.cli_progress import progress_bar
     from app.cli_tables import Column, chosen_format, emit
     from ingest.files import MANIFEST_NAME, member_files
     from ingest.pipeline import ingest_paths
+    from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
@@ -232,7 +232,7 @@ def ingest_cmd(
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
          rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
-         data={"sets": list(report.sets), "documents": [asdict(d) for d in docs]}, footer=[total])
+         data=plain(report), footer=[total])
     for d in docs:
         if d.status in ("skipped", "missing"):
             err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.rest.shapes import response_model
+from ingest.loader import DocumentOutcome, IngestReport
 from queries.catalog import DocumentSummary, SetSummary
 from queries.records import RecordSummary
 from queries.search import SearchHit, SearchReport
@@ -101,27 +102,7 @@ class SetsOut(BaseModel):
     count: int
 
 
-class DocumentOutcomeOut(BaseModel):
-    """What ingest did with one file; see :class:`ingest.loader.DocumentOutcome`."""
-
-    path: str
-    document: str | None
-    status: str
-    statements: int
-    sections: int
-    records: int
-    citations: int
-    error: str | None
-
-
-class IngestOut(BaseModel):
-    """``POST /sets`` and ``PUT /documents/{id}``: the sets written and every file's outcome."""
-
-    sets: list[str]
-    documents: list[DocumentOutcomeOut]
-
-    @classmethod
-    def from_domain(cls, report) -> "IngestOut":
-        return cls(sets=list(report.sets),
-                   documents=[DocumentOutcomeOut(**{k: getattr(d, k) for k in DocumentOutcomeOut.model_fields})
-                              for d in report.documents])
+response_model(DocumentOutcome, "DocumentOutcomeOut")
+IngestOut = response_model(IngestReport, "IngestOut")
+"""``POST /sets`` and ``PUT /documents/{id}``: :class:`ingest.loader.IngestReport`, the sets written
+and every file's outcome."""

@@ -23,6 +23,7 @@ from ingest.archive import read_zip
 from ingest.loader import document_id_of
 from ingest.pipeline import ingest_files
 from ingest.sets import InputFile
+from queries.shapes import plain
 
 router = APIRouter(tags=["writes"])
 
@@ -51,7 +52,7 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
 
 @router.post("/sets", status_code=201, response_model=IngestOut)
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
-                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> IngestOut:
+                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> dict:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
     ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
     written all or nothing; with ``skip_invalid`` refused files are listed instead; with ``partial``
@@ -82,7 +83,7 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
                           hint="POST multipart/form-data with `files`, or an application/zip body")
     report = await run_in_threadpool(lambda: ingest_files(store, inputs, skip_invalid=skip_invalid, partial=partial))
     response.status_code = 201 if report.sets else 200
-    return IngestOut.from_domain(report)
+    return plain(report)
 
 
 @router.put("/documents/{document_id:path}", response_model=IngestOut)
@@ -91,7 +92,7 @@ async def put_document(
     name: Annotated[Optional[str], Query(description="File name of the member (its suffix picks the format).")] = None,
     if_match: Annotated[Optional[str], Header()] = None,
     if_none_match: Annotated[Optional[str], Header()] = None,
-) -> IngestOut:
+) -> dict:
     """Create or replace one member. The body is the member's bytes; its format comes from ``name``
     or the content type (``text/markdown`` → ``.md``, else ``.txt``). The parsed member must be
     ``document_id``. 201 when created, 200 when replaced or unchanged; 412 when ``If-Match`` or
@@ -123,7 +124,7 @@ async def put_document(
     sha, report = await run_in_threadpool(work)
     response.headers["ETag"] = _etag(sha)
     response.status_code = 200 if existed else 201
-    return IngestOut.from_domain(report)
+    return plain(report)
 
 
 @router.delete("/documents/{document_id:path}", status_code=204)
