@@ -353,7 +353,9 @@ def check_cmd(
         finally:
             store.close()
     if as_json:
-        _print_json(report.to_dict())
+        from queries.shapes import plain
+
+        _print_json(plain(report))
     else:
         for f in report.findings:
             where = f"{f.file}:{f.line}: " if f.file else ""

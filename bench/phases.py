@@ -123,6 +123,7 @@ def ingest(args: dict) -> dict:
 
 def check(args: dict) -> dict:
     """``citegraph check`` over the whole store: error and warning counts per finding code."""
+    from queries.shapes import plain
     from queries.validation import check as run_check
 
     store = open_store(args["store"])
@@ -133,7 +134,7 @@ def check(args: dict) -> dict:
     finally:
         store.close()
     codes = Counter(f"{f.severity}:{f.code}" for f in report.findings)
-    first = [f.to_dict() for f in report.findings if f.severity == "error"][:10]
+    first = [plain(f) for f in report.findings if f.severity == "error"][:10]
     return {"seconds": seconds, "errors": report.errors, "warnings": report.warnings, "codes": dict(codes),
             "first_errors": first}
 

@@ -37,4 +37,4 @@ async def get_stats(store: StoreDep) -> dict:
 @router.get("/check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
-    return (await in_snapshot(store, check, set_id=set_id)).to_dict()
+    return plain(await in_snapshot(store, check, set_id=set_id))
