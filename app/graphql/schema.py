@@ -64,6 +64,7 @@ from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
 from graph.errors import SnapshotChanged
 from ingest.git import GitRepository
 from queries.documents import find_document
+from queries.read import matches
 from queries.names import unknown_set
 from queries.impact import impact_of
 from queries.traversal import records_named
@@ -72,10 +73,6 @@ __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Conte
 
 Ctx = Info[Context, None]
 _BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
-
-
-def _matches(text: str | None, value: object) -> bool:
-    return text is None or text.casefold() in str(value or "").casefold()
 
 
 async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
@@ -110,7 +107,7 @@ class Query:
     @relay.connection(Connection[AnalysisSet], description="Analysis sets, by id; `text` matches the id or system.")
     async def sets(self, info: Ctx, text: Optional[str] = None) -> Iterable[AnalysisSet]:
         nodes = await list_nodes(info, Label.ANALYSIS_SET, None)
-        return wrap_all(n for n in nodes if _matches(text, n.id) or _matches(text, n.get("system")))
+        return wrap_all(n for n in nodes if matches(text, n.id) or matches(text, n.get("system")))
 
     @strawberry.field(name="set", description="One analysis set by id.")
     async def analysis_set(self, info: Ctx, id: str, version: VersionArg = None) -> AnalysisSet:
@@ -170,14 +167,14 @@ class Query:
     @relay.connection(Connection[SourceFile], description="Cited or quoted source files, by id; `text` matches the path.")
     async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                            version: VersionArg = None) -> Iterable[SourceFile]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if _matches(text, n.get("path")))
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if matches(text, n.get("path")))
 
     @relay.connection(Connection[Quotation], description="Quotations in document order; `text` matches the quoted text, "
                                                            "`path` the attributed path.")
     async def quotations(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                          path: Optional[str] = None, version: VersionArg = None) -> Iterable[Quotation]:
         nodes = [n for n in await list_nodes(info, Label.QUOTATION, set)
-                 if _matches(text, n.get("text")) and _matches(path, n.get("path"))]
+                 if matches(text, n.get("text")) and matches(path, n.get("path"))]
         return sorted(wrap_all(nodes), key=lambda q: q.cursor_key())
 
     @strawberry.field(description="Validation findings of the stored graph (`citegraph check`), of one set or all.")
