@@ -293,6 +293,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     """
     from app.cli_tables import Column, chosen_format, emit
     from app.wiring import store_location
+    from queries.shapes import plain
     from queries.stats import stats, stats_of_set
 
     fmt = chosen_format(fmt, as_json)
@@ -309,7 +310,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
                                                                   "record occurrences", "source files", "quotations"))],
          rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
                 s.quotations) for s in result.sets],
-         data={"store": where, **result.to_dict()},
+         data={"store": where, **plain(result)},
          footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
 
 

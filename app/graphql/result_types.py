@@ -1,5 +1,6 @@
-"""GraphQL types of query results: rests-on (:mod:`queries.traversal`), record dossiers
-(:mod:`queries.dossier`) and check findings (:mod:`queries.validation`), each converted ``from_domain``."""
+"""GraphQL types of query results: rests-on (the :mod:`queries.traversal` shapes themselves, built by
+:func:`app.graphql.shapes.object_type`), record dossiers (:mod:`queries.dossier`) and check findings
+(:mod:`queries.validation`, a Relay connection), these two converted ``from_domain``."""
 
 from __future__ import annotations
 

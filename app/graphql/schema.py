@@ -10,8 +10,10 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
   every read field above but ``search`` takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.result_types` (query results),
-:mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
-DataLoaders: :mod:`app.graphql.context`.
+:mod:`app.graphql.impact`, :mod:`app.graphql.search`; the types of query results are built from
+the ``queries/`` dataclasses by :mod:`app.graphql.shapes`. Limits and error codes:
+:mod:`app.graphql.limits`. Context and DataLoaders: :mod:`app.graphql.context`, batched through
+:class:`queries.read.GraphRead`.
 """
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def test_rests_on_every_record(pair):
 
 def test_stats_and_check(pair):
     embedded, _ = pair
-    questions = {"stats": lambda s: stats(s).to_dict(), "check": lambda s: check(s),
+    questions = {"stats": lambda s: stats(s), "check": lambda s: check(s),
                  "check unknown set": lambda s: check(s, set_id="nope")}
     for analysis_set in embedded.find_nodes(Label.ANALYSIS_SET):
         questions[f"check {analysis_set.id}"] = lambda s, k=analysis_set.id: check(s, set_id=k)

@@ -31,7 +31,7 @@ async def get_set(set_id: str, store: StoreDep) -> dict:
 @router.get("/stats")
 async def get_stats(store: StoreDep) -> dict:
     """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
-    return {"store": store_location(store), **(await in_snapshot(store, stats)).to_dict()}
+    return {"store": store_location(store), **plain(await in_snapshot(store, stats))}
 
 
 @router.get("/check")
