@@ -11,6 +11,7 @@ from graph.model import DEPENDENCY_KINDS, EdgeKind, Label
 from graph.store import Direction, SupportsReach
 from graph.stores.pinned import PinnedStore
 from graph.stores.sqlite import SQLiteStore
+from queries.search import parse_query
 from queries.traversal import _RESULT_FIELDS
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical
@@ -35,6 +36,7 @@ def reads(store) -> str:
         "closure": store.closure(records, kinds=DEPENDENCY_KINDS),
         "reach": store.reach(records, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS),
         "counts": [store.counts(set_id=s) for s in sets],
+        "search": [store.search(parse_query("the"), set_id=s) for s in sets],
     })
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Query, Response
-from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import SetFilter, StoreDep
+from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from graph.errors import InvalidQuery
 from queries.export import graph_of
 from render.export import csv_tables, graphml, node_link
@@ -29,7 +28,7 @@ async def export_graph(
     with ``networkx.read_graphml``, ``networkx.node_link_graph`` or ``pandas.read_csv(url)``."""
     if fmt == "csv" and table is None:
         raise InvalidQuery("format=csv is two tables: add table=nodes or table=edges")
-    snapshot = await run_in_threadpool(lambda: graph_of(store, set_id=set_id))
+    snapshot = await in_snapshot(store, lambda view: graph_of(view, set_id=set_id))
     name = f"citegraph-{set_id or 'store'}"
     if fmt == "csv":
         data, filename = csv_tables(snapshot)[f"{table}.csv"], f"{name}-{table}.csv"

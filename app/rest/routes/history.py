@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import Depth, SettingsDep, StoreDep
+from app.rest.deps import Depth, SettingsDep, StoreDep, in_snapshot
 from queries.history import diff_versions, history
 from queries.runs import compare_runs, runs_of
 
@@ -28,7 +27,7 @@ Version = Annotated[Optional[int], Query(ge=1, description="A version number (GE
 async def get_versions(set_id: str, store: StoreDep) -> dict:
     """The kept versions of the set, oldest first: number, ingest time, members' SHA-256, counts
     (``{"set", "latest", "versions": [...]}``)."""
-    return (await run_in_threadpool(history, store, set_id)).to_dict()
+    return (await in_snapshot(store, history, set_id)).to_dict()
 
 
 @router.get("/sets/{set_id}/diff")
@@ -38,8 +37,8 @@ async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
     """What changed between versions ``from`` (default: the one before ``to``) and ``to``
     (default: the latest): members, records, statements, citations, quotations, Limitations rows
     and the rests-on answers that moved."""
-    result = await run_in_threadpool(lambda: diff_versions(store, set_id, from_, to,
-                                                           max_depth=settings.depth(max_depth)))
+    result = await in_snapshot(store, lambda view: diff_versions(view, set_id, from_, to,
+                                                                 max_depth=settings.depth(max_depth)))
     return result.to_dict()
 
 
@@ -47,7 +46,7 @@ async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
 async def get_runs(system: str, store: StoreDep) -> dict:
     """The analysis sets analysing the system (its slug or name): run-id, date, pinned revisions,
     cutoff (``{"system", "name", "runs": [...]}``)."""
-    return (await run_in_threadpool(runs_of, store, system)).to_dict()
+    return (await in_snapshot(store, runs_of, system)).to_dict()
 
 
 @router.get("/compare")
@@ -57,5 +56,5 @@ async def get_compare(store: StoreDep, a: Annotated[str, Query(description="One 
     """Where runs ``a`` and ``b`` of one system agree: matched records, unmatched ones with their
     candidates, source files per run, each run's Limitations; 422 when they analyse different
     systems."""
-    result = await run_in_threadpool(lambda: compare_runs(store, a, b, version_a=version_a, version_b=version_b))
+    result = await in_snapshot(store, lambda view: compare_runs(view, a, b, version_a=version_a, version_b=version_b))
     return result.to_dict()

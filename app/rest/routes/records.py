@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
@@ -39,7 +38,7 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
-        raise await run_in_threadpool(unknown_record, store, record_id, set_id)
+        raise await in_snapshot(store, unknown_record, record_id, set_id)
     return [plain(r) for r in found]
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import SetFilter, StoreDep
+from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import SearchOut
 from queries.search import MAX_LIMIT, search
 from queries.shapes import plain
@@ -24,5 +23,5 @@ async def search_statements(
 ) -> dict:
     """Statements holding every term of ``q``, ranked (most matches, then shorter, then document
     order), each with a snippet, the matches' offsets in it and the statement id to pass on."""
-    report = await run_in_threadpool(lambda: search(store, q, set_id=set_id, limit=limit))
+    report = await in_snapshot(store, lambda view: search(view, q, set_id=set_id, limit=limit))
     return plain(report)

@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from starlette.concurrency import run_in_threadpool
 
-from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep
+from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
 from app.rest.schemas import RestsOnOut, rests_on_body
 from queries.traversal import rests_on
 
@@ -20,7 +19,7 @@ async def get_source_rests_on(
 ) -> dict:
     """Statements resting on a source (``SRC-1``), through the files of it they cite, each with its
     explanation path; in every set holding that source ID, or ``set``."""
-    report = await run_in_threadpool(rests_on, store, source_id, set_id=set_id, direct_only=direct,
+    report = await in_snapshot(store, rests_on, source_id, set_id=set_id, direct_only=direct,
                                      max_depth=settings.depth(max_depth), kind="source")
     return rests_on_body(report)
 
@@ -32,6 +31,6 @@ async def get_source_file_rests_on(
 ) -> dict:
     """Statements resting on a cited source file (``mcp-server/vault.js``): what impact analysis
     flags when that file changes, each with its explanation path."""
-    report = await run_in_threadpool(rests_on, store, path, set_id=set_id, direct_only=direct,
+    report = await in_snapshot(store, rests_on, path, set_id=set_id, direct_only=direct,
                                      max_depth=settings.depth(max_depth), kind="source_file")
     return rests_on_body(report)
