@@ -12,14 +12,14 @@ ranked by overlap and never counted as matches: a wrong match is worse than none
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from graph.errors import AnalysisSetNotFound, IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
 from graph.store import GraphStore
 from queries.history import history, store_at
 from queries.setview import RecordState, SetView, is_slug_id, normalised_label, read_view, status_value
+from queries.shapes import wire
 
 __all__ = [
     "RunSource",
@@ -80,7 +80,7 @@ class Run:
         Its latest version number.
     """
 
-    set_id: str
+    set_id: str = field(metadata=wire("set"))
     run_id: str | None
     date: str | None
     revisions: tuple[str, ...]
@@ -91,13 +91,6 @@ class Run:
     declarations: int
     version: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form."""
-        return {"set": self.set_id, "run_id": self.run_id, "date": self.date, "revisions": list(self.revisions),
-                "reviewed_boundary": self.reviewed_boundary, "cutoff": self.cutoff,
-                "sources": [{"source_id": s.source_id, "url": s.url, "commit": s.commit, "cutoff": s.cutoff}
-                            for s in self.sources],
-                "documents": self.documents, "declarations": self.declarations, "version": self.version}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +100,6 @@ class SystemRuns:
     system: str
     name: str
     runs: tuple[Run, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form: ``{"system", "name", "runs": [...]}``."""
-        return {"system": self.system, "name": self.name, "runs": [r.to_dict() for r in self.runs]}
 
 
 def _system(store: GraphStore, system: str) -> Node:
@@ -233,11 +222,11 @@ class FileCitation:
     path: str
     a: int
     b: int
+    runs: str = field(init=False)
+    """``both``, ``a`` or ``b``."""
 
-    @property
-    def runs(self) -> str:
-        """``both``, ``a`` or ``b``."""
-        return "both" if self.a and self.b else "a" if self.a else "b"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "runs", "both" if self.a and self.b else "a" if self.a else "b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,21 +271,6 @@ class RunComparison:
     declared: dict[str, dict[str, int]]
     files: tuple[FileCitation, ...]
     limitations: tuple[RunLimitation, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form."""
-        def plain(value: Any) -> Any:
-            if hasattr(value, "__dataclass_fields__"):
-                return {k: plain(getattr(value, k)) for k in value.__dataclass_fields__}
-            if isinstance(value, tuple):
-                return [plain(v) for v in value]
-            return value
-
-        return {"system": self.system, "a": self.a.to_dict(), "b": self.b.to_dict(),
-                "matches": [plain(m) for m in self.matches], "unmatched": [plain(u) for u in self.unmatched],
-                "declared": self.declared,
-                "files": [{"path": f.path, "a": f.a, "b": f.b, "runs": f.runs} for f in self.files],
-                "limitations": [plain(x) for x in self.limitations]}
 
 
 def _matches(a: SetView, b: SetView) -> list[tuple[RecordState, RecordState, str]]:
