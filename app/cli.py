@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 from typer.exceptions import TyperException
 
-from app.errors import face_of
+from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
 from queries.traversal import MAX_DEPTH
 from render import Format
@@ -176,8 +176,9 @@ def handles_errors(fn: Callable) -> Callable:
             raise typer.Exit(0) from None
         except CitegraphError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            if exc.hint:
-                err.print(f"hint: {exc.hint.strip()}", highlight=False, markup=False)
+            hint = hint_of(exc)
+            if hint:
+                err.print(f"hint: {hint.strip()}", highlight=False, markup=False)
             raise typer.Exit(face_of(exc).exit) from None
         except OSError as exc:
             err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",
@@ -217,12 +218,12 @@ def ingest_cmd(
     Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
     import time
-    from dataclasses import asdict
 
     from app.cli_progress import progress_bar
     from app.cli_tables import Column, chosen_format, emit
     from ingest.files import MANIFEST_NAME, member_files
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
+    from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
@@ -250,7 +251,7 @@ def ingest_cmd(
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
          rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
-         data={"sets": list(report.sets), "documents": [asdict(d) for d in docs]}, footer=[total])
+         data=plain(report), footer=[total])
     for d in docs:
         if d.status in ("skipped", "missing"):
             err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
@@ -275,6 +276,7 @@ def rests_on_cmd(
     (--version 1: as the set was at version 1)
     """
     from app.cli_tables import Column, chosen_format, emit
+    from queries.shapes import plain
     from queries.traversal import rests_on
 
     fmt = chosen_format(fmt, as_json)
@@ -291,7 +293,7 @@ def rests_on_cmd(
     direct_n = sum(r.direct for r in report.results)
     emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],
-         rows=rows, data=report.to_dict(),
+         rows=rows, data=plain(report),
          footer=[f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive"])
 
 
@@ -310,6 +312,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     """
     from app.cli_tables import Column, chosen_format, emit
     from app.wiring import store_location
+    from queries.shapes import plain
     from queries.stats import stats, stats_of_set
 
     fmt = chosen_format(fmt, as_json)
@@ -326,7 +329,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
                                                                   "record occurrences", "source files", "quotations"))],
          rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
                 s.quotations) for s in result.sets],
-         data={"store": where, **result.to_dict()},
+         data={"store": where, **plain(result)},
          footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
 
 
@@ -352,16 +355,12 @@ def check_cmd(
     if paths and version is not None:
         raise typer.BadParameter("--version reads a stored set; files given as PATHS have no versions")
     if paths:
-        from graph.stores import open_embedded
-        from ingest.files import no_members, read_sets
-        from ingest.loader import ingest_parsed
+        from app.wiring import open_throwaway_store
+        from ingest.pipeline import stage_paths
 
         # parse and assemble, then check in a throwaway store
-        assembly = read_sets(paths, workers=get_settings().ingest_workers)
-        if not assembly.documents and not assembly.problems:
-            raise no_members(paths)
-        store: GraphStore = open_embedded(None, versions_kept=0)
-        ingest_parsed(store, list(assembly.documents))
+        store: GraphStore = open_throwaway_store()
+        assembly = stage_paths(store, paths, workers=get_settings().ingest_workers)
         with progress_bar(err, "checking", unit="sets") as advance:
             report = check(store, set_id=set_id, problems=assembly.problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
@@ -374,7 +373,9 @@ def check_cmd(
         finally:
             store.close()
     if as_json:
-        _print_json(report.to_dict())
+        from queries.shapes import plain
+
+        _print_json(plain(report))
     else:
         for f in report.findings:
             where = f"{f.file}:{f.line}: " if f.file else ""

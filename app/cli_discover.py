@@ -15,6 +15,7 @@ import typer
 
 from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, handles_errors, out
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
+from queries.shapes import plain
 
 __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
 
@@ -37,7 +38,7 @@ def sets_cmd(fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None
          columns=[Column("set"), Column("system"), Column("documents", "number"), Column("statements", "number"),
                   Column("records", "number")],
          rows=[(s.id, s.system, len(s.documents), s.statements, s.records) for s in found],
-         data={"data": [s.to_dict() for s in found], "count": len(found)},
+         data={"data": [plain(s) for s in found], "count": len(found)},
          footer=[f"{len(found)} sets, {sum(len(s.documents) for s in found)} documents"])
 
 
@@ -58,7 +59,7 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, neo4j: Neo4jOpt 
     emit(out, fmt=chosen_format(fmt), title="Documents" + (f" of {set_id}" if set_id else ""),
          columns=[Column("document"), Column("format"), Column("title", "text")],
          rows=[(d.id, d.format, d.title) for d in found],
-         data={"data": [d.to_dict() for d in found], "count": len(found)},
+         data={"data": [plain(d) for d in found], "count": len(found)},
          footer=[f"{len(found)} documents"])
 
 
@@ -90,7 +91,7 @@ def records_cmd(
          columns=[Column("record"), Column("set"), Column("declared in"), Column("citations", "number"),
                   Column("label", "text")],
          rows=[(r.record_id, r.set, r.declared_in or "", r.citations, r.label) for r in found],
-         data={"data": [r.to_dict() for r in found], "count": len(found)},
+         data={"data": [plain(r) for r in found], "count": len(found)},
          footer=[f"{len(found)} records ({sum(r.declared_in is not None for r in found)} declared)"])
 
 
@@ -132,5 +133,5 @@ def search_cmd(
     more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
     emit(out, fmt=chosen_format(fmt), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
-         rows=rows, data=report.to_dict(),
+         rows=rows, data=plain(report),
          footer=[f"{report.total} statements hold it{more}"])

@@ -1,7 +1,7 @@
 """``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
-and the repository, call :func:`queries.impact.impact_of` or :func:`queries.impact.review_suspect`,
+and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.
 """
@@ -52,6 +52,7 @@ def impact_cmd(
     from app.cli_tables import TableFormat, chosen_format
     from ingest.git import GitRepository
     from queries.impact import impact_of
+    from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
     repository = GitRepository(repo)
@@ -64,7 +65,7 @@ def impact_cmd(
     finally:
         store.close()
     if fmt == TableFormat.json:
-        _print_json(report.to_dict())
+        _print_json(plain(report))
     elif fmt == TableFormat.csv:
         _suspects_csv(report)
     else:
@@ -141,7 +142,9 @@ def review_cmd(
     Example: citegraph review tolaria/synthesis#L29 --at 48f2a70844c1e8005a7aa5f1499c66f7678360de --note "still holds"
     """
     from ingest.git import GitRepository
-    from queries.impact import review_suspect, reviews_of
+    from ingest.reviews import review_suspect
+    from queries.impact import Review, reviews_of
+    from queries.shapes import plain
 
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
@@ -152,12 +155,12 @@ def review_cmd(
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
             reviewer = by or os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
-            reviews = (review_suspect(store, node, revision=at, reviewer=reviewer, note=note, repo=repository),)
+            reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
+                                                       repo=repository)),)
     finally:
         store.close()
     if as_json:
-        _print_json([{"id": r.id, "node": r.node, "set": r.set, "revision": r.revision, "reviewer": r.reviewer,
-                      "at": r.at, "note": r.note} for r in reviews])
+        _print_json([plain(r) for r in reviews])
         return
     if list_:
         out.print(f"{len(reviews)} reviews", markup=False, highlight=False)

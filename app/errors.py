@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from graph.errors import (
     AccessDenied,
@@ -24,7 +25,7 @@ from graph.errors import (
     ValidationFailed,
 )
 
-__all__ = ["ErrorFace", "face_of"]
+__all__ = ["ErrorFace", "face_of", "hint_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +67,52 @@ def face_of(error: BaseException) -> ErrorFace:
         if isinstance(error, cls):
             return face
     return _INTERNAL
+
+
+_PARTIAL = ("To ingest a set copied in part, its members present, each absent one recorded as a "
+            "manifest-missing-member finding: --partial (?partial=true, partial: true).")
+
+
+def _refused(error: CitegraphError) -> str:
+    skip = "Nothing was ingested; skip invalid files to ingest the rest (--skip-invalid, ?skip_invalid=true, skipInvalid: true)."
+    return " ".join(filter(None, [error.hint, skip, _PARTIAL if error.data.get("gap") else None]))
+
+
+def _then(tail: str, sep: str = "; "):
+    return lambda error: f"{error.hint}{sep}{tail}" if error.hint else tail
+
+
+_ADVICE: dict[str, Callable[[CitegraphError], str]] = {
+    # lower layers name the condition (``code``, ``data``); the words of the faces' input are here
+    "ambiguous-set": lambda e: "pass --set with the one whose source the repository holds",
+    "ambiguous-source": lambda e: "pass --source with the one the repository holds",
+    "no-pinned-revision": lambda e: "pass --from REV",
+    "pinned-revision-missing": lambda e: f"fetch it (git fetch origin {e.data['pinned']}), or pass --from REV",
+    "not-top-level": lambda e: f"pass --repo {e.data['top']}" if e.data.get("top") else "pass the work tree's top folder",
+    "unknown-suspect": lambda e: "use a node id as citegraph impact prints it, e.g. tolaria/synthesis#L29",
+    "revision-not-full": lambda e: "give the 40-hex commit id, or --repo PATH to resolve it",
+    "version-without-set": lambda e: "a version belongs to one set: give the set (--set / set=) with it",
+    "unknown-version": lambda e: "citegraph history SET lists the versions kept",
+    "no-earlier-version": lambda e: "give both versions: --from N --to M",
+    "unknown-system": _then("citegraph stats lists the sets"),
+    "other-system": lambda e: "citegraph runs SYSTEM lists the runs of one system",
+    "unknown-set": lambda e: f"{e.hint} ({'citegraph sets lists them' if e.data.get('sets') else 'citegraph ingest PATH adds some'})",
+    "unknown-record": _then("citegraph records TEXT finds records"),
+    "unknown-document": _then("citegraph documents lists them"),
+    "input-refused": _refused,
+}
+
+
+def hint_of(error: CitegraphError) -> str | None:
+    """The hint every face shows with ``error``: its own, completed by the advice its ``code``
+    names in the words of the faces' input (options, parameters, commands), which lower layers
+    never spell.
+
+    >>> from graph.errors import AmbiguousScope
+    >>> hint_of(AmbiguousScope("which set?", code="ambiguous-set"))
+    'pass --set with the one whose source the repository holds'
+    >>> hint_of(CitegraphError("plain", hint="as given"))
+    'as given'
+    """
+    advice = _ADVICE.get(error.code or "")
+    return advice(error) if advice is not None else error.hint

@@ -15,11 +15,11 @@ from graph.model import Label
 from graph.store import GraphStore
 from queries.documents import DocumentTree, document_tree, find_document
 from queries.dossier import record_dossiers
-from queries.reports import analysis_set_report, rests_on_subgraph
+from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
 from render.document import rebuild
 from render.to_plaintext import plaintext_of
-from render.reports import document_page, dossier_page, rests_on_page, set_page
+from render.compose import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
 
 __all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request"]

@@ -10,7 +10,7 @@ from graph.stores import open_embedded
 
 from app.settings import Settings
 
-__all__ = ["open_store", "store_location", "allowed_repository", "git_folders"]
+__all__ = ["open_store", "open_throwaway_store", "store_location", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -32,6 +32,16 @@ def open_store(settings: Settings) -> GraphStore:
             versions_kept=settings.versions_kept,
         )
     return open_embedded(settings.home, versions_kept=settings.versions_kept)
+
+
+def open_throwaway_store() -> GraphStore:
+    """An embedded store in memory that keeps no versions, for checking files without ingesting
+    them (``citegraph check PATHS``); it is gone when closed or dropped.
+
+    >>> open_throwaway_store().counts()["Document"]
+    0
+    """
+    return open_embedded(None, versions_kept=0)
 
 
 def store_location(store: GraphStore) -> str:

@@ -123,6 +123,7 @@ def ingest(args: dict) -> dict:
 
 def check(args: dict) -> dict:
     """``citegraph check`` over the whole store: error and warning counts per finding code."""
+    from queries.shapes import plain
     from queries.validation import check as run_check
 
     store = open_store(args["store"])
@@ -133,7 +134,7 @@ def check(args: dict) -> dict:
     finally:
         store.close()
     codes = Counter(f"{f.severity}:{f.code}" for f in report.findings)
-    first = [f.to_dict() for f in report.findings if f.severity == "error"][:10]
+    first = [plain(f) for f in report.findings if f.severity == "error"][:10]
     return {"seconds": seconds, "errors": report.errors, "warnings": report.warnings, "codes": dict(codes),
             "first_errors": first}
 
@@ -202,9 +203,10 @@ def impact(args: dict) -> dict:
     """``impact_of`` for the ``change`` commit (50 edited files of the impact set's source): one
     first call (cold git reads) and ``repeats`` timed repeats; the report's summary counts."""
     if importlib.util.find_spec("queries.impact") is None:
-        return {"skipped": "queries/impact.py does not exist"}
+        return {"skipped": "queries/impact does not exist"}
     from ingest.git import GitRepository
     from queries.impact import impact_of
+    from queries.shapes import plain
 
     store = open_store(args["store"])
     try:
@@ -220,7 +222,7 @@ def impact(args: dict) -> dict:
             times.append(time.perf_counter() - t0)
     finally:
         store.close()
-    summary = report.to_dict()["summary"]
+    summary = plain(report)["summary"]
     return {"first_s": first_s, "times": times, "seconds": sorted(times)[len(times) // 2] if times else first_s,
             "summary": summary}
 

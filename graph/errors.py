@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 __all__ = [
     "SourceSpan",
@@ -58,13 +59,22 @@ class CitegraphError(Exception):
         What the user can do about it.
     source : SourceSpan, optional
         Where in an input file the problem is.
+    code : str, optional
+        Stable name of a condition whose advice names a face's input (an option, a parameter, a
+        command), e.g. ``"ambiguous-set"``: lower layers never spell flags or parameters, the faces
+        turn ``code`` and ``data`` into the words of their own input (:func:`app.errors.hint_of`).
+    data : mapping, optional
+        Values that advice needs (``{"top": "/src/tolaria"}``); JSON-compatible.
     """
 
-    def __init__(self, message: str, *, hint: str | None = None, source: SourceSpan | None = None):
+    def __init__(self, message: str, *, hint: str | None = None, source: SourceSpan | None = None,
+                 code: str | None = None, data: Mapping[str, Any] | None = None):
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.source = source
+        self.code = code
+        self.data: dict[str, Any] = dict(data or {})
 
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""

@@ -221,7 +221,7 @@ class Node:
         - NamedReference: ``name`` (as first written), ``slug``.
         - Review: ``node`` (the reviewed node id), ``revision`` (commit reviewed at), ``reviewer``,
           ``at`` (UTC ISO 8601 time), ``note`` (or None), ``fingerprint`` (SHA-256 of the reviewed
-          node's content when reviewed; see :mod:`queries.impact`).
+          node's content when reviewed; see :func:`graph.writes.review_fingerprint`).
     """
 
     id: str

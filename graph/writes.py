@@ -16,12 +16,14 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
   document-owned edge touches go; then a set node that contains no Document any more goes, and
   with it each node that pointed at it (its System) and points at nothing else. A store runs this
   per touched set after the other steps;
-- **review validation**: :func:`checked_reviews`;
+- **review validation**: :func:`checked_reviews`, and what a review vouches for: :func:`review_fingerprint`;
 - **the answer**: :func:`write_summary`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Collection, Iterable, Mapping, TypeVar
 
 from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
@@ -40,6 +42,7 @@ __all__ = [
     "edge_identity",
     "last_of",
     "checked_reviews",
+    "review_fingerprint",
     "write_summary",
 ]
 
@@ -212,6 +215,16 @@ def checked_reviews(reviews: Collection[Node]) -> list[Node]:
         if node.label != Label.REVIEW or node.document_id is not None:
             raise CitegraphError(f"put_reviews takes Review nodes without a document, not {node.label} {node.id}")
     return reviews
+
+
+def review_fingerprint(node: Node) -> str:
+    """SHA-256 (hex) of what a review of ``node`` vouches for: the node's id, label and content
+    (statement text, section heading, document bytes' hash, record ID). Stored with a review when
+    it is written, and compared with the node's current one when impact analysis applies it."""
+    content = {Label.STATEMENT: "text", Label.SECTION: "heading", Label.DOCUMENT: "sha256",
+               Label.RECORD: "record_id"}.get(node.label, "text")
+    data = json.dumps([node.id, str(node.label), node.get(content)], ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
 def write_summary(batch: SetBatch, nodes: int, edges: int) -> WriteSummary:

@@ -42,17 +42,14 @@ def no_members(paths: list[Path]) -> IngestError:
 
 def refusal_of(problems: list[SetProblem]) -> CitegraphError:
     """The error ingest raises for the error ``problems`` of an input (in assembly order): the
-    first one's, counting the others."""
+    first one's, counting the others; code ``input-refused``, ``data["gap"]`` when a problem is an
+    absent pinned member (the faces add how to skip invalid files, or to ingest a partial set)."""
     first = problems[0].to_error()
     more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
     own = (first.hint or "").strip()
-    partial = ("To ingest a set copied in part, its members present, each absent one recorded as a "
-               "manifest-missing-member finding: --partial (?partial=true, partial: true)."
-               if any(p.code == GAP for p in problems) else None)
-    hint = " ".join(filter(None, [own if own.endswith((".", "?", "!")) or not own else own + ".",
-                                  "Nothing was ingested; skip invalid files to ingest the rest "
-                                  "(--skip-invalid, ?skip_invalid=true, skipInvalid: true).", partial]))
-    return type(first)(first.message + more, hint=hint, source=first.source)
+    hint = own if own.endswith((".", "?", "!")) or not own else own + "."
+    return type(first)(first.message + more, hint=hint or None, source=first.source, code="input-refused",
+                       data={"gap": any(p.code == GAP for p in problems)})
 
 
 def member_files(paths: list[Path]) -> list[Path]:

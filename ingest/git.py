@@ -110,7 +110,7 @@ class GitRepository:
             if not top or Path(top).resolve() != self.path.resolve():
                 where = f"inside the git repository {top}" if top else "inside a git folder"
                 raise SourceRepositoryError(f"{self.path} is {where}, not the top level of a work tree",
-                                            hint=f"pass --repo {top}" if top else "pass the work tree's top folder")
+                                            code="not-top-level", data={"top": top})
 
     def __repr__(self) -> str:
         return f"GitRepository({str(self.path)!r})"

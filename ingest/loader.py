@@ -256,10 +256,11 @@ class DocumentOutcome:
 
 @dataclass(frozen=True, slots=True)
 class IngestReport:
-    """Outcomes per input file, in input order, and the sets written."""
+    """The sets written and the outcomes per input file, in input order (the JSON of ``ingest
+    --json``, ``POST /sets`` and the GraphQL ``ingest`` mutation, in this field order)."""
 
-    documents: tuple[DocumentOutcome, ...]
     sets: tuple[str, ...]
+    documents: tuple[DocumentOutcome, ...]
 
 
 def _outcome(doc: ParsedDocument, graph: DocumentGraph | None, status: str) -> DocumentOutcome:
@@ -355,7 +356,7 @@ def ingest_stream(
     groups = iter(groups)
     first = next(groups, None)  # produced before the transaction opens: a refusal there touches nothing
     if first is None:
-        return IngestReport((), ())
+        return IngestReport(sets=(), documents=())
     grouped = store.bulk() if isinstance(store, SupportsBulkWrite) else nullcontext()
     with grouped:  # one transaction for the run where the store offers it
         for group in chain([first], groups):
@@ -370,7 +371,7 @@ def ingest_stream(
             for set_id, docs in by_set.items():
                 if _write_set(store, set_id, docs, outcomes, check=check, expect=expect):
                     written_sets.append(set_id)
-    return IngestReport(tuple(outcomes), tuple(written_sets))
+    return IngestReport(sets=tuple(written_sets), documents=tuple(outcomes))
 
 
 def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outcomes: list[DocumentOutcome], *,
@@ -414,4 +415,4 @@ def ordered_report(loaded: IngestReport, order: Iterable[str], errors: Iterable[
     rows = [outcomes[p] for p in order if p in outcomes and p not in refused]
     rows += [DocumentOutcome(path, None, "skipped", error=str(err)) for path, err in errors]
     rows += [DocumentOutcome(path, None, "missing", error=str(err)) for path, err in gaps]
-    return IngestReport(tuple(rows), tuple(loaded.sets if sets is None else sets))
+    return IngestReport(sets=tuple(loaded.sets if sets is None else sets), documents=tuple(rows))

@@ -35,12 +35,6 @@ class SetSummary:
     source_files: int
     quotations: int
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form (``documents`` a list)."""
-        out = {k: getattr(self, k) for k in self.__slots__}
-        out["documents"] = list(self.documents)
-        return out
-
 
 def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | None = None) -> list[SetSummary]:
     """Every analysis set (or only ``set_id``; or the first ``limit`` sets), sorted by id.
@@ -104,10 +98,6 @@ class DocumentSummary:
         return cls(id=node.id, set=node.set_id or "", role=p.get("role") or "", title=p.get("title") or "",
                    member_type=p.get("member_type") or "", format=p.get("format") or "", path=p.get("path") or "",
                    sha256=p.get("sha256") or "", size=int(p.get("size") or 0))
-
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return {k: getattr(self, k) for k in self.__slots__}
 
 
 def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[DocumentSummary]:

@@ -13,7 +13,7 @@ from graph.codec import record_id_of
 from graph.model import EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
-from queries.reports import RestsOnSubgraph, rests_on_subgraph
+from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
 from queries.traversal import records_named
 
 __all__ = ["Annotation", "RelatedRecord", "RecordDossier", "record_dossiers"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
@@ -25,6 +25,7 @@ from graph.store import GraphStore
 from graph.versions import SetVersion, digest_of, summary_of
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
+from queries.shapes import wire
 from queries.traversal import MAX_DEPTH, rests_on
 from queries.names import unknown_set
 
@@ -137,13 +138,13 @@ def resolve_version(store: GraphStore, set_id: str | None, version: int | None) 
         return None, None
     if set_id is None:
         raise AmbiguousScope(f"version {version} of which analysis set?",
-                             hint="a version belongs to one set: give the set (--set / set=) with it")
+                             code="version-without-set")
     found = history(store, set_id)
     numbers = [v.number for v in found.versions]
     if version not in numbers:
         kept = (f"version {numbers[0]}" if len(numbers) == 1 else f"versions {numbers[0]}–{numbers[-1]}")
         raise VersionNotFound(f"analysis set {set_id!r} has no version {version}; it keeps {kept}",
-                              hint="citegraph history SET lists the versions kept")
+                              code="unknown-version")
     return found, version
 
 
@@ -230,10 +231,6 @@ class Cited:
 
     kind: str
     target: str
-
-    def to_dict(self) -> dict[str, str]:
-        """JSON-compatible form."""
-        return {"kind": self.kind, "target": self.target}
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,9 +350,9 @@ class SetDiff:
     """What changed in ``set_id`` from version ``from_version`` to ``to_version``; each list in
     document order (records by ID)."""
 
-    set_id: str
-    from_version: int
-    to_version: int
+    set_id: str = field(metadata=wire("set"))
+    from_version: int = field(metadata=wire("from"))
+    to_version: int = field(metadata=wire("to"))
     members: tuple[MemberChange, ...]
     records: tuple[RecordChange, ...]
     statements: tuple[StatementChange, ...]
@@ -370,21 +367,6 @@ class SetDiff:
         return not (self.members or self.records or self.statements or self.citations or self.quotations
                     or self.limitations or self.rests_on)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form: ``{"set", "from", "to", "members", "records", "statements",
-        "citations", "quotations", "limitations", "rests_on"}``, each a list of objects."""
-        return {"set": self.set_id, "from": self.from_version, "to": self.to_version,
-                **{name: [_plain(x) for x in getattr(self, name)]
-                   for name in ("members", "records", "statements", "citations", "quotations", "limitations",
-                                "rests_on")}}
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 _MATCH_RATIO = 0.5
@@ -539,7 +521,7 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
         earlier = [n for n in numbers if n < to_number]
         if not earlier:
             raise VersionNotFound(f"analysis set {set_id!r} keeps no version before version {to_number}",
-                                  hint="give both versions: --from N --to M")
+                                  code="no-earlier-version")
         from_version = earlier[-1]
     old_store = store_at(store, set_id, from_version)
     new_store = store_at(store, set_id, to_number)

@@ -64,23 +64,25 @@ def set_names(store: GraphStore) -> list[str]:
 
 def _sets_sentence(names: list[str]) -> str:
     if not names:
-        return "the store holds no analysis set yet (citegraph ingest PATH adds some)"
+        return "the store holds no analysis set yet"
     shown = ", ".join(names[:LISTED]) + (f", … ({len(names) - LISTED} more)" if len(names) > LISTED else "")
-    return f"the store holds {len(names)} set{'s' if len(names) != 1 else ''}: {shown} (citegraph sets lists them)"
+    return f"the store holds {len(names)} set{'s' if len(names) != 1 else ''}: {shown}"
 
 
 def unknown_set(store: GraphStore, set_id: str) -> AnalysisSetNotFound:
     """The error for an analysis set ``set_id`` the store does not hold; its hint names the closest
-    sets and lists the sets there are.
+    sets and lists the sets there are (code ``unknown-set``; ``data["sets"]``: how many there are,
+    for the faces to name the command that lists or adds them).
 
     >>> from queries.demo import demo_store
     >>> unknown_set(demo_store(), "dmeo").hint
-    'did you mean demo? the store holds 1 set: demo (citegraph sets lists them)'
+    'did you mean demo? the store holds 1 set: demo'
     """
     names = set_names(store)
     guess = did_you_mean(set_id, names)
     hint = f"{guess} {_sets_sentence(names)}" if guess else _sets_sentence(names)
-    return AnalysisSetNotFound(f"no analysis set {set_id!r} in the store", hint=hint)
+    return AnalysisSetNotFound(f"no analysis set {set_id!r} in the store", hint=hint, code="unknown-set",
+                               data={"sets": len(names)})
 
 
 def require_set(store: GraphStore, set_id: str | None) -> None:
@@ -102,11 +104,11 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
                    also: Iterable[Label] = ()) -> RecordNotFound:
     """The error for a record ID no set in scope holds; its hint names the closest record IDs (and
     source IDs and file paths when ``also`` names :attr:`Label.SOURCE` / :attr:`Label.SOURCE_FILE`)
-    of ``set_id`` (every set when None).
+    of ``set_id`` (every set when None); code ``unknown-record`` (the faces add how to find records).
 
     >>> from queries.demo import demo_store
     >>> unknown_record(demo_store(), "rt-rte-x").hint
-    'did you mean RT-RTE-x? IDs are case-sensitive; citegraph records TEXT finds records'
+    'did you mean RT-RTE-x? IDs are case-sensitive'
     """
     also = set(also)
     names = [record_id_of(n) for n in store.find_nodes(Label.RECORD, set_id=set_id)]
@@ -120,25 +122,25 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
     if others:
         message += f", and it is no {' or '.join(others)} either"
     guess = did_you_mean(record_id, names)
-    hint = f"{guess + ' ' if guess else ''}IDs are case-sensitive; citegraph records TEXT finds records"
     if not guess and record_id.upper().startswith("SRC-") and Label.SOURCE not in also:
-        hint = "SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write"
-    return RecordNotFound(message, hint=hint)
+        return RecordNotFound(message, hint="SRC-n is a source ID; this asks for records such as RT-RTE-mcp-write")
+    return RecordNotFound(message, hint=f"{guess + ' ' if guess else ''}IDs are case-sensitive", code="unknown-record")
 
 
 def unknown_document(store: GraphStore, reference: str) -> DocumentNotFound:
     """The error for a document id or path no stored document has; its hint names the closest
     documents of the set the reference names (``<set>/<role>``; a set close to it when that set
-    is unknown), else the closest sets.
+    is unknown), else the closest sets; code ``unknown-document`` (the faces add how to list them).
 
     >>> from queries.demo import demo_store
     >>> unknown_document(demo_store(), "demo/synthesys").hint
-    'did you mean demo/synthesis? document ids are <set>/<role>; citegraph documents lists them'
+    'did you mean demo/synthesis? document ids are <set>/<role>'
     """
     set_part = reference.partition("/")[0]
     names = set_names(store)
     sets = [set_part] if set_part in names else closest(set_part, names, n=2)
     candidates = [d.id for s in sets for d in store.find_nodes(Label.DOCUMENT, set_id=s)]
     guess = did_you_mean(reference, candidates) or did_you_mean(reference, [f"{s}/" for s in sets])
-    tail = "document ids are <set>/<role>; citegraph documents lists them"
-    return DocumentNotFound(f"no document {reference!r} in the store", hint=f"{guess} {tail}" if guess else tail)
+    tail = "document ids are <set>/<role>"
+    return DocumentNotFound(f"no document {reference!r} in the store", hint=f"{guess} {tail}" if guess else tail,
+                            code="unknown-document")

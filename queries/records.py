@@ -31,10 +31,6 @@ class RecordSummary:
     label: str | None
     citations: int
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return {k: getattr(self, k) for k in self.__slots__}
-
 
 def records_of(
     store: GraphStore,

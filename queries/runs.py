@@ -12,8 +12,7 @@ ranked by overlap and never counted as matches: a wrong match is worse than none
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from graph.errors import IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
@@ -21,6 +20,7 @@ from graph.store import GraphStore
 from queries.history import history, store_at
 from queries.setview import RecordState, SetView, is_slug_id, normalised_label, read_view, status_value
 from queries.names import unknown_set
+from queries.shapes import wire
 
 __all__ = [
     "RunSource",
@@ -81,7 +81,7 @@ class Run:
         Its latest version number.
     """
 
-    set_id: str
+    set_id: str = field(metadata=wire("set"))
     run_id: str | None
     date: str | None
     revisions: tuple[str, ...]
@@ -92,13 +92,6 @@ class Run:
     declarations: int
     version: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form."""
-        return {"set": self.set_id, "run_id": self.run_id, "date": self.date, "revisions": list(self.revisions),
-                "reviewed_boundary": self.reviewed_boundary, "cutoff": self.cutoff,
-                "sources": [{"source_id": s.source_id, "url": s.url, "commit": s.commit, "cutoff": s.cutoff}
-                            for s in self.sources],
-                "documents": self.documents, "declarations": self.declarations, "version": self.version}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,17 +102,13 @@ class SystemRuns:
     name: str
     runs: tuple[Run, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form: ``{"system", "name", "runs": [...]}``."""
-        return {"system": self.system, "name": self.name, "runs": [r.to_dict() for r in self.runs]}
-
 
 def _system(store: GraphStore, system: str) -> Node:
     slug = system.removeprefix("system/") if system.startswith("system/") else slugify(system)
     found = store.get_nodes([f"system/{slug}"]).get(f"system/{slug}")
     if found is None or found.label != Label.SYSTEM:
         raise SystemNotFound(f"no analysis set in the store analyses system {system!r}",
-                             hint="systems are named by their slug, e.g. instinctual-memory; citegraph stats lists the sets")
+                             hint="systems are named by their slug, e.g. instinctual-memory", code="unknown-system")
     return found
 
 
@@ -234,11 +223,11 @@ class FileCitation:
     path: str
     a: int
     b: int
+    runs: str = field(init=False)
+    """``both``, ``a`` or ``b``."""
 
-    @property
-    def runs(self) -> str:
-        """``both``, ``a`` or ``b``."""
-        return "both" if self.a and self.b else "a" if self.a else "b"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "runs", "both" if self.a and self.b else "a" if self.a else "b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,21 +272,6 @@ class RunComparison:
     declared: dict[str, dict[str, int]]
     files: tuple[FileCitation, ...]
     limitations: tuple[RunLimitation, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form."""
-        def plain(value: Any) -> Any:
-            if hasattr(value, "__dataclass_fields__"):
-                return {k: plain(getattr(value, k)) for k in value.__dataclass_fields__}
-            if isinstance(value, tuple):
-                return [plain(v) for v in value]
-            return value
-
-        return {"system": self.system, "a": self.a.to_dict(), "b": self.b.to_dict(),
-                "matches": [plain(m) for m in self.matches], "unmatched": [plain(u) for u in self.unmatched],
-                "declared": self.declared,
-                "files": [{"path": f.path, "a": f.a, "b": f.b, "runs": f.runs} for f in self.files],
-                "limitations": [plain(x) for x in self.limitations]}
 
 
 def _matches(a: SetView, b: SetView) -> list[tuple[RecordState, RecordState, str]]:
@@ -396,7 +370,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
         raise IncomparableSets(
             f"{set_a} analyses {str(system_a).removeprefix('system/')} but {set_b} analyses "
             f"{str(system_b).removeprefix('system/')}: runs are compared only when they analyse the same system",
-            hint="citegraph runs SYSTEM lists the runs of one system")
+            code="other-system")
     number_a = version_a if version_a is not None else history(store, set_a).latest
     number_b = version_b if version_b is not None else history(store, set_b).latest
     view_a = read_view(store_at(store, set_a, version_a), set_a)

@@ -105,26 +105,17 @@ class SearchHit:
     highlights: tuple[tuple[int, int], ...]
     matches: int
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form (``highlights`` as ``[[start, end], …]``)."""
-        out = {k: getattr(self, k) for k in self.__slots__}
-        out["highlights"] = [list(h) for h in self.highlights]
-        return out
-
 
 @dataclass(frozen=True, slots=True)
 class SearchReport:
     """Answer to a search: ``query`` as asked, ``set`` filter (or None), ``total`` statements
-    holding it, ``hits`` the best ``limit`` of them in rank order."""
+    holding it, ``hits`` the best ``limit`` of them in rank order. Its JSON (``search --format
+    json``, the REST body) is :func:`queries.shapes.plain` of it (``highlights`` as ``[[start, end], …]``)."""
 
     query: str
     set: str | None
     total: int
     hits: tuple[SearchHit, ...]
-
-    def to_dict(self) -> dict:
-        """JSON-compatible form: ``{"query", "set", "total", "hits": [...]}``."""
-        return {"query": self.query, "set": self.set, "total": self.total, "hits": [h.to_dict() for h in self.hits]}
 
 
 def _spans(text: str, phrases: tuple[Phrase, ...]) -> list[tuple[int, int]]:

@@ -28,22 +28,11 @@ class SetStats:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """``totals``: :meth:`GraphStore.counts` output; ``sets``: per-set counts sorted by set id."""
+    """``totals``: :meth:`GraphStore.counts` output; ``sets``: per-set counts sorted by set id. Its
+    JSON (``stats --json``, ``GET /stats`` after ``store``) is :func:`queries.shapes.plain` of it."""
 
     totals: dict[str, int]
     sets: tuple[SetStats, ...]
-
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return {
-            "totals": self.totals,
-            "sets": [
-                {"set": s.set, "documents": list(s.documents), "statements": s.statements, "records": s.records,
-                 "record_occurrences": s.record_occurrences, "source_files": list(s.source_files),
-                 "quotations": s.quotations}
-                for s in self.sets
-            ],
-        }
 
 
 def stats(store: GraphStore) -> Stats:

@@ -10,7 +10,7 @@ changes how they are fetched; the semantics stay here.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Collection, Iterable, Mapping
 
 from graph.errors import InvalidQuery, QueryLimitExceeded
@@ -178,30 +178,15 @@ class RestsOnReport:
     """Answer to "what rests on ``record``": ``record`` as asked (a record ID, or a source ID or
     source-file path, see ``kind``), ``set`` filter (or None), ``records`` (node ids of the start
     nodes: the matching records, sources or source files, sorted), ``results`` sorted by (set,
-    document, order), ``kind`` of the start nodes: ``record``, ``source`` or ``source_file``."""
+    document, order), ``kind`` of the start nodes: ``record``, ``source`` or ``source_file``. Its
+    JSON (``rests-on --json``, the REST body) is :func:`queries.shapes.plain` of it, in this field
+    order."""
 
     record: str
+    kind: str = field(default="record", kw_only=True)
     set: str | None
     records: tuple[str, ...]
     results: tuple[RestsOnResult, ...]
-    kind: str = "record"
-
-    def to_dict(self) -> dict:
-        """JSON-compatible form: ``{"record", "kind", "set", "records", "results": [...]}``."""
-        return {
-            "record": self.record,
-            "kind": self.kind,
-            "set": self.set,
-            "records": list(self.records),
-            "results": [
-                {
-                    "set": r.set, "document": r.document, "section": r.section,
-                    "section_heading": r.section_heading, "statement": r.statement, "kind": r.kind,
-                    "text": r.text, "line": r.line, "direct": r.direct, "depth": r.depth, "path": list(r.path),
-                }
-                for r in self.results
-            ],
-        }
 
 
 def records_named(store: GraphStore, record_id: str, set_id: str | None = None) -> list[Node]:
@@ -393,7 +378,7 @@ def rests_on(
             order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
         ))
     out.sort(key=lambda r: (r.set, r.document, r.order))
-    return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind)
+    return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind=kind)
 
 
 _RESULT_FIELDS: dict[Label, tuple[str, ...]] = {

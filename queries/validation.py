@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
@@ -86,30 +86,20 @@ class Finding:
     node: str
     message: str
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return asdict(self)
-
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
-    """All findings, sorted by (set, file, line, code, node); ``errors``/``warnings`` counts."""
+    """All findings, sorted by (set, file, line, code, node), and the numbers of ``errors`` and
+    ``warnings`` among them. Its JSON (``check --json``, ``GET /check``) is
+    :func:`queries.shapes.plain` of it: ``{"errors", "warnings", "findings": [...]}``."""
 
+    errors: int = field(init=False)
+    warnings: int = field(init=False)
     findings: tuple[Finding, ...]
 
-    @property
-    def errors(self) -> int:
-        """Number of error findings."""
-        return sum(1 for f in self.findings if f.severity == "error")
-
-    @property
-    def warnings(self) -> int:
-        """Number of warning findings."""
-        return sum(1 for f in self.findings if f.severity == "warning")
-
-    def to_dict(self) -> dict:
-        """``{"errors", "warnings", "findings": [...]}``."""
-        return {"errors": self.errors, "warnings": self.warnings, "findings": [f.to_dict() for f in self.findings]}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "errors", sum(1 for f in self.findings if f.severity == "error"))
+        object.__setattr__(self, "warnings", sum(1 for f in self.findings if f.severity == "warning"))
 
 
 def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[str, int]]:

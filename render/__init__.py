@@ -3,7 +3,7 @@
 - :mod:`render.document`: exact rebuild of a member from its graph nodes, and round-trip checks.
 - :mod:`render.to_plaintext`: Markdown members → plain text in the style of the seeds (GRAMMAR §9);
   the opposite job of :mod:`ingest.parsers.plaintext`, which parses plain-text members.
-- :mod:`render.page`: a small format-neutral page model; :mod:`render.reports` builds pages from
+- :mod:`render.page`: a small format-neutral page model; :mod:`render.compose` builds pages from
   query results (documents, rests-on, dossiers, whole sets); :mod:`render.writers` writes a page as
   Markdown, plain text or one self-contained HTML page.
 """

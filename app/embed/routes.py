@@ -28,15 +28,15 @@ from app.embed.history import compare_view, history_view, version_selector
 from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
 from app.embed.subgraph import rests_on_graph
-from app.errors import face_of
+from app.errors import face_of, hint_of
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot, read_version
 from app.rest.security import require_read
 from graph.errors import CitegraphError
 from graph.store import GraphStore
 from queries.dossier import record_dossiers
-from queries.reports import rests_on_subgraph
+from queries.subgraphs import rests_on_subgraph
 from render import Format
-from render.reports import dossier_page, rests_on_page
+from render.compose import dossier_page, rests_on_page
 from render.writers import write
 
 __all__ = ["STATIC_DIR", "VENDOR_DIR", "GRAPH_LIBRARY", "graph_library", "router", "mount_embed"]
@@ -92,7 +92,7 @@ def _base(request: Request) -> str:
 
 def _failed(exc: CitegraphError, request: Request) -> HTMLResponse:
     face = face_of(exc)
-    return _html(error_page(face.status, face.code, exc.message, exc.hint, _base(request)), request, face.status)
+    return _html(error_page(face.status, face.code, exc.message, hint_of(exc), _base(request)), request, face.status)
 
 
 async def _page(request: Request, view: Callable[..., str], store: GraphStore, *args: Any) -> HTMLResponse:

@@ -8,7 +8,7 @@ dict and ``GET /embed/rests-on/{record_id}/graph`` serves it, so a notebook draw
 
 from __future__ import annotations
 
-from queries.reports import PathStep, RestsOnSubgraph
+from queries.subgraphs import PathStep, RestsOnSubgraph
 from queries.traversal import RestsOnResult
 from render.page import anchor, record_anchor
 
@@ -126,7 +126,7 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
     Examples
     --------
     >>> from queries.demo import demo_store
-    >>> from queries.reports import rests_on_subgraph
+    >>> from queries.subgraphs import rests_on_subgraph
     >>> g = rests_on_graph(rests_on_subgraph(demo_store(), "RT-RTE-x"))
     >>> [(n["id"], n["kind"], n["hops"]) for n in g["nodes"]]
     [('demo/RT-RTE-x', 'record', 0), ('demo/synthesis#L4', 'statement', 1)]

@@ -16,7 +16,8 @@ from app.settings import Settings
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction, GraphStore
-from queries.documents import DocumentTree, document_trees
+from queries.documents import DocumentTree
+from queries.read import GraphRead
 
 __all__ = ["Loaders", "Context", "get_context", "call"]
 
@@ -31,7 +32,8 @@ EdgeKey = tuple[str, frozenset[EdgeKind]]
 
 
 class Loaders:
-    """DataLoaders over one store; each batch is one store call.
+    """DataLoaders over one store, each batch one read of :class:`queries.read.GraphRead` (one
+    store call).
 
     Attributes
     ----------
@@ -51,6 +53,7 @@ class Loaders:
 
     def __init__(self, store: GraphStore):
         self.store = store
+        self.read = GraphRead(store)
         self.nodes: DataLoader[str, Node | None] = DataLoader(self._nodes)
         self.out_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.OUT))
         self.in_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.IN))
@@ -58,26 +61,21 @@ class Loaders:
         self.trees: DataLoader[str, DocumentTree | None] = DataLoader(self._trees)
 
     async def _nodes(self, ids: Sequence[str]) -> list[Node | None]:
-        found = await call(self.store.get_nodes, list(dict.fromkeys(ids)))
-        return [found.get(i) for i in ids]
+        return await call(self.read.nodes, ids)
 
     async def _edges(self, direction: Direction, keys: Sequence[EdgeKey]) -> list[list[GraphEdge]]:
-        ids = list(dict.fromkeys(node_id for node_id, _ in keys))
-        kinds = sorted(frozenset().union(*(k for _, k in keys)))
-        found = await call(self.store.edges, ids, kinds=kinds, direction=direction)
-        return [[e for e in found.get(node_id, []) if e.kind in wanted] for node_id, wanted in keys]
+        return await call(self.read.edges, direction, keys)
 
     async def _labelled(self, keys: Sequence[tuple[Label, str | None]]) -> list[list[Node]]:
         out = []
         for label, set_id in keys:
-            found = await call(self.store.find_nodes, label, set_id=set_id)
+            found = await call(self.read.labelled, label, set_id)
             self.nodes.prime_many({n.id: n for n in found})
             out.append(found)
         return out
 
     async def _trees(self, ids: Sequence[str]) -> list[DocumentTree | None]:
-        trees = {t.id: t for t in await call(document_trees, self.store, document_ids=list(dict.fromkeys(ids)))}
-        return [trees.get(i) for i in ids]
+        return await call(self.read.trees, ids)
 
     # -- conveniences ---------------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ from graphql import (
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.extensions.base_extension import SchemaExtension
 
-from app.errors import face_of
+from app.errors import face_of, hint_of
 from graph.errors import CitegraphError, QueryLimitExceeded
 
 __all__ = [
@@ -442,8 +442,9 @@ class CodedErrors(MaskErrors):
             original = error.original_error
             if isinstance(original, CitegraphError):
                 extensions.setdefault("code", face_of(original).code)
-                if original.hint:
-                    extensions.setdefault("hint", original.hint)
+                hint = hint_of(original)
+                if hint:
+                    extensions.setdefault("hint", hint)
                 if original.source:
                     extensions.setdefault("source", {"path": original.source.path, "line": original.source.line})
             extensions.setdefault("code", _BAD_REQUEST)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Optional
 
 import strawberry
 from strawberry.types import Info
 
 from app.graphql.context import Context, call
+from app.graphql.shapes import object_type
 from app.rest.security import check_write
 from graph.errors import IngestError, SourceSpan
-from ingest.files import accept
-from ingest.loader import IngestReport, ingest_parsed
-from ingest.sets import InputFile, assemble
+from ingest.loader import DocumentOutcome, IngestReport
+from ingest.pipeline import ingest_files
+from ingest.sets import InputFile
 
 __all__ = ["Mutation", "MemberFileInput", "IngestResult", "IngestedDocument"]
 
@@ -27,29 +27,8 @@ class MemberFileInput:
     base64: bool = False
 
 
-@strawberry.type(description="What ingest did with one file.")
-class IngestedDocument:
-    path: str
-    document: Optional[str]
-    status: str
-    statements: int
-    sections: int
-    records: int
-    citations: int
-    error: Optional[str]
-
-
-@strawberry.type(description="The sets written and every file's outcome.")
-class IngestResult:
-    sets: list[str]
-    documents: list[IngestedDocument]
-
-    @classmethod
-    def from_domain(cls, report: IngestReport) -> "IngestResult":
-        return cls(sets=list(report.sets), documents=[
-            IngestedDocument(path=d.path, document=d.document, status=d.status, statements=d.statements,
-                             sections=d.sections, records=d.records, citations=d.citations, error=d.error)
-            for d in report.documents])
+IngestedDocument = object_type(DocumentOutcome, name="IngestedDocument", description="What ingest did with one file.")
+IngestResult = object_type(IngestReport, name="IngestResult", description="The sets written and every file's outcome.")
 
 
 def _inputs(files: list[MemberFileInput]) -> list[InputFile]:
@@ -75,7 +54,6 @@ class Mutation:
 
         def run() -> IngestReport:
             check_write(ctx.authorization, ctx.settings)
-            read = accept(assemble(_inputs(files)), skip_invalid=skip_invalid, partial=partial)
-            return ingest_parsed(ctx.store, read.parsed, errors=read.errors, gaps=read.gaps)
+            return ingest_files(ctx.store, _inputs(files), skip_invalid=skip_invalid, partial=partial)
 
-        return IngestResult.from_domain(await call(run))
+        return await call(run)

@@ -9,9 +9,11 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
   every read field above takes ``version:`` (:mod:`app.graphql.history`)
 
-Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.reports` (query results),
-:mod:`app.graphql.impact`. Limits and error codes: :mod:`app.graphql.limits`. Context and
-DataLoaders: :mod:`app.graphql.context`.
+Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.result_types` (query results),
+:mod:`app.graphql.impact`, :mod:`app.graphql.search`; the types of query results are built from
+the ``queries/`` dataclasses by :mod:`app.graphql.shapes`. Limits and error codes:
+:mod:`app.graphql.limits`. Context and DataLoaders: :mod:`app.graphql.context`, batched through
+:class:`queries.read.GraphRead`.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import GraphQLLimits, limit_extensions
 from app.graphql.pagination import Connection
-from app.graphql.reports import CheckResult, RestsOn, run_check, run_rests_on
+from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
 from app.graphql.search import SearchResult
 from app.graphql.types import (
     NODE_TYPES,
@@ -64,6 +66,7 @@ from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
 from graph.errors import SnapshotChanged
 from ingest.git import GitRepository
 from queries.documents import find_document
+from queries.read import matches
 from queries.names import unknown_set
 from queries.impact import impact_of
 from queries.traversal import records_named
@@ -72,10 +75,6 @@ __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Conte
 
 Ctx = Info[Context, None]
 _BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
-
-
-def _matches(text: str | None, value: object) -> bool:
-    return text is None or text.casefold() in str(value or "").casefold()
 
 
 async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
@@ -110,7 +109,7 @@ class Query:
     @relay.connection(Connection[AnalysisSet], description="Analysis sets, by id; `text` matches the id or system.")
     async def sets(self, info: Ctx, text: Optional[str] = None) -> Iterable[AnalysisSet]:
         nodes = await list_nodes(info, Label.ANALYSIS_SET, None)
-        return wrap_all(n for n in nodes if _matches(text, n.id) or _matches(text, n.get("system")))
+        return wrap_all(n for n in nodes if matches(text, n.id) or matches(text, n.get("system")))
 
     @strawberry.field(name="set", description="One analysis set by id.")
     async def analysis_set(self, info: Ctx, id: str, version: VersionArg = None) -> AnalysisSet:
@@ -170,14 +169,14 @@ class Query:
     @relay.connection(Connection[SourceFile], description="Cited or quoted source files, by id; `text` matches the path.")
     async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                            version: VersionArg = None) -> Iterable[SourceFile]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if _matches(text, n.get("path")))
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if matches(text, n.get("path")))
 
     @relay.connection(Connection[Quotation], description="Quotations in document order; `text` matches the quoted text, "
                                                            "`path` the attributed path.")
     async def quotations(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                          path: Optional[str] = None, version: VersionArg = None) -> Iterable[Quotation]:
         nodes = [n for n in await list_nodes(info, Label.QUOTATION, set)
-                 if _matches(text, n.get("text")) and _matches(path, n.get("path"))]
+                 if matches(text, n.get("text")) and matches(path, n.get("path"))]
         return sorted(wrap_all(nodes), key=lambda q: q.cursor_key())
 
     @strawberry.field(description="Validation findings of the stored graph (`citegraph check`), of one set or all.")
@@ -206,7 +205,7 @@ class Query:
                      version: VersionArg = None) -> SearchResult:
         from queries.search import search
 
-        return SearchResult.from_domain(await call(search, info.context.store, text, set_id=set, limit=limit))
+        return await call(search, info.context.store, text, set_id=set, limit=limit)
 
     @strawberry.field(description="A rendering as text: a `document` rebuilt from the graph, the statements resting "
                                   "on record `restsOn`, the dossier of `record`, or (`set` alone) a whole set with its "
@@ -232,7 +231,7 @@ class Query:
             return impact_of(info.context.store, GitRepository(allowed), to_revision=to, from_revision=from_,
                              set_id=set, source_id=source)
 
-        return Impact.from_domain(await call(run))
+        return await call(run)
 
     @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
                                                             "latest is the live graph).")

@@ -22,10 +22,11 @@ from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction
 from queries.documents import DocumentBlock, DocumentTree
-from queries.names import unknown_document, unknown_set
+from queries.names import unknown_set
+from queries.read import GraphRead, document_order, matches
 
 if TYPE_CHECKING:
-    from app.graphql.reports import CheckResult, Dossier, RestsOn
+    from app.graphql.result_types import CheckResult, Dossier, RestsOn
 
 __all__ = [
     "GraphNode",
@@ -53,13 +54,10 @@ __all__ = [
     "records_of",
 ]
 
-_Reports = "app.graphql.reports"
+_Results = "app.graphql.result_types"
 Ctx = Info[Context, None]
 
 
-def _doc_key(node: Node) -> tuple:
-    """Document order: (document id, block order, node id)."""
-    return (node.document_id or "", int(node.get("order") or 0), node.id)
 
 
 def _line_key(node_id: str) -> tuple:
@@ -69,9 +67,6 @@ def _line_key(node_id: str) -> tuple:
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
 
-def _matches(text: str | None, value: object) -> bool:
-    """Case-insensitive substring filter; ``None`` matches everything."""
-    return text is None or text.casefold() in str(value or "").casefold()
 
 
 @strawberry.interface(description="A node of the citation graph. `id` is the Relay global id; `nodeId` the graph's own "
@@ -189,9 +184,7 @@ async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_t
                        text: str | None, *, check_set: bool = True) -> list["Document"]:
     """Documents of a set (or all), filtered, by id."""
     nodes = await list_nodes(info, Label.DOCUMENT, set_id, check_set=check_set)
-    return wrap_all(n for n in nodes
-                    if (role is None or n.get("role") == role) and (member_type is None or n.get("member_type") == member_type)
-                    and (text is None or any(_matches(text, n.get(k)) for k in ("title", "role", "path"))))
+    return wrap_all(GraphRead.documents(nodes, role=role, member_type=member_type, text=text))
 
 
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
@@ -214,7 +207,8 @@ async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: s
 
 
 async def document_named(info: Ctx, document_id: str) -> Node:
-    """The Document node ``document_id``.
+    """The Document node ``document_id``: its id or the path it was ingested from
+    (:meth:`queries.read.GraphRead.document`).
 
     Raises
     ------
@@ -222,9 +216,9 @@ async def document_named(info: Ctx, document_id: str) -> Node:
         No such document.
     """
     node = await info.context.loaders.node(document_id)
-    if node is None or node.label != Label.DOCUMENT:
-        raise await call(unknown_document, info.context.store, document_id)
-    return node
+    if node is not None and node.label == Label.DOCUMENT:
+        return node
+    return await call(info.context.loaders.read.document, document_id)
 
 
 async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, document: Node | None = None,
@@ -238,12 +232,7 @@ async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, docum
         nodes = await list_nodes(info, label, document.set_id, check_set=False)
     else:
         nodes = await list_nodes(info, label, set_id, check_set=check_set)
-    prop = "heading" if label == Label.SECTION else "text"
-    chosen = [n for n in nodes
-              if (document is None or n.document_id == document.id)
-              and (role is None or (n.document_id or "").rpartition("/")[2] == role)
-              and (kind is None or n.get("kind") == kind) and _matches(text, n.get(prop))]
-    return wrap_all(sorted(chosen, key=_doc_key))
+    return wrap_all(GraphRead.blocks(nodes, label, document=document, role=role, kind=kind, text=text))
 
 
 @strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
@@ -285,16 +274,16 @@ class AnalysisSet(GraphNode):
 
     @relay.connection(Connection["SourceFile"], description="Source files cited or quoted, by id.")
     async def source_files(self, info: Ctx, text: Optional[str] = None) -> Iterable[SourceFile]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, self.graph_id, check_set=False) if _matches(text, n.get("path")))
+        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, self.graph_id, check_set=False) if matches(text, n.get("path")))
 
     @relay.connection(Connection["Quotation"], description="Quotations, in document order.")
     async def quotations(self, info: Ctx, text: Optional[str] = None) -> Iterable[Quotation]:
         nodes = await list_nodes(info, Label.QUOTATION, self.graph_id, check_set=False)
-        return wrap_all(sorted((n for n in nodes if _matches(text, n.get("text"))), key=lambda n: _line_key(n.id)))
+        return wrap_all(sorted((n for n in nodes if matches(text, n.get("text"))), key=lambda n: _line_key(n.id)))
 
     @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
-    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_check
+    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_check
 
         return await run_check(info, self.graph_id)
 
@@ -392,7 +381,7 @@ class Block(GraphNode):
         return await _one(info, self.node.id, EdgeKind.CONTAINS, Direction.IN, Label.SECTION)
 
     def cursor_key(self) -> tuple:
-        return _doc_key(self.node)
+        return document_order(self.node)
 
 
 @strawberry.type(description="A section: a heading and the blocks under it.")
@@ -421,7 +410,7 @@ class Section(Block):
     @relay.connection(Connection["Statement"], description="Statements directly under this section, in document order.")
     async def statements(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Statement]:
         found = await _many(info, self.graph_id, EdgeKind.CONTAINS, Direction.OUT, Label.STATEMENT)
-        return sorted((s for s in found if (kind is None or s.node.get("kind") == kind) and _matches(text, s.node.get("text"))),
+        return sorted((s for s in found if (kind is None or s.node.get("kind") == kind) and matches(text, s.node.get("text"))),
                       key=lambda s: s.cursor_key())
 
     @strawberry.field(description="The record this declaration heading declares.")
@@ -580,7 +569,7 @@ class Annotation:
         return wrap(await info.context.loaders.node(self.anchor.document_id))
 
     def cursor_key(self) -> tuple:
-        return _doc_key(self.anchor)
+        return document_order(self.anchor)
 
 
 @strawberry.type(description="One citation: a statement (or heading) citing a record, source, file, named reference, "
@@ -691,7 +680,7 @@ class Record(GraphNode):
         by_doc = {t.id: t for t in trees if t is not None}
         covered: set[str] = set()
         out = []
-        for anchor in sorted(anchors, key=_doc_key):
+        for anchor in sorted(anchors, key=document_order):
             if anchor.label == Label.SECTION and anchor.document_id in by_doc:
                 body = _record_body(by_doc[anchor.document_id], anchor.id)
                 covered.update(n.id for n in body)
@@ -725,15 +714,15 @@ class Record(GraphNode):
 
     @strawberry.field(description="Statements resting on this record, in this record's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("record_id"), set_id=self.node.set_id, direct=direct, max_depth=max_depth)
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
                                   "structured.")
-    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_dossier
+    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_dossier
 
         return await run_dossier(info, self.node.get("record_id"), set_id=self.node.set_id, max_depth=max_depth)
 
@@ -782,8 +771,8 @@ class Source(GraphNode):
 
     @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("source_id"), set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source")
@@ -811,8 +800,8 @@ class SourceFile(GraphNode):
     @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
                                   "this file's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Reports)]:
-        from app.graphql.reports import run_rests_on
+                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+        from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.node.get("path"), set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source_file")

@@ -14,7 +14,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.embed.routes import mount_embed
 from app.embed.security import SecurityHeaders, cors_options
-from app.errors import face_of
+from app.errors import face_of, hint_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     @app.exception_handler(CitegraphError)
     async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
         face = face_of(exc)
-        body = {"error": {"code": face.code, "message": exc.message, "hint": exc.hint}}
+        body = {"error": {"code": face.code, "message": exc.message, "hint": hint_of(exc)}}
         if exc.source:
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
         headers = {"WWW-Authenticate": "Bearer"} if face.status == 401 else None

@@ -1,68 +1,34 @@
-"""Response models of the REST API (stable JSON keys), built from query results by ``from_domain``."""
+"""Response models of the REST API (stable JSON keys): built from the queries' result dataclasses
+(:func:`app.rest.shapes.response_model`), or built from query results by ``from_domain``."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from graph.model import Node
-from queries.traversal import RestsOnReport
+from app.rest.shapes import response_model
+from ingest.loader import DocumentOutcome, IngestReport
+from queries.catalog import DocumentSummary, SetSummary
+from queries.records import RecordSummary
+from queries.search import SearchHit, SearchReport
+from queries.shapes import plain
+from queries.traversal import RestsOnReport, RestsOnResult
 
-__all__ = ["RestsOnResultOut", "RestsOnOut", "DocumentOut", "DocumentsOut", "HealthOut"]
-
-
-class RestsOnResultOut(BaseModel):
-    """One statement resting on the record; see :class:`queries.traversal.RestsOnResult`."""
-
-    set: str
-    document: str
-    section: str | None
-    section_heading: str | None
-    statement: str
-    kind: str
-    text: str
-    line: int
-    direct: bool
-    depth: int
-    path: list[str]
+__all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "HealthOut"]
 
 
-class RestsOnOut(BaseModel):
-    """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
-    the record (source, file) asked, the ``kind`` of start (``record``, ``source``, ``source_file``),
-    the set filter, the matching start nodes and the results in (set, document, order) order."""
-
-    record: str
-    kind: str
-    set: str | None
-    records: list[str]
-    results: list[RestsOnResultOut]
-    count: int
-
-    @classmethod
-    def from_domain(cls, report: RestsOnReport) -> "RestsOnOut":
-        data = report.to_dict()
-        return cls(**data, count=len(report.results))
+response_model(RestsOnResult, "RestsOnResultOut")
+RestsOnOut = response_model(RestsOnReport, "RestsOnOut", extra={"count": int})
+"""``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
+:class:`queries.traversal.RestsOnReport` and its ``count`` of results (:func:`rests_on_body`)."""
 
 
-class DocumentOut(BaseModel):
-    """One ingested member."""
+def rests_on_body(report: RestsOnReport) -> dict:
+    """The REST body of a rests-on answer: ``rests-on --json`` plus ``count``."""
+    return {**plain(report), "count": len(report.results)}
 
-    id: str
-    set: str
-    role: str
-    title: str
-    member_type: str
-    format: str
-    path: str
-    sha256: str
-    size: int
 
-    @classmethod
-    def from_domain(cls, node: Node) -> "DocumentOut":
-        p = node.props
-        return cls(id=node.id, set=node.set_id or "", role=p["role"], title=p["title"],
-                   member_type=p["member_type"], format=p["format"], path=p["path"], sha256=p["sha256"],
-                   size=p["size"])
+DocumentOut = response_model(DocumentSummary, "DocumentOut")
+"""One ingested member: :class:`queries.catalog.DocumentSummary`."""
 
 
 class DocumentsOut(BaseModel):
@@ -89,18 +55,8 @@ class Page(BaseModel):
     total: int
 
 
-class RecordOut(BaseModel):
-    """One record; see :class:`queries.records.RecordSummary`."""
-
-    id: str
-    record_id: str
-    set: str
-    analyst: str | None
-    kind: str
-    slug: str
-    declared_in: str | None
-    label: str | None
-    citations: int
+RecordOut = response_model(RecordSummary, "RecordOut")
+"""One record: :class:`queries.records.RecordSummary`."""
 
 
 class RecordsOut(BaseModel):
@@ -130,45 +86,13 @@ class CitationsOut(BaseModel):
     count: int
 
 
-class SearchHitOut(BaseModel):
-    """One statement holding the query; see :class:`queries.search.SearchHit`."""
-
-    rank: int
-    statement: str
-    set: str
-    document: str
-    section: str | None
-    section_heading: str | None
-    kind: str
-    line: int
-    text: str
-    snippet: str
-    highlights: list[list[int]]
-    matches: int
+response_model(SearchHit, "SearchHitOut")
+SearchOut = response_model(SearchReport, "SearchOut")
+"""``GET /search``: :class:`queries.search.SearchReport` as :func:`queries.shapes.plain` gives it."""
 
 
-class SearchOut(BaseModel):
-    """``GET /search``: the query, the set filter, how many statements hold it, the best hits."""
-
-    query: str
-    set: str | None
-    total: int
-    hits: list[SearchHitOut]
-
-
-class SetOut(BaseModel):
-    """One analysis set, its members and sizes; see :class:`queries.catalog.SetSummary`."""
-
-    id: str
-    system: str | None
-    run_id: str | None
-    reviewed_boundary: str | None
-    documents: list[str]
-    statements: int
-    records: int
-    sources: int
-    source_files: int
-    quotations: int
+SetOut = response_model(SetSummary, "SetOut")
+"""One analysis set, its members and sizes: :class:`queries.catalog.SetSummary`."""
 
 
 class SetsOut(BaseModel):
@@ -178,27 +102,7 @@ class SetsOut(BaseModel):
     count: int
 
 
-class DocumentOutcomeOut(BaseModel):
-    """What ingest did with one file; see :class:`ingest.loader.DocumentOutcome`."""
-
-    path: str
-    document: str | None
-    status: str
-    statements: int
-    sections: int
-    records: int
-    citations: int
-    error: str | None
-
-
-class IngestOut(BaseModel):
-    """``POST /sets`` and ``PUT /documents/{id}``: the sets written and every file's outcome."""
-
-    sets: list[str]
-    documents: list[DocumentOutcomeOut]
-
-    @classmethod
-    def from_domain(cls, report) -> "IngestOut":
-        return cls(sets=list(report.sets),
-                   documents=[DocumentOutcomeOut(**{k: getattr(d, k) for k in DocumentOutcomeOut.model_fields})
-                              for d in report.documents])
+response_model(DocumentOutcome, "DocumentOutcomeOut")
+IngestOut = response_model(IngestReport, "IngestOut")
+"""``POST /sets`` and ``PUT /documents/{id}``: :class:`ingest.loader.IngestReport`, the sets written
+and every file's outcome."""

@@ -23,6 +23,7 @@ from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.model import Label
+from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.conftest import ROOT, SEEDS
 
@@ -309,7 +310,7 @@ def test_rests_on_a_file_or_a_source_from_the_cli(home, seeds_store):
     data = cli_data("rests-on", "mcp-server/vault.js", "--set", "tolaria", home=home)
     assert (data["kind"], data["records"], len(data["results"])) == (
         "source_file", ["tolaria/file/mcp-server/vault.js"], 10)
-    assert data == rests_on(seeds_store, "mcp-server/vault.js", set_id="tolaria", kind="source_file").to_dict()
+    assert data == plain(rests_on(seeds_store, "mcp-server/vault.js", set_id="tolaria", kind="source_file"))
     data = cli_data("rests-on", "SRC-1", home=home)
     assert (data["kind"], data["records"], len(data["results"])) == ("source", ["talorys/SRC-1", "tolaria/SRC-1"], 38)
     missing = run("rests-on", "mcp-server/vault.jss", home=home)

@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
-from queries.impact import _suspects
+from queries.impact.suspects import _suspects
+from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.app.test_embed import graph_data, parse
 from tests.conftest import CORPUS, ingest_into
@@ -85,7 +86,7 @@ def test_rests_on_a_source_file_is_what_impact_flags_when_it_changes(client, see
 
 
 def test_rests_on_a_source_and_the_faces_agree(client, seeds_store):
-    expected = rests_on(seeds_store, "SRC-1", set_id="tolaria", kind="source").to_dict()
+    expected = plain(rests_on(seeds_store, "SRC-1", set_id="tolaria", kind="source"))
     assert (expected["kind"], expected["records"], len(expected["results"])) == ("source", ["tolaria/SRC-1"], 29)
     assert client.get("/embed/rests-on/SRC-1/graph", params={"set": "tolaria"}).json()["count"] == 29
     rest = client.get("/sources/SRC-1/rests-on", params={"set": "tolaria"}).json()

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
+from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.conftest import SEEDS
 
@@ -48,7 +49,7 @@ def test_cli_ingest_summary(tmp_path):
 
 
 def test_rests_on_agrees_on_every_face(home, client, seeds_store):
-    expected = rests_on(seeds_store, "RT-RTE-mcp-write").to_dict()
+    expected = plain(rests_on(seeds_store, "RT-RTE-mcp-write"))
     assert len(expected["results"]) == 14
     assert cli_json("rests-on", "RT-RTE-mcp-write", home=home) == expected
 
@@ -57,7 +58,7 @@ def test_rests_on_agrees_on_every_face(home, client, seeds_store):
     assert rest == expected
 
     query = """query($r: String!) { restsOn(record: $r) { record set records count
-        results { set document section sectionHeading statement kind text line direct depth path } } }"""
+        results { set document section sectionHeading statement kind text line order direct depth path } } }"""
     gql = client.post("/graphql", json={"query": query, "variables": {"r": "RT-RTE-mcp-write"}}).json()
     assert "errors" not in gql
     got = gql["data"]["restsOn"]

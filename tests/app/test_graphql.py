@@ -456,3 +456,11 @@ def test_edges_of_the_store_match_the_connections(seeded):
     data = ok(seeded, '{ record(id: "RT-RTE-mcp-write") { citedBy { edges { node { citingId targetId } } } } }')
     assert sorted((c["citingId"], c["targetId"]) for c in walk(data["record"]["citedBy"])) == sorted(
         (e.src, e.dst) for e in edges)
+
+
+def test_a_document_is_named_by_its_id_or_its_path_on_every_field(seeded):
+    """``document(id:)`` took a path and ``statements(document:)`` did not; both follow queries.read now."""
+    path = ok(seeded, '{ document(id: "tolaria/synthesis") { path } }')["document"]["path"]
+    data = ok(seeded, """query($p: String!) { byPath: statements(document: $p) { totalCount }
+        byId: statements(document: "tolaria/synthesis") { totalCount } }""", {"p": path})
+    assert data["byPath"]["totalCount"] == data["byId"]["totalCount"] == 24

@@ -14,6 +14,7 @@ from app.cli import cli
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
+from queries import shapes
 from queries.history import diff_versions, history, store_at
 from queries.runs import compare_runs, runs_of
 from queries.traversal import rests_on
@@ -74,7 +75,7 @@ def test_history_and_diff_agree_on_every_face(home, store, client):
                                                           "citations": v["counts"]["citations"]})
         for v in expected["versions"]]
 
-    diff = diff_versions(store, LEDGER, 1, 2).to_dict()
+    diff = shapes.plain(diff_versions(store, LEDGER, 1, 2))
     assert cli_json("diff", LEDGER, "--from", "1", "--to", "2", home=home) == diff
     assert client.get(f"/sets/{LEDGER}/diff", params={"from": 1, "to": 2}).json() == diff
     got = gql(client, "{ diff(set: \"%s\", from: 1, to: 2) { fromVersion toVersion unchanged "
@@ -94,7 +95,7 @@ def test_history_and_diff_agree_on_every_face(home, store, client):
 
 
 def test_every_read_takes_a_version(home, store, client):
-    at_1 = rests_on(store_at(store, LEDGER, 1), R, set_id=LEDGER).to_dict()
+    at_1 = shapes.plain(rests_on(store_at(store, LEDGER, 1), R, set_id=LEDGER))
     assert len(at_1["results"]) == 3 and len(rests_on(store, R, set_id=LEDGER).results) == 6
     assert cli_json("rests-on", R, "--set", LEDGER, "--version", "1", home=home) == at_1
     rest = client.get(f"/records/{R}/rests-on", params={"set": LEDGER, "version": 1}).json()
@@ -129,7 +130,7 @@ def test_every_read_takes_a_version(home, store, client):
 
 
 def test_runs_and_compare_agree_on_every_face(home, store, client):
-    runs = runs_of(store, "instinctual-memory").to_dict()
+    runs = shapes.plain(runs_of(store, "instinctual-memory"))
     assert [r["set"] for r in runs["runs"]] == [IM02, IM01]
     assert cli_json("runs", "instinctual-memory", home=home) == runs
     assert client.get("/systems/instinctual-memory/runs").json() == runs
@@ -138,7 +139,7 @@ def test_runs_and_compare_agree_on_every_face(home, store, client):
     assert [(e["node"]["set"], e["node"]["date"], e["node"]["declarations"], e["node"]["analysisSet"]["runId"])
             for e in got] == [(IM02, "2026-09-30", 25, IM02), (IM01, "2026-10-01", 28, IM01)]
 
-    comparison = compare_runs(store, IM01, IM02).to_dict()
+    comparison = shapes.plain(compare_runs(store, IM01, IM02))
     assert cli_json("compare", IM01, IM02, home=home) == comparison
     assert client.get("/compare", params={"a": IM01, "b": IM02}).json() == comparison
     got = gql(client, "{ compare(a: \"%s\", b: \"%s\") { matches { a } declared { kind a b } "

@@ -14,6 +14,7 @@ from app.rest.main import create_app
 from app.settings import Settings
 from ingest.git import GitRepository
 from queries.impact import impact_of
+from queries.shapes import plain
 from tests.conftest import SEEDS
 from tests.impact_repo import ImpactRepo, build_impact_repo
 
@@ -62,7 +63,7 @@ def client(seeds_store, tmp_path_factory):
 
 
 def camel(value):
-    """``to_dict`` keys as GraphQL names them (``old_path`` → ``oldPath``)."""
+    """``plain`` keys as GraphQL names them (``old_path`` → ``oldPath``)."""
     if isinstance(value, dict):
         return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): camel(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -77,8 +78,8 @@ def cli_impact(*args, home, code=0):
 
 
 def test_every_face_agrees_with_the_query(built, home, client, seeds_store):
-    expected = impact_of(seeds_store, GitRepository(built.path), to_revision=built["c3"],
-                         from_revision=built["c0"], set_id="tolaria").to_dict()
+    expected = plain(impact_of(seeds_store, GitRepository(built.path), to_revision=built["c3"],
+                               from_revision=built["c0"], set_id="tolaria"))
     assert expected["summary"]["statements"] == 13 and expected["summary"]["moved"] == 1
 
     got = cli_impact("--repo", str(built.path), "--set", "tolaria", "--from", built["c0"], "--to", built["c3"],

@@ -179,6 +179,8 @@ def test_read_parity_with_queries(seeds_store):
         assert cites == {"data": [c.to_dict() for c in citations_of(seeds_store, "RT-RTE-mcp-write")], "count": 11}
         one = client.get("/records/RT-RTE-mcp-write").json()
         assert [(r["id"], r["declared_in"], r["citations"]) for r in one] == [("tolaria/RT-RTE-mcp-write", None, 11)]
+        unknown = client.get("/records/rt-rte-mcp-write")
+        assert unknown.status_code == 404 and unknown.json()["error"]["hint"].startswith("did you mean RT-RTE-mcp-write")
         sets = client.get("/sets").json()
         assert [(s["id"], s["documents"]) for s in sets["data"]] == [
             ("talorys", ["talorys/synthesis"]), ("tolaria", ["tolaria/synthesis", "tolaria/workflow-report"])]

@@ -26,7 +26,7 @@ from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
 from queries.documents import document_trees
 from queries.dossier import record_dossiers
-from queries.reports import analysis_set_report, rests_on_subgraph
+from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from queries.stats import stats
 from queries.traversal import generic_reach, reach, rests_on
 from queries.validation import check
@@ -89,10 +89,10 @@ def test_rests_on_every_record(pair):
     for record_id, set_id in record_ids(embedded):
         for direct in (False, True):
             questions[f"{record_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct: rests_on(s, r, direct_only=d).to_dict()
+                lambda s, r=record_id, d=direct: rests_on(s, r, direct_only=d)
             questions[f"{record_id} set={set_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct, k=set_id: rests_on(s, r, set_id=k, direct_only=d).to_dict()
-        questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1).to_dict()
+                lambda s, r=record_id, d=direct, k=set_id: rests_on(s, r, set_id=k, direct_only=d)
+        questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1)
     questions["unknown record"] = lambda s: rests_on(s, "RT-RTE-not-there")
     questions["unknown set"] = lambda s: rests_on(s, "RT-RTE-mcp-write", set_id="nope")
     for set_id in {k for _, k in record_ids(embedded)}:  # ids naming a Source and a Document of the set
@@ -104,10 +104,10 @@ def test_rests_on_every_record(pair):
 
 def test_stats_and_check(pair):
     embedded, _ = pair
-    questions = {"stats": lambda s: stats(s).to_dict(), "check": lambda s: check(s).to_dict(),
+    questions = {"stats": lambda s: stats(s), "check": lambda s: check(s),
                  "check unknown set": lambda s: check(s, set_id="nope")}
     for analysis_set in embedded.find_nodes(Label.ANALYSIS_SET):
-        questions[f"check {analysis_set.id}"] = lambda s, k=analysis_set.id: check(s, set_id=k).to_dict()
+        questions[f"check {analysis_set.id}"] = lambda s, k=analysis_set.id: check(s, set_id=k)
     assert differences(pair, questions) == []
 
 
@@ -172,7 +172,7 @@ def test_later_queries_agree_too(pair):
 
 
 def snapshot(store: GraphStore) -> str:
-    return canonical({"content": content(store), "rests_on": rests_on(store, "RT-RTE-mcp-write").to_dict()})
+    return canonical({"content": content(store), "rests_on": rests_on(store, "RT-RTE-mcp-write")})
 
 
 def edited(path: Path, insert_after_line: int, text: str) -> bytes:

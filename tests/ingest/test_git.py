@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.errors import hint_of
 from graph.errors import RevisionNotFound, SourceRepositoryError
 from ingest.git import FileChange, GitRepository
 from tests.impact_repo import ImpactRepo, build_impact_repo, git
@@ -86,7 +87,8 @@ def test_not_a_repository(tmp_path):
 def test_a_folder_inside_a_work_tree_is_refused(built):
     with pytest.raises(SourceRepositoryError, match="not the top level") as info:
         GitRepository(built.path / "mcp-server")
-    assert info.value.hint == f"pass --repo {built.path.resolve()}"
+    assert info.value.data == {"top": str(built.path.resolve())}
+    assert hint_of(info.value) == f"pass --repo {built.path.resolve()}"  # the faces name the option
 
 
 def test_caller_git_variables_do_not_redirect_it(built, monkeypatch, tmp_path):

@@ -14,11 +14,11 @@ from domain.grammar import parse_record_id
 from ingest.parsers.markdown import parse_markdown
 from queries.documents import document_trees
 from queries.records import citations_of
-from queries.reports import rests_on_subgraph
+from queries.subgraphs import rests_on_subgraph
 from queries.traversal import rests_on
 from queries.validation import check
 from render.document import rebuild, verify
-from render.reports import explanation
+from render.compose import explanation
 from tests.analysis_sets import IM01, IM01_SET, IM02, IM02_SET, REVIEW, copy_set, edit, load
 
 

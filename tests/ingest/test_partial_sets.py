@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import cli
+from app.errors import hint_of
 from graph.errors import IngestError
 from graph.stores.sqlite import SQLiteStore
 from ingest.files import read_members
@@ -36,7 +37,8 @@ def test_a_partial_set_is_refused_naming_the_first_missing_member_and_the_flag(c
     err = info.value
     assert (err.source.path, err.source.line) == (str(copied / "ARTIFACT.yaml"), 7)
     assert err.message == "the manifest pins memory.md, which is not among the inputs (and 2 more problems)"
-    assert "--partial (?partial=true, partial: true)" in err.hint
+    assert err.code == "input-refused" and err.data == {"gap": True}
+    assert "--partial (?partial=true, partial: true)" in hint_of(err)  # the faces name the flag
 
 
 def test_skip_invalid_lists_each_missing_member_once_with_its_own_message(copied):

@@ -10,6 +10,7 @@ from graph.errors import AmbiguousScope, AnalysisSetNotFound, VersionNotFound
 from graph.stores.pinned import PinnedStore
 from graph.stores.sqlite import SQLiteStore
 from queries.history import diff_versions, history, store_at
+from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.conftest import ingest_into
 from tests.history_sets import LEDGER, LEDGER_V1, LEDGER_V2, ledger_versions, sha256
@@ -41,7 +42,7 @@ def test_every_version_stays_queryable(store):
     assert isinstance(at_1, PinnedStore)
     assert store_at(store, L, 2) is store and store_at(store, L, None) is store
     for record in ("RT-RTE-ledger-commit", "RT-RTE-ledger-append", "RT-OBJ-ledger-file"):
-        assert rests_on(at_1, record, set_id=L).to_dict() == rests_on(only_v1, record, set_id=L).to_dict()
+        assert plain(rests_on(at_1, record, set_id=L)) == plain(rests_on(only_v1, record, set_id=L))
     assert statements(at_1, "RT-RTE-ledger-commit") == [
         f"{RECONCILIATION}#L14", f"{RUNTIME}#L14", f"{SYNTHESIS}#L18"]
     assert statements(store, "RT-RTE-ledger-commit") == [
@@ -66,9 +67,9 @@ def test_unknown_versions_and_versions_without_a_set_are_refused(store):
 def test_the_diff_lists_exactly_the_three_changes_and_the_answers_they_move(store):
     ledger_versions(store)
     diff = diff_versions(store, L, 1, 2)
-    assert diff_versions(store, L).to_dict() == diff.to_dict()  # default: the latest against the one before
+    assert plain(diff_versions(store, L)) == plain(diff)  # default: the latest against the one before
     record = "RT-RTE-ledger-commit"
-    assert diff.to_dict() == {
+    assert plain(diff) == {
         "set": L, "from": 1, "to": 2,
         "members": [
             {"document": d, "change": "changed", "from_sha256": sha256(LEDGER_V1 / f"{d.rsplit('/', 1)[1]}.md"),
@@ -135,7 +136,7 @@ def test_the_diff_lists_exactly_the_three_changes_and_the_answers_they_move(stor
         ("RT-RTE-ledger-append", (f"{SYNTHESIS}#L12",), (f"{RECONCILIATION}#L14",)),
         ("RT-RTE-ledger-commit", (), (f"{RECONCILIATION}#L14", f"{RUNTIME}#L12", f"{SYNTHESIS}#L12"))]
     same = diff_versions(store, L, 2, 2)
-    assert same.unchanged and same.to_dict()["statements"] == []
+    assert same.unchanged and plain(same)["statements"] == []
 
 
 def amended_seeds(folder):
@@ -187,4 +188,4 @@ def test_a_view_of_a_view_reads_each_set_at_its_own_version(store, tmp_path):
     back = store_at(both, L, 2)  # L at its latest again, tolaria still at 1
     assert sorted(back.pins) == ["tolaria"] and len(rests_on(back, R, set_id=L).results) == 6
     assert store_at(back, "tolaria", 2) is store
-    assert diff_versions(both, L, 1, 2).to_dict() == diff_versions(store, L, 1, 2).to_dict()
+    assert plain(diff_versions(both, L, 1, 2)) == plain(diff_versions(store, L, 1, 2))

@@ -16,7 +16,8 @@ from graph.errors import (
 from graph.model import Label, Node, review_node_id
 from ingest.git import GitRepository
 from queries.demo import demo_store
-from queries.impact import impact_of, normalise_quotation, review_suspect, reviews_of
+from ingest.reviews import review_suspect
+from queries.impact import Review, impact_of, normalise_quotation, reviews_of
 from tests.conftest import SEEDS, SEED_WORKFLOW, ingest_into
 from tests.impact_repo import ImpactRepo, build_impact_repo
 
@@ -274,8 +275,8 @@ AT = datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc)
 def test_a_review_clears_a_suspect_until_its_evidence_changes_again(seeded, repo, built):
     node = "tolaria/workflow-report#L43"  # cites mcp-server/vault.js (and RT-RTE-mcp-write) only
     assert node in [s.node for s in impact(seeded, repo, built, "c3").suspects]
-    review = review_suspect(seeded, node, revision="main~4", reviewer="ada", note="guard moved, text holds",
-                            at=AT, repo=repo)
+    review = Review.from_node(review_suspect(seeded, node, revision="main~4", reviewer="ada",
+                                             note="guard moved, text holds", at=AT, repo=repo))
     assert (review.id, review.revision, review.at) == (review_node_id(node, built["c3"]), built["c3"],
                                                        "2026-10-20T09:30:00+00:00")
 

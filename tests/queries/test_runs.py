@@ -19,6 +19,7 @@ import re
 import pytest
 
 from graph.errors import IncomparableSets, SystemNotFound
+from queries import shapes
 from queries.runs import compare_runs, runs_of
 from queries.setview import normalised_label
 from tests.conftest import ingest_into
@@ -40,7 +41,7 @@ def test_the_runs_of_instinctual_memory(store):
     found = runs_of(store, "instinctual-memory")
     assert (found.system, found.name) == ("instinctual-memory", "Instinctual Memory")  # IM-02's title, written last
     assert runs_of(store, "Instinctual Memory") == runs_of(store, "system/instinctual-memory") == found
-    assert [r.to_dict() for r in found.runs] == [
+    assert [shapes.plain(r) for r in found.runs] == [
         {"set": IM02, "run_id": IM02, "date": "2026-09-30", "revisions": [BOUNDARY], "reviewed_boundary": BOUNDARY,
          "cutoff": None, "sources": [{"source_id": "SRC-1", "url": None, "commit": None, "cutoff": None}],
          "documents": 2, "declarations": 25, "version": 1},

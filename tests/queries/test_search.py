@@ -10,6 +10,7 @@ from graph.errors import AnalysisSetNotFound, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
 from graph.stores.sqlite import SQLiteStore
 from queries.search import SNIPPET_CHARS, parse_query, search
+from queries.shapes import plain
 from tests.conftest import CORPUS, ingest_into
 
 KB = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
@@ -41,7 +42,7 @@ def test_compare_and_swap_on_the_seeds(seeds_store):
                              "after the comparison can escape detection. Passing the guard says nothing…")
     assert [first.snippet[a:b] for a, b in first.highlights] == ["compare-and-swap"]
     assert report.hits[1].section_heading == "From assignment to a changed note"
-    assert report.to_dict()["hits"][0]["highlights"] == [[44, 60]]
+    assert plain(report)["hits"][0]["highlights"] == [[44, 60]]
 
 
 def test_ranking_counts_occurrences_then_prefers_shorter_statements(seeds_store):

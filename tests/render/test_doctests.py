@@ -8,8 +8,8 @@ import importlib
 import pytest
 
 MODULES = [
-    "queries.demo", "queries.documents", "queries.reports", "queries.dossier",
-    "render.document", "render.to_plaintext", "render.page", "render.reports", "render.writers",
+    "queries.demo", "queries.documents", "queries.subgraphs", "queries.dossier",
+    "render.document", "render.to_plaintext", "render.page", "render.compose", "render.writers",
 ]
 
 

@@ -50,7 +50,7 @@ def test_markdown_set_pages_parse_with_unique_record_anchors(dc_store, request_)
 
 
 def test_set_page_anchors_every_record_once_and_links_records(dc_store):
-    from queries.reports import analysis_set_report
+    from queries.subgraphs import analysis_set_report
 
     text = render_request(dc_store, set_id=DC_SET, fmt="html").text
     records = _check_page(text)

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query
 from app.rest.deps import Depth, SettingsDep, StoreDep, in_snapshot
 from queries.history import diff_versions, history
 from queries.runs import compare_runs, runs_of
+from queries.shapes import plain
 
 __all__ = ["router"]
 
@@ -39,14 +40,14 @@ async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
     and the rests-on answers that moved."""
     result = await in_snapshot(store, lambda view: diff_versions(view, set_id, from_, to,
                                                                  max_depth=settings.depth(max_depth)))
-    return result.to_dict()
+    return plain(result)
 
 
 @router.get("/systems/{system}/runs")
 async def get_runs(system: str, store: StoreDep) -> dict:
     """The analysis sets analysing the system (its slug or name): run-id, date, pinned revisions,
     cutoff (``{"system", "name", "runs": [...]}``)."""
-    return (await in_snapshot(store, runs_of, system)).to_dict()
+    return plain(await in_snapshot(store, runs_of, system))
 
 
 @router.get("/compare")
@@ -57,4 +58,4 @@ async def get_compare(store: StoreDep, a: Annotated[str, Query(description="One 
     candidates, source files per run, each run's Limitations; 422 when they analyse different
     systems."""
     result = await in_snapshot(store, lambda view: compare_runs(view, a, b, version_a=version_a, version_b=version_b))
-    return result.to_dict()
+    return plain(result)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
-from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
-from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut
+from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
 from queries.names import unknown_record
 from queries.records import citations_of, records_of
+from queries.shapes import plain
 from queries.traversal import rests_on
 
 router = APIRouter(prefix="/records", tags=["records"])
@@ -30,16 +30,16 @@ async def list_records(
     """Records matching every filter, sorted by node id, one page at a time."""
     found = await in_snapshot(store, records_of, set_id=set_id, analyst=analyst, kind=kind, text=q)
     page = found[offset : offset + limit]
-    return RecordsOut(data=[RecordOut(**r.to_dict()) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
+    return RecordsOut(data=[plain(r) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
 
 
 @router.get("/{record_id}", response_model=list[RecordOut])
-async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[RecordOut]:
+async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[dict]:
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
     if not found:
         raise await in_snapshot(store, unknown_record, record_id, set_id)
-    return [RecordOut(**r.to_dict()) for r in found]
+    return [plain(r) for r in found]
 
 
 @router.get("/{record_id}/citations", response_model=CitationsOut)
@@ -53,8 +53,8 @@ async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = Non
 async def get_rests_on(
     record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,
-) -> RestsOnOut:
+) -> dict:
     """Statements that rest on the record, each with its explanation path."""
     report = await in_snapshot(store, rests_on, record_id, set_id=set_id, direct_only=direct,
                                max_depth=settings.depth(max_depth))
-    return RestsOnOut.from_domain(report)
+    return rests_on_body(report)

@@ -7,6 +7,7 @@ from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import SetOut, SetsOut
 from app.wiring import store_location
 from queries.catalog import analysis_sets
+from queries.shapes import plain
 from queries.stats import stats
 from queries.validation import check
 
@@ -16,24 +17,24 @@ router = APIRouter(tags=["sets"])
 @router.get("/sets", response_model=SetsOut)
 async def list_sets(store: StoreDep) -> SetsOut:
     """Every analysis set with its members and sizes, sorted by id (``citegraph sets --json``)."""
-    data = [SetOut(**s.to_dict()) for s in await in_snapshot(store, analysis_sets)]
+    data = [plain(s) for s in await in_snapshot(store, analysis_sets)]
     return SetsOut(data=data, count=len(data))
 
 
 @router.get("/sets/{set_id}", response_model=SetOut)
-async def get_set(set_id: str, store: StoreDep) -> SetOut:
+async def get_set(set_id: str, store: StoreDep) -> dict:
     """One analysis set with its members and sizes; 404 naming the closest sets when absent."""
     (found,) = await in_snapshot(store, lambda view: analysis_sets(view, set_id=set_id))
-    return SetOut(**found.to_dict())
+    return plain(found)
 
 
 @router.get("/stats")
 async def get_stats(store: StoreDep) -> dict:
     """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
-    return {"store": store_location(store), **(await in_snapshot(store, stats)).to_dict()}
+    return {"store": store_location(store), **plain(await in_snapshot(store, stats))}
 
 
 @router.get("/check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
-    return (await in_snapshot(store, check, set_id=set_id)).to_dict()
+    return plain(await in_snapshot(store, check, set_id=set_id))

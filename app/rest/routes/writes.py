@@ -19,11 +19,11 @@ from app.rest.security import WriteAccess
 from graph.errors import DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
 from queries.names import unknown_document, unknown_set
 from graph.model import Label
-from graph.store import GraphStore
 from ingest.archive import read_zip
-from ingest.files import accept
-from ingest.loader import document_id_of, ingest_parsed
-from ingest.sets import InputFile, assemble
+from ingest.loader import document_id_of
+from ingest.pipeline import ingest_files
+from ingest.sets import InputFile
+from queries.shapes import plain
 
 router = APIRouter(tags=["writes"])
 
@@ -50,15 +50,9 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
     return {document_id: tag.strip('"')}
 
 
-def _ingest_files(store: GraphStore, files: list[InputFile], *, skip_invalid: bool, partial: bool = False,
-                  expect: dict[str, str | None] | None = None):
-    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial)
-    return read, ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect)
-
-
 @router.post("/sets", status_code=201, response_model=IngestOut)
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
-                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> IngestOut:
+                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> dict:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
     ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
     written all or nothing; with ``skip_invalid`` refused files are listed instead; with ``partial``
@@ -87,9 +81,9 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
     else:
         raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
                           hint="POST multipart/form-data with `files`, or an application/zip body")
-    _, report = await run_in_threadpool(_ingest_files, store, inputs, skip_invalid=skip_invalid, partial=partial)
+    report = await run_in_threadpool(lambda: ingest_files(store, inputs, skip_invalid=skip_invalid, partial=partial))
     response.status_code = 201 if report.sets else 200
-    return IngestOut.from_domain(report)
+    return plain(report)
 
 
 @router.put("/documents/{document_id:path}", response_model=IngestOut)
@@ -98,7 +92,7 @@ async def put_document(
     name: Annotated[Optional[str], Query(description="File name of the member (its suffix picks the format).")] = None,
     if_match: Annotated[Optional[str], Header()] = None,
     if_none_match: Annotated[Optional[str], Header()] = None,
-) -> IngestOut:
+) -> dict:
     """Create or replace one member. The body is the member's bytes; its format comes from ``name``
     or the content type (``text/markdown`` → ``.md``, else ``.txt``). The parsed member must be
     ``document_id``. 201 when created, 200 when replaced or unchanged; 412 when ``If-Match`` or
@@ -112,20 +106,25 @@ async def put_document(
     expect = _expected(if_match, if_none_match, document_id)
     existed = bool(await run_in_threadpool(store.get_nodes, [document_id]))
 
-    def work():
-        read = accept(assemble([InputFile(name, data, explicit=True)]))
-        ids = [document_id_of(d) for d in read.parsed]
+    written: list[str] = []
+
+    def vet(parsed) -> None:
+        ids = [document_id_of(d) for d in parsed]
         if ids != [document_id]:
             raise IngestError(f"the body is document {', '.join(ids) or 'nothing'}, not {document_id}",
                               source=SourceSpan(name, 1), hint="PUT a member to its own <set>/<role> path")
-        return read.parsed[0].sha256, ingest_parsed(store, read.parsed, expect=expect)
+        written.append(parsed[0].sha256)
+
+    def work():
+        report = ingest_files(store, [InputFile(name, data, explicit=True)], expect=expect, vet=vet)
+        return written[0], report
 
     # The ETag is the SHA-256 of the member written (or found unchanged), known without reading the
     # store again: a concurrent DELETE or PUT after this write cannot make the answer wrong or fail.
     sha, report = await run_in_threadpool(work)
     response.headers["ETag"] = _etag(sha)
     response.status_code = 200 if existed else 201
-    return IngestOut.from_domain(report)
+    return plain(report)
 
 
 @router.delete("/documents/{document_id:path}", status_code=204)

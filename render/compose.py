@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from queries.documents import DocumentBlock, DocumentTree
 from queries.dossier import RecordDossier
-from queries.reports import PathStep, RestsOnSubgraph, SetReport
+from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 from render.page import (
     Heading,
     Index,
@@ -220,7 +220,7 @@ def explanation(steps: Sequence[PathStep], depth: int) -> tuple[str, str]:
     ``tag`` is ``direct`` (the statement itself cites or annotates the record) or ``transitive``;
     the sentence names each node of the path and the edge kinds between them.
 
-    >>> from queries.reports import PathStep
+    >>> from queries.subgraphs import PathStep
     >>> explanation([PathStep("d#L1", "Statement", "d#L1", "d", ("CITES",)),
     ...              PathStep("s/RT-RTE-x", "Record", "RT-RTE-x", None, ())], 1)
     ('direct', 'cites RT-RTE-x')
@@ -313,7 +313,7 @@ def rests_on_page(sub: RestsOnSubgraph) -> Page:
     Examples
     --------
     >>> from queries.demo import demo_store
-    >>> from queries.reports import rests_on_subgraph
+    >>> from queries.subgraphs import rests_on_subgraph
     >>> page = rests_on_page(rests_on_subgraph(demo_store(), "RT-RTE-x"))
     >>> page.title, page.lead[1]
     ('Statements resting on RT-RTE-x', '1 statement: 1 direct, 0 transitive, in 1 document of set demo.')
@@ -472,7 +472,7 @@ def set_page(report: SetReport) -> Page:
     Examples
     --------
     >>> from queries.demo import demo_store
-    >>> from queries.reports import analysis_set_report
+    >>> from queries.subgraphs import analysis_set_report
     >>> page = set_page(analysis_set_report(demo_store(), "demo"))
     >>> page.title, [i.plain for i in page.items if type(i).__name__ == "Heading"]
     ('Demo analysis set demo', ['Demo synthesis (demo/synthesis)', 'Bounded synthesis', 'Record index'])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from queries.dossier import record_dossiers
-from queries.reports import analysis_set_report, rests_on_subgraph
+from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from queries.traversal import rests_on
 from render import Format
-from render.reports import dossier_page, rests_on_page, set_page
+from render.compose import dossier_page, rests_on_page, set_page
 from render.writers import write
 from tests.render.conftest import DC_SET
 
@@ -152,7 +152,7 @@ def test_seeds_set_index_says_records_are_not_declared(seeds_store):
     assert "RT-RTE-mcp-write: cited but not declared in the ingested members; annotated in Tolaria workflow report" in text
 
 
-def test_reports_are_the_same_on_every_store(store, seeds_store):
+def test_compose_are_the_same_on_every_store(store, seeds_store):
     from app.rendering import render_request
     from tests.conftest import SEEDS, ingest_into
 

@@ -1,5 +1,6 @@
-"""GraphQL types of query results: rests-on (:mod:`queries.traversal`), record dossiers
-(:mod:`queries.dossier`) and check findings (:mod:`queries.validation`), each converted ``from_domain``."""
+"""GraphQL types of query results: rests-on (the :mod:`queries.traversal` shapes themselves, built by
+:func:`app.graphql.shapes.object_type`), record dossiers (:mod:`queries.dossier`) and check findings
+(:mod:`queries.validation`, a Relay connection), these two converted ``from_domain``."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
+from app.graphql.shapes import object_type
 from app.graphql.types import GraphNode, Record, Statement, node_from_block, wrap
 from queries import dossier as dossier_domain
 from queries.documents import BlockCitation, DocumentBlock, DocumentTree
 from queries.dossier import record_dossiers
-from queries.traversal import RestsOnReport, rests_on
+from queries import traversal as domain_traversal
+from queries.traversal import rests_on
 from queries.validation import CheckReport, check
 from queries.validation import Finding as DomainFinding
 
@@ -26,44 +29,23 @@ Ctx = Info[Context, None]
 
 # -- rests on --------------------------------------------------------------------------------------
 
-@strawberry.type(description="A statement resting on a record, with the path explaining it.")
-class RestsOnResult:
-    set: str
-    document: str
-    section: Optional[str]
-    section_heading: Optional[str]
-    statement: str
-    kind: str
-    text: str
-    line: int
-    direct: bool
-    depth: int
-    path: list[str]
-
-    @strawberry.field(description="The resting statement as a node (document, section, citations …).")
-    async def statement_node(self, info: Ctx) -> Optional[Statement]:
-        return wrap(await info.context.loaders.node(self.statement))
+async def _statement_node(self: domain_traversal.RestsOnResult, info: Ctx) -> Optional[Statement]:
+    return wrap(await info.context.loaders.node(self.statement))
 
 
-@strawberry.type(description="Everything resting on one record ID (or source ID, or cited file path).")
-class RestsOn:
-    record: str
-    kind: str = strawberry.field(description="What `record` names: `record`, `source` or `source_file`.")
-    set: Optional[str]
-    records: list[str]
-    results: list[RestsOnResult]
-    count: int
+def _count(self: domain_traversal.RestsOnReport) -> int:
+    return len(self.results)
 
-    @classmethod
-    def from_domain(cls, report: RestsOnReport) -> "RestsOn":
-        return cls(
-            record=report.record, kind=report.kind, set=report.set, records=list(report.records),
-            count=len(report.results),
-            results=[RestsOnResult(set=r.set, document=r.document, section=r.section,
-                                   section_heading=r.section_heading, statement=r.statement, kind=r.kind,
-                                   text=r.text, line=r.line, direct=r.direct, depth=r.depth, path=list(r.path))
-                     for r in report.results],
-        )
+
+RestsOnResult = object_type(
+    domain_traversal.RestsOnResult, description="A statement resting on a record, with the path explaining it.",
+    extra={"statement_node": strawberry.field(
+        resolver=_statement_node, description="The resting statement as a node (document, section, citations …).")})
+RestsOn = object_type(
+    domain_traversal.RestsOnReport, name="RestsOn",
+    description="Everything resting on one record ID (or source ID, or cited file path).",
+    descriptions={"kind": "What `record` names: `record`, `source` or `source_file`."},
+    extra={"count": strawberry.field(resolver=_count)})
 
 
 async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct: bool,
@@ -73,7 +55,7 @@ async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct:
     ctx = info.context
     report = await call(rests_on, ctx.store, record_id, set_id=set_id, direct_only=direct,
                         max_depth=ctx.settings.depth(max_depth), kind=kind)
-    return RestsOn.from_domain(report)
+    return report
 
 
 # -- dossier ---------------------------------------------------------------------------------------
@@ -207,7 +189,7 @@ class Dossier:
             source_files=list(d.source_files),
             sources=list(d.sources),
             limitations=[x for doc, b in d.limitations if (x := block(doc, b)) is not None],
-            rests_on=RestsOn.from_domain(d.rests_on.report),
+            rests_on=d.rests_on.report,
         )
 
 

@@ -1,0 +1,71 @@
+"""GraphQL types built from the result dataclasses of ``queries/``, never written twice.
+
+:func:`object_type` turns a result dataclass into a strawberry type with the same fields in the
+same order (camel-cased by strawberry; a field with a wire name, :func:`queries.shapes.wire`, is
+exposed under it), tuples as lists and nested result dataclasses as their own types. Resolvers
+return the query's result object itself: strawberry reads each field off it by its Python name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Optional, Union
+
+import strawberry
+
+from queries.shapes import WIRE
+
+__all__ = ["object_type"]
+
+_TYPES: dict[type, type] = {}
+
+
+def object_type(cls: type, *, name: str | None = None, description: str | None = None,
+                descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
+                overrides: dict[str, tuple[Any, Any]] | None = None) -> type:
+    """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
+    with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
+    (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), and
+    ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
+    ``strawberry.field(resolver=…)``): a pair as an object with named ends). One type
+    per class, so nested results must be given their type first when it is to have another name,
+    a description or extra fields.
+
+    >>> from queries.impact import Occurrence
+    >>> t = object_type(Occurrence, description="Occurrences of a quotation in one file.")
+    >>> (t.__name__, [f.name for f in t.__strawberry_definition__.fields])
+    ('Occurrence', ['path', 'count'])
+    """
+    if cls in _TYPES:
+        return _TYPES[cls]
+    hints = typing.get_type_hints(cls)
+    namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
+    descriptions, overrides = descriptions or {}, overrides or {}
+    for f in dataclasses.fields(cls):
+        if f.name in overrides:
+            namespace["__annotations__"][f.name], namespace[f.name] = overrides[f.name]
+            continue
+        namespace["__annotations__"][f.name] = _annotation(hints[f.name])
+        if WIRE in f.metadata or f.name in descriptions:
+            namespace[f.name] = strawberry.field(name=f.metadata.get(WIRE), description=descriptions.get(f.name))
+    namespace.update(extra or {})
+    made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
+                           description=description)
+    _TYPES[cls] = made
+    return made
+
+
+def _annotation(hint: Any) -> Any:
+    """``hint`` with tuples as lists and result dataclasses as their types."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if dataclasses.is_dataclass(hint):
+        return object_type(hint)
+    if origin in (tuple, list):
+        return list[_annotation(args[0])]
+    if origin in (Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) == 1 and len(args) == 2:
+            return Optional[_annotation(inner[0])]
+    return hint

@@ -1,0 +1,131 @@
+"""Suspects: what rests on changed evidence (rests-on from changed files and drifted quotations),
+and the reviews that clear them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Mapping
+
+from graph.errors import RevisionNotFound
+from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node
+from graph.store import Direction, GraphStore
+from graph.writes import review_fingerprint
+from queries.impact.drift import _Checker, _Scope, _delta
+from queries.impact.results import SUSPECT_KINDS, QuotationDrift, Review, Suspect
+from queries.names import require_set
+from queries.traversal import explain
+
+__all__ = ["reviews_of"]
+
+
+def _node_order(node_id: str) -> tuple[str, int, str]:
+    """Document, then line number, so ``#L9`` precedes ``#L11`` (as in :func:`~queries.traversal.explain`)."""
+    head, _, tail = node_id.partition("#")
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
+    return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+
+def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Suspect], dict[str, Node]]:
+    """Every suspect resting on a ``triggers`` key (start node id → change description)."""
+    if not triggers:
+        return [], {}
+    starts = sorted(triggers)
+    best = explain(store.closure(starts, kinds=DEPENDENCY_KINDS), starts)
+    nodes = store.get_nodes([n for n in best if n not in triggers])
+    statements = [n.id for n in nodes.values() if n.label == Label.STATEMENT]
+    parents = store.edges(statements, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
+    parent_of = {s: next((e.src for e in es if "#" in e.src), None) for s, es in parents.items()}
+    extra = {p for p in parent_of.values() if p and p not in nodes}
+    extra |= {n.document_id for n in nodes.values() if n.document_id and n.document_id not in nodes}
+    context = {**nodes, **store.get_nodes(sorted(extra))}
+    out = []
+    for node_id, node in nodes.items():
+        kind = SUSPECT_KINDS.get(node.label)
+        if kind is None:
+            continue
+        why = best[node_id]
+        section = parent_of.get(node_id)
+        heading = context[section].get("heading") if section in context else None
+        document = context.get(node.document_id) if node.document_id else None
+        conclusion = node.label == Label.STATEMENT and (
+            (document is not None and document.get("role") == "synthesis")
+            or (node.get("kind") == "table_row" and heading == "Limitations"))
+        text = {Label.STATEMENT: node.get("text"), Label.SECTION: node.get("heading"),
+                Label.DOCUMENT: node.get("title"), Label.RECORD: node.get("record_id")}[node.label]
+        out.append(Suspect(
+            node=node_id, kind=kind, set=node.set_id or "", document=node.document_id, section=section,
+            section_heading=heading, text=text or "", line=node.get("line"), order=node.get("order") or 0,
+            conclusion=conclusion, depth=why.depth, path=why.path, edges=why.edges, trigger=why.path[-1],
+            change=triggers[why.path[-1]]))
+    out.sort(key=Suspect.sort_key)
+    return out, nodes
+
+
+def _apply_reviews(store: GraphStore, checker: _Checker, scope: _Scope, base: str, to_commit: str,
+                   drift: list[QuotationDrift], suspects: list[Suspect],
+                   nodes: Mapping[str, Node]) -> tuple[list[Suspect], list[Suspect]]:
+    """Split ``suspects`` into flagged and cleared by a review (rules in :func:`impact_of`)."""
+    if not suspects:
+        return [], []
+    by_node: dict[str, list[Review]] = {}
+    for node in store.find_nodes(Label.REVIEW, set_id=scope.set_id):
+        review = Review.from_node(node)
+        by_node.setdefault(review.node, []).append(review)
+    if not by_node:
+        return suspects, []
+    resolved: dict[str, str | None] = {}
+    rests_since: dict[str, set[str]] = {}
+    at_to = {q.quotation: (q.state, q.found_in) for q in drift}
+    quotations = {q.id: q for q in scope.quotations}
+
+    def changed_since(commit: str) -> set[str]:
+        """Nodes resting on evidence that changed between ``commit`` and ``to_commit``."""
+        if commit not in rests_since:
+            files, _ = _delta(checker, commit, to_commit)
+            starts = {c.file: c.describe() for c in files}
+            checker.prefetch(base, commit)
+            for q in drift:
+                if q.state == "intact":
+                    continue
+                then = checker.outcome(quotations[q.quotation], base, commit)
+                if (then.state, then.found_in) != at_to[q.quotation]:
+                    starts[q.quotation] = q.describe()
+            rests_since[commit] = {s.node for s in _suspects(store, starts)[0]}
+        return rests_since[commit]
+
+    flagged, cleared = [], []
+    for suspect in suspects:
+        clearing = None
+        for review in sorted(by_node.get(suspect.node, ()), key=lambda r: r.at, reverse=True):
+            if review.fingerprint != review_fingerprint(nodes[suspect.node]):
+                continue
+            if review.revision not in resolved:
+                try:
+                    resolved[review.revision] = checker.repo.resolve(review.revision)
+                except RevisionNotFound:
+                    resolved[review.revision] = None
+            commit = resolved[review.revision]
+            if commit is None or not checker.repo.is_ancestor(commit, to_commit):
+                continue
+            if suspect.node not in changed_since(commit):
+                clearing = review
+                break
+        if clearing is None:
+            flagged.append(suspect)
+        else:
+            cleared.append(replace(suspect, review=clearing))
+    return flagged, cleared
+
+
+def reviews_of(store: GraphStore, *, set_id: str | None = None, node_id: str | None = None) -> tuple[Review, ...]:
+    """Stored reviews (of one set and/or one node when given), sorted by (set, node, at, revision).
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is not in the store (the hint names the closest sets)."""
+    require_set(store, set_id)
+    where = {"node": node_id} if node_id is not None else None
+    found = [Review.from_node(n) for n in store.find_nodes(Label.REVIEW, set_id=set_id, where=where)]
+    return tuple(sorted(found, key=lambda r: (r.set, r.node, r.at, r.revision)))

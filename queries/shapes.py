@@ -1,0 +1,49 @@
+"""Result shapes declared once: the wire form of the frozen result dataclasses of ``queries/``.
+
+A result dataclass *is* the shape every face answers with: its fields, in declaration order, are
+the keys of the CLI's ``--json``, of the REST body and of the GraphQL type (camel-cased there by
+strawberry). A field whose Python name cannot be the wire name (``from`` is a keyword) says its
+wire name with ``field(metadata=wire("from"))``. The faces build their types from the dataclass
+(``app/rest/shapes.py``, ``app/graphql/shapes.py``); :func:`plain` is the one encoder to JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+__all__ = ["WIRE", "wire", "wire_name", "plain"]
+
+WIRE = "citegraph.wire"
+"""Key of a field's metadata naming it on the wire."""
+
+
+def wire(name: str) -> dict[str, str]:
+    """Field metadata naming the field ``name`` on every face: ``field(metadata=wire("from"))``."""
+    return {WIRE: name}
+
+
+def wire_name(f: dataclasses.Field) -> str:
+    """The name field ``f`` has on the wire: its :func:`wire` name, else its own."""
+    return f.metadata.get(WIRE, f.name)
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-compatible data: a result dataclass → a dict of its fields in declaration
+    order under their wire names, tuples and lists → lists, dicts → dicts, recursively; other values as they are.
+
+    >>> from dataclasses import dataclass, field
+    >>> @dataclass(frozen=True)
+    ... class Span:
+    ...     from_line: int = field(metadata=wire("from"))
+    ...     lines: tuple[int, ...] = ()
+    >>> plain(Span(3, (3, 4)))
+    {'from': 3, 'lines': [3, 4]}
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {wire_name(f): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
