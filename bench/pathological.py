@@ -5,18 +5,23 @@ Markdown links, a paragraph of record ranges, a table cell of links, ``Part of:`
 one list, a plain-text quotation after many lines, many plain-text lines, and two YAML documents
 that are refused (an alias bomb, deep flow nesting). :func:`member` builds a case's bytes; the
 ``pathological`` phase of :mod:`bench.phases` parses them at ``n`` and ``2n`` in fresh processes.
+The :data:`WRITE_CASES` are ingested whole instead, into an empty store of each kind (the
+``pathological-ingest`` phase): one statement citing one record ``n`` times, whose ``n`` parallel
+edges Neo4j once wrote in time quadratic in ``n``.
 
 >>> member("md-links", 2)[-68:]
 b'[RT-OBJ-a0](runtime.md#rt-obj-a0) [RT-OBJ-a1](runtime.md#rt-obj-a1)\\n'
 >>> [member("txt-lines", n).count(b"\\n") for n in (10, 20)]
 [15, 25]
+>>> member("txt-cites", 3)[-42:]
+b'It rests on RT-OBJ-x, RT-OBJ-x, RT-OBJ-x.\\n'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CASES", "Case", "member"]
+__all__ = ["CASES", "WRITE_CASES", "Case", "member"]
 
 _RUNTIME = (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
             b"run-id: AAS-2026-10-04-bench-01\n---\n\n# Bench runtime report\n\n## Shared records\n\n"
@@ -62,6 +67,13 @@ CASES: tuple[Case, ...] = (
 )
 """The cases, in the order they are measured."""
 
+WRITE_CASES: tuple[Case, ...] = (
+    Case("txt-cites", "synthesis.txt", 4_000, "citations",
+         "one plain-text statement citing one record n times, ingested into an empty store"),
+)
+"""The cases ingested into each store (issue 14: Neo4j wrote n citations of one record by one
+statement in time quadratic in n)."""
+
 
 def member(name: str, n: int) -> bytes:
     """The bytes of case ``name`` at size ``n`` (deterministic)."""
@@ -78,6 +90,8 @@ def member(name: str, n: int) -> bytes:
         return _SYNTHESIS + b"It says:\n" + b"A.\n" * n + b"the end --- a/b.js\n"
     if name == "txt-lines":
         return _SYNTHESIS + b"A.\n" * n
+    if name == "txt-cites":
+        return _SYNTHESIS + b"It rests on " + b"RT-OBJ-x, " * (n - 1) + b"RT-OBJ-x.\n"
     if name == "yaml-bomb":
         return _with_frontmatter(_bomb(n))
     if name == "yaml-deep":

@@ -329,9 +329,70 @@ def pathological(args: dict) -> dict:
     return out
 
 
+def pathological_ingest(args: dict) -> dict:
+    """Ingest one pathological member (:data:`bench.pathological.WRITE_CASES`: ``case``, as file
+    ``path``) into the store ``store`` (a spec, see the module docstring; it must start empty) at
+    size ``n`` and at ``2n``, after an untimed warm-up on the case at ``n // 100``.
+
+    ``repeats`` rounds, each ingesting both sizes (in turn ``n`` first, then ``2n`` first), so a
+    change of load on a shared machine falls on both; each ingest is :func:`ingest.stream.ingest_paths`
+    of the one member into the empty store, timed whole (read, parse, write), and the member is
+    deleted again (``delete_documents``, untimed), which leaves the store empty.
+
+    Returns wall and CPU seconds of this process per size (``times``/``cpu``: ``{"n": [...],
+    "2n": [...]}``; the store's own work is in the wall time only for Neo4j), the input ``bytes`` per
+    size and the ``outcome`` per size: ``edges`` (the store's CITES edges after the ingest) and
+    ``nodes``. An exception is reported as ``error`` (its type and message), and the run stops
+    there."""
+    import tempfile
+
+    from bench.pathological import member
+    from ingest.stream import ingest_paths
+
+    n = args["n"]
+    data = {"n": member(args["case"], n), "2n": member(args["case"], 2 * n)}
+    out: dict[str, Any] = {"case": args["case"], "store": args["store"]["kind"], "n": n,
+                           "bytes": {h: len(d) for h, d in data.items()},
+                           "times": {h: [] for h in data}, "cpu": {h: [] for h in data}}
+    store = open_store(args["store"])
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-patho-") as tmp:
+            file = Path(tmp) / args["path"]
+
+            def ingest(content: bytes) -> dict:
+                file.write_bytes(content)
+                t, c = time.perf_counter(), time.process_time()
+                (document,) = ingest_paths(store, [file], workers=1).documents
+                wall, cpu = time.perf_counter() - t, time.process_time() - c
+                counts = store.counts()
+                store.delete_documents([document.document])
+                return {"wall": wall, "cpu": cpu, "edges": counts[str(EdgeKind.CITES)], "nodes": counts["nodes"]}
+
+            try:
+                ingest(member(args["case"], max(1, n // 100)))
+            except Exception as exc:  # noqa: BLE001 - as below
+                out["error"] = f"{type(exc).__name__}: {str(exc)[:200]} (in the warm-up)"
+                return out
+            rounds = [list(data) if k % 2 == 0 else list(data)[::-1] for k in range(args.get("repeats", 3))]
+            for half in (h for halves in rounds for h in halves):
+                try:
+                    got = ingest(data[half])
+                except Exception as exc:  # noqa: BLE001 - the figure is which exception the write raises
+                    out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+                    break
+                out["times"][half].append(got.pop("wall"))
+                out["cpu"][half].append(got.pop("cpu"))
+                out.setdefault("outcome", {})[half] = got
+                progress(out)
+    finally:
+        store.close()
+    return out
+
+
 PHASES: dict[str, Callable[[dict], dict]] = {
     "parse-floor": parse_floor, "ingest": ingest, "check": check, "select": select, "rests-on": rests_on,
     "impact": impact, "verify": verify, "history": history, "pathological": pathological,
+    "pathological-ingest": pathological_ingest,
 }
 """Phase name → function(args) → figures."""
 

@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.generate import GENERATOR_VERSION, SIZES, generate
-from bench.pathological import CASES
+from bench.pathological import CASES, WRITE_CASES
 
-__all__ = ["TARGETS", "PATHOLOGICAL_TARGETS", "Target", "main", "percentile", "evaluate", "pathological_figures"]
+__all__ = ["TARGETS", "PATHOLOGICAL_TARGETS", "Target", "main", "percentile", "evaluate", "pathological_figures",
+           "pathological_ingest_figures"]
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -96,10 +97,14 @@ PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(
     Target(f"{c.name}: refused within (at 2n)", f"{_key(c.name)}_2n_s", "<", 2, "s", "parser") if c.refused
     else Target(f"{c.name}: parse CPU at 2n ÷ at n", f"{_key(c.name)}_ratio", "<=", 2.2, "×", "parser")
     for c in CASES
-) + (Target("txt-lines: parse memory at 2n ÷ at n", f"{_key('txt-lines')}_mem_ratio", "<=", 2.2, "×", "parser"),)
+) + (Target("txt-lines: parse memory at 2n ÷ at n", f"{_key('txt-lines')}_mem_ratio", "<=", 2.2, "×", "parser"),) + tuple(
+    Target(f"{c.name}: ingest time at 2n ÷ at n", f"{_key(c.name)}_ingest_ratio", "<=", 2.2, "×", store)
+    for c in WRITE_CASES for store in ("embedded", "neo4j")
+)
 """Issue 14's targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
 its input (doubling the input at most 2.2 times the parse's CPU time, and for plain-text lines its
-memory), and the two refused YAML documents refused within 2 s."""
+memory), the two refused YAML documents refused within 2 s, and writing linear in the edges (each
+write case's whole ingest, wall time, on each store: Neo4j's work is in its server)."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -1051,6 +1056,36 @@ def pathological_figures(runs: dict[str, dict[str, dict]]) -> dict:
     return fig
 
 
+def pathological_ingest_figures(runs: dict[str, dict]) -> dict:
+    """Flat figures of the ``pathological-ingest`` phases of one store: ``runs[case]`` is the
+    phase's output. Per case ``patho_<case>_ingest_`` + ``s``/``2n_s`` and ``cpu_s``/``2n_cpu_s``
+    (the fastest round, wall and this process's CPU), ``ratio`` (wall at 2n ÷ at n), ``n``/``2n_n``
+    and ``edges``/``2n_edges`` (CITES edges after the ingest). A phase that failed or raised gives
+    ``inf`` for what it could not measure, its reason in ``<figure>_note``.
+
+    >>> f = pathological_ingest_figures({"txt-cites": {"n": 10, "times": {"n": [1.2, 1.0], "2n": [2.3, 2.1]},
+    ...     "cpu": {"n": [0.5, 0.4], "2n": [0.9, 0.8]}, "outcome": {"n": {"edges": 10}, "2n": {"edges": 20}}}})
+    >>> f["patho_txt_cites_ingest_s"], f["patho_txt_cites_ingest_ratio"], f["patho_txt_cites_ingest_2n_edges"]
+    (1.0, 2.1, 20)
+    """
+    inf = float("inf")
+    fig: dict[str, Any] = {}
+    for case, timed in runs.items():
+        key = _key(case) + "_ingest"
+        why = timed.get("error") or timed.get("failed")
+        for half, suffix in (("n", ""), ("2n", "_2n")):
+            times, cpu = (timed.get(k, {}).get(half) or [] for k in ("times", "cpu"))
+            fig[f"{key}{suffix}_s"] = min(times) if times else inf
+            fig[f"{key}{suffix}_cpu_s"] = min(cpu) if cpu else inf
+            fig[f"{key}{suffix}_n"] = (timed["n"] if half == "n" else 2 * timed["n"]) if "n" in timed else None
+            fig[f"{key}{suffix}_edges"] = ((timed.get("outcome") or {}).get(half) or {}).get("edges")
+        a, b = fig[f"{key}_s"], fig[f"{key}_2n_s"]
+        fig[f"{key}_ratio"] = inf if why or inf in (a, b) else round(b / a, 3) if a else None
+        if why:
+            fig[f"{key}_ratio_note"] = why
+    return fig
+
+
 def pathological_table(fig: dict) -> str:
     """The pathological figures as a Markdown table, one row per case."""
     lines = ["| input | n / 2n | bytes at 2n | wall s at n / 2n | CPU s at n / 2n | CPU ratio | "
@@ -1068,11 +1103,30 @@ def pathological_table(fig: dict) -> str:
     return "\n".join(lines)
 
 
-def bench_pathological(args: argparse.Namespace, log) -> dict:
+def pathological_ingest_table(stores: dict[str, dict]) -> str:
+    """The figures of the write cases as a Markdown table, one row per case and store."""
+    lines = ["| input | store | n / 2n | wall s at n / 2n | ratio | CPU s (this process) at n / 2n | CITES edges at n / 2n |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for c in WRITE_CASES:
+        k = _key(c.name) + "_ingest"
+        for store, fig in stores.items():
+            if f"{k}_s" not in fig:
+                continue
+            lines.append(f"| {c.name}: {c.what} | {store} | {_fmt(fig.get(f'{k}_n'))} / {_fmt(fig.get(f'{k}_2n_n'))} "
+                         f"{c.unit} | {_fmt(fig.get(f'{k}_s'), 2)} / {_fmt(fig.get(f'{k}_2n_s'), 2)} | "
+                         f"{_fmt(fig.get(f'{k}_ratio'), 2)} | {_fmt(fig.get(f'{k}_cpu_s'), 2)} / "
+                         f"{_fmt(fig.get(f'{k}_2n_cpu_s'), 2)} | {_fmt(fig.get(f'{k}_edges'))} / "
+                         f"{_fmt(fig.get(f'{k}_2n_edges'))} |")
+    return "\n".join(lines)
+
+
+def bench_pathological(args: argparse.Namespace, log, neo4j_spec: dict | None = None) -> dict:
     """The pathological inputs (:data:`bench.pathological.CASES`), each in fresh processes: one
     ``pathological`` phase of mode ``time`` (both sizes, ``args.patho_repeats`` rounds) and one of
     mode ``memory`` per size (not when the first failed), under ``--phase-timeout`` and
-    ``--phase-memory``; the result document with its figures and targets."""
+    ``--phase-memory``; then each write case (:data:`bench.pathological.WRITE_CASES`) in one
+    ``pathological-ingest`` phase per store (embedded in a fresh home folder; Neo4j, wiped first,
+    when ``neo4j_spec`` is given). The result document with its figures and targets."""
     started = time.perf_counter()
     runs: dict[str, dict[str, dict]] = {}
     for c in CASES:
@@ -1088,11 +1142,26 @@ def bench_pathological(args: argparse.Namespace, log) -> dict:
                 log(f"  {c.name} ({name}): {r.get('error') or r.get('failed')}")
     fig = pathological_figures(runs)
     fig["peak_rss_mb"] = max((r.get("peak_rss_mb", 0) for pair in runs.values() for r in pair.values()), default=0)
+    stores = {"parser": fig}
+    raw = {"parser": {"phases": {f"{c}@{h}": r for c, pair in runs.items() for h, r in pair.items()}}}
+    for store in ["embedded"] + (["neo4j"] if neo4j_spec else []):
+        written: dict[str, dict] = {}
+        for c in WRITE_CASES:
+            log(f"pathological: ingest {c.name} into {store} at {c.n:,} and {2 * c.n:,} {c.unit} …")
+            with tempfile.TemporaryDirectory(prefix="bench-patho-home-", dir=args.work) as home:
+                if neo4j_spec and store == "neo4j":
+                    _neo4j_wipe(neo4j_spec)
+                spec = neo4j_spec if store == "neo4j" else {"kind": "embedded", "home": home}
+                written[c.name] = run_phase("pathological-ingest", {"case": c.name, "path": c.path, "n": c.n,
+                                                                    "repeats": args.patho_repeats, "store": spec},
+                                            timeout=args.phase_timeout, memory_gb=args.phase_memory)
+            if written[c.name].get("failed") or written[c.name].get("error"):
+                log(f"  {c.name} ({store}): {written[c.name].get('error') or written[c.name].get('failed')}")
+        stores[store] = pathological_ingest_figures(written)
+        raw[store] = {"phases": {f"{c}@ingest": r for c, r in written.items()}}
     return {"date": dt.date.today().isoformat(), "size": "pathological",
             "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
-            "stores": {"parser": fig}, "raw": {"parser": {"phases": {f"{c}@{h}": r for c, pair in runs.items()
-                                                                     for h, r in pair.items()}}},
-            "targets": evaluate("pathological", {"parser": fig}, PATHOLOGICAL_TARGETS),
+            "stores": stores, "raw": raw, "targets": evaluate("pathological", stores, PATHOLOGICAL_TARGETS),
             "total_s": time.perf_counter() - started}
 
 
@@ -1192,8 +1261,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--serve-timeout", type=float, default=300,
                     help="give up on citegraph serve answering /health after this many seconds (default 300)")
     ap.add_argument("--pathological", action="store_true",
-                    help="parse the pathological inputs (bench/pathological.py) at n and 2n; alone unless --size is given")
-    ap.add_argument("--patho-repeats", type=int, default=3, help="timed parses per pathological input and size (default 3)")
+                    help="parse the pathological inputs (bench/pathological.py) at n and 2n, and ingest the write "
+                         "cases into each store; alone unless --size is given")
+    ap.add_argument("--patho-repeats", type=int, default=3, help="timed parses (and ingests) per pathological input and size (default 3)")
     ap.add_argument("--check", action="store_true", help="print each target with PASS/FAIL; exit 1 on FAIL")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
     args = ap.parse_args(argv)
@@ -1259,11 +1329,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(_check_table(result["targets"]) + "\n")
                 failed |= any(r["verdict"] == "FAIL" for r in result["targets"])
         if args.pathological:
-            result = bench_pathological(args, log)
+            result = bench_pathological(args, log, neo4j_spec)
             args.results.mkdir(parents=True, exist_ok=True)
             path = args.results / f"{result['date']}-pathological.json"
             path.write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
             print(pathological_table(result["stores"]["parser"]))
+            print("\n" + pathological_ingest_table(result["stores"]))
             print(f"\nresults: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}; "
                   f"total {result['total_s']:.0f} s\n")
             if args.check:

@@ -68,7 +68,9 @@ __all__ = [
     "DELETE_DOCUMENT_NODES",
     "delete_owned_edges",
     "merge_nodes",
-    "merge_edges",
+    "create_edges",
+    "stored_edges",
+    "replace_edges",
     "COLLECT_ORPHANS",
     "REMOVE_EMPTY_SET",
     "VERSION_LABEL",
@@ -490,17 +492,42 @@ SET n:{_label(label)}
 """
 
 
-def merge_edges(kind: EdgeKind | str) -> str:
-    """Create or replace ``kind`` relationships from ``$rows`` (``{src, dst, owner, seq,
-    properties}``), identified by (src, dst, owner, seq). Returns how many rows found both ends
-    (``written``); the store checks the ends first and refuses an edge naming an unknown node."""
+def create_edges(kind: EdgeKind | str) -> str:
+    """Create a ``kind`` relationship for each of ``$rows`` (``{src, dst, properties}``), with
+    ``properties`` as its property map. Nothing is matched against the relationships already
+    there: the store creates only edges whose identity no stored relationship has (see
+    :func:`stored_edges`), so each row costs the same however many parallel relationships its two
+    nodes have."""
     return f"""
 UNWIND $rows AS row
 MATCH (a:{NODE_LABEL} {{id: row.src}})
 MATCH (b:{NODE_LABEL} {{id: row.dst}})
-MERGE (a)-[r:{_kind(kind)} {{owner: row.owner, seq: row.seq}}]->(b)
+CREATE (a)-[r:{_kind(kind)}]->(b)
 SET r = row.properties
-RETURN count(r) AS written
+"""
+
+
+def stored_edges(kind: EdgeKind | str) -> str:
+    """The stored ``kind`` relationships from ``src`` to ``dst`` owned by one of ``owners``, for
+    each of ``$pairs`` (``{src, dst, owners}``, each (src, dst) once): rows ``{src, dst, owner,
+    seq, rid}``, ``rid`` the relationship's element id. Each pair's relationships are expanded once
+    (``Expand(Into)``), so a pair with k parallel relationships costs k, not k per edge written."""
+    return f"""
+UNWIND $pairs AS pair
+MATCH (a:{NODE_LABEL} {{id: pair.src}})-[r:{_kind(kind)}]->(b:{NODE_LABEL} {{id: pair.dst}})
+WHERE r.owner IN pair.owners
+RETURN pair.src AS src, pair.dst AS dst, r.owner AS owner, r.seq AS seq, elementId(r) AS rid
+"""
+
+
+def replace_edges(kind: EdgeKind | str) -> str:
+    """Replace all properties of stored ``kind`` relationships from ``$rows`` (``{rid,
+    properties}``, ``rid`` an element id from :func:`stored_edges` read in the same transaction),
+    each found by an element-id seek."""
+    return f"""
+UNWIND $rows AS row
+MATCH ()-[r:{_kind(kind)}]->() WHERE elementId(r) = row.rid
+SET r = row.properties
 """
 
 

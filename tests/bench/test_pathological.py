@@ -1,21 +1,32 @@
-"""The pathological-input phase of the benchmark (issue 14): the inputs, the phase's output on
-small sizes, the flat figures and the targets. Exact values only; no timing assertions."""
+"""The pathological-input phases of the benchmark (issue 14): the inputs, the phases' output on
+small sizes (parsing, and ingesting the write cases into each store), the flat figures and the
+targets. Exact values only; no timing assertions."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.pathological import CASES, member
-from bench.phases import pathological
-from bench.run import PATHOLOGICAL_TARGETS, TARGETS, evaluate, pathological_figures, pathological_table
+from bench.pathological import CASES, WRITE_CASES, member
+from bench.phases import pathological, pathological_ingest
+from bench.run import (
+    PATHOLOGICAL_TARGETS,
+    TARGETS,
+    evaluate,
+    pathological_figures,
+    pathological_ingest_figures,
+    pathological_ingest_table,
+    pathological_table,
+)
+from graph.stores import open_embedded
 
 
 def test_inputs_are_deterministic_and_grow_with_n():
-    for case in CASES:
+    for case in CASES + WRITE_CASES:
         assert member(case.name, 40) == member(case.name, 40)
         assert len(member(case.name, 80)) > len(member(case.name, 40))
     assert member("md-links", 2).endswith(b"[RT-OBJ-a0](runtime.md#rt-obj-a0) [RT-OBJ-a1](runtime.md#rt-obj-a1)\n")
     assert member("txt-lines", 3).endswith(b"Bounded synthesis\n\nA.\nA.\nA.\n")
+    assert member("txt-cites", 3).endswith(b"Bounded synthesis\n\nIt rests on RT-OBJ-x, RT-OBJ-x, RT-OBJ-x.\n")
 
 
 @pytest.mark.parametrize("case, n, at_n, at_2n", [
@@ -70,6 +81,56 @@ def test_an_exception_other_than_a_parse_error_is_reported_as_the_figure(monkeyp
     assert out["error"] == "RecursionError: maximum recursion depth exceeded (in the warm-up)"
 
 
+def _ingested(spec: dict) -> dict:
+    return pathological_ingest({"case": "txt-cites", "path": "synthesis.txt", "n": 50, "repeats": 2, "store": spec})
+
+
+# System, AnalysisSet, Document, Section, Statement and the record; n citations of it
+INGESTED = {"n": {"edges": 50, "nodes": 6}, "2n": {"edges": 100, "nodes": 6}}
+
+
+def test_the_ingest_phase_writes_both_sizes_in_turn_and_leaves_the_store_empty(tmp_path):
+    out = _ingested({"kind": "embedded", "home": str(tmp_path)})
+    assert (out["outcome"], out["store"], "error" in out) == (INGESTED, "embedded", False)
+    assert out["bytes"] == {"n": len(member("txt-cites", 50)), "2n": len(member("txt-cites", 100))}
+    assert [len(out[k][h]) for k in ("times", "cpu") for h in ("n", "2n")] == [2, 2, 2, 2]
+    store = open_embedded(tmp_path)
+    try:
+        assert store.counts()["nodes"] == 0
+    finally:
+        store.close()
+
+
+@pytest.mark.neo4j
+def test_the_ingest_phase_on_neo4j_writes_what_the_embedded_store_writes(neo4j_server, neo4j_store):
+    out = _ingested({"kind": "neo4j", "uri": neo4j_server.uri, "user": neo4j_server.user,
+                     "password": neo4j_server.password, "database": neo4j_server.database})
+    assert (out["outcome"], out["store"], "error" in out) == (INGESTED, "neo4j", False)
+    assert neo4j_store.counts()["nodes"] == 0
+
+
+def test_ingest_figures_ratios_and_verdicts():
+    ok = {"n": 4000, "times": {"n": [3.1, 3.0], "2n": [6.2, 6.6]}, "cpu": {"n": [1.0, 1.0], "2n": [2.0, 2.1]},
+          "outcome": {"n": {"edges": 4000, "nodes": 6}, "2n": {"edges": 8000, "nodes": 6}}}
+    slow = {**ok, "times": {"n": [3.0], "2n": [12.0]}}
+    stopped = {"n": 4000, "times": {"n": [3.0], "2n": []}, "cpu": {"n": [1.0], "2n": []},
+               "failed": "phase pathological-ingest stopped after 600 s"}
+    stores = {"embedded": pathological_ingest_figures({"txt-cites": ok}),
+              "neo4j": pathological_ingest_figures({"txt-cites": slow})}
+    assert (stores["embedded"]["patho_txt_cites_ingest_ratio"], stores["embedded"]["patho_txt_cites_ingest_2n_edges"]) == (
+        2.067, 8000)
+    assert stores["neo4j"]["patho_txt_cites_ingest_ratio"] == 4.0
+    verdicts = {(r["target"], r["store"]): r["verdict"] for r in evaluate("pathological", stores, PATHOLOGICAL_TARGETS)}
+    assert verdicts[("txt-cites: ingest time at 2n ÷ at n", "embedded")] == "PASS"
+    assert verdicts[("txt-cites: ingest time at 2n ÷ at n", "neo4j")] == "FAIL"
+    assert not any(store == "parser" and target.startswith("txt-cites") for target, store in verdicts)
+    fig = pathological_ingest_figures({"txt-cites": stopped})
+    assert (fig["patho_txt_cites_ingest_ratio"], fig["patho_txt_cites_ingest_ratio_note"]) == (
+        float("inf"), "phase pathological-ingest stopped after 600 s")
+    assert "| txt-cites: one plain-text statement citing one record n times, ingested into an empty store | neo4j | " \
+        "4,000 / 8,000 citations | 3.00 / 12.00 | 4.00 |" in pathological_ingest_table(stores)
+
+
 def _timed(n, cpu_n, cpu_2n, **more):
     return {"n": n, "bytes": {"n": 100, "2n": 200}, "times": {"n": [t + 0.1 for t in cpu_n], "2n": [t + 0.1 for t in cpu_2n]},
             "cpu": {"n": cpu_n, "2n": cpu_2n}, **more}
@@ -111,10 +172,13 @@ def test_figures_ratios_and_verdicts():
 
 def test_pathological_targets_stay_out_of_size_runs():
     assert not {t.figure for t in PATHOLOGICAL_TARGETS} & {t.figure for t in TARGETS}
-    assert all(t.store == "parser" for t in PATHOLOGICAL_TARGETS)
+    assert {t.store for t in PATHOLOGICAL_TARGETS if not t.name.startswith("txt-cites")} == {"parser"}
+    assert [(t.name, t.store) for t in PATHOLOGICAL_TARGETS if t.name.startswith("txt-cites")] == [
+        ("txt-cites: ingest time at 2n ÷ at n", "embedded"), ("txt-cites: ingest time at 2n ÷ at n", "neo4j")]
     assert [t.name for t in PATHOLOGICAL_TARGETS if t.op == "<="] == [
         "md-links: parse CPU at 2n ÷ at n", "md-ranges: parse CPU at 2n ÷ at n",
         "md-cell-links: parse CPU at 2n ÷ at n", "md-part-of: parse CPU at 2n ÷ at n",
         "txt-quotation: parse CPU at 2n ÷ at n", "txt-lines: parse CPU at 2n ÷ at n",
-        "txt-lines: parse memory at 2n ÷ at n"]
+        "txt-lines: parse memory at 2n ÷ at n", "txt-cites: ingest time at 2n ÷ at n",
+        "txt-cites: ingest time at 2n ÷ at n"]
     assert {r["store"] for r in evaluate("S", {"embedded": {}, "_run": {}})} <= {"embedded", "_run"}

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from graph.errors import AnalysisSetNotFound, RecordNotFound
+from graph.model import EdgeKind, Label
+from graph.store import Direction
 from queries.stats import stats
 from queries.traversal import rests_on
 from queries.validation import check
@@ -62,3 +66,31 @@ def test_deleting_a_member_removes_what_rests_on_it(seeds):
     seeds.delete_documents(["tolaria/workflow-report"])
     report = rests_on(seeds, "RT-RTE-mcp-write")
     assert [r.statement for r in report.results] == [s for s in MCP_WRITE_DIRECT if s.startswith("tolaria/synthesis")]
+
+
+def _citing(n: int) -> bytes:
+    """A plain-text synthesis of set ``many`` whose one statement cites RT-OBJ-x ``n`` times: ``It
+    rests on RT-OBJ-x, RT-OBJ-x, …, RT-OBJ-x.`` (citation i at character 12 + 10 i)."""
+    return (b"Many synthesis\nType: agentic-system-analyses/types/agentic-system-synthesis.md\n\n"
+            b"Bounded synthesis\n\nIt rests on " + b"RT-OBJ-x, " * (n - 1) + b"RT-OBJ-x.\n")
+
+
+def test_a_statement_citing_one_record_4000_times_has_4000_edges(store, tmp_path: Path):
+    """Issue 14, item 12: each citation of a record is its own edge, however many of them one
+    statement makes (the Neo4j store wrote them in time quadratic in their number, see
+    bench/README.md), and replacing the member replaces them all."""
+    member = tmp_path / "synthesis.txt"
+    for n in (4000, 2500):  # then the member again, with fewer citations
+        member.write_bytes(_citing(n))
+        ingest_into(store, member)
+        (statement,) = store.find_nodes(Label.STATEMENT)
+        cites = store.edges([statement.id], kinds=[EdgeKind.CITES], direction=Direction.OUT)[statement.id]
+        assert store.counts()["CITES"] == len(cites) == n
+        assert [(e.dst, e.seq, e.document_id, e.props["start"]) for e in cites] == [
+            ("many/RT-OBJ-x", i, "many/synthesis", 12 + 10 * i) for i in range(n)]
+        incoming = store.edges(["many/RT-OBJ-x"], direction=Direction.IN)["many/RT-OBJ-x"]
+        assert [e.to_dict() for e in incoming] == [e.to_dict() for e in cites]
+        report = rests_on(store, "RT-OBJ-x")
+        assert report.records == ("many/RT-OBJ-x",)
+        assert [(r.statement, r.direct, r.depth, r.path) for r in report.results] == [
+            ("many/synthesis#L6", True, 1, ("many/synthesis#L6", "many/RT-OBJ-x"))]

@@ -343,6 +343,27 @@ def test_edges_between_shared_nodes_go_with_their_document(store):
     assert store.counts()["SUPERSEDED_BY"] == 0 and sorted(store.get_nodes(["s1/R1", "s1/R2"])) == ["s1/R1", "s1/R2"]
 
 
+def test_an_edge_of_an_owner_the_write_keeps_replaces_its_stored_twin(store):
+    """An edge whose owner the write neither replaces nor derives (here document a's graph carries
+    edges owned by b) replaces the stored edge of equal identity and adds the others, one per
+    identity however many join one pair of nodes."""
+    store.write_set(basic_batch())  # b#L2 cites R1: seq 0, owned by s1/b
+    before = store.counts()
+    twins = tuple(edge(EdgeKind.CITES, "s1/b#L2", "s1/R1", seq, document_id="s1/b", form="mention",
+                       token=f"again {seq}") for seq in range(50))
+    a = document("a", {2: ["s1/R1", "s1/ref/intro", "s1/R1"], 3: ["s1/R2"]}, extra_edges=twins)
+    batch = SetBatch(S, basic_batch().shared, (a,), basic_batch().derived)
+    store.write_set(batch)
+    cites = store.edges(["s1/b#L2"], kinds=[EdgeKind.CITES], direction=Direction.OUT)["s1/b#L2"]
+    assert [(e.seq, e.document_id, e.props["token"]) for e in cites] == [(i, "s1/b", f"again {i}") for i in range(50)]
+    assert store.counts()["CITES"] == before["CITES"] + 49
+    written = dump(store)
+    store.write_set(batch)
+    assert dump(store) == written
+    store.delete_documents(["s1/b"])
+    assert store.counts()["CITES"] == before["CITES"] - 1
+
+
 def test_a_failed_write_changes_nothing(store):
     store.write_set(basic_batch())
     before = dump(store)
