@@ -105,16 +105,18 @@ def render_request(
 
     Raises
     ------
+    InvalidQuery
+        Nothing or more than one thing asked for (a usage error: exit 2, 422).
     CitegraphError
-        Nothing or more than one thing asked for, or an unknown format.
+        An unknown format.
     RecordNotFound, AnalysisSetNotFound, DocumentNotFound, QueryLimitExceeded
         From the queries.
     """
     asked = [name for name, value in (("document", document), ("rests-on", rests_on), ("record", record))
              if value]
     if len(asked) > 1:
-        raise CitegraphError(f"render one thing at a time, not {' and '.join(asked)}",
-                             hint="give a document, --rests-on ID, --record ID or --set S alone")
+        raise InvalidQuery(f"render one thing at a time, not {' and '.join(asked)}",
+                           hint="give a document, --rests-on ID, --record ID or --set S alone")
     if document:
         return render_document(store, document, fmt)
     chosen = parse_format(fmt) or Format.MD
