@@ -11,7 +11,7 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-__all__ = ["TidyGroup", "tidy", "version"]
+__all__ = ["TidyGroup", "flowed", "tidy", "version"]
 
 
 class _Argument(TyperArgument):
@@ -33,9 +33,24 @@ class _Argument(TyperArgument):
         return None  # the argument's help says what it takes
 
 
+def flowed(text: str) -> str:
+    """``text`` with each paragraph's lines joined, so that help flows to the terminal's width
+    instead of breaking where the docstring's source lines break (typer's rich help keeps them);
+    a paragraph opening with ``\\b`` is kept as it is (click's mark for verbatim text).
+
+    >>> flowed("Counts per set (--set: of one\\n    set).\\n\\nExample: citegraph stats")
+    'Counts per set (--set: of one set).\\n\\nExample: citegraph stats'
+    """
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(p if p.lstrip().startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+                       for p in paragraphs)
+
+
 def tidy(command: Any, ctx: Any = None) -> Any:
-    """``command`` with flags (``--help`` too, made for ``ctx``) shown without a type and arguments
-    in upper case; idempotent."""
+    """``command`` with flags (``--help`` too, made for ``ctx``) shown without a type, arguments
+    in upper case and its help :func:`flowed`; idempotent."""
+    if command.help:
+        command.help = flowed(command.help)
     params = list(command.params)
     if ctx is not None:
         help_option = command.get_help_option(ctx)  # made once per command and kept

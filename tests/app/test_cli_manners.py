@@ -157,3 +157,12 @@ def test_serve_on_a_port_another_process_holds_exits_69_naming_it(tmp_path):
     assert result.stderr.splitlines() == [
         f"error: cannot listen on 127.0.0.1:{port}: Address already in use",
         f"hint: another process holds port {port}: stop it, or serve on another with --port"]
+
+
+def test_help_flows_to_the_terminal_instead_of_breaking_at_the_docstring_lines():
+    top = runner.invoke(cli, ["--help"], env={"COLUMNS": "250"}).stdout
+    assert ("Counts of documents, statements, records and citations, per analysis set (--set: of one set, whose "
+            "counts are then the totals), and which store holds them.") in top
+    search = runner.invoke(cli, ["search", "--help"], env={"COLUMNS": "250"}).stdout
+    assert ('A term written without spaces is a phrase of its words (compare-and-swap, mcp-server/vault.js); "quoted '
+            'words" are one phrase; vau* matches every word it begins.') in search
