@@ -23,6 +23,7 @@ from queries.traversal import MAX_DEPTH
 from render import Format
 
 if TYPE_CHECKING:
+    import socket
     from app.settings import Settings
     from graph.store import GraphStore
 
@@ -144,6 +145,11 @@ def _at_version(store: GraphStore, set_id: str | None, version: int | None) -> G
     from queries.history import store_at
 
     return store_at(store, set_id, version)
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "statement")`` is ``1 statement``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _print_json(data: Any) -> None:
@@ -294,7 +300,8 @@ def rests_on_cmd(
     emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],
          rows=rows, data=plain(report),
-         footer=[f"{len(report.results)} statements: {direct_n} direct, {len(report.results) - direct_n} transitive"])
+         footer=[f"{counted(len(report.results), 'statement')}: {direct_n} direct, "
+                 f"{len(report.results) - direct_n} transitive"])
 
 
 def _short(text: str, width: int = 80) -> str:
@@ -431,7 +438,8 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
                     sys.stdout.write(r.diff)
                 elif r.note:
                     out.print(f"         {r.note}", markup=False, highlight=False)
-        out.print(f"{len(report.results)} documents, {len(report.differing)} differ", markup=False, highlight=False)
+        out.print(f"{counted(len(report.results), 'document')}, {len(report.differing)} differ", markup=False,
+                  highlight=False)
     if report.differing:
         raise typer.Exit(1)
 
@@ -530,7 +538,7 @@ def serve_cmd(
     uvicorn.Server(uvicorn.Config(create_app(settings), log_level="info")).run(sockets=[listening])
 
 
-def _listen(host: str, port: int) -> "socket.socket":
+def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` for the server to accept on; a port another process holds
     (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3)."""
     import socket

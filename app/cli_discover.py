@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, handles_errors, out
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
@@ -134,4 +134,4 @@ def search_cmd(
     emit(out, fmt=chosen_format(fmt), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
          rows=rows, data=plain(report),
-         footer=[f"{report.total} statements hold it{more}"])
+         footer=[f"{counted(report.total, 'statement')} {'holds' if report.total == 1 else 'hold'} it{more}"])

@@ -8,14 +8,13 @@ anything is flagged.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, TableFormatOpt, VersionOpt, _at_version, _print_json, _short,
-                     _store, cli, err, handles_errors, out)
+                     _store, cli, counted, err, handles_errors, out)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
@@ -154,7 +153,7 @@ def review_cmd(
         if list_:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
-            reviewer = by or os.environ.get("USER") or os.environ.get("USERNAME") or "unknown"
+            reviewer = by or _login_name()
             reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
                                                        repo=repository)),)
     finally:
@@ -163,8 +162,19 @@ def review_cmd(
         _print_json([plain(r) for r in reviews])
         return
     if list_:
-        out.print(f"{len(reviews)} reviews", markup=False, highlight=False)
+        out.print(counted(len(reviews), "review"), markup=False, highlight=False)
     for r in reviews:
         note = f": {r.note}" if r.note else ""
         out.print(f"{'' if list_ else 'recorded: '}{r.node} reviewed at {r.revision[:12]} by {r.reviewer} ({r.at}){note}",
                   markup=False, highlight=False)
+
+
+def _login_name() -> str:
+    """Who reviews when ``--by`` is not given: the login name (``$LOGNAME``, ``$USER``, … then the
+    password database, as :func:`getpass.getuser` finds it), else ``unknown``."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"

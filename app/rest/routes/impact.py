@@ -7,7 +7,6 @@ same JSON ``citegraph impact --json`` prints; its model is built from that class
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional
 
 from fastapi import APIRouter
