@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import nullcontext
 from itertools import chain
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from domain.grammar import parse_record_id
@@ -26,7 +25,7 @@ from graph.codec import (
     stated_in_props,
     statement_props,
 )
-from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
+from graph.errors import CitegraphError, IngestError, PreconditionFailed, SourceSpan
 from graph.model import (
     DocumentGraph,
     Edge,
