@@ -119,11 +119,15 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
 
 def _clip(value: Any, width: int):
     """A text cell cut to about what :data:`TEXT_LINES` lines of ``width`` hold, with ``…``, as a
-    :class:`rich.text.Text` (never read as markup)."""
+    :class:`rich.text.Text` (never read as markup). A styled span (a search match) is never cut in
+    two: the cut moves to before it."""
     from rich.text import Text
 
     text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
     room = int(max(1, width) * TEXT_LINES * 0.9)
+    for span in text.spans:
+        if span.start < room < span.end and span.start > 0:
+            room = span.start
     if len(text.plain) > room:
         text.truncate(room, overflow="ellipsis")
     return text

@@ -335,3 +335,17 @@ def test_history_routes_name_the_closest_set(path, client):
     error = client.get(path).json()["error"]
     assert (error["code"], error["hint"]) == (
         "NOT_FOUND", "did you mean tolaria? the store holds 2 sets: talorys, tolaria (citegraph sets lists them)")
+
+
+def test_a_clipped_snippet_never_cuts_a_match_in_two():
+    from rich.text import Text
+
+    from app.cli_tables import TEXT_LINES, _clip
+
+    width = 20
+    room = int(width * TEXT_LINES * 0.9)
+    text = Text("x" * (room - 3) + " the note and more words after it")
+    text.stylize("bold reverse", room - 2, room + 6)  # "the note", across the cut
+    clipped = _clip(text, width)
+    assert clipped.plain == "x" * (room - 3) + "…"
+    assert _clip(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
