@@ -387,7 +387,7 @@ def check_cmd(
         for f in report.findings:
             where = f"{f.file}:{f.line}: " if f.file else ""
             out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
-        out.print(f"{report.errors} errors, {report.warnings} warnings")
+        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}")
     if report.errors:
         raise typer.Exit(1)
 

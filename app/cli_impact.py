@@ -125,7 +125,7 @@ def review_cmd(
     node: Annotated[Optional[str], typer.Argument(help="Suspect node id as impact prints it, e.g. tolaria/synthesis#L29.")] = None,
     at: Annotated[Optional[str], typer.Option("--at", help="Source revision the node was reviewed against (a full commit id, or any revision with --repo).")] = None,
     note: Annotated[Optional[str], typer.Option("--note", help="Free-text note.")] = None,
-    by: Annotated[Optional[str], typer.Option("--by", help="Reviewer (default $USER).")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help="Reviewer (default: your login name).")] = None,
     repo: Annotated[Optional[Path], typer.Option("--repo", help="Resolve --at in this git repository.", file_okay=False)] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the stored reviews instead.")] = False,
     set_id: SetOpt = None,
