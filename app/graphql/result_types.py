@@ -13,10 +13,11 @@ from strawberry.types import Info
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
 from app.graphql.shapes import object_type
-from app.graphql.types import GraphNode, Record, Statement, node_from_block, wrap
+from app.graphql.types import GraphNode, Record, Statement, wrap
 from queries import dossier as dossier_domain
 from queries.documents import BlockCitation, DocumentBlock, DocumentTree
 from queries.dossier import record_dossiers
+from queries.read import block_node
 from queries import traversal as domain_traversal
 from queries.traversal import rests_on
 from queries.validation import CheckReport, check
@@ -110,7 +111,7 @@ class DossierBlock:
                    citations=[BlockCitationOut.from_domain(c) for c in block.citations],
                    quotation=None if q is None else BlockQuotationOut(node_id=q.node, text=q.text, path=q.path,
                                                                       lines=q.lines, revision=q.revision),
-                   graph_node=wrap(node_from_block(block, tree)))
+                   graph_node=wrap(block_node(block, tree)))
 
 
 @strawberry.type(description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
