@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from app.rest.shapes import response_model
 from ingest.loader import DocumentOutcome, IngestReport
 from queries.catalog import DocumentSummary, SetSummary
-from queries.records import RecordSummary
+from queries.records import Citation, RecordSummary
 from queries.search import SearchHit, SearchReport
 from queries.shapes import plain
 from queries.traversal import RestsOnReport, RestsOnResult
@@ -66,17 +66,8 @@ class RecordsOut(BaseModel):
     page: Page
 
 
-class CitationOut(BaseModel):
-    """A statement citing a record; see :class:`queries.records.Citation`."""
-
-    record: str
-    statement: str
-    document: str
-    kind: str
-    form: str
-    token: str
-    text: str
-    line: int
+CitationOut = response_model(Citation, "CitationOut")
+"""A statement citing a record: :class:`queries.records.Citation`."""
 
 
 class CitationsOut(BaseModel):
