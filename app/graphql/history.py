@@ -25,6 +25,7 @@ from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.types import Info
 
 from app.graphql.context import Context, Loaders, call
+from app.graphql.shapes import object_type
 from app.graphql.types import AnalysisSet, wrap
 from graph.errors import AmbiguousScope, CitegraphError
 from graph.store import GraphStore
@@ -252,79 +253,18 @@ class SetVersion:
 # -- diff ----------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A cited record, source, file or named reference.")
-class Cited:
-    kind: str
-    target: str
-
-
-@strawberry.type(description="A member added, removed or changed between two versions.")
-class MemberChange:
-    document: str
-    change: str
-    from_sha256: Optional[str]
-    to_sha256: Optional[str]
-
-
-@strawberry.type(description="A status or field of a record whose value changed (null: absent in that version).")
-class ValueChange:
-    label: str
-    from_value: Optional[str]
-    to_value: Optional[str]
-
-
-@strawberry.type(description="A record added, removed, or whose label, status or a field changed.")
-class RecordChange:
-    record_id: str
-    change: str
-    from_label: Optional[str]
-    to_label: Optional[str]
-    statuses: list[ValueChange]
-    fields: list[ValueChange]
-
-
-@strawberry.type(description="A statement added, removed or whose text changed (with the unified diff of its markup).")
-class StatementChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_line: Optional[int]
-    to_line: Optional[int]
-    kind: str
-    text: str
-    diff: str
-
-
-@strawberry.type(description="The citations a statement gained and lost.")
-class CitationChange:
-    document: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    gained: list[Cited]
-    lost: list[Cited]
-
-
-@strawberry.type(description="A quotation added, removed or changed.")
-class QuotationChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_path: Optional[str]
-    to_path: Optional[str]
-    from_text: Optional[str]
-    to_text: Optional[str]
-
-
-@strawberry.type(description="A Limitations row added, removed or changed.")
-class LimitationChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_text: Optional[str]
-    to_text: Optional[str]
+Cited = object_type(domain.Cited, description="A cited record, source, file or named reference.")
+MemberChange = object_type(domain.MemberChange, description="A member added, removed or changed between two versions.")
+ValueChange = object_type(domain.StatusChange, name="ValueChange",
+                          description="A status or field of a record whose value changed (null: absent in that version).")
+RecordChange = object_type(domain.RecordChange,
+                           description="A record added, removed, or whose label, status or a field changed.",
+                           overrides={"fields": (list[ValueChange], strawberry.field())})  # a FieldChange is a ValueChange
+StatementChange = object_type(domain.StatementChange, description="A statement added, removed or whose text changed "
+                                                                  "(with the unified diff of its markup).")
+CitationChange = object_type(domain.CitationChange, description="The citations a statement gained and lost.")
+QuotationChange = object_type(domain.QuotationChange, description="A quotation added, removed or changed.")
+LimitationChange = object_type(domain.LimitationChange, description="A Limitations row added, removed or changed.")
 
 
 @strawberry.type(description="A statement resting on a record in both versions, at another depth (evidence steps).")
@@ -334,16 +274,22 @@ class DepthChange:
     to_depth: int
 
 
-@strawberry.type(description="The rests-on answer of a record whose evidence changed: statements gained, lost, "
-                             "or reached at another depth.")
-class RestsOnChange:
-    record_id: str
-    gained: list[str]
-    lost: list[str]
-    from_count: int
-    to_count: int
-    deeper: list[DepthChange]
-    shallower: list[DepthChange]
+def _depths(steps: Iterable[tuple[str, int, int]]) -> list[DepthChange]:
+    return [DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in steps]
+
+
+def _deeper(self: domain.RestsOnChange) -> list[DepthChange]:
+    return _depths(self.deeper)
+
+
+def _shallower(self: domain.RestsOnChange) -> list[DepthChange]:
+    return _depths(self.shallower)
+
+
+RestsOnChange = object_type(domain.RestsOnChange, description="The rests-on answer of a record whose evidence changed: "
+                                                              "statements gained, lost, or reached at another depth.",
+                            overrides={"deeper": (list[DepthChange], strawberry.field(resolver=_deeper)),
+                                       "shallower": (list[DepthChange], strawberry.field(resolver=_shallower))})
 
 
 def _build(cls: type, value: Any, **nested: Any) -> Any:
@@ -371,18 +317,9 @@ class SetDiff:
     def from_domain(cls, d: domain.SetDiff) -> "SetDiff":
         return cls(
             set=d.set_id, from_version=d.from_version, to_version=d.to_version, unchanged=d.unchanged,
-            members=[_build(MemberChange, m) for m in d.members],
-            records=[_build(RecordChange, r, statuses=[_build(ValueChange, s) for s in r.statuses],
-                            fields=[_build(ValueChange, f) for f in r.fields]) for r in d.records],
-            statements=[_build(StatementChange, s) for s in d.statements],
-            citations=[_build(CitationChange, c, gained=[_build(Cited, x) for x in c.gained],
-                              lost=[_build(Cited, x) for x in c.lost]) for c in d.citations],
-            quotations=[_build(QuotationChange, q) for q in d.quotations],
-            limitations=[_build(LimitationChange, x) for x in d.limitations],
-            rests_on=[_build(RestsOnChange, r, deeper=[DepthChange(statement=x, from_depth=a, to_depth=b)
-                                                        for x, a, b in r.deeper],
-                             shallower=[DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in r.shallower])
-                      for r in d.rests_on],
+            members=list(d.members), records=list(d.records), statements=list(d.statements),
+            citations=list(d.citations), quotations=list(d.quotations), limitations=list(d.limitations),
+            rests_on=list(d.rests_on),
         )
 
 
