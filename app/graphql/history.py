@@ -27,6 +27,7 @@ from strawberry.types import Info
 from app.graphql.context import Context, Loaders, call
 from app.graphql.shapes import object_type
 from app.graphql.types import AnalysisSet, wrap
+from graph import versions
 from graph.errors import AmbiguousScope, CitegraphError
 from graph.store import GraphStore
 from queries import history as domain
@@ -202,13 +203,8 @@ class VersionPins(SchemaExtension):
 # -- versions ------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
-class MemberVersion:
-    document: str
-    role: Optional[str]
-    path: Optional[str]
-    sha256: Optional[str]
-    size: Optional[int]
+MemberVersion = object_type(versions.MemberVersion,
+                            description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
 
 
 @strawberry.type(description="Counts of a set version.")
@@ -245,8 +241,7 @@ class SetVersion:
                                                         "declarations", "citations", "quotations", "source_files",
                                                         "nodes", "edges")}
         return cls(set=v.set_id, number=v.number, created=v.created, digest=v.digest, latest=v.number == latest,
-                   members=[MemberVersion(document=m.document, role=m.role, path=m.path, sha256=m.sha256,
-                                          size=m.size) for m in v.members],
+                   members=list(v.members),
                    counts=VersionCounts(**counts))
 
 
@@ -326,12 +321,8 @@ class SetDiff:
 # -- runs ----------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A source a run pins (each part null when the run does not state it).")
-class RunSource:
-    source_id: str
-    url: Optional[str]
-    commit: Optional[str]
-    cutoff: Optional[str]
+RunSource = object_type(runs_domain.RunSource,
+                        description="A source a run pins (each part null when the run does not state it).")
 
 
 @strawberry.type(description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.")
@@ -356,55 +347,27 @@ class Run:
 
     @classmethod
     def from_domain(cls, r: runs_domain.Run) -> "Run":
-        return _build(cls, r, set=r.set_id, sources=[_build(RunSource, s) for s in r.sources])
+        return _build(cls, r, set=r.set_id, sources=list(r.sources))
 
 
-@strawberry.type(description="A record of the other run citing some of the same source files: a candidate, not a match.")
-class Candidate:
-    record_id: str
-    label: Optional[str]
-    shared: list[str]
-    overlap: float
+Candidate = object_type(runs_domain.Candidate,
+                        description="A record of the other run citing some of the same source files: a candidate, not a match.")
 
 
-@strawberry.type(description="One status label of a matched record in each run.")
-class StatusAgreement:
-    label: str
-    a: Optional[str]
-    b: Optional[str]
-    agree: bool
+StatusAgreement = object_type(runs_domain.StatusAgreement,
+                              description="One status label of a matched record in each run.")
 
 
-@strawberry.type(description="One field label of a matched record: stated in each run, and alike.")
-class FieldAgreement:
-    label: str
-    in_a: bool
-    in_b: bool
-    agree: bool
+FieldAgreement = object_type(runs_domain.FieldAgreement,
+                             description="One field label of a matched record: stated in each run, and alike.")
 
 
-@strawberry.type(description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
-class RecordMatch:
-    a: str
-    b: str
-    kind: str
-    label: Optional[str]
-    by: str
-    statuses: list[StatusAgreement]
-    fields: list[FieldAgreement]
-    files_both: list[str]
-    files_only_a: list[str]
-    files_only_b: list[str]
+RecordMatch = object_type(runs_domain.RecordMatch,
+                          description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
 
 
-@strawberry.type(description="A record of one run matching none of the other's, with its candidates.")
-class UnmatchedRecord:
-    run: str
-    record_id: str
-    kind: str
-    label: Optional[str]
-    files: list[str]
-    candidates: list[Candidate]
+UnmatchedRecord = object_type(runs_domain.UnmatchedRecord,
+                              description="A record of one run matching none of the other's, with its candidates.")
 
 
 @strawberry.type(description="Declared records of one kind in each run.")
@@ -414,21 +377,11 @@ class DeclaredCount:
     b: int
 
 
-@strawberry.type(description="A source file and how many statements of each run cite it.")
-class FileCitation:
-    path: str
-    a: int
-    b: int
-    runs: str
+FileCitation = object_type(runs_domain.FileCitation,
+                           description="A source file and how many statements of each run cite it.")
 
 
-@strawberry.type(description="A Limitations row of one run.")
-class RunLimitation:
-    run: str
-    statement: str
-    text: str
-    records: list[str]
-    shared: bool
+RunLimitation = object_type(runs_domain.RunLimitation, description="A Limitations row of one run.")
 
 
 @strawberry.type(description="Where two runs of one system agree.")
@@ -447,13 +400,9 @@ class RunComparison:
         kinds = sorted(c.declared["a"].keys() | c.declared["b"].keys())
         return cls(
             system=c.system, a=Run.from_domain(c.a), b=Run.from_domain(c.b),
-            matches=[_build(RecordMatch, m, statuses=[_build(StatusAgreement, s) for s in m.statuses],
-                            fields=[_build(FieldAgreement, f) for f in m.fields]) for m in c.matches],
-            unmatched=[_build(UnmatchedRecord, u, candidates=[_build(Candidate, x) for x in u.candidates])
-                       for u in c.unmatched],
+            matches=list(c.matches), unmatched=list(c.unmatched),
             declared=[DeclaredCount(kind=k, a=c.declared["a"].get(k, 0), b=c.declared["b"].get(k, 0)) for k in kinds],
-            files=[FileCitation(path=f.path, a=f.a, b=f.b, runs=f.runs) for f in c.files],
-            limitations=[_build(RunLimitation, x) for x in c.limitations],
+            files=list(c.files), limitations=list(c.limitations),
         )
 
 
