@@ -4,18 +4,21 @@
 id, edges by kind, nodes by label, document trees) and the filters of its list fields (documents,
 sections and statements), so that ``app/graphql`` keeps no query logic of its own: a document is
 named by its id or by the path it was ingested from, as :func:`queries.documents.find_document`
-names it, on every face.
+names it, on every face. It also groups what a record's page shows: the body of a declaration or
+annotation heading (:meth:`GraphRead.record_body`), a record's annotations
+(:meth:`GraphRead.annotations`) and the statuses a statement states (:func:`statuses_of`).
 """
 
 from __future__ import annotations
 
 from typing import Collection, Iterable, Sequence
 
+from graph.codec import citation_form
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
-from queries.documents import DocumentTree, document_trees, find_document
+from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
 
-__all__ = ["GraphRead", "matches", "document_order"]
+__all__ = ["GraphRead", "matches", "document_order", "line_order", "block_node", "statuses_of"]
 
 
 def matches(text: str | None, value: object) -> bool:
@@ -30,6 +33,32 @@ def matches(text: str | None, value: object) -> bool:
 def document_order(node: Node) -> tuple:
     """Sort key of blocks in document order: (document id, block order, node id)."""
     return (node.document_id or "", int(node.get("order") or 0), node.id)
+
+
+def line_order(node_id: str) -> tuple:
+    """Sort key of node ids in line order: ``doc#L7`` before ``doc#L19`` (quotations, citing nodes).
+
+    >>> sorted(["d#L19", "d#L7", "d"], key=line_order)
+    ['d', 'd#L7', 'd#L19']
+    """
+    head, _, tail = node_id.partition("#")
+    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
+    return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+def block_node(block: DocumentBlock, tree: DocumentTree) -> Node:
+    """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
+    return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
+
+
+def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
+    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
+    entries of another shape are skipped."""
+    out = []
+    for entry in node.get("statuses") or ():
+        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
+    return out
 
 
 class GraphRead:
@@ -109,3 +138,85 @@ class GraphRead:
                   and (role is None or (n.document_id or "").rpartition("/")[2] == role)
                   and (kind is None or n.get("kind") == kind) and matches(text, n.get(prop))]
         return sorted(chosen, key=document_order)
+
+    @staticmethod
+    def records(nodes: Iterable[Node], *, analyst: str | None = None, kind: str | None = None) -> list[Node]:
+        """The Record ``nodes`` of ``analyst`` and ``kind``, in the order given."""
+        return [n for n in nodes
+                if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)]
+
+    def records_matching(self, *, set_id: str | None, analyst: str | None, kind: str | None, text: str) -> set[str]:
+        """Node ids of the records whose ID or declared label holds ``text`` (any case), as
+        :func:`queries.records.records_of` finds them (``citegraph records TEXT``, ``GET /records?q=``)."""
+        from queries.records import records_of
+
+        return {r.id for r in records_of(self.store, set_id=set_id, analyst=analyst, kind=kind, text=text)}
+
+    @staticmethod
+    def sets(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
+        """The AnalysisSet ``nodes`` whose id or system holds ``text`` (any case), in the order given."""
+        return [n for n in nodes if matches(text, n.id) or matches(text, n.get("system"))]
+
+    @staticmethod
+    def sources(nodes: Iterable[Node], *, kind: str | None = None) -> list[Node]:
+        """The Source ``nodes`` of ``kind``, in the order given."""
+        return [n for n in nodes if kind is None or n.get("kind") == kind]
+
+    @staticmethod
+    def source_files(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
+        """The SourceFile ``nodes`` whose path holds ``text`` (any case), in the order given."""
+        return [n for n in nodes if matches(text, n.get("path"))]
+
+    @staticmethod
+    def quotations(nodes: Iterable[Node], *, document_id: str | None = None, text: str | None = None,
+                   path: str | None = None) -> list[Node]:
+        """The Quotation ``nodes`` of ``document_id`` (any, for None) whose text holds ``text`` and
+        whose attributed path holds ``path`` (any case), in line order (:func:`line_order`)."""
+        chosen = [n for n in nodes if (document_id is None or n.document_id == document_id)
+                  and matches(text, n.get("text")) and matches(path, n.get("path"))]
+        return sorted(chosen, key=lambda n: line_order(n.id))
+
+    @staticmethod
+    def citations(edges: Iterable[Edge], *, form: str | None = None, as_written: bool = False) -> list[Edge]:
+        """The citation ``edges`` of ``form`` (any, for None), in document order of the citing node
+        (then as written in it), or with ``as_written`` in the order written in one citing node."""
+        chosen = sorted((e for e in edges if form is None or citation_form(e) == form),
+                        key=lambda e: (*line_order(e.src), e.seq, e.dst))
+        return sorted(chosen, key=lambda e: (e.seq, e.dst)) if as_written else chosen
+
+    @staticmethod
+    def record_body(tree: DocumentTree, section_id: str) -> list[Node]:
+        """Statements whose innermost declaration or annotation heading is ``section_id``, in order
+        (the body :mod:`queries.validation` reads a record's fields and statuses from)."""
+        out = []
+        for block in tree.within(section_id):
+            if block.is_section:
+                continue
+            owner = next((h for h in reversed(tree.headings(block.id)) if h.kind in ("declaration", "annotation")),
+                         None)
+            if owner is not None and owner.id == section_id:
+                out.append(block_node(block, tree))
+        return out
+
+    @staticmethod
+    def fields(body: Iterable[Node]) -> list[Node]:
+        """The field statements of a declaration ``body``, in order."""
+        return [n for n in body if n.get("kind") == "field"]
+
+    @staticmethod
+    def annotations(anchors: Iterable[Node], trees: Iterable[DocumentTree | None]) -> list[tuple[Node, list[Node]]]:
+        """A record's annotations from the nodes annotating it (``anchors``: annotation headings and
+        annotating statements) and their documents' ``trees``: (anchor, body) for each heading with
+        its :meth:`record_body`, then for each annotating statement outside those bodies with itself
+        as the body, in document order of the anchors."""
+        anchors = list(anchors)
+        by_doc = {t.id: t for t in trees if t is not None}
+        covered: set[str] = set()
+        out = []
+        for anchor in sorted(anchors, key=document_order):
+            if anchor.label == Label.SECTION and anchor.document_id in by_doc:
+                body = GraphRead.record_body(by_doc[anchor.document_id], anchor.id)
+                covered.update(n.id for n in body)
+                out.append((anchor, body))
+        out += [(a, [a]) for a in anchors if a.label == Label.STATEMENT and a.id not in covered]
+        return sorted(out, key=lambda pair: document_order(pair[0]))

@@ -25,7 +25,9 @@ from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.types import Info
 
 from app.graphql.context import Context, Loaders, call
+from app.graphql.shapes import object_type
 from app.graphql.types import AnalysisSet, wrap
+from graph import versions
 from graph.errors import AmbiguousScope, CitegraphError
 from graph.store import GraphStore
 from queries import history as domain
@@ -201,13 +203,8 @@ class VersionPins(SchemaExtension):
 # -- versions ------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
-class MemberVersion:
-    document: str
-    role: Optional[str]
-    path: Optional[str]
-    sha256: Optional[str]
-    size: Optional[int]
+MemberVersion = object_type(versions.MemberVersion,
+                            description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
 
 
 @strawberry.type(description="Counts of a set version.")
@@ -244,87 +241,25 @@ class SetVersion:
                                                         "declarations", "citations", "quotations", "source_files",
                                                         "nodes", "edges")}
         return cls(set=v.set_id, number=v.number, created=v.created, digest=v.digest, latest=v.number == latest,
-                   members=[MemberVersion(document=m.document, role=m.role, path=m.path, sha256=m.sha256,
-                                          size=m.size) for m in v.members],
+                   members=list(v.members),
                    counts=VersionCounts(**counts))
 
 
 # -- diff ----------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A cited record, source, file or named reference.")
-class Cited:
-    kind: str
-    target: str
-
-
-@strawberry.type(description="A member added, removed or changed between two versions.")
-class MemberChange:
-    document: str
-    change: str
-    from_sha256: Optional[str]
-    to_sha256: Optional[str]
-
-
-@strawberry.type(description="A status or field of a record whose value changed (null: absent in that version).")
-class ValueChange:
-    label: str
-    from_value: Optional[str]
-    to_value: Optional[str]
-
-
-@strawberry.type(description="A record added, removed, or whose label, status or a field changed.")
-class RecordChange:
-    record_id: str
-    change: str
-    from_label: Optional[str]
-    to_label: Optional[str]
-    statuses: list[ValueChange]
-    fields: list[ValueChange]
-
-
-@strawberry.type(description="A statement added, removed or whose text changed (with the unified diff of its markup).")
-class StatementChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_line: Optional[int]
-    to_line: Optional[int]
-    kind: str
-    text: str
-    diff: str
-
-
-@strawberry.type(description="The citations a statement gained and lost.")
-class CitationChange:
-    document: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    gained: list[Cited]
-    lost: list[Cited]
-
-
-@strawberry.type(description="A quotation added, removed or changed.")
-class QuotationChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_path: Optional[str]
-    to_path: Optional[str]
-    from_text: Optional[str]
-    to_text: Optional[str]
-
-
-@strawberry.type(description="A Limitations row added, removed or changed.")
-class LimitationChange:
-    document: str
-    change: str
-    from_statement: Optional[str]
-    to_statement: Optional[str]
-    from_text: Optional[str]
-    to_text: Optional[str]
+Cited = object_type(domain.Cited, description="A cited record, source, file or named reference.")
+MemberChange = object_type(domain.MemberChange, description="A member added, removed or changed between two versions.")
+ValueChange = object_type(domain.StatusChange, name="ValueChange",
+                          description="A status or field of a record whose value changed (null: absent in that version).")
+RecordChange = object_type(domain.RecordChange,
+                           description="A record added, removed, or whose label, status or a field changed.",
+                           overrides={"fields": (list[ValueChange], strawberry.field())})  # a FieldChange is a ValueChange
+StatementChange = object_type(domain.StatementChange, description="A statement added, removed or whose text changed "
+                                                                  "(with the unified diff of its markup).")
+CitationChange = object_type(domain.CitationChange, description="The citations a statement gained and lost.")
+QuotationChange = object_type(domain.QuotationChange, description="A quotation added, removed or changed.")
+LimitationChange = object_type(domain.LimitationChange, description="A Limitations row added, removed or changed.")
 
 
 @strawberry.type(description="A statement resting on a record in both versions, at another depth (evidence steps).")
@@ -334,16 +269,22 @@ class DepthChange:
     to_depth: int
 
 
-@strawberry.type(description="The rests-on answer of a record whose evidence changed: statements gained, lost, "
-                             "or reached at another depth.")
-class RestsOnChange:
-    record_id: str
-    gained: list[str]
-    lost: list[str]
-    from_count: int
-    to_count: int
-    deeper: list[DepthChange]
-    shallower: list[DepthChange]
+def _depths(steps: Iterable[tuple[str, int, int]]) -> list[DepthChange]:
+    return [DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in steps]
+
+
+def _deeper(self: domain.RestsOnChange) -> list[DepthChange]:
+    return _depths(self.deeper)
+
+
+def _shallower(self: domain.RestsOnChange) -> list[DepthChange]:
+    return _depths(self.shallower)
+
+
+RestsOnChange = object_type(domain.RestsOnChange, description="The rests-on answer of a record whose evidence changed: "
+                                                              "statements gained, lost, or reached at another depth.",
+                            overrides={"deeper": (list[DepthChange], strawberry.field(resolver=_deeper)),
+                                       "shallower": (list[DepthChange], strawberry.field(resolver=_shallower))})
 
 
 def _build(cls: type, value: Any, **nested: Any) -> Any:
@@ -371,30 +312,17 @@ class SetDiff:
     def from_domain(cls, d: domain.SetDiff) -> "SetDiff":
         return cls(
             set=d.set_id, from_version=d.from_version, to_version=d.to_version, unchanged=d.unchanged,
-            members=[_build(MemberChange, m) for m in d.members],
-            records=[_build(RecordChange, r, statuses=[_build(ValueChange, s) for s in r.statuses],
-                            fields=[_build(ValueChange, f) for f in r.fields]) for r in d.records],
-            statements=[_build(StatementChange, s) for s in d.statements],
-            citations=[_build(CitationChange, c, gained=[_build(Cited, x) for x in c.gained],
-                              lost=[_build(Cited, x) for x in c.lost]) for c in d.citations],
-            quotations=[_build(QuotationChange, q) for q in d.quotations],
-            limitations=[_build(LimitationChange, x) for x in d.limitations],
-            rests_on=[_build(RestsOnChange, r, deeper=[DepthChange(statement=x, from_depth=a, to_depth=b)
-                                                        for x, a, b in r.deeper],
-                             shallower=[DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in r.shallower])
-                      for r in d.rests_on],
+            members=list(d.members), records=list(d.records), statements=list(d.statements),
+            citations=list(d.citations), quotations=list(d.quotations), limitations=list(d.limitations),
+            rests_on=list(d.rests_on),
         )
 
 
 # -- runs ----------------------------------------------------------------------------------------
 
 
-@strawberry.type(description="A source a run pins (each part null when the run does not state it).")
-class RunSource:
-    source_id: str
-    url: Optional[str]
-    commit: Optional[str]
-    cutoff: Optional[str]
+RunSource = object_type(runs_domain.RunSource,
+                        description="A source a run pins (each part null when the run does not state it).")
 
 
 @strawberry.type(description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.")
@@ -419,55 +347,27 @@ class Run:
 
     @classmethod
     def from_domain(cls, r: runs_domain.Run) -> "Run":
-        return _build(cls, r, set=r.set_id, sources=[_build(RunSource, s) for s in r.sources])
+        return _build(cls, r, set=r.set_id, sources=list(r.sources))
 
 
-@strawberry.type(description="A record of the other run citing some of the same source files: a candidate, not a match.")
-class Candidate:
-    record_id: str
-    label: Optional[str]
-    shared: list[str]
-    overlap: float
+Candidate = object_type(runs_domain.Candidate,
+                        description="A record of the other run citing some of the same source files: a candidate, not a match.")
 
 
-@strawberry.type(description="One status label of a matched record in each run.")
-class StatusAgreement:
-    label: str
-    a: Optional[str]
-    b: Optional[str]
-    agree: bool
+StatusAgreement = object_type(runs_domain.StatusAgreement,
+                              description="One status label of a matched record in each run.")
 
 
-@strawberry.type(description="One field label of a matched record: stated in each run, and alike.")
-class FieldAgreement:
-    label: str
-    in_a: bool
-    in_b: bool
-    agree: bool
+FieldAgreement = object_type(runs_domain.FieldAgreement,
+                             description="One field label of a matched record: stated in each run, and alike.")
 
 
-@strawberry.type(description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
-class RecordMatch:
-    a: str
-    b: str
-    kind: str
-    label: Optional[str]
-    by: str
-    statuses: list[StatusAgreement]
-    fields: list[FieldAgreement]
-    files_both: list[str]
-    files_only_a: list[str]
-    files_only_b: list[str]
+RecordMatch = object_type(runs_domain.RecordMatch,
+                          description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
 
 
-@strawberry.type(description="A record of one run matching none of the other's, with its candidates.")
-class UnmatchedRecord:
-    run: str
-    record_id: str
-    kind: str
-    label: Optional[str]
-    files: list[str]
-    candidates: list[Candidate]
+UnmatchedRecord = object_type(runs_domain.UnmatchedRecord,
+                              description="A record of one run matching none of the other's, with its candidates.")
 
 
 @strawberry.type(description="Declared records of one kind in each run.")
@@ -477,21 +377,11 @@ class DeclaredCount:
     b: int
 
 
-@strawberry.type(description="A source file and how many statements of each run cite it.")
-class FileCitation:
-    path: str
-    a: int
-    b: int
-    runs: str
+FileCitation = object_type(runs_domain.FileCitation,
+                           description="A source file and how many statements of each run cite it.")
 
 
-@strawberry.type(description="A Limitations row of one run.")
-class RunLimitation:
-    run: str
-    statement: str
-    text: str
-    records: list[str]
-    shared: bool
+RunLimitation = object_type(runs_domain.RunLimitation, description="A Limitations row of one run.")
 
 
 @strawberry.type(description="Where two runs of one system agree.")
@@ -510,13 +400,9 @@ class RunComparison:
         kinds = sorted(c.declared["a"].keys() | c.declared["b"].keys())
         return cls(
             system=c.system, a=Run.from_domain(c.a), b=Run.from_domain(c.b),
-            matches=[_build(RecordMatch, m, statuses=[_build(StatusAgreement, s) for s in m.statuses],
-                            fields=[_build(FieldAgreement, f) for f in m.fields]) for m in c.matches],
-            unmatched=[_build(UnmatchedRecord, u, candidates=[_build(Candidate, x) for x in u.candidates])
-                       for u in c.unmatched],
+            matches=list(c.matches), unmatched=list(c.unmatched),
             declared=[DeclaredCount(kind=k, a=c.declared["a"].get(k, 0), b=c.declared["b"].get(k, 0)) for k in kinds],
-            files=[FileCitation(path=f.path, a=f.a, b=f.b, runs=f.runs) for f in c.files],
-            limitations=[_build(RunLimitation, x) for x in c.limitations],
+            files=list(c.files), limitations=list(c.limitations),
         )
 
 

@@ -13,10 +13,11 @@ from strawberry.types import Info
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
 from app.graphql.shapes import object_type
-from app.graphql.types import GraphNode, Record, Statement, node_from_block, wrap
+from app.graphql.types import GraphNode, Record, Statement, wrap
 from queries import dossier as dossier_domain
-from queries.documents import BlockCitation, DocumentBlock, DocumentTree
+from queries.documents import BlockCitation, BlockQuotation, DocumentBlock, DocumentTree
 from queries.dossier import record_dossiers
+from queries.read import block_node
 from queries import traversal as domain_traversal
 from queries.traversal import rests_on
 from queries.validation import CheckReport, check
@@ -60,26 +61,10 @@ async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct:
 
 # -- dossier ---------------------------------------------------------------------------------------
 
-@strawberry.type(description="A citation inside a dossier block, in the order written.")
-class BlockCitationOut:
-    target_kind: str
-    target: str
-    node_id: str
-    token: str
-    form: str
-
-    @classmethod
-    def from_domain(cls, c: BlockCitation) -> "BlockCitationOut":
-        return cls(target_kind=c.target_kind, target=c.target, node_id=c.node, token=c.token, form=c.form)
-
-
-@strawberry.type(description="A quotation a dossier block quotes.")
-class BlockQuotationOut:
-    node_id: str
-    text: str
-    path: str
-    lines: Optional[str]
-    revision: Optional[str]
+BlockCitationOut = object_type(BlockCitation, name="BlockCitationOut", names={"node": "nodeId"},
+                               description="A citation inside a dossier block, in the order written.")
+BlockQuotationOut = object_type(BlockQuotation, name="BlockQuotationOut", names={"node": "nodeId"},
+                                description="A quotation a dossier block quotes.")
 
 
 @strawberry.type(description="A section or statement of a document, as the dossier shows it.")
@@ -104,13 +89,10 @@ class DossierBlock:
 
     @classmethod
     def from_domain(cls, block: DocumentBlock, tree: DocumentTree) -> "DossierBlock":
-        q = block.quotation
         return cls(node_id=block.id, document=tree.id, label=block.label, kind=block.kind, order=block.order,
                    line=block.line, level=block.level, text=block.text, markup=block.markup, parent=block.parent,
-                   citations=[BlockCitationOut.from_domain(c) for c in block.citations],
-                   quotation=None if q is None else BlockQuotationOut(node_id=q.node, text=q.text, path=q.path,
-                                                                      lines=q.lines, revision=q.revision),
-                   graph_node=wrap(node_from_block(block, tree)))
+                   citations=list(block.citations), quotation=block.quotation,
+                   graph_node=wrap(block_node(block, tree)))
 
 
 @strawberry.type(description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
@@ -120,19 +102,13 @@ class DossierAnnotation:
     body: list[DossierBlock]
 
 
-@strawberry.type(description="A record linked to the dossier's record, with the statement stating the link.")
-class RelatedRecord:
-    record_id: str
-    node_id: str
-    statement: Optional[str]
+async def _related_record(self: dossier_domain.RelatedRecord, info: Ctx) -> Optional[Record]:
+    return wrap(await info.context.loaders.node(self.node))
 
-    @strawberry.field
-    async def record(self, info: Ctx) -> Optional[Record]:
-        return wrap(await info.context.loaders.node(self.node_id))
 
-    @classmethod
-    def from_domain(cls, r: dossier_domain.RelatedRecord) -> "RelatedRecord":
-        return cls(record_id=r.record_id, node_id=r.node, statement=r.statement)
+RelatedRecord = object_type(dossier_domain.RelatedRecord, names={"node": "nodeId"},
+                            description="A record linked to the dossier's record, with the statement stating the link.",
+                            extra={"record": strawberry.field(resolver=_related_record)})
 
 
 @strawberry.type(description="A quotation behind the record's declaration or annotations.")
@@ -171,8 +147,7 @@ class Dossier:
         def blocks(document: str | None, bs: Iterable[DocumentBlock]) -> list[DossierBlock]:
             return [x for x in (block(document, b) for b in bs) if x is not None]
 
-        quotations = [DossierQuotation(statement=s, quotation=BlockQuotationOut(
-            node_id=q.node, text=q.text, path=q.path, lines=q.lines, revision=q.revision)) for s, q in d.quotations]
+        quotations = [DossierQuotation(statement=s, quotation=q) for s, q in d.quotations]
         return cls(
             record=wrap(d.record),  # type: ignore[arg-type]
             declaration=block(d.declaration_document, d.declaration),
@@ -180,11 +155,11 @@ class Dossier:
             fields=blocks(d.declaration_document, d.fields),
             annotations=[DossierAnnotation(document=a.document, section=block(a.document, a.section),
                                            body=blocks(a.document, a.body)) for a in d.annotations],
-            supersedes=[RelatedRecord.from_domain(r) for r in d.supersedes],
-            superseded_by=[RelatedRecord.from_domain(r) for r in d.superseded_by],
+            supersedes=list(d.supersedes),
+            superseded_by=list(d.superseded_by),
             amendments=[x for doc, b in d.amendments if (x := block(doc, b)) is not None],
-            part_of=[RelatedRecord.from_domain(r) for r in d.part_of],
-            parts=[RelatedRecord.from_domain(r) for r in d.parts],
+            part_of=list(d.part_of),
+            parts=list(d.parts),
             quotations=quotations,
             source_files=list(d.source_files),
             sources=list(d.sources),

@@ -66,7 +66,7 @@ from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
 from graph.errors import SnapshotChanged
 from ingest.git import GitRepository
 from queries.documents import find_document
-from queries.read import matches
+from queries.read import GraphRead
 from queries.names import unknown_set
 from queries.impact import impact_of
 from queries.traversal import records_named
@@ -109,7 +109,7 @@ class Query:
     @relay.connection(Connection[AnalysisSet], description="Analysis sets, by id; `text` matches the id or system.")
     async def sets(self, info: Ctx, text: Optional[str] = None) -> Iterable[AnalysisSet]:
         nodes = await list_nodes(info, Label.ANALYSIS_SET, None)
-        return wrap_all(n for n in nodes if matches(text, n.id) or matches(text, n.get("system")))
+        return wrap_all(GraphRead.sets(nodes, text=text))
 
     @strawberry.field(name="set", description="One analysis set by id.")
     async def analysis_set(self, info: Ctx, id: str, version: VersionArg = None) -> AnalysisSet:
@@ -164,20 +164,18 @@ class Query:
     @relay.connection(Connection[Source], description="Sources (`SRC-n`), by id.")
     async def sources(self, info: Ctx, set: Optional[str] = None, kind: Optional[str] = None,
                       version: VersionArg = None) -> Iterable[Source]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE, set) if kind is None or n.get("kind") == kind)
+        return wrap_all(GraphRead.sources(await list_nodes(info, Label.SOURCE, set), kind=kind))
 
     @relay.connection(Connection[SourceFile], description="Cited or quoted source files, by id; `text` matches the path.")
     async def source_files(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                            version: VersionArg = None) -> Iterable[SourceFile]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, set) if matches(text, n.get("path")))
+        return wrap_all(GraphRead.source_files(await list_nodes(info, Label.SOURCE_FILE, set), text=text))
 
     @relay.connection(Connection[Quotation], description="Quotations in document order; `text` matches the quoted text, "
                                                            "`path` the attributed path.")
     async def quotations(self, info: Ctx, set: Optional[str] = None, text: Optional[str] = None,
                          path: Optional[str] = None, version: VersionArg = None) -> Iterable[Quotation]:
-        nodes = [n for n in await list_nodes(info, Label.QUOTATION, set)
-                 if matches(text, n.get("text")) and matches(path, n.get("path"))]
-        return sorted(wrap_all(nodes), key=lambda q: q.cursor_key())
+        return wrap_all(GraphRead.quotations(await list_nodes(info, Label.QUOTATION, set), text=text, path=path))
 
     @strawberry.field(description="Validation findings of the stored graph (`citegraph check`), of one set or all.")
     async def check(self, info: Ctx, set: Optional[str] = None, version: VersionArg = None) -> CheckResult:

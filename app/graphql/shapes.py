@@ -24,12 +24,14 @@ _TYPES: dict[type, type] = {}
 
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
                 descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
-                overrides: dict[str, tuple[Any, Any]] | None = None) -> type:
+                overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
     with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
     (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), and
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
-    ``strawberry.field(resolver=…)``): a pair as an object with named ends). One type
+    ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
+    of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
+    keep the field's own or wire name). One type
     per class, so nested results must be given their type first when it is to have another name,
     a description or extra fields.
 
@@ -42,14 +44,15 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
         return _TYPES[cls]
     hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
-    descriptions, overrides = descriptions or {}, overrides or {}
+    descriptions, overrides, names = descriptions or {}, overrides or {}, names or {}
     for f in dataclasses.fields(cls):
         if f.name in overrides:
             namespace["__annotations__"][f.name], namespace[f.name] = overrides[f.name]
             continue
         namespace["__annotations__"][f.name] = _annotation(hints[f.name])
-        if WIRE in f.metadata or f.name in descriptions:
-            namespace[f.name] = strawberry.field(name=f.metadata.get(WIRE), description=descriptions.get(f.name))
+        if WIRE in f.metadata or f.name in descriptions or f.name in names:
+            namespace[f.name] = strawberry.field(name=names.get(f.name, f.metadata.get(WIRE)),
+                                                 description=descriptions.get(f.name))
     namespace.update(extra or {})
     made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
                            description=description)

@@ -21,9 +21,8 @@ from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction
-from queries.documents import DocumentBlock, DocumentTree
 from queries.names import unknown_set
-from queries.read import GraphRead, document_order, matches
+from queries.read import GraphRead, document_order, line_order, statuses_of
 
 if TYPE_CHECKING:
     from app.graphql.result_types import CheckResult, Dossier, RestsOn
@@ -46,7 +45,6 @@ __all__ = [
     "Status",
     "Annotation",
     "wrap",
-    "node_from_block",
     "list_nodes",
     "blocks_of",
     "document_named",
@@ -56,17 +54,6 @@ __all__ = [
 
 _Results = "app.graphql.result_types"
 Ctx = Info[Context, None]
-
-
-
-
-def _line_key(node_id: str) -> tuple:
-    """Node ids in line order: ``doc#L7`` before ``doc#L19``."""
-    head, _, tail = node_id.partition("#")
-    digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
-    return (head, int(digits) if digits.isdigit() else -1, tail)
-
-
 
 
 @strawberry.interface(description="A node of the citation graph. `id` is the Relay global id; `nodeId` the graph's own "
@@ -121,24 +108,6 @@ def wrap_all(nodes: Iterable[Node | None]) -> list:
     return [obj for obj in map(wrap, nodes) if obj is not None]
 
 
-def node_from_block(block: DocumentBlock, tree: DocumentTree) -> Node:
-    """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
-    return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
-
-
-def _record_body(tree: DocumentTree, section_id: str) -> list[Node]:
-    """Statements whose innermost declaration or annotation heading is ``section_id``, in order (the
-    body :mod:`queries.validation` reads a record's fields and statuses from)."""
-    out = []
-    for block in tree.within(section_id):
-        if block.is_section:
-            continue
-        owner = next((h for h in reversed(tree.headings(block.id)) if h.kind in ("declaration", "annotation")), None)
-        if owner is not None and owner.id == section_id:
-            out.append(node_from_block(block, tree))
-    return out
-
-
 async def _ensure_set(info: Ctx, set_id: str | None) -> None:
     if set_id is not None:
         node = await info.context.loaders.nodes.load(set_id)
@@ -166,16 +135,19 @@ async def _one(info: Ctx, node_id: str, kinds, direction: Direction, label: Labe
     return None
 
 
-async def _many(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list:
+async def _neighbours(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list[Node]:
     found = await info.context.loaders.neighbours(node_id, kinds, direction)
-    return wrap_all(n for _, n in found if n.label == label)
+    return [n for _, n in found if n.label == label]
 
 
-async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | None,
-                     kinds=(EdgeKind.CITES,)) -> list["Citation"]:
-    edges = await info.context.loaders.edges(node_id, kinds, direction)
-    out = [Citation(edge=e) for e in edges if form is None or citation_form(e) == form]
-    return sorted(out, key=Citation.cursor_key)
+async def _many(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list:
+    return wrap_all(await _neighbours(info, node_id, kinds, direction, label))
+
+
+async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | None, *,
+                     as_written: bool = False) -> list["Citation"]:
+    edges = await info.context.loaders.edges(node_id, (EdgeKind.CITES,), direction)
+    return [Citation(edge=e) for e in GraphRead.citations(edges, form=form, as_written=as_written)]
 
 
 # -- sets and documents ----------------------------------------------------------------------------
@@ -190,14 +162,12 @@ async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_t
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
                      declared: bool | None, *, check_set: bool = True) -> list["Record"]:
     """Records of a set (or all), filtered, by id; ``text`` matches the record ID or its declared
-    label (any case), as ``citegraph records TEXT`` and ``GET /records?q=`` do."""
-    nodes = [n for n in await list_nodes(info, Label.RECORD, set_id, check_set=check_set)
-             if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)]
+    label (:meth:`queries.read.GraphRead.records_matching`)."""
+    nodes = GraphRead.records(await list_nodes(info, Label.RECORD, set_id, check_set=check_set),
+                              analyst=analyst, kind=kind)
     if text is not None:
-        from queries.records import records_of as matching
-
-        ids = {r.id for r in await call(matching, info.context.store, set_id=set_id, analyst=analyst, kind=kind,
-                                        text=text)}
+        ids = await call(info.context.loaders.read.records_matching, set_id=set_id, analyst=analyst, kind=kind,
+                         text=text)
         nodes = [n for n in nodes if n.id in ids]
     if declared is not None:
         decls = await info.context.loaders.out_edges.load_many(
@@ -215,9 +185,6 @@ async def document_named(info: Ctx, document_id: str) -> Node:
     DocumentNotFound
         No such document.
     """
-    node = await info.context.loaders.node(document_id)
-    if node is not None and node.label == Label.DOCUMENT:
-        return node
     return await call(info.context.loaders.read.document, document_id)
 
 
@@ -274,12 +241,13 @@ class AnalysisSet(GraphNode):
 
     @relay.connection(Connection["SourceFile"], description="Source files cited or quoted, by id.")
     async def source_files(self, info: Ctx, text: Optional[str] = None) -> Iterable[SourceFile]:
-        return wrap_all(n for n in await list_nodes(info, Label.SOURCE_FILE, self.graph_id, check_set=False) if matches(text, n.get("path")))
+        return wrap_all(GraphRead.source_files(await list_nodes(info, Label.SOURCE_FILE, self.graph_id, check_set=False),
+                                               text=text))
 
     @relay.connection(Connection["Quotation"], description="Quotations, in document order.")
     async def quotations(self, info: Ctx, text: Optional[str] = None) -> Iterable[Quotation]:
         nodes = await list_nodes(info, Label.QUOTATION, self.graph_id, check_set=False)
-        return wrap_all(sorted((n for n in nodes if matches(text, n.get("text"))), key=lambda n: _line_key(n.id)))
+        return wrap_all(GraphRead.quotations(nodes, text=text))
 
     @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
     async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Results)]:
@@ -344,7 +312,7 @@ class Document(GraphNode):
     @relay.connection(Connection["Quotation"], description="Quotations in the member, in document order.")
     async def quotations(self, info: Ctx) -> Iterable[Quotation]:
         nodes = await list_nodes(info, Label.QUOTATION, self.node.set_id, check_set=False)
-        return wrap_all(sorted((n for n in nodes if n.document_id == self.graph_id), key=lambda n: _line_key(n.id)))
+        return wrap_all(GraphRead.quotations(nodes, document_id=self.graph_id))
 
     @strawberry.field(description="The member rendered from the graph: in its own format (default) the exact original "
                                   "text; `format` md, txt or html.")
@@ -409,9 +377,8 @@ class Section(Block):
 
     @relay.connection(Connection["Statement"], description="Statements directly under this section, in document order.")
     async def statements(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Statement]:
-        found = await _many(info, self.graph_id, EdgeKind.CONTAINS, Direction.OUT, Label.STATEMENT)
-        return sorted((s for s in found if (kind is None or s.node.get("kind") == kind) and matches(text, s.node.get("text"))),
-                      key=lambda s: s.cursor_key())
+        found = await _neighbours(info, self.graph_id, EdgeKind.CONTAINS, Direction.OUT, Label.STATEMENT)
+        return wrap_all(GraphRead.blocks(found, Label.STATEMENT, kind=kind, text=text))
 
     @strawberry.field(description="The record this declaration heading declares.")
     async def declares(self, info: Ctx) -> Optional[Record]:
@@ -432,12 +399,8 @@ class Status:
 
 
 def _statuses(node: Node) -> list[Status]:
-    out = []
-    for entry in node.get("statuses") or ():
-        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
-            out.append(Status(label=str(entry[0]), value=str(entry[1]), statement=wrap(node),
-                              qualifier=str(entry[2]) if len(entry) == 3 else None))
-    return out
+    return [Status(label=label, value=value, statement=wrap(node), qualifier=qualifier)
+            for label, value, qualifier in statuses_of(node)]
 
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
@@ -479,8 +442,7 @@ class Statement(Block):
     @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
                                                           "citation, mention, quotation, link, range or frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
-        found = await _citations(info, self.graph_id, Direction.OUT, form)
-        return sorted(found, key=lambda c: (c.edge.seq, c.edge.dst))
+        return await _citations(info, self.graph_id, Direction.OUT, form, as_written=True)
 
     @strawberry.field(description="The quotation this statement quotes.")
     async def quotation(self, info: Ctx) -> Optional[Quotation]:
@@ -526,7 +488,7 @@ class Quotation(GraphNode):
         return await _one(info, self.graph_id, EdgeKind.ATTRIBUTED_TO, Direction.OUT, Label.SOURCE_FILE)
 
     def cursor_key(self) -> tuple:
-        return _line_key(self.graph_id)
+        return line_order(self.graph_id)
 
 
 # -- records ---------------------------------------------------------------------------------------
@@ -635,7 +597,7 @@ class Citation:
         return (node.get("text") or "")[start:end] if end > start else None
 
     def cursor_key(self) -> tuple:
-        return (*_line_key(self.edge.src), self.edge.seq, self.edge.dst)
+        return (*line_order(self.edge.src), self.edge.seq, self.edge.dst)
 
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
@@ -666,9 +628,9 @@ class Record(GraphNode):
         if section is None:
             return None
         tree = await info.context.loaders.trees.load(section.node.document_id)
-        body = _record_body(tree, section.graph_id) if tree is not None else []
+        body = GraphRead.record_body(tree, section.graph_id) if tree is not None else []
         fields = [Field(label=n.get("label"), value=n.get("value"), form=n.get("form"), statement=wrap(n))
-                  for n in body if n.get("kind") == "field"]
+                  for n in GraphRead.fields(body)]
         statuses = [status for n in body for status in _statuses(n)]
         return Declaration(section=section, fields=fields, statuses=statuses)
 
@@ -677,16 +639,7 @@ class Record(GraphNode):
         found = await info.context.loaders.neighbours(self.graph_id, EdgeKind.ANNOTATES, Direction.IN)
         anchors = [n for _, n in found]
         trees = await info.context.loaders.trees.load_many(list(dict.fromkeys(n.document_id for n in anchors)))
-        by_doc = {t.id: t for t in trees if t is not None}
-        covered: set[str] = set()
-        out = []
-        for anchor in sorted(anchors, key=document_order):
-            if anchor.label == Label.SECTION and anchor.document_id in by_doc:
-                body = _record_body(by_doc[anchor.document_id], anchor.id)
-                covered.update(n.id for n in body)
-                out.append(Annotation(anchor=anchor, body=wrap_all(body)))
-        out += [Annotation(anchor=a, body=[wrap(a)]) for a in anchors if a.label == Label.STATEMENT and a.id not in covered]
-        return sorted(out, key=Annotation.cursor_key)
+        return [Annotation(anchor=anchor, body=wrap_all(body)) for anchor, body in GraphRead.annotations(anchors, trees)]
 
     @relay.connection(Connection["Record"], description="Records this one supersedes, by id.")
     async def supersedes(self, info: Ctx) -> Iterable[Record]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.rest.shapes import response_model
+from app.rest.shapes import listing, response_model
 from ingest.loader import DocumentOutcome, IngestReport
 from queries.catalog import DocumentSummary, SetSummary
-from queries.records import RecordSummary
+from queries.records import Citation, RecordSummary
 from queries.search import SearchHit, SearchReport
 from queries.shapes import plain
 from queries.traversal import RestsOnReport, RestsOnResult
@@ -31,11 +31,7 @@ DocumentOut = response_model(DocumentSummary, "DocumentOut")
 """One ingested member: :class:`queries.catalog.DocumentSummary`."""
 
 
-class DocumentsOut(BaseModel):
-    """``GET /documents``: every member, sorted by id, and their count."""
-
-    data: list[DocumentOut]
-    count: int
+DocumentsOut = listing(DocumentOut, "DocumentsOut", "``GET /documents``: every member, sorted by id, and their count.")
 
 
 class HealthOut(BaseModel):
@@ -66,24 +62,11 @@ class RecordsOut(BaseModel):
     page: Page
 
 
-class CitationOut(BaseModel):
-    """A statement citing a record; see :class:`queries.records.Citation`."""
-
-    record: str
-    statement: str
-    document: str
-    kind: str
-    form: str
-    token: str
-    text: str
-    line: int
+CitationOut = response_model(Citation, "CitationOut")
+"""A statement citing a record: :class:`queries.records.Citation`."""
 
 
-class CitationsOut(BaseModel):
-    """``GET /records/{id}/citations``: every citation, sorted by document and line."""
-
-    data: list[CitationOut]
-    count: int
+CitationsOut = listing(CitationOut, "CitationsOut", "``GET /records/{id}/citations``: every citation, sorted by document and line.")
 
 
 response_model(SearchHit, "SearchHitOut")
@@ -95,11 +78,7 @@ SetOut = response_model(SetSummary, "SetOut")
 """One analysis set, its members and sizes: :class:`queries.catalog.SetSummary`."""
 
 
-class SetsOut(BaseModel):
-    """``GET /sets``: every analysis set, sorted by id."""
-
-    data: list[SetOut]
-    count: int
+SetsOut = listing(SetOut, "SetsOut", "``GET /sets``: every analysis set, sorted by id.")
 
 
 response_model(DocumentOutcome, "DocumentOutcomeOut")

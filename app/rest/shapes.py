@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from queries.shapes import wire_name
 
-__all__ = ["response_model"]
+__all__ = ["response_model", "listing"]
 
 _NAMES: dict[type, str] = {}
 _EXTRA: dict[type, dict[str, Any]] = {}
@@ -40,6 +40,16 @@ def response_model(cls: type, name: str | None = None, *, extra: dict[str, Any] 
     if extra is not None:
         _EXTRA.setdefault(cls, extra)
     return _model(cls)
+
+
+def listing(item: type[BaseModel], name: str, doc: str) -> type[BaseModel]:
+    """The model of a REST list body named ``name``: ``data``, a list of ``item``, and its ``count``.
+
+    >>> from queries.impact import Occurrence
+    >>> list(listing(response_model(Occurrence), "OccurrencesOut", "Occurrences.").model_fields)
+    ['data', 'count']
+    """
+    return create_model(name, __doc__=doc, data=(list[item], ...), count=(int, ...))  # type: ignore[valid-type]
 
 
 @cache

@@ -91,8 +91,9 @@ def test_other_commands_load_none_either(home, tmp_path, args):
 
 
 def test_serve_and_neo4j_load_what_they_need(home):
-    # uvicorn.Server.run replaced by a no-op: the app is built, nothing listens
-    result, loaded = citegraph("serve", "--home", str(home), prelude="import uvicorn; uvicorn.Server.run = lambda *a, **k: None")
+    # uvicorn.Server.run and the port binding replaced by no-ops: the app is built, nothing listens
+    result, loaded = citegraph("serve", "--home", str(home), prelude="import uvicorn, app.cli; "
+                               "uvicorn.Server.run = lambda *a, **k: None; app.cli._listen = lambda *a: None")
     assert result.returncode == 0, result.stderr
     assert loaded == ["fastapi", "pydantic", "strawberry", "uvicorn"]
     result, loaded = citegraph("stats", "--neo4j", "bolt://127.0.0.1:9", "--json")  # nothing listens there

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 from fastapi import APIRouter, Query
 
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
-from app.rest.schemas import CitationOut, CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
+from app.rest.schemas import CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
 from queries.names import unknown_record
 from queries.records import citations_of, records_of
 from queries.shapes import plain
@@ -46,7 +46,7 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
 async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = None) -> CitationsOut:
     """Every statement citing the record, with the citation's form and token."""
     found = await in_snapshot(store, citations_of, record_id, set_id=set_id)
-    return CitationsOut(data=[CitationOut(**c.to_dict()) for c in found], count=len(found))
+    return CitationsOut(data=[plain(c) for c in found], count=len(found))
 
 
 @router.get("/{record_id}/rests-on", response_model=RestsOnOut)
