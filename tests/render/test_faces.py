@@ -70,7 +70,7 @@ def test_cli_verify_exits_1_and_shows_the_first_difference(tmp_path):
     assert "DIFFERS  tolaria/workflow-report" in result.stdout
     assert "-" + parsed.blocks[3].markup in result.stdout and "+" + blocks[3].markup in result.stdout
     assert result.stdout.count("\n@@ ") == 1
-    assert result.stdout.strip().endswith("1 documents, 1 differ")
+    assert result.stdout.strip().endswith("1 document, 1 differ")
 
 
 def test_cli_render_document_is_exact(home):
