@@ -102,7 +102,7 @@ def test_cli_render_to_a_file(home, tmp_path, seeds_store):
 
 
 @pytest.mark.parametrize("args, code", [
-    (["--rests-on", "RT-RTE-nope"], 66), (["nope/document"], 66), (["--set", "nope"], 66), ([], 65),
+    (["--rests-on", "RT-RTE-nope"], 66), (["nope/document"], 66), (["--set", "nope"], 66), ([], 2),
     (["tolaria/synthesis", "--record", "RT-RTE-mcp-write"], 65), (["--rests-on", "X", "--format", "pdf"], 2),
 ])
 def test_cli_render_errors(home, args, code):
