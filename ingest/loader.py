@@ -9,14 +9,16 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from domain.grammar import parse_record_id
-from domain.ids import NodeId, RecordId, SourceId
-from domain.model import Citation, NamedReference, Record, Section, SourceFile, Statement
+from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
+from domain.model import AnalysisSet, Citation, Member, NamedReference, Record, Section, SourceFile, Statement
 from graph.codec import (
+    analysis_set_props,
     citation_props,
     citation_target_kind,
     contains_props,
     cited_source_props,
     declared_in_props,
+    member_props,
     named_reference_props,
     quotation_props,
     record_props,
@@ -25,6 +27,7 @@ from graph.codec import (
     source_props,
     stated_in_props,
     statement_props,
+    system_props,
 )
 from graph.errors import CitegraphError, IngestError, ParseError, PreconditionFailed, SourceSpan
 from graph.model import (
@@ -135,15 +138,12 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     set_id, doc_id = set_id_of(doc), document_id_of(doc)
     b = _Builder(set_id, doc_id)
     system_id = f"system/{slugify(doc.system)}"
-    b.share(Node(system_id, Label.SYSTEM, None, None, {"name": doc.system, "slug": slugify(doc.system)}))
+    b.share(Node(system_id, Label.SYSTEM, None, None, system_props(doc.system, slugify(doc.system))))
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
-                 {"system": system_id, "run_id": doc.run_id, "reviewed_boundary": doc.reviewed_boundary}))
-    document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, {
-        **doc.extra,
-        "role": doc.role, "title": doc.title, "member_type": doc.member_type, "format": doc.format,
-        "path": doc.path, "sha256": doc.sha256, "size": doc.size, "preamble": doc.preamble,
-        "trailer": doc.trailer, "frontmatter": doc.frontmatter, "run_id": doc.run_id,
-    })
+                 analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
+    document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
+        Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
+        doc.extra, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
