@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
-from graph.codec import (annotation_of, block_line, block_position, citation_line, citation_anchor, citation_form, citation_member,
-                         declaration_of, member_file_name, member_of, member_path, record_id_of, record_of,
-                         section_of, source_of, statement_of)
+from graph.codec import (annotation_of, block_line, block_position, citation_anchor, citation_form, citation_line,
+                         citation_member, declaration_of, member_file_name, member_of, member_path, record_id_of,
+                         record_of, section_of, source_of, statement_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
@@ -221,7 +221,8 @@ class _Checker:
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
-                             f"the {member_of(doc).role} member declares {record_id_of(record)}; it may declare {allowed}")
+                             f"the {member_of(doc).role} member declares {record_id_of(record)}; "
+                             f"it may declare {allowed}")
         for record in self.records:
             for e in self.record_in[record.id]:
                 source = self.nodes.get(e.src)
