@@ -42,8 +42,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation, Record, Review, Section,
-                          Source, SourceFile, Statement)
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation,
+                          Record, Review, Section, Source, SourceFile, Statement)
 from graph.model import Edge, Node
 
 __all__ = [
@@ -78,6 +78,10 @@ __all__ = [
     "source_of",
     "cited_source_props",
     "source_file_props",
+    "source_file_path",
+    "source_file_of",
+    "named_reference_name",
+    "stated_by",
     "named_reference_props",
     "system_props",
     "system_name",
@@ -261,6 +265,11 @@ def stated_in_props(statement: str) -> dict[str, Any]:
     return {"statement": statement}
 
 
+def stated_by(edge: Edge) -> str | None:
+    """The statement (node id) a SUPERSEDED_BY or PART_OF ``edge`` names, or None."""
+    return edge.props.get("statement")
+
+
 # -- Quotation -------------------------------------------------------------------------------------
 
 def quotation_props(q: Quotation, *, line: int) -> dict[str, Any]:
@@ -317,9 +326,26 @@ def source_file_props(f: SourceFile) -> dict[str, Any]:
     return {"path": f.path, "source_id": f.source_id}
 
 
+def source_file_path(node: Node) -> str:
+    """The commit-relative path a SourceFile ``node`` stores, ``""`` when unstated."""
+    return node.get("path") or ""
+
+
+def source_file_of(node: Node) -> SourceFile:
+    """The :class:`~domain.model.SourceFile` a SourceFile ``node`` stores (its ``source_id`` None
+    when no citation named the source)."""
+    return SourceFile(node.get("path") or "", node.get("source_id"))
+
+
 def named_reference_props(r: NamedReference) -> dict[str, Any]:
     """The NamedReference node properties of ``r``."""
     return {"name": r.name, "slug": r.slug}
+
+
+def named_reference_name(node: Node) -> str:
+    """The name a NamedReference ``node`` stores as written (``Source register``), ``""`` when
+    unstated."""
+    return node.get("name") or ""
 
 
 # -- System, AnalysisSet and Member (a Document node) ---------------------------------------------

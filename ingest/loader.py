@@ -18,11 +18,15 @@ from graph.codec import (
     contains_props,
     cited_source_props,
     declared_in_props,
+    member_of,
     member_props,
+    named_reference_name,
     named_reference_props,
     quotation_props,
     record_props,
+    section_of,
     section_props,
+    source_file_of,
     source_file_props,
     source_props,
     stated_in_props,
@@ -208,12 +212,12 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
             shared[node.id] = node
     replaced = {g.id for g in graphs}
     stored_docs = [d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id) if d.id not in replaced]
-    documents = {d.get("role"): d.id for d in stored_docs} | {g.document.get("role"): g.id for g in graphs}
-    roles = {d.id: d.get("role") for d in stored_docs} | {g.id: g.document.get("role") for g in graphs}
+    roles = {d.id: member_of(d).role for d in stored_docs} | {g.id: member_of(g.document).role for g in graphs}
+    documents = {role: doc_id for doc_id, role in roles.items()}
     sections = [
-        SectionRef(s.id, roles[s.document_id], s.get("heading"))
+        SectionRef(s.id, roles[s.document_id], section_of(s).heading)
         for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
-    ] + [SectionRef(n.id, roles[n.document_id], n.get("heading")) for g in graphs for n in g.nodes
+    ] + [SectionRef(n.id, roles[n.document_id], section_of(n).heading) for g in graphs for n in g.nodes
          if n.label == Label.SECTION]
     sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#", 1)[1][1:])))
     refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
@@ -222,7 +226,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     system = next(n for n in shared.values() if n.label == Label.SYSTEM)
     derived.append(Edge(EdgeKind.CONTAINS, system.id, set_id, 0, None, set_id, contains_props(0)))
     for ref in refs.values():
-        target = resolve_named_reference(ref.get("name"), documents, sections)
+        target = resolve_named_reference(named_reference_name(ref), documents, sections)
         if target is not None:
             derived.append(Edge(EdgeKind.RESOLVES_TO, ref.id, target, 0, None, set_id, {}))
     sources = {n.id: n for n in store.find_nodes(Label.SOURCE, set_id=set_id)}
@@ -230,7 +234,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     files = {n.id: n for n in store.find_nodes(Label.SOURCE_FILE, set_id=set_id)}
     files.update({n.id: n for n in shared.values() if n.label == Label.SOURCE_FILE})
     for f in files.values():
-        src = f.get("source_id")
+        src = source_file_of(f).source_id
         target = source_node_id(set_id, src) if src else (next(iter(sources)) if len(sources) == 1 else None)
         if target in sources:
             derived.append(Edge(EdgeKind.IN_SOURCE, f.id, target, 0, None, set_id, {}))
