@@ -102,7 +102,7 @@ def test_frames(client, store):
 
 def test_frames_without_pandas_say_how_to_get_it(client, monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match=r"citegraph\[notebook\]"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[notebook\]'"):
         client.rests_on_frame("RT-RTE-mcp-write")
 
 
