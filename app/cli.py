@@ -123,7 +123,7 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
     if neo4j:
         update.update(neo4j_uri=neo4j, store="neo4j")
     if home:
-        update.update(home=home, store="memory")
+        update.update(home=home, store="embedded")
     return base.replace(**update) if update else base
 
 
@@ -507,7 +507,7 @@ def serve_cmd(
     CITEGRAPH_HOME: the embedded store's folder (default ./.citegraph);
     CITEGRAPH_NEO4J_URI: serve from this Neo4j server instead;
     CITEGRAPH_NEO4J_USER, CITEGRAPH_NEO4J_PASSWORD, CITEGRAPH_NEO4J_DATABASE;
-    CITEGRAPH_STORE: memory or neo4j, to choose the store explicitly;
+    CITEGRAPH_STORE: embedded or neo4j, to choose the store explicitly (memory: the deprecated name of embedded);
     CITEGRAPH_READ_TOKEN: bearer token every read needs (reads open without);
     CITEGRAPH_WRITE_TOKEN: bearer token writes need (writes off without);
     CITEGRAPH_EMBED_ORIGINS: origins that may frame the views and call the API;

@@ -32,7 +32,7 @@ def copy_cmd(
     from graph.transfer import copy_store
 
     settings = _settings(None, home)
-    source = open_store(settings.replace(store="memory"))
+    source = open_store(settings.replace(store="embedded"))
     err.print(f"store: {store_location(source)}", markup=False, highlight=False)
     try:
         target = open_store(settings.replace(store="neo4j", neo4j_uri=to))

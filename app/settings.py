@@ -88,11 +88,17 @@ def _integer(low: int, high: int | None = None, *, optional: bool) -> Callable[[
     return parse
 
 
+STORE_ALIASES = {"memory": "embedded"}
+"""Deprecated ``CITEGRAPH_STORE`` values still accepted, and the store each names (``memory`` was the
+embedded store's first name; existing ``.env`` files keep working)."""
+
+
 def _store(value: Any) -> str | None:
     if value is None or value == "":
         return None
-    if value not in ("memory", "neo4j"):
-        raise ValueError("must be memory (the embedded store) or neo4j")
+    value = STORE_ALIASES.get(value, value)
+    if value not in ("embedded", "neo4j"):
+        raise ValueError("must be embedded or neo4j")
     return value
 
 
@@ -174,7 +180,7 @@ class Settings:
     """citegraph settings: the environment (and ``.env`` in the working folder), then the keyword
     arguments over it.
 
-    ``store``: ``memory`` (embedded, default) or ``neo4j``. ``home``: folder of the embedded store
+    ``store``: ``embedded`` (default; ``memory``, its deprecated name, is read as it) or ``neo4j``. ``home``: folder of the embedded store
     (``CITEGRAPH_HOME``, default ``./.citegraph``). ``neo4j_uri``/``neo4j_user``/``neo4j_password``/
     ``neo4j_database``: the Neo4j server (``CITEGRAPH_NEO4J_URI`` …); setting the URI selects Neo4j
     unless ``CITEGRAPH_STORE`` says otherwise. ``max_depth``: default traversal limit in evidence
@@ -234,7 +240,7 @@ class Settings:
 
     def _choose_store(self) -> None:
         if self.store is None:
-            object.__setattr__(self, "store", "neo4j" if self.neo4j_uri else "memory")
+            object.__setattr__(self, "store", "neo4j" if self.neo4j_uri else "embedded")
         if self.store == "neo4j" and not self.neo4j_uri:
             raise SettingsInvalid("CITEGRAPH_STORE=neo4j needs CITEGRAPH_NEO4J_URI",
                                   hint="set CITEGRAPH_NEO4J_URI=bolt://host:7687, or pass --neo4j URI")

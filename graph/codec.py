@@ -23,6 +23,14 @@ Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``
                                     ``evidence_layers``, ``declared`` (True or None)
 SourceFile      SourceFile node     ``path``, ``source_id``
 NamedReference  NamedReference      ``name``, ``slug``
+System          System node         ``name``, ``slug``
+AnalysisSet     AnalysisSet node    ``system`` (the System node id), ``run_id``, ``reviewed_boundary``
+Member          Document node       the parser's extra keys (``file_name``, ``manifest``, …), then
+                                    ``role``, ``title``, ``member_type``, ``format``, ``path``,
+                                    ``sha256``, ``size``, ``preamble``, ``trailer``, ``frontmatter``,
+                                    ``run_id``
+Review          Review node         ``node``, ``revision``, ``reviewer``, ``at``, ``note``,
+                                    ``fingerprint``
 ==============  ==================  ===============================================================
 
 Defaults when a key is missing (a hand-built or older edge): ``form`` reads as ``citation``,
@@ -33,9 +41,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.ids import RecordId, SourceId
-from domain.ids import NodeId
-from domain.model import Citation, NamedReference, Quotation, Record, Section, Source, SourceFile, Statement
+from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation,
+                          Record, Review, Section, Source, SourceFile, Statement)
 from graph.model import Edge, Node
 
 __all__ = [
@@ -48,12 +56,17 @@ __all__ = [
     "citation_target",
     "citation_member",
     "citation_anchor",
+    "citation_line",
     "declared_in_props",
     "contains_props",
     "stated_in_props",
     "declaration_label",
     "section_props",
     "section_of",
+    "declaration_of",
+    "annotation_of",
+    "block_line",
+    "block_position",
     "statement_props",
     "statement_of",
     "quotation_props",
@@ -62,9 +75,27 @@ __all__ = [
     "record_of",
     "record_id_of",
     "source_props",
+    "source_of",
     "cited_source_props",
     "source_file_props",
+    "source_file_path",
+    "source_file_of",
+    "named_reference_name",
+    "stated_by",
     "named_reference_props",
+    "system_props",
+    "system_name",
+    "system_slug",
+    "analysis_set_props",
+    "analysis_set_of",
+    "member_props",
+    "member_of",
+    "member_path",
+    "member_text",
+    "member_frontmatter",
+    "member_file_name",
+    "review_props",
+    "review_of",
 ]
 
 _TARGET_KEY = {"record": "record_id", "source": "source_id", "file": "path", "named": "name"}
@@ -130,6 +161,11 @@ def citation_anchor(edge: Edge) -> str | None:
     return edge.props.get("anchor")
 
 
+def citation_line(edge: Edge) -> int:
+    """The file line of a frontmatter citation on ``edge`` (GRAMMAR §2.1), 0 when unstated."""
+    return int(edge.props.get("line") or 0)
+
+
 def citation_of(edge: Edge, node: Node | None = None) -> Citation:
     """The :class:`~domain.model.Citation` a CITES ``edge`` stores; ``node`` is the cited node (for
     the normalised ``target``, see :func:`citation_target`), None when not at hand. The defaults are
@@ -174,6 +210,33 @@ def section_of(node: Node) -> Section:
                    int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "")
 
 
+def declaration_of(node: Node) -> Declaration | None:
+    """The :class:`~domain.model.Declaration` a declaration Section ``node`` states (its
+    ``record_id`` and ``label`` keys), None for any other section."""
+    if node.get("kind") != "declaration":
+        return None
+    return Declaration(RecordId(node.get("record_id") or ""), node.get("label"), NodeId(node.id))
+
+
+def annotation_of(node: Node) -> Annotation | None:
+    """The :class:`~domain.model.Annotation` an annotation Section ``node`` states (its
+    ``annotates`` and ``label`` keys), None for any other section."""
+    if node.get("kind") != "annotation":
+        return None
+    return Annotation(RecordId(node.get("annotates") or ""), node.get("label"), NodeId(node.id))
+
+
+def block_line(node: Node) -> int:
+    """The file line a Section, Statement or Quotation ``node`` starts at, 0 when unstated."""
+    return int(node.get("line") or 0)
+
+
+def block_position(node: Node) -> tuple[int, int]:
+    """(order, line) of a Section or Statement ``node``: its place in its document, (0, 0) when
+    unstated."""
+    return int(node.get("order") or 0), int(node.get("line") or 0)
+
+
 def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
     """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
     then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
@@ -200,6 +263,11 @@ def contains_props(order: int) -> dict[str, Any]:
 def stated_in_props(statement: str) -> dict[str, Any]:
     """The SUPERSEDED_BY or PART_OF edge properties naming the ``statement`` (node id) that states it."""
     return {"statement": statement}
+
+
+def stated_by(edge: Edge) -> str | None:
+    """The statement (node id) a SUPERSEDED_BY or PART_OF ``edge`` names, or None."""
+    return edge.props.get("statement")
 
 
 # -- Quotation -------------------------------------------------------------------------------------
@@ -239,6 +307,14 @@ def source_props(s: Source) -> dict[str, Any]:
             "cutoff": s.cutoff, "evidence_layers": s.evidence_layers, "declared": True if s.declared else None}
 
 
+def source_of(node: Node) -> Source:
+    """The :class:`~domain.model.Source` a Source ``node`` stores (``source_id`` ``""`` when
+    unstated; ``declared`` True only when the register stated the row)."""
+    get = node.props.get
+    return Source(SourceId(get("source_id") or ""), get("kind"), get("url"), get("commit"), get("cutoff"),
+                  get("evidence_layers"), bool(get("declared")))
+
+
 def cited_source_props(source_id: SourceId) -> dict[str, Any]:
     """The Source node properties a citation of ``source_id`` states: the id alone (the register
     row, when there is one, states the rest through :func:`source_props`)."""
@@ -250,6 +326,107 @@ def source_file_props(f: SourceFile) -> dict[str, Any]:
     return {"path": f.path, "source_id": f.source_id}
 
 
+def source_file_path(node: Node) -> str:
+    """The commit-relative path a SourceFile ``node`` stores, ``""`` when unstated."""
+    return node.get("path") or ""
+
+
+def source_file_of(node: Node) -> SourceFile:
+    """The :class:`~domain.model.SourceFile` a SourceFile ``node`` stores (its ``source_id`` None
+    when no citation named the source)."""
+    return SourceFile(node.get("path") or "", node.get("source_id"))
+
+
 def named_reference_props(r: NamedReference) -> dict[str, Any]:
     """The NamedReference node properties of ``r``."""
     return {"name": r.name, "slug": r.slug}
+
+
+def named_reference_name(node: Node) -> str:
+    """The name a NamedReference ``node`` stores as written (``Source register``), ``""`` when
+    unstated."""
+    return node.get("name") or ""
+
+
+# -- System, AnalysisSet and Member (a Document node) ---------------------------------------------
+
+def system_props(name: str, slug: str) -> dict[str, Any]:
+    """The System node properties of the system ``name`` (its ``slug`` is the node id's tail)."""
+    return {"name": name, "slug": slug}
+
+
+def system_name(node: Node) -> str | None:
+    """The name a System ``node`` stores (``Tolaria``), or None."""
+    return node.get("name")
+
+
+def system_slug(node: Node) -> str:
+    """The slug a System ``node`` stores, else the tail of its id ``system/<slug>``."""
+    return node.get("slug") or node.id.removeprefix("system/")
+
+
+def analysis_set_props(a: AnalysisSet) -> dict[str, Any]:
+    """The AnalysisSet node properties of ``a`` (its ``set_id`` is the node id)."""
+    return {"system": a.system, "run_id": a.run_id, "reviewed_boundary": a.reviewed_boundary}
+
+
+def analysis_set_of(node: Node) -> AnalysisSet:
+    """The :class:`~domain.model.AnalysisSet` an AnalysisSet ``node`` stores (``system`` is the
+    System node id, ``""`` when unstated)."""
+    return AnalysisSet(AnalysisSetId(node.id), node.get("system") or "", node.get("run_id"),
+                       node.get("reviewed_boundary"))
+
+
+def member_props(m: Member, extra: Mapping[str, Any], *, preamble: str, trailer: str,
+                 frontmatter: Mapping[str, Any], run_id: str | None) -> dict[str, Any]:
+    """The Document node properties of member ``m``: the parser's ``extra`` first, then the
+    member's fields and the text around its blocks (``preamble``, ``trailer``), its parsed
+    ``frontmatter`` and the set's ``run_id``."""
+    return {**extra, "role": m.role, "title": m.title, "member_type": m.member_type, "format": m.format,
+            "path": m.path, "sha256": m.sha256, "size": m.size, "preamble": preamble, "trailer": trailer,
+            "frontmatter": frontmatter, "run_id": run_id}
+
+
+def member_of(node: Node) -> Member:
+    """The :class:`~domain.model.Member` a Document ``node`` stores (missing text: ``""``, size 0)."""
+    get = node.props.get
+    return Member(DocumentId(node.id), get("role") or "", get("title") or "", get("member_type") or "",
+                  get("format") or "", get("path") or "", get("sha256") or "", int(get("size") or 0))
+
+
+def member_path(node: Node) -> str:
+    """The path a Document ``node`` was ingested from, ``""`` when unstated."""
+    return node.get("path") or ""
+
+
+def member_text(node: Node) -> tuple[str, str]:
+    """(preamble, trailer): the text a Document ``node`` keeps before its first block and after
+    its last, ``""`` when unstated."""
+    return node.get("preamble") or "", node.get("trailer") or ""
+
+
+def member_frontmatter(node: Node) -> Mapping[str, Any]:
+    """The parsed front matter a Document ``node`` keeps (``run-date``, …), ``{}`` when none."""
+    return node.get("frontmatter") or {}
+
+
+def member_file_name(node: Node) -> str | None:
+    """The file name a Document ``node`` was read from (``runtime.md``; the parser's
+    ``file_name`` key), or None."""
+    return node.get("file_name")
+
+
+# -- Review -----------------------------------------------------------------------------------------
+
+def review_props(r: Review) -> dict[str, Any]:
+    """The Review node properties of ``r``."""
+    return {"node": r.node, "revision": r.revision, "reviewer": r.reviewer, "at": r.at, "note": r.note,
+            "fingerprint": r.fingerprint}
+
+
+def review_of(node: Node) -> Review:
+    """The :class:`~domain.model.Review` a Review ``node`` stores (``node`` and ``revision`` are
+    required; a missing reviewer or time reads as ``""``)."""
+    p = node.props
+    return Review(NodeId(p["node"]), p["revision"], p.get("reviewer") or "", p.get("at") or "", p.get("note"),
+                  p.get("fingerprint"))

@@ -8,22 +8,29 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping
 
 from domain.grammar import parse_record_id
-from domain.ids import NodeId, RecordId, SourceId
-from domain.model import Citation, NamedReference, Record, Section, SourceFile, Statement
+from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
+from domain.model import AnalysisSet, Citation, Member, NamedReference, Record, Section, SourceFile, Statement
 from graph.codec import (
+    analysis_set_props,
     citation_props,
     citation_target_kind,
     contains_props,
     cited_source_props,
     declared_in_props,
+    member_of,
+    member_props,
+    named_reference_name,
     named_reference_props,
     quotation_props,
     record_props,
+    section_of,
     section_props,
+    source_file_of,
     source_file_props,
     source_props,
     stated_in_props,
     statement_props,
+    system_props,
 )
 from graph.errors import CitegraphError, IngestError, PreconditionFailed, SourceSpan
 from graph.model import (
@@ -134,15 +141,12 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     set_id, doc_id = set_id_of(doc), document_id_of(doc)
     b = _Builder(set_id, doc_id)
     system_id = f"system/{slugify(doc.system)}"
-    b.share(Node(system_id, Label.SYSTEM, None, None, {"name": doc.system, "slug": slugify(doc.system)}))
+    b.share(Node(system_id, Label.SYSTEM, None, None, system_props(doc.system, slugify(doc.system))))
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
-                 {"system": system_id, "run_id": doc.run_id, "reviewed_boundary": doc.reviewed_boundary}))
-    document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, {
-        **doc.extra,
-        "role": doc.role, "title": doc.title, "member_type": doc.member_type, "format": doc.format,
-        "path": doc.path, "sha256": doc.sha256, "size": doc.size, "preamble": doc.preamble,
-        "trailer": doc.trailer, "frontmatter": doc.frontmatter, "run_id": doc.run_id,
-    })
+                 analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
+    document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
+        Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
+        doc.extra, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
@@ -207,12 +211,12 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
             shared[node.id] = node
     replaced = {g.id for g in graphs}
     stored_docs = [d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id) if d.id not in replaced]
-    documents = {d.get("role"): d.id for d in stored_docs} | {g.document.get("role"): g.id for g in graphs}
-    roles = {d.id: d.get("role") for d in stored_docs} | {g.id: g.document.get("role") for g in graphs}
+    roles = {d.id: member_of(d).role for d in stored_docs} | {g.id: member_of(g.document).role for g in graphs}
+    documents = {role: doc_id for doc_id, role in roles.items()}
     sections = [
-        SectionRef(s.id, roles[s.document_id], s.get("heading"))
+        SectionRef(s.id, roles[s.document_id], section_of(s).heading)
         for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
-    ] + [SectionRef(n.id, roles[n.document_id], n.get("heading")) for g in graphs for n in g.nodes
+    ] + [SectionRef(n.id, roles[n.document_id], section_of(n).heading) for g in graphs for n in g.nodes
          if n.label == Label.SECTION]
     sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#", 1)[1][1:])))
     refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
@@ -221,7 +225,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     system = next(n for n in shared.values() if n.label == Label.SYSTEM)
     derived.append(Edge(EdgeKind.CONTAINS, system.id, set_id, 0, None, set_id, contains_props(0)))
     for ref in refs.values():
-        target = resolve_named_reference(ref.get("name"), documents, sections)
+        target = resolve_named_reference(named_reference_name(ref), documents, sections)
         if target is not None:
             derived.append(Edge(EdgeKind.RESOLVES_TO, ref.id, target, 0, None, set_id, {}))
     sources = {n.id: n for n in store.find_nodes(Label.SOURCE, set_id=set_id)}
@@ -229,7 +233,7 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     files = {n.id: n for n in store.find_nodes(Label.SOURCE_FILE, set_id=set_id)}
     files.update({n.id: n for n in shared.values() if n.label == Label.SOURCE_FILE})
     for f in files.values():
-        src = f.get("source_id")
+        src = source_file_of(f).source_id
         target = source_node_id(set_id, src) if src else (next(iter(sources)) if len(sources) == 1 else None)
         if target in sources:
             derived.append(Edge(EdgeKind.IN_SOURCE, f.id, target, 0, None, set_id, {}))

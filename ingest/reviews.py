@@ -10,6 +10,9 @@ import re
 from datetime import datetime, timezone
 from typing import Protocol
 
+from domain.ids import NodeId
+from domain.model import Review
+from graph.codec import review_props
 from graph.errors import CitegraphError, NodeNotFound
 from graph.model import Label, Node, review_node_id
 from graph.store import GraphStore
@@ -98,8 +101,7 @@ def review_suspect(
     elif not _HEX.fullmatch(revision):
         raise CitegraphError(f"revision {revision!r} is not a full commit id", code="revision-not-full")
     when = (at or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
-    review = Node(review_node_id(node.id, revision), Label.REVIEW, node.set_id, None, {
-        "node": node.id, "revision": revision, "reviewer": reviewer, "at": when, "note": note,
-        "fingerprint": review_fingerprint(node)})
+    review = Node(review_node_id(node.id, revision), Label.REVIEW, node.set_id, None, review_props(
+        Review(NodeId(node.id), revision, reviewer, when, note, review_fingerprint(node))))
     store.put_reviews([review])
     return review

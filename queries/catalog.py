@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.codec import record_id_of
+from graph.codec import analysis_set_of, member_of, record_id_of, system_name
 from graph.model import Label, Node
 from graph.store import GraphStore
 from queries.names import require_set
@@ -61,14 +61,15 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | 
         sets = [s for s in sets if s.id == set_id]
     if limit is not None:
         sets = sets[:limit]
-    systems = store.get_nodes({s.get("system") for s in sets if s.get("system")})
+    stated = [analysis_set_of(s) for s in sets]
+    systems = store.get_nodes({a.system for a in stated if a.system})
     out = []
-    for s in sets:
+    for s, a in zip(sets, stated):
         counts = store.counts(set_id=s.id)
-        system = systems.get(s.get("system"))
+        system = systems.get(a.system)
         out.append(SetSummary(
-            id=s.id, system=system.get("name") if system is not None else s.get("system"), run_id=s.get("run_id"),
-            reviewed_boundary=s.get("reviewed_boundary"),
+            id=s.id, system=system_name(system) if system is not None else (a.system or None), run_id=a.run_id,
+            reviewed_boundary=a.reviewed_boundary,
             documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),
             statements=counts[Label.STATEMENT], records=counts[Label.RECORD], sources=counts[Label.SOURCE],
             source_files=counts[Label.SOURCE_FILE], quotations=counts[Label.QUOTATION]))
@@ -94,10 +95,9 @@ class DocumentSummary:
     @classmethod
     def of(cls, node: Node) -> "DocumentSummary":
         """The summary of a Document node."""
-        p = node.props
-        return cls(id=node.id, set=node.set_id or "", role=p.get("role") or "", title=p.get("title") or "",
-                   member_type=p.get("member_type") or "", format=p.get("format") or "", path=p.get("path") or "",
-                   sha256=p.get("sha256") or "", size=int(p.get("size") or 0))
+        m = member_of(node)
+        return cls(id=node.id, set=node.set_id or "", role=m.role, title=m.title, member_type=m.member_type,
+                   format=m.format, path=m.path, sha256=m.sha256, size=m.size)
 
 
 def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[DocumentSummary]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from domain.model import Section
-from graph.codec import citation_of, quotation_of, section_of, statement_of
+from graph.codec import citation_of, member_of, quotation_of, section_of, statement_of
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -129,12 +129,12 @@ class DocumentTree:
     @property
     def title(self) -> str:
         """The member's title (its H1 or first line)."""
-        return self.document.get("title") or self.document.id
+        return member_of(self.document).title or self.document.id
 
     @property
     def format(self) -> str:
         """``txt`` or ``md``: the format the member was ingested from."""
-        return self.document.get("format") or "txt"
+        return member_of(self.document).format or "txt"
 
     def block(self, block_id: str) -> DocumentBlock:
         """The block with node id ``block_id``.
@@ -263,7 +263,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
 
 
 def _tree_key(tree: DocumentTree) -> tuple:
-    role = tree.document.get("role")
+    role = member_of(tree.document).role
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
     return (tree.set_id, rank, tree.id)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.codec import record_id_of
+from graph.codec import record_id_of, stated_by
 from graph.model import EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
@@ -183,13 +183,10 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
             annotations.append(Annotation(tree.id, None, (block,)))
     annotations.sort(key=lambda a: (a.document, (a.section or a.body[0]).order))
 
-    def statement_of(e) -> str | None:
-        return e.props.get("statement")
-
-    supersedes = tuple(_related(e.src, related, statement_of(e)) for e in in_edges if e.kind == EdgeKind.SUPERSEDED_BY)
-    superseded_by = tuple(_related(e.dst, related, statement_of(e)) for e in out_edges if e.kind == EdgeKind.SUPERSEDED_BY)
-    part_of = tuple(_related(e.dst, related, statement_of(e)) for e in out_edges if e.kind == EdgeKind.PART_OF)
-    parts = tuple(_related(e.src, related, statement_of(e)) for e in in_edges if e.kind == EdgeKind.PART_OF)
+    supersedes = tuple(_related(e.src, related, stated_by(e)) for e in in_edges if e.kind == EdgeKind.SUPERSEDED_BY)
+    superseded_by = tuple(_related(e.dst, related, stated_by(e)) for e in out_edges if e.kind == EdgeKind.SUPERSEDED_BY)
+    part_of = tuple(_related(e.dst, related, stated_by(e)) for e in out_edges if e.kind == EdgeKind.PART_OF)
+    parts = tuple(_related(e.src, related, stated_by(e)) for e in in_edges if e.kind == EdgeKind.PART_OF)
     citing = sorted({e.src for e in in_edges if e.kind == EdgeKind.CITES and e.src in blocks},
                     key=lambda i: (blocks[i][0].id, blocks[i][1].order))
     amendments = tuple((blocks[i][0].id, blocks[i][1]) for i in citing if blocks[i][1].kind in ("amendment", "conflict"))

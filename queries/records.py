@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.grammar import ANALYSTS, KINDS
-from graph.codec import citation_form, citation_token, declaration_label
+from graph.codec import citation_form, citation_token, declaration_label, record_of
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -77,9 +77,10 @@ def records_of(
     out = []
     for n in nodes:
         decl = declared[n.id][0] if declared[n.id] else None
+        record = record_of(n)
         summary = RecordSummary(
-            id=n.id, record_id=n.get("record_id"), set=n.set_id or "", analyst=n.get("analyst"), kind=n.get("kind"),
-            slug=n.get("slug"), declared_in=decl.dst if decl else None, label=declaration_label(decl) if decl else None,
+            id=n.id, record_id=record.record_id, set=n.set_id or "", analyst=record.analyst, kind=record.kind,
+            slug=record.slug, declared_in=decl.dst if decl else None, label=declaration_label(decl) if decl else None,
             citations=len(cited[n.id]),
         )
         if text and text.lower() not in f"{summary.record_id} {summary.label or ''}".lower():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from graph.codec import analysis_set_of, member_frontmatter, source_of, system_name, system_slug
 from graph.errors import IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
 from graph.store import GraphStore
@@ -131,22 +132,23 @@ def runs_of(store: GraphStore, system: str) -> SystemRuns:
     runs = []
     for s in sets:
         documents = store.find_nodes(Label.DOCUMENT, set_id=s.id)
-        sources = tuple(RunSource(n.get("source_id") or n.id.rpartition("/")[2], n.get("url"), n.get("commit"),
-                                  n.get("cutoff")) for n in store.find_nodes(Label.SOURCE, set_id=s.id))
-        frontmatter = [d.get("frontmatter") or {} for d in documents]
-        run_id = s.get("run_id")
+        stated = analysis_set_of(s)
+        sources = tuple(RunSource(src.source_id or n.id.rpartition("/")[2], src.url, src.commit, src.cutoff)
+                        for n in store.find_nodes(Label.SOURCE, set_id=s.id) for src in (source_of(n),))
+        frontmatter = [member_frontmatter(d) for d in documents]
+        run_id = stated.run_id
         date = next((str(f["run-date"]) for f in frontmatter if f.get("run-date")), None)
         if date is None and run_id and _RUN_DATE.match(run_id):
             date = _RUN_DATE.match(run_id).group(1)  # type: ignore[union-attr]
         cutoff = next((src.cutoff for src in sources if src.cutoff), None) or next(
             (str(f["analysis-cutoff"]) for f in frontmatter if f.get("analysis-cutoff")), None)
-        boundary = s.get("reviewed_boundary")
+        boundary = stated.reviewed_boundary
         revisions = tuple(sorted({r for r in (*(src.commit for src in sources), boundary) if r}))
         declarations = sum(1 for n in store.find_nodes(Label.SECTION, set_id=s.id, where={"kind": "declaration"}))
         runs.append(Run(s.id, run_id, date, revisions, boundary, cutoff, sources, len(documents), declarations,
                         history(store, s.id).latest))
     runs.sort(key=lambda r: (r.date or "", r.set_id))
-    return SystemRuns(node.get("slug") or node.id.removeprefix("system/"), node.get("name") or "", tuple(runs))
+    return SystemRuns(system_slug(node), system_name(node) or "", tuple(runs))
 
 
 # -- comparison -----------------------------------------------------------------------------------
@@ -330,7 +332,7 @@ def _candidates(record: RecordState, others: list[RecordState]) -> tuple[Candida
 
 def _run(store: GraphStore, set_id: str, version: int) -> Run:
     node = store.get_nodes([set_id]).get(set_id)
-    system = (node.get("system") if node is not None else None) or ""
+    system = analysis_set_of(node).system if node is not None else ""
     for run in runs_of(store, system).runs:
         if run.set_id == set_id:
             return Run(run.set_id, run.run_id, run.date, run.revisions, run.reviewed_boundary, run.cutoff,
@@ -365,7 +367,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
             raise unknown_set(store, set_id)
     if set_a == set_b:
         raise IncomparableSets(f"{set_a} is compared with itself", hint="compare two runs, or diff two versions of one")
-    system_a, system_b = nodes[set_a].get("system"), nodes[set_b].get("system")
+    system_a, system_b = analysis_set_of(nodes[set_a]).system, analysis_set_of(nodes[set_b]).system
     if system_a != system_b:
         raise IncomparableSets(
             f"{set_a} analyses {str(system_a).removeprefix('system/')} but {set_b} analyses "

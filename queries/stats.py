@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from graph.codec import source_file_path
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
@@ -54,7 +55,7 @@ def stats(store: GraphStore) -> Stats:
             statements=counts[Label.STATEMENT],
             records=len(found[Label.RECORD]),
             record_occurrences=sum(cites[r.id] for r in found[Label.RECORD]) + len(found[Label.SECTION]),
-            source_files=tuple(f.get("path") for f in found[Label.SOURCE_FILE]),
+            source_files=tuple(source_file_path(f) for f in found[Label.SOURCE_FILE]),
             quotations=counts[Label.QUOTATION],
         ))
     return Stats(store.counts(), tuple(sets))
@@ -82,7 +83,7 @@ def stats_of_set(store: GraphStore, set_id: str) -> Stats:
         statements=counts[Label.STATEMENT],
         records=len(records),
         record_occurrences=sum(cites[r.id] for r in records) + len(annotations),
-        source_files=tuple(f.get("path") for f in files),
+        source_files=tuple(source_file_path(f) for f in files),
         quotations=counts[Label.QUOTATION],
     )
     return Stats(counts, (row,))

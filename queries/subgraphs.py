@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from queries.names import unknown_set
+from graph.codec import analysis_set_of, citation_form, citation_token, declaration_label, record_id_of, system_name
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree, document_trees
@@ -131,13 +132,13 @@ def rests_on_subgraph(
             nxt = r.path[i + 1] if i + 1 < len(r.path) else None
             to_next = [e for e in out_edges.get(node_id, []) if e.dst == nxt] if nxt else []
             kinds = tuple(sorted({str(e.kind) for e in to_next}))
-            ranges = tuple(sorted({e.props.get("token") for e in to_next if e.kind == EdgeKind.CITES
-                                   and e.props.get("form") == "range"}))
+            ranges = tuple(sorted({citation_token(e) for e in to_next if e.kind == EdgeKind.CITES
+                                   and citation_form(e) == "range"}))
             chain.append(_step(node_id, nodes.get(node_id), kinds, ranges))
         steps[r.statement] = tuple(chain)
     documents = document_trees(store, document_ids=sorted({r.document for r in report.results}))
-    labels = {node_id: str(e.props["label"]) for node_id in path_ids for e in out_edges.get(node_id, [])
-              if e.kind == EdgeKind.DECLARED_IN and e.props.get("label")}
+    labels = {node_id: str(declaration_label(e)) for node_id in path_ids for e in out_edges.get(node_id, [])
+              if e.kind == EdgeKind.DECLARED_IN and declaration_label(e)}
     return RestsOnSubgraph(report, documents, steps, max_depth, direct_only, labels)
 
 
@@ -165,7 +166,7 @@ class RecordEntry:
     @property
     def record_id(self) -> str:
         """The record ID as written, e.g. ``RT-RTE-mcp-write``."""
-        return self.record.get("record_id") or self.record.id
+        return record_id_of(self.record) or self.record.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,7 @@ def analysis_set_report(store: GraphStore, set_id: str) -> SetReport:
     found = store.get_nodes([set_id]).get(set_id)
     if found is None or found.label != Label.ANALYSIS_SET:
         raise unknown_set(store, set_id)
-    system_id = found.get("system")
+    system_id = analysis_set_of(found).system
     system = store.get_nodes([system_id]).get(system_id) if system_id else None
     trees = document_trees(store, set_id=set_id)
     records = store.find_nodes(Label.RECORD, set_id=set_id)
@@ -226,6 +227,6 @@ def analysis_set_report(store: GraphStore, set_id: str) -> SetReport:
         for r in records
     ]
     entries.sort(key=lambda e: e.record_id)
-    name = system.get("name") if system is not None else found.get("system") or set_id
+    name = system_name(system) if system is not None else system_id or set_id
     return SetReport(found, str(name), trees, tuple(entries))
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
-from graph.codec import citation_anchor, citation_form, citation_member, record_id_of
+from graph.codec import (annotation_of, block_line, block_position, citation_anchor, citation_form, citation_line,
+                         citation_member, declaration_of, member_file_name, member_of, member_path, record_id_of,
+                         record_of, section_of, source_of, statement_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
@@ -110,7 +112,7 @@ def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[s
     out = {}
     for node_id, edges in incoming.items():
         places = sorted(
-            (docs[citing[e.src].document_id].get("path"), citing[e.src].get("line") or 0)
+            (member_path(docs[citing[e.src].document_id]), block_line(citing[e.src]))
             for e in edges if e.src in citing and citing[e.src].document_id in docs
         )
         out[node_id] = places[0] if places else ("", 0)
@@ -140,7 +142,7 @@ class _Checker:
         for n in [*sections, *statements]:
             self.blocks[n.document_id or ""].append(n)
         for blocks in self.blocks.values():
-            blocks.sort(key=lambda n: (n.get("order") or 0, n.get("line") or 0))
+            blocks.sort(key=block_position)
         self.records = store.find_nodes(Label.RECORD, set_id=set_id)
         ids = [r.id for r in self.records]
         self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
@@ -155,10 +157,10 @@ class _Checker:
         if node is None:
             return "", 0
         doc = self.docs.get(node.document_id or "")
-        path = doc.get("path") if doc is not None else ""
+        path = member_path(doc) if doc is not None else ""
         if node.label == Label.DOCUMENT:
-            return path, int((edge.props.get("line") if edge is not None else 0) or 0)
-        return path, int(node.get("line") or 0)
+            return path, (citation_line(edge) if edge is not None else 0)
+        return path, block_line(node)
 
     def add(self, code: str, set_id: str, node_id: str, message: str, *, edge: Edge | None = None,
             place: tuple[str, int] | None = None, severity: str | None = None) -> None:
@@ -172,11 +174,12 @@ class _Checker:
             stack: list[Node] = []
             for n in blocks:
                 if n.label == Label.SECTION:
-                    level = int(n.get("level") or 2)
-                    while stack and int(stack[-1].get("level") or 2) >= level:
+                    level = section_of(n).level or 2
+                    while stack and (section_of(stack[-1]).level or 2) >= level:
                         stack.pop()
                     stack.append(n)
-                record = next((s for s in reversed(stack) if s.get("kind") in ("declaration", "annotation")), None)
+                record = next((s for s in reversed(stack)
+                               if section_of(s).kind in ("declaration", "annotation")), None)
                 out[n.id] = record if record is not n else None
         return out
 
@@ -212,13 +215,14 @@ class _Checker:
                 doc = self.docs.get(section.document_id or "") if section else None
                 if doc is None or "record_prefix" not in doc.props:
                     continue
-                prefix, analyst = doc.get("record_prefix"), record.get("analyst")
+                prefix, analyst = doc.get("record_prefix"), record_of(record).analyst
                 if prefix == ANY_ANALYST:  # a G1 result holds every analyst's records
                     continue
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
-                             f"the {doc.get('role')} member declares {record_id_of(record)}; it may declare {allowed}")
+                             f"the {member_of(doc).role} member declares {record_id_of(record)}; "
+                             f"it may declare {allowed}")
         for record in self.records:
             for e in self.record_in[record.id]:
                 source = self.nodes.get(e.src)
@@ -274,12 +278,15 @@ class _Checker:
         """status-*, route-field-*, part-of-* per declaration; status-value and status-duplicate per
         annotation too (GRAMMAR §4.4: annotation statuses are read and checked the same way)."""
         for section in self.nodes.values():
-            if section.label == Label.SECTION and section.get("kind") == "annotation":
-                self._statuses(section.set_id or "", f"annotation on {section.get('annotates')}",
-                               self.in_record(section))
-            if section.label != Label.SECTION or section.get("kind") != "declaration":
+            if section.label != Label.SECTION:
                 continue
-            set_id, rid = section.set_id or "", section.get("record_id") or ""
+            annotation, declaration = annotation_of(section), declaration_of(section)
+            if annotation is not None:
+                self._statuses(section.set_id or "", f"annotation on {annotation.annotates}",
+                               self.in_record(section))
+            if declaration is None:
+                continue
+            set_id, rid = section.set_id or "", declaration.record_id
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
             kind, slug = _kind_and_slug(rid)
@@ -318,12 +325,12 @@ class _Checker:
         """dangling-record-citation / undeclared-record, link-target, link-label."""
         present: dict[str, set[str]] = defaultdict(set)
         for d in self.docs.values():
-            present[d.set_id or ""].update({d.get("role") or "", d.get("file_name") or ""})
+            present[d.set_id or ""].update({member_of(d).role, member_file_name(d) or ""})
         for record in self.records:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
             citing = sorted(self.record_in[record.id], key=lambda e: (self.place(e.src, e), e.seq))
-            declaring_files = {self.docs[self.nodes[s].document_id].get("file_name")
+            declaring_files = {member_file_name(self.docs[self.nodes[s].document_id])
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
                 member, anchor = citation_member(e), citation_anchor(e)
@@ -338,7 +345,7 @@ class _Checker:
             if declared or not citing:
                 continue
             expected = {citation_member(e) for e in citing if citation_member(e)}
-            role = _ANALYST_ROLES.get(record.get("analyst"), "runtime")
+            role = _ANALYST_ROLES.get(record_of(record).analyst, "runtime")
             named_present = [m for m in expected if m in present[set_id]]
             first = citing[0]
             where = f" ({len(citing)} citations)" if len(citing) > 1 else ""
@@ -355,13 +362,13 @@ class _Checker:
         """dangling-source-citation, for sets holding a Source register."""
         sources = self.store.find_nodes(Label.SOURCE, set_id=set_id)
         incoming = self.store.edges([s.id for s in sources], kinds=[EdgeKind.CITES], direction=Direction.IN)
-        registers = {d.set_id for d in self.docs.values() if d.get("role") in _REGISTER_ROLES}
+        registers = {d.set_id for d in self.docs.values() if member_of(d).role in _REGISTER_ROLES}
         for source in sources:
-            if source.set_id not in registers or source.get("declared") or not incoming[source.id]:
+            if source.set_id not in registers or source_of(source).declared or not incoming[source.id]:
                 continue
             first = min(incoming[source.id], key=lambda e: (self.place(e.src, e), e.seq))
             self.add("dangling-source-citation", source.set_id or "", first.src,
-                     f"{source.get('source_id')} is cited but the Source register does not declare it", edge=first)
+                     f"{source_of(source).source_id} is cited but the Source register does not declare it", edge=first)
 
     def members(self) -> None:
         """pin-mismatch, unpinned-member, manifest-missing-member, run-id-mismatch, boundary-mismatch."""
@@ -385,7 +392,7 @@ class _Checker:
                         self.add("manifest-missing-member", set_id, set_id,
                                  f"the manifest pins {name}, which is not among the inputs",
                                  place=(manifest, int(lines.get(name, 0))))
-            md = [d for d in docs if d.get("format") == "md"]
+            md = [d for d in docs if member_of(d).format == "md"]
             self._identity(set_id, md, "run_id", "run-id", "run-id-mismatch",
                            set_id if re.match(r"^A[AG]S-", set_id) else None)
             reference = next((d.get("reviewed_boundary") for role in _REGISTER_ROLES for d in md
@@ -411,13 +418,13 @@ class _Checker:
     def amendment_index(self) -> None:
         """The overview's ``Amended or superseded records:`` line against the reconciliation."""
         for set_id, docs in sorted(self.sets().items()):
-            roles = {d.get("role"): d for d in docs}
+            roles = {member_of(d).role: d for d in docs}
             if "overview" not in roles or "reconciliation" not in roles:
                 continue
             amended = sorted({n.get("amends") for d in docs for n in self.blocks.get(d.id, [])
                               if n.get("kind") == "amendment" and n.get("amends")})
             for n in self.blocks.get(roles["overview"].id, []):
-                m = _INDEX.match(n.get("text") or "") if n.label == Label.STATEMENT else None
+                m = _INDEX.match(statement_of(n).text) if n.label == Label.STATEMENT else None
                 if not m:
                     continue
                 ids = m.group("ids").strip()

@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from graph.codec import member_of, member_text
 from queries.documents import DocumentTree
 
 __all__ = ["rebuild", "sha256_hex", "RoundTrip", "VerifyReport", "verify", "first_difference"]
@@ -39,12 +40,12 @@ def rebuild(tree: DocumentTree) -> str:
     >>> rebuild(document_tree(demo_store(), "demo/synthesis")) == DEMO_TEXT
     True
     """
-    doc = tree.document
-    parts = [doc.get("preamble") or ""]
+    preamble, trailer = member_text(tree.document)
+    parts = [preamble]
     for block in tree.blocks:
         parts.append(block.gap)
         parts.append(block.markup)
-    parts.append(doc.get("trailer") or "")
+    parts.append(trailer)
     return "".join(parts)
 
 
@@ -133,8 +134,8 @@ def verify(trees: Iterable[DocumentTree], *,
     for tree in trees:
         text = rebuild(tree)
         data = text.encode("utf-8")
-        doc = tree.document
-        expected = doc.get("sha256") or ""
+        member = member_of(tree.document)
+        expected = member.sha256
         actual = hashlib.sha256(data).hexdigest()
         diff = note = None
         if actual != expected:
@@ -144,9 +145,9 @@ def verify(trees: Iterable[DocumentTree], *,
             elif hashlib.sha256(raw).hexdigest() != expected:
                 note = "the file at the document's path has changed since ingest; no diff shown"
             else:
-                diff = first_difference(raw.decode("utf-8", errors="replace"), text, name=doc.get("path") or tree.id)
-        out.append(RoundTrip(tree.id, doc.get("path") or "", tree.format, expected, actual,
-                             int(doc.get("size") or 0), len(data), actual == expected, diff, note))
+                diff = first_difference(raw.decode("utf-8", errors="replace"), text, name=member.path or tree.id)
+        out.append(RoundTrip(tree.id, member.path, tree.format, expected, actual,
+                             member.size, len(data), actual == expected, diff, note))
     return VerifyReport(tuple(out))
 
 

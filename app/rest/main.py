@@ -95,7 +95,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     async def health(store: StoreDep) -> HealthOut:
         """Liveness plus the store's totals."""
         counts = await run_in_threadpool(store.counts)
-        return HealthOut(status="ok", store=settings.store or "memory", nodes=counts["nodes"], edges=counts["edges"])
+        return HealthOut(status="ok", store=settings.store or "embedded", nodes=counts["nodes"], edges=counts["edges"])
 
     reads = [Depends(require_read)]
     versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N (issue #17)

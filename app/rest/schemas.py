@@ -35,7 +35,8 @@ DocumentsOut = listing(DocumentOut, "DocumentsOut", "``GET /documents``: every m
 
 
 class HealthOut(BaseModel):
-    """``GET /health``: ``status`` ok, the store kind and its node/edge totals."""
+    """``GET /health``: ``status`` ok, the store kind (``embedded`` or ``neo4j``) and its node/edge
+    totals."""
 
     status: str
     store: str

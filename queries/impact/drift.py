@@ -7,6 +7,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Collection, Iterable, Sequence
 
+from graph.codec import block_line, member_of, quotation_of, source_file_path, source_of
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, NodeNotFound, RevisionNotFound, SourceRepositoryError
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -43,13 +44,13 @@ def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Sco
         raise unknown_set(store, set_id)
     sources = store.find_nodes(Label.SOURCE, set_id=set_id)
     if source_id is not None:
-        source = next((s for s in sources if s.get("source_id") == source_id), None)
+        source = next((s for s in sources if source_of(s).source_id == source_id), None)
         if source is None:
             raise NodeNotFound(f"set {set_id} has no source {source_id}",
-                               hint=f"its sources: {', '.join(s.get('source_id') for s in sources) or 'none'}")
+                               hint=f"its sources: {', '.join(source_of(s).source_id for s in sources) or 'none'}")
     elif len(sources) > 1:
         raise AmbiguousScope(f"set {set_id} has {len(sources)} sources: "
-                             f"{', '.join(s.get('source_id') for s in sources)}",
+                             f"{', '.join(source_of(s).source_id for s in sources)}",
                              code="ambiguous-source")
     else:
         source = sources[0] if sources else None
@@ -58,15 +59,15 @@ def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Sco
         attached = store.edges([f.id for f in files], kinds=[EdgeKind.IN_SOURCE], direction=Direction.OUT)
         files = [f for f in files
                  if any(e.dst == source.id for e in attached[f.id]) or (not attached[f.id] and len(sources) == 1)]
-    by_path = {f.get("path"): f for f in files}
-    quotations = [q for q in store.find_nodes(Label.QUOTATION, set_id=set_id) if q.get("path") in by_path]
-    quotations.sort(key=lambda q: (q.document_id or "", q.get("line") or 0))
+    by_path = {source_file_path(f): f for f in files}
+    quotations = [q for q in store.find_nodes(Label.QUOTATION, set_id=set_id) if quotation_of(q).path in by_path]
+    quotations.sort(key=lambda q: (q.document_id or "", block_line(q)))
     quoting = store.edges([q.id for q in quotations], kinds=[EdgeKind.QUOTES], direction=Direction.IN)
     documents = store.get_nodes(sorted({q.document_id for q in quotations if q.document_id}))
     return _Scope(
         set_id=set_id, source=source, files=by_path, quotations=tuple(quotations),
         quoted_by={q.id: quoting[q.id][0].src for q in quotations if quoting[q.id]},
-        plain={q.id: documents.get(q.document_id) is None or documents[q.document_id].get("format") != "md"
+        plain={q.id: documents.get(q.document_id) is None or member_of(documents[q.document_id]).format != "md"
                for q in quotations},
     )
 
@@ -142,8 +143,9 @@ class _Checker:
             fragments: set[str] = set()
             for q in self.scope.quotations:
                 plain = self.scope.plain[q.id]
-                needle = normalise_quotation(q.get("text") or "", plain=plain)
-                checked = moves.get(q.get("path"), q.get("path"))
+                quoted = quotation_of(q)
+                needle = normalise_quotation(quoted.text, plain=plain)
+                checked = moves.get(quoted.path, quoted.path)
                 here = self.norm(revision, checked, plain) if checked else None
                 if needle and (here is None or needle not in here) and (f := _fragment(needle)):
                     fragments.add(f)
@@ -192,14 +194,15 @@ class _Checker:
     def prefetch(self, base: str, revision: str) -> None:
         """Read every quoted file at ``revision`` (following renames from ``base``) in one batch."""
         moves = self.moves(base, revision)
-        quoted = dict.fromkeys(q.get("path") for q in self.scope.quotations)
+        quoted = dict.fromkeys(quotation_of(q).path for q in self.scope.quotations)
         self.texts(revision, [p for p in (moves.get(q, q) for q in quoted) if p])
 
     def outcome(self, quotation: Node, base: str, revision: str) -> _Outcome:
         """State of ``quotation`` (whose path refers to ``base``) at ``revision``."""
         plain = self.scope.plain[quotation.id]
-        needle = normalise_quotation(quotation.get("text") or "", plain=plain)
-        path = quotation.get("path")
+        quoted = quotation_of(quotation)
+        needle = normalise_quotation(quoted.text, plain=plain)
+        path = quoted.path
         checked = self.moves(base, revision).get(path, path)
         if not needle:
             return _Outcome("broken", (), checked, "the quotation is empty")
@@ -223,11 +226,11 @@ class _Checker:
 
     def drift(self, quotation: Node, base: str, revision: str) -> QuotationDrift:
         """:meth:`outcome` as a result, with old/new context and a diff for moved and broken."""
-        o = self.outcome(quotation, base, revision)
+        o, quoted = self.outcome(quotation, base, revision), quotation_of(quotation)
         drift = QuotationDrift(
             quotation=quotation.id, statement=self.scope.quoted_by.get(quotation.id),
-            document=quotation.document_id or "", path=quotation.get("path"), checked_path=o.checked_path,
-            text=quotation.get("text") or "", state=o.state, found_in=o.found_in, reason=o.reason)
+            document=quotation.document_id or "", path=quoted.path, checked_path=o.checked_path,
+            text=quoted.text, state=o.state, found_in=o.found_in, reason=o.reason)
         if o.state not in ("moved", "broken"):
             return drift
         plain = self.scope.plain[quotation.id]
@@ -297,7 +300,7 @@ def _diff(old: QuotationContext, new: QuotationContext | None, old_text: str | N
 def _from_revision(repo: SourceRepository, scope: _Scope, from_revision: str | None) -> str:
     if from_revision is not None:
         return repo.resolve(from_revision)
-    pinned = scope.source.get("commit") if scope.source is not None else None
+    pinned = source_of(scope.source).commit if scope.source is not None else None
     if not pinned:
         raise SourceRepositoryError(f"{_what_pins(scope)} pins no source revision", code="no-pinned-revision")
     try:

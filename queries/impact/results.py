@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from graph.codec import review_of
 from graph.model import Label, Node
 from queries.shapes import wire
 
@@ -142,10 +143,9 @@ class Review:
     @classmethod
     def from_node(cls, node: Node) -> "Review":
         """The review a Review node holds."""
-        p = node.props
-        return cls(id=node.id, node=p["node"], set=node.set_id or "", revision=p["revision"],
-                   reviewer=p.get("reviewer") or "", at=p.get("at") or "", note=p.get("note"),
-                   fingerprint=p.get("fingerprint") or "")
+        r = review_of(node)
+        return cls(id=node.id, node=r.node, set=node.set_id or "", revision=r.revision, reviewer=r.reviewer,
+                   at=r.at, note=r.note, fingerprint=r.fingerprint or "")
 
 
 @dataclass(frozen=True, slots=True)

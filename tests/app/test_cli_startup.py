@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -91,9 +92,12 @@ def test_other_commands_load_none_either(home, tmp_path, args):
 
 
 def test_serve_and_neo4j_load_what_they_need(home):
-    # uvicorn.Server.run and the port binding replaced by no-ops: the app is built, nothing listens
-    result, loaded = citegraph("serve", "--home", str(home), prelude="import uvicorn, app.cli; "
-                               "uvicorn.Server.run = lambda *a, **k: None; app.cli._listen = lambda *a: None")
+    # uvicorn.Server.run replaced by a no-op: the app is built, the port bound, nothing served
+    with socket.socket() as probe:  # a port free now (serve binds it, then serves nothing)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result, loaded = citegraph("serve", "--home", str(home), "--port", str(port),
+                               prelude="import uvicorn; uvicorn.Server.run = lambda *a, **k: None")
     assert result.returncode == 0, result.stderr
     assert loaded == ["fastapi", "pydantic", "strawberry", "uvicorn"]
     result, loaded = citegraph("stats", "--neo4j", "bolt://127.0.0.1:9", "--json")  # nothing listens there

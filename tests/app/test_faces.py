@@ -97,6 +97,7 @@ def test_rest_documents_and_health(client):
     assert client.get("/documents", params={"set": "talorys"}).json()["count"] == 1
     health = client.get("/health").json()
     assert health["status"] == "ok" and health["nodes"] == 204 and health["edges"] == 354
+    assert health["store"] == "embedded"
 
 
 def test_unknown_record_is_404_66_and_not_found(home, client):

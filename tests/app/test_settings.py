@@ -19,7 +19,7 @@ from tests.conftest import ROOT
 def test_defaults_with_nothing_set(tmp_path):
     s = Settings(environ={}, env_file=tmp_path / ".env")
     assert (s.store, s.home, s.neo4j_uri, s.neo4j_user, s.neo4j_database) == (
-        "memory", Path(".citegraph"), None, "neo4j", "neo4j")
+        "embedded", Path(".citegraph"), None, "neo4j", "neo4j")
     assert (s.max_depth, s.write_token, s.read_token, s.embed_origins, s.repo_roots, s.ingest_workers) == (
         None, None, None, [], [], None)
     assert s.max_body_bytes == 16 * 1024 * 1024
@@ -45,8 +45,8 @@ def test_lists_accept_json_or_separated_text():
 
 def test_the_neo4j_uri_selects_neo4j_unless_the_store_is_named():
     assert Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687"}, env_file=None).store == "neo4j"
-    s = Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687", "CITEGRAPH_STORE": "memory"}, env_file=None)
-    assert s.store == "memory"
+    s = Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687", "CITEGRAPH_STORE": "embedded"}, env_file=None)
+    assert s.store == "embedded"
     with pytest.raises(SettingsInvalid, match="CITEGRAPH_STORE=neo4j needs CITEGRAPH_NEO4J_URI"):
         Settings(environ={"CITEGRAPH_STORE": "neo4j"}, env_file=None)
 
@@ -56,7 +56,7 @@ def test_the_neo4j_uri_selects_neo4j_unless_the_store_is_named():
     ("CITEGRAPH_MAX_DEPTH", "17", "CITEGRAPH_MAX_DEPTH='17': must be at least 1 and at most 16"),
     ("CITEGRAPH_MAX_BODY_BYTES", "100", "CITEGRAPH_MAX_BODY_BYTES='100': must be at least 1024"),
     ("CITEGRAPH_INGEST_WORKERS", "0", "CITEGRAPH_INGEST_WORKERS='0': must be at least 1"),
-    ("CITEGRAPH_STORE", "sqlite", "CITEGRAPH_STORE='sqlite': must be memory (the embedded store) or neo4j"),
+    ("CITEGRAPH_STORE", "sqlite", "CITEGRAPH_STORE='sqlite': must be embedded or neo4j"),
     ("CITEGRAPH_REPO_ROOTS", "[oops", "CITEGRAPH_REPO_ROOTS='[oops': is not a JSON list"),
     ("CITEGRAPH_REPO_ROOTS", "notjson", "CITEGRAPH_REPO_ROOTS='notjson': 'notjson' is not an absolute folder path"),
     ("CITEGRAPH_EMBED_ORIGINS", "*", "CITEGRAPH_EMBED_ORIGINS='*': '*' is not an origin"),
@@ -73,10 +73,18 @@ def test_secrets_do_not_show(tmp_path):
     assert s.write_token == Secret("s3cret") and s.neo4j_password.get_secret_value() == "pw"
 
 
+def test_memory_is_the_deprecated_name_of_the_embedded_store(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("CITEGRAPH_STORE=memory\n")
+    s = Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687"}, env_file=env_file)
+    assert (s.store, s.replace(store="memory").store, Settings(store="memory", environ={}).store) == (
+        "embedded", "embedded", "embedded")
+
+
 def test_replace_parses_and_does_not_reread_the_environment(tmp_path):
     base = Settings(environ={"CITEGRAPH_NEO4J_URI": "bolt://db:7687"}, env_file=None)
-    local = base.replace(home=str(tmp_path), store="memory")
-    assert (local.store, local.home, local.neo4j_uri, base.store) == ("memory", tmp_path, "bolt://db:7687", "neo4j")
+    local = base.replace(home=str(tmp_path), store="embedded")
+    assert (local.store, local.home, local.neo4j_uri, base.store) == ("embedded", tmp_path, "bolt://db:7687", "neo4j")
     with pytest.raises(SettingsInvalid, match="CITEGRAPH_MAX_DEPTH=0"):
         base.replace(max_depth=0)
     with pytest.raises(AttributeError):

@@ -30,7 +30,7 @@ def embedded_cli():
     import app.cli
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(app.cli, "get_settings", lambda: Settings(store="memory"))
+    patch.setattr(app.cli, "get_settings", lambda: Settings(store="embedded"))
     yield
     patch.undo()
 
