@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from graph.codec import record_id_of
 from graph.errors import AnalysisSetNotFound, DocumentNotFound, RecordNotFound
 from graph.model import Label
 from graph.store import GraphStore
@@ -110,6 +109,8 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
     >>> unknown_record(demo_store(), "rt-rte-x").hint
     'did you mean RT-RTE-x? IDs are case-sensitive'
     """
+    from graph.codec import record_id_of  # here: the codec's domain model costs a rests-on process 20 ms to import
+
     also = set(also)
     names = [record_id_of(n) for n in store.find_nodes(Label.RECORD, set_id=set_id)]
     others = []
