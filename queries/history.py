@@ -27,7 +27,7 @@ from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
 from queries.shapes import wire
 from queries.traversal import MAX_DEPTH, rests_on
-from queries.names import unknown_set
+from queries.names import require_set
 
 __all__ = [
     "SetHistory",
@@ -88,9 +88,7 @@ def read_set(store: GraphStore, set_id: str) -> SetBatch:
     """
     from graph.transfer import set_batch_of
 
-    found = store.get_nodes([set_id]).get(set_id)
-    if found is None or found.label != Label.ANALYSIS_SET:
-        raise unknown_set(store, set_id)
+    require_set(store, set_id)
     return set_batch_of(store, set_id)
 
 
@@ -112,8 +110,7 @@ def history(store: GraphStore, set_id: str) -> SetHistory:
     >>> h.latest, [m.document for m in h.versions[0].members]
     (1, ['demo/synthesis'])
     """
-    if not store.get_nodes([set_id]):
-        raise unknown_set(store, set_id)
+    require_set(store, set_id)
     kept = tuple(store.set_versions(set_id)) if hasattr(store, "set_versions") else ()
     if not kept:
         batch = read_set(store, set_id)

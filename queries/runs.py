@@ -361,7 +361,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
     VersionNotFound
         A version given is not kept.
     """
-    nodes = store.get_nodes([set_a, set_b])
+    nodes = store.get_nodes([set_a, set_b])  # one batched read: the checks and the systems below
     for set_id in (set_a, set_b):
         if set_id not in nodes or nodes[set_id].label != Label.ANALYSIS_SET:
             raise unknown_set(store, set_id)

@@ -17,7 +17,7 @@ from graph.codec import declaration_label, record_id_of
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees
-from queries.names import unknown_set
+from queries.names import require_set
 
 __all__ = ["RecordState", "SetView", "read_view", "normalised_label", "status_value", "is_slug_id"]
 
@@ -162,8 +162,7 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
     if documents is None:
         trees = document_trees(store, set_id=set_id)
     else:
-        if not store.get_nodes([set_id]):
-            raise unknown_set(store, set_id)
+        require_set(store, set_id)
         trees = document_trees(store, set_id=set_id, document_ids=sorted(documents)) if documents else ()
     blocks = {b.id: (t.id, b) for t in trees for b in t.blocks}
     by_document = {t.id: t for t in trees}

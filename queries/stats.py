@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from graph.codec import source_file_path
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
-from queries.names import unknown_set
+from queries.names import require_set
 
 __all__ = ["SetStats", "Stats", "stats", "stats_of_set"]
 
@@ -70,8 +70,7 @@ def stats_of_set(store: GraphStore, set_id: str) -> Stats:
     AnalysisSetNotFound
         ``set_id`` is not in the store.
     """
-    if not store.get_nodes([set_id]):
-        raise unknown_set(store, set_id)
+    require_set(store, set_id)
     records = store.find_nodes(Label.RECORD, set_id=set_id)
     files = store.find_nodes(Label.SOURCE_FILE, set_id=set_id)
     annotations = store.find_nodes(Label.SECTION, set_id=set_id, where={"kind": "annotation"})
