@@ -11,7 +11,7 @@ import base64
 import binascii
 import json
 from bisect import bisect_left, bisect_right
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import strawberry
 from strawberry import relay
@@ -20,7 +20,7 @@ from strawberry.types import Info
 
 from graph.errors import CitegraphError, QueryLimitExceeded
 
-__all__ = ["Keyed", "Connection", "encode_cursor", "decode_cursor", "page_size"]
+__all__ = ["Keyed", "Connection", "keyed", "cursor_key", "encode_cursor", "decode_cursor", "page_size"]
 
 _PREFIX = "cg:"
 
@@ -29,6 +29,21 @@ class Keyed(Protocol):
     """An item of a connection: ``cursor_key()`` gives its sort key, unique within the list."""
 
     def cursor_key(self) -> tuple: ...
+
+
+_KEYS: dict[type, Callable[[Any], tuple]] = {}
+
+
+def keyed(cls: type, key: Callable[[Any], tuple]) -> None:
+    """Page the instances of ``cls`` (a result dataclass a resolver returns as it is, with no
+    ``cursor_key`` method of its own) by ``key(item)``."""
+    _KEYS[cls] = key
+
+
+def cursor_key(item: Any) -> tuple:
+    """The sort key of connection item ``item``: its type's :func:`keyed` key, else ``item.cursor_key()``."""
+    key = _KEYS.get(type(item))
+    return key(item) if key is not None else item.cursor_key()
 
 
 def encode_cursor(key: Sequence[Any]) -> str:
@@ -105,7 +120,7 @@ class Connection(relay.Connection[NodeType]):
         max_results: int | None = None,
         **kwargs: Any,
     ) -> "Connection[NodeType]":
-        """Slice ``nodes`` (sorted by ``cursor_key()``, keys unique) the Relay way.
+        """Slice ``nodes`` (sorted by :func:`cursor_key`, keys unique) the Relay way.
 
         Raises
         ------
@@ -114,7 +129,7 @@ class Connection(relay.Connection[NodeType]):
         """
         first, last = page_size(info, first, last)
         items = list(nodes)
-        keys = [_comparable(n.cursor_key()) for n in items]  # type: ignore[attr-defined]
+        keys = [_comparable(cursor_key(n)) for n in items]
         start, end = 0, len(items)
         if after is not None:
             start = bisect_right(keys, _comparable(decode_cursor(after)))
@@ -124,7 +139,7 @@ class Connection(relay.Connection[NodeType]):
             end = min(end, start + first)
         if last is not None:
             start = max(start, end - last)
-        edges = [relay.Edge(cursor=encode_cursor(n.cursor_key()), node=n)  # type: ignore[attr-defined]
+        edges = [relay.Edge(cursor=encode_cursor(cursor_key(n)), node=n)
                  for n in items[start:end]]
         return cls(
             edges=edges,

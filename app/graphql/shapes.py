@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import strawberry
 
+from app.graphql.pagination import keyed
 from queries.shapes import WIRE
 
 __all__ = ["object_type"]
@@ -24,14 +25,16 @@ _TYPES: dict[type, type] = {}
 
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
                 descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
-                overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None) -> type:
+                overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None,
+                key: Callable[[Any], tuple] | None = None) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
     with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
     (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), and
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
     ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
     of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
-    keep the field's own or wire name). One type
+    keep the field's own or wire name); ``key``, for a type a Relay connection pages, the cursor
+    key of a result object (:func:`app.graphql.pagination.keyed`). One type
     per class, so nested results must be given their type first when it is to have another name,
     a description or extra fields.
 
@@ -57,6 +60,8 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
                            description=description)
     _TYPES[cls] = made
+    if key is not None:
+        keyed(cls, key)
     return made
 
 
