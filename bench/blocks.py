@@ -7,7 +7,7 @@ from collections import Counter
 
 from bench._prose import label, sentences
 from bench.plan import SOURCE_IDENTITY, Record, SetPlan, SourceFile
-from domain.grammar import KIND_HEADINGS, ROUTE_FIELDS
+from domain.vocabulary import KIND_HEADINGS, ROUTE_FIELDS
 
 _TYPES = "agentic-system-analyses/types/"
 

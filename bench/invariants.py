@@ -35,7 +35,8 @@ from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
 
-from domain.grammar import RECORD_ID_STRICT, ROUTE_FIELDS, STATUS_VALUES
+from domain.grammar import RECORD_ID_STRICT
+from domain.vocabulary import ROUTE_FIELDS, STATUS_VALUES
 
 __all__ = ["check_corpus", "check_set", "main"]
 

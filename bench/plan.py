@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from bench._prose import NAME_WORDS, SYSTEM_WORDS, label
-from domain.grammar import KIND_HEADINGS
+from domain.vocabulary import KIND_HEADINGS
 
 __all__ = [
     "GENERATOR_VERSION",

@@ -1,9 +1,10 @@
 """The analysis-set grammar as data: identifier patterns, member types and section vocabularies.
 
 Every rule here cites its source in ``../shared/format/GRAMMAR.md`` (copied as ``corpus/`` is not;
-the grammar is described in the README). Both parsers, the set checker, the renderers and the bench's
-invariants read this module, so each rule is written once; it does no I/O and imports no other
-citegraph package.
+the grammar is described in the README); the closed vocabularies it uses (kinds, analysts,
+statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
+renderers and the bench's invariants read these two modules, so each rule is written once; they do
+no I/O and import nothing outside ``domain/``.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, KIND_HEADINGS, STATUS_VALUES
+
 
 __all__ = [
-    "ANY_ANALYST",
-    "STATUS_VALUES",
     "RECORD_ID",
     "RECORD_ID_STRICT",
     "SOURCE_ID",
@@ -23,16 +24,11 @@ __all__ = [
     "run_id_problem",
     "PATH_TOKEN",
     "PROSE_PATH",
-    "KINDS",
-    "ANALYSTS",
-    "KIND_HEADINGS",
     "MemberType",
     "SECTION_NAMES",
     "member_type",
     "member_identity",
     "EMPTY_KIND",
-    "EVIDENCE_LAYERS",
-    "ROUTE_FIELDS",
     "parse_record_id",
     "ParsedRecordId",
     "classify_token",
@@ -55,24 +51,6 @@ __all__ = [
     "role_of",
     "role_file",
 ]
-
-ANY_ANALYST = "*"
-"""The ``record_prefix`` of a member that may declare every analyst's records: the G1 single-file
-result (GRAMMAR §0), which holds the runtime, memory and epistemic analyses in one file."""
-
-STATUS_VALUES = frozenset({
-    "absent", "inapplicable", "uninspected", "claimed", "afforded", "wired", "observed", "causally supported",
-})
-"""Conclusion-status vocabulary (GRAMMAR §4.4): the value of a Statement's ``statuses`` entry when
-the status is well formed (:func:`split_status`; ``queries.validation`` refuses the
-rest)."""
-
-KINDS = ("CMP", "OBJ", "RTE", "CLM", "ABS", "BAP")
-"""Record kinds (GRAMMAR §1.1): components, operative objects, routes, claims, evidenced absences,
-behavioral-authority paths."""
-
-ANALYSTS = ("RT", "MEM", "EPI")
-"""Declaring-analyst prefixes (GRAMMAR §1.1): runtime, memory, epistemic."""
 
 _NAME = r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*){0,2}"
 RECORD_ID_STRICT = re.compile(rf"(?<![\w-])(?:RT|MEM|EPI)-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}(?![\w-])")
@@ -123,25 +101,6 @@ PATH_TOKEN = re.compile(r"^(?:[\w.@~+-]+/)*[\w.@~+-]+(?:\.[A-Za-z0-9]{1,8}|/)$|^
 PROSE_PATH = re.compile(r"(?<![\w./@-])(?:[\w.@-]+/)+[\w@-][\w.@-]*\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/])")
 """A path mentioned in running prose: at least one ``/`` and a file extension
 (``src/lib/aiAgentSession.ts``). Bare names such as ``AGENTS.md`` are not taken as source files."""
-
-KIND_HEADINGS = (
-    ("CMP", "Components"),
-    ("OBJ", "Operative objects"),
-    ("RTE", "Routes"),
-    ("CLM", "Claims"),
-    ("ABS", "Evidenced absences"),
-    ("BAP", "Behavioral-authority paths"),
-)
-"""The six H3 kind headings under ``## Shared records``, in order (GRAMMAR §4.1)."""
-
-EVIDENCE_LAYERS = ("implementation", "doctrine/design", "reported operation", "observed run", "causal experiment")
-"""Evidence layers of the Source register (GRAMMAR §7, §8)."""
-
-ROUTE_FIELDS = (
-    "Immediate return", "Later read-back", "Delegated visibility", "Selection predicate",
-    "Invalidation or expiry", "Activation or effect", "Evidence limits",
-)
-"""Route field labels every slug-ID route declaration states once, as unindented bullets (GRAMMAR §4.5)."""
 
 EMPTY_KIND = re.compile(r"^none declared in this member\.?$")
 """The empty-kind sentence (GRAMMAR §4.1; a test fixture adds a trailing period)."""

@@ -186,7 +186,7 @@ class Node:
           ``sha256`` (of the original bytes), ``size`` (bytes), ``preamble`` (markup before the
           first block: frontmatter and title), ``trailer`` (markup after the last block),
           ``frontmatter`` (map).
-          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI, :data:`domain.grammar.ANY_ANALYST`
+          Markdown members add ``file_name``, ``record_prefix`` (RT|MEM|EPI, :data:`domain.vocabulary.ANY_ANALYST`
           for a G1 result holding every analyst's records, or None for members declaring none),
           ``reviewed_boundary``, ``frontmatter_lines`` (key → line) and, in a set with a manifest,
           ``manifest`` (path), ``manifest_members``, ``manifest_lines``, ``pinned_sha256`` (None

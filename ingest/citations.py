@@ -27,7 +27,8 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from domain.grammar import KINDS, PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
+from domain.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
+from domain.vocabulary import KINDS
 from domain.model import Citation
 from ingest.resolve import names_part
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.grammar import ANALYSTS, KINDS
+from domain.vocabulary import ANALYSTS, KINDS
 from graph.codec import citation_form, citation_token, declaration_label, record_of
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
@@ -50,8 +50,8 @@ def records_of(
     AnalysisSetNotFound
         ``set_id`` is not in the store (the hint names the closest sets).
     InvalidQuery
-        ``kind`` or ``analyst`` is not one of the grammar's (:data:`domain.grammar.KINDS`,
-        :data:`~domain.grammar.ANALYSTS`; the hint names the closest and lists them), or is a value
+        ``kind`` or ``analyst`` is not one of the grammar's (:data:`domain.vocabulary.KINDS`,
+        :data:`~domain.vocabulary.ANALYSTS`; the hint names the closest and lists them), or is a value
         no record in scope has, close to one that some have (a typo: ``OBJ`` for ``CMP`` in a set
         without components); a value close to none that records may have simply matches no record.
 

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
+from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (annotation_of, block_line, block_position, citation_anchor, citation_form, citation_line,
                          citation_member, declaration_of, member_file_name, member_of, member_path, record_id_of,
                          record_of, section_of, source_of, statement_of)

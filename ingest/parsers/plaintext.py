@@ -23,7 +23,6 @@ from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations
 from domain.grammar import (
     EMPTY_KIND,
-    KIND_HEADINGS,
     RECORD_ID,
     SOURCE_ID,
     MemberType,
@@ -31,6 +30,7 @@ from domain.grammar import (
     system_from_title,
 )
 from domain.model import Citation, Quotation, Source
+from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from domain.grammar import KIND_HEADINGS, RECORD_ID
+from domain.grammar import RECORD_ID
+from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.markdown.builder import Builder, Context, statement
 from ingest.parsers.markdown.inline import Link, link_citations, render_inline
 
