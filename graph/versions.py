@@ -24,7 +24,6 @@ after the write's own steps:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zlib
 from dataclasses import dataclass, field
@@ -316,7 +315,7 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
     counts["declarations"] = cited.count("DECLARED_IN")
     text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
             f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode("utf-8")
-    return Encoded(set_id, zlib.compress(text, COMPRESSION), hashlib.sha256(text).hexdigest(), tuple(members), counts)
+    return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), counts)
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:
@@ -355,6 +354,14 @@ def encode(batch: SetBatch) -> tuple[bytes, str]:
 def digest_of(batch: SetBatch) -> str:
     """The digest :func:`encode` gives ``batch``."""
     return encode_batch(batch).digest
+
+
+def _sha256(data: bytes) -> str:
+    """SHA-256 of ``data``, hex. :mod:`hashlib` is imported here, not at the top: loading OpenSSL
+    costs a process a few milliseconds, and most commands never take a digest."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def decode(blob: bytes) -> SetBatch:
@@ -409,7 +416,7 @@ def checked_versions(set_id: str, kept: Iterable[tuple[SetVersion, bytes]]) -> l
             text = zlib.decompress(bytes(blob))
         except zlib.error as exc:
             raise CitegraphError(f"version {version.number} of {set_id!r} has no readable blob: {exc}") from None
-        if hashlib.sha256(text).hexdigest() != version.digest:
+        if _sha256(text) != version.digest:
             raise CitegraphError(f"version {version.number} of {set_id!r}: its blob does not hold digest "
                                  f"{version.digest[:12]}")
     return rows

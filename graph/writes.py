@@ -22,7 +22,6 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Collection, Iterable, Mapping, TypeVar
 
@@ -224,6 +223,8 @@ def review_fingerprint(node: Node) -> str:
     content = {Label.STATEMENT: "text", Label.SECTION: "heading", Label.DOCUMENT: "sha256",
                Label.RECORD: "record_id"}.get(node.label, "text")
     data = json.dumps([node.id, str(node.label), node.get(content)], ensure_ascii=False)
+    import hashlib  # here, not at the top: loading OpenSSL costs a process a few ms, and most never hash
+
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
