@@ -102,8 +102,6 @@ def history_phase(args: dict[str, Any], open_store) -> dict:
     from queries.runs import compare_runs
     from queries.traversal import rests_on
 
-    import networkx  # noqa: F401  (every traversal's first import, as the rests-on phase's warm-up pays it)
-
     home = Path(args["store"]["home"])
     repeats = args.get("repeats", 3)
     store = open_store(args["store"])

@@ -1,8 +1,8 @@
-"""The embedded store: SQLite (WAL) holds the graph durably and indexed; networkx holds, per process,
-the graphs of the analysis sets a traversal touches.
+"""The embedded store: SQLite (WAL) holds the graph durably and indexed; each process holds in memory
+the edges of the analysis sets a traversal touches, indexed by the node they point into.
 
 Every command costs what it touches, not the whole store: lookups, listings and counts are SQL over
-indexes; a closure loads into networkx only the sets holding edges into the nodes it reaches
+indexes; a closure loads only the edges of the sets holding edges into the nodes it reaches
 (identity is set-scoped, so that is one set or a few), and keeps them in a per-process cache that a
 per-set version number invalidates, so a long-running server sees another process's write by
 reloading that set alone. A
@@ -39,7 +39,7 @@ from collections import OrderedDict
 from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
@@ -47,9 +47,6 @@ from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, Direction, Reach
 from graph.text import Phrase, holds
 from graph.versions import SetVersion
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 log = logging.getLogger("citegraph")
 
@@ -145,6 +142,22 @@ _IDS = "(SELECT value FROM json_each(?))"
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+class SetEdges:
+    """The edges of one scope (an analysis set, or ``''`` for set-less edges) by the node they point
+    into: ``into[dst]`` is a tuple of the edges into ``dst``, each edge once (the last of equal
+    :func:`graph.writes.edge_identity`); ``size`` is the number of edges. What a closure walks
+    backwards, and what the per-process cache holds and bounds in edges."""
+
+    __slots__ = ("into", "size")
+
+    def __init__(self, edges: Iterable[Edge]):
+        into: dict[str, dict[tuple, Edge]] = {}
+        for e in edges:
+            into.setdefault(e.dst, {})[writes.edge_identity(e)] = e
+        self.into: dict[str, tuple[Edge, ...]] = {dst: tuple(es.values()) for dst, es in into.items()}
+        self.size = sum(len(es) for es in self.into.values())
+
+
 class SQLiteStore:
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
     :class:`~graph.store.SupportsReach` and :class:`~graph.store.SupportsSnapshot`).
@@ -186,7 +199,7 @@ class SQLiteStore:
         self.versions_kept = versions_kept
         self._local = threading.local()
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
-        self._graphs: OrderedDict[tuple, tuple[int, "nx.MultiDiGraph"]] = OrderedDict()  # (file, scope) →
+        self._graphs: OrderedDict[tuple, tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
         self._connections: list[sqlite3.Connection] = []
         self._shared: sqlite3.Connection | None = None  # the in-memory store's database
         self._empty_db: sqlite3.Connection | None = None  # answers reads while the file does not exist
@@ -504,7 +517,7 @@ class SQLiteStore:
         return out
 
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
-        """See :meth:`graph.store.GraphStore.closure`. Breadth-first over the networkx graphs of
+        """See :meth:`graph.store.GraphStore.closure`. Breadth-first over the :class:`SetEdges` of
         the sets holding edges into the nodes reached (one indexed lookup per level finds them);
         each set graph comes from the cache while its version is unchanged."""
         with self._reading() as conn:
@@ -539,18 +552,13 @@ class SQLiteStore:
             reached = []
             for dst in frontier:
                 for scope in scopes:
-                    graph = graphs[scope]
-                    if dst not in graph:
-                        continue
-                    for src, parallel in graph._pred[dst].items():  # the dict behind graph.pred: no views built
-                        for data in parallel.values():
-                            edge: Edge = data["edge"]
-                            if edge.kind not in wanted:
-                                continue
-                            found.append(edge)
-                            if src not in seen:
-                                seen.add(src)
-                                reached.append(src)
+                    for edge in graphs[scope].into.get(dst, ()):
+                        if edge.kind not in wanted:
+                            continue
+                        found.append(edge)
+                        if edge.src not in seen:
+                            seen.add(edge.src)
+                            reached.append(edge.src)
             frontier = reached
         return starts, sorted(found, key=Edge.sort_key)
 
@@ -592,8 +600,8 @@ class SQLiteStore:
 
     # -- the per-process cache of set graphs -------------------------------------------------------
 
-    def _set_graphs(self, conn: sqlite3.Connection, scopes: set[str], *, keep: Collection[str]) -> dict[str, nx.MultiDiGraph]:
-        """The networkx graph of each scope's edges, from the cache when its version is current.
+    def _set_graphs(self, conn: sqlite3.Connection, scopes: set[str], *, keep: Collection[str]) -> dict[str, SetEdges]:
+        """The :class:`SetEdges` of each scope, from the cache when its version is current.
         Inside a write transaction nothing is cached (its versions may yet roll back)."""
         if not scopes:
             return {}
@@ -610,29 +618,25 @@ class SQLiteStore:
                     self._graphs.move_to_end(key)
                     out[scope] = cached[1]
                     continue
-            import networkx as nx  # here, not at the top: only traversals pay for its import
-
-            graph = nx.MultiDiGraph()
             sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE " + ("set_id = ?" if scope else "set_id IS NULL")
-            for e in _edges(conn, sql, (scope,) if scope else ()):
-                graph.add_edge(e.src, e.dst, key=writes.edge_identity(e), edge=e)
+            graph = SetEdges(_edges(conn, sql, (scope,) if scope else ()))
             out[scope] = graph
             if cacheable:
                 self._remember(key, version, graph, {(key[0], k) for k in keep})
         return out
 
-    def _remember(self, key: tuple, version: int, graph: nx.MultiDiGraph, keep: Collection[tuple]) -> None:
+    def _remember(self, key: tuple, version: int, graph: SetEdges, keep: Collection[tuple]) -> None:
         with self._lock:
             cached = self._graphs.get(key)
             if cached is not None and cached[0] > version:  # a snapshot read an older version: keep the newer
                 return
             self._graphs[key] = (version, graph)
-            total = sum(g.number_of_edges() for _, g in self._graphs.values())
+            total = sum(g.size for _, g in self._graphs.values())
             for old in list(self._graphs):
                 if total <= self.cache_edges:
                     break
                 if old not in keep:
-                    total -= self._graphs.pop(old)[1].number_of_edges()
+                    total -= self._graphs.pop(old)[1].size
 
     # -- contract: writes --------------------------------------------------------------------------
 

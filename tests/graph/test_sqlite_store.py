@@ -120,7 +120,7 @@ def test_the_cache_is_bounded_in_edges_and_keeps_the_sets_in_use(tmp_path):
     store.closure(["talorys/RT-RTE-owner-chat"], kinds=[EdgeKind.CITES])
     store.closure(["tolaria/RT-RTE-mcp-write"], kinds=[EdgeKind.CITES])
     assert [scope for _, scope in store._graphs] == ["tolaria"]  # talorys evicted: tolaria alone is over 100 edges
-    assert next(iter(store._graphs.values()))[1].number_of_edges() == 246
+    assert next(iter(store._graphs.values()))[1].size == 246
 
 
 def test_a_file_that_is_not_a_store_is_refused_and_left_alone(tmp_path):
