@@ -17,6 +17,7 @@ from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 from render.page import (
     Heading,
     Index,
+    IndexClause,
     IndexEntry,
     Item,
     Note,
@@ -185,12 +186,12 @@ def document_page(tree: DocumentTree) -> Page:
 def _cite_entry(entries: dict[tuple[str, str], IndexEntry], set_id: str, record_id: str, block_id: str | None,
                 summary: str = "") -> None:
     key = (set_id, record_id)
-    old = entries.get(key)
-    links = old.links if old else ()
+    old = entries[key].clauses[0] if key in entries else IndexClause("cited on this page")
+    links = old.links
     if block_id is not None and all(target != anchor("st", block_id) for _, target in links):
         links = (*links, (block_id, anchor("st", block_id)))
     entries[key] = IndexEntry(record_id, set_id, record_anchor(set_id, record_id),
-                              summary or (old.summary if old else "cited on this page"), links)
+                              (IndexClause(summary or old.text, links),))
 
 
 # -- rests-on ------------------------------------------------------------------------------------
@@ -487,23 +488,22 @@ def set_page(report: SetReport) -> Page:
     items.append(Heading(2, "Record index", "Record index", anchor("index", report.id), report.id))
     entries = []
     for e in report.records:
-        parts, links = [], []
+        clauses = []
         for section in e.declarations:
             tree = trees.get(section.partition("#")[0])
             if tree is not None:
-                parts.append(f"declared in {_where(tree, tree.block(section))}")
-                links.append((section, anchor("sec", section)))
+                clauses.append(IndexClause(f"declared in {_where(tree, tree.block(section))}",
+                                           ((section, anchor("sec", section)),)))
         if not e.declarations:
-            parts.append("cited but not declared in the ingested members")
+            clauses.append(IndexClause("cited but not declared in the ingested members"))
         for section in e.annotations:
             tree = trees.get(section.partition("#")[0])
             if tree is not None:
-                parts.append(f"annotated in {_where(tree, tree.block(section))}")
-                links.append((section, anchor("sec", section)))
-        parts.append(f"cited by {_count(len(e.citations), 'statement')}")
-        links.extend((c, anchor("st" if not _is_section_id(trees, c) else "sec", c)) for c in e.citations)
-        entries.append(IndexEntry(e.record_id, report.id, record_anchor(report.id, e.record_id),
-                                  "; ".join(parts) + ".", tuple(links)))
+                clauses.append(IndexClause(f"annotated in {_where(tree, tree.block(section))}",
+                                           ((section, anchor("sec", section)),)))
+        clauses.append(IndexClause(f"cited by {_count(len(e.citations), 'statement')}", tuple(
+            (c, anchor("st" if not _is_section_id(trees, c) else "sec", c)) for c in e.citations)))
+        entries.append(IndexEntry(e.record_id, report.id, record_anchor(report.id, e.record_id), tuple(clauses)))
     items.append(Index(tuple(entries)))
     documents = len(report.documents)
     lead = (f"Analysis set {report.id} of {report.system}: {_count(documents, 'member')}, "

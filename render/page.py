@@ -20,6 +20,7 @@ __all__ = [
     "Table",
     "Quote",
     "Note",
+    "IndexClause",
     "IndexEntry",
     "Index",
     "Item",
@@ -113,15 +114,23 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexClause:
+    """One clause of an index entry, ``text`` (``declared in …``, ``cited by 3 statements``), with
+    ``links`` (label, target anchor) to the places it names, written right after it."""
+
+    text: str
+    links: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class IndexEntry:
-    """One record of a record index: ``record_id`` of ``set_id``, its ``anchor``, a ``summary``
-    sentence and ``links`` (label, target anchor) to the places that cite or declare it."""
+    """One record of a record index: ``record_id`` of ``set_id``, its ``anchor``, and the
+    ``clauses`` of its one-sentence summary (joined by semicolons, each with its own links)."""
 
     record_id: str
     set_id: str
     anchor: str
-    summary: str
-    links: tuple[tuple[str, str], ...] = ()
+    clauses: tuple[IndexClause, ...]
 
 
 @dataclass(frozen=True, slots=True)

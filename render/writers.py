@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Callable
 
 from render import Format
-from render.page import Heading, Index, Note, Page, Paragraph, Quote, Table
+from render.page import Heading, Index, IndexEntry, Note, Page, Paragraph, Quote, Table
 
 __all__ = ["write", "write_markdown", "write_text", "write_html", "STYLE_SHEET"]
 
@@ -61,14 +62,22 @@ def write_text(page: Page) -> str:
         elif isinstance(item, Note):
             chunks.append(f"[{item.tag}] {item.text}")
         elif isinstance(item, Index) and not item.html_only and item.entries:
-            chunks.append("\n".join(_index_line(e.record_id, e.summary, [label for label, _ in e.links])
-                                    for e in item.entries))
+            chunks.append("\n".join(_index_line(e.record_id, e) for e in item.entries))
     head = "\n".join([page.title, *page.lead])
     return "\n\n".join([head, *(c for c in chunks if c)])
 
 
-def _index_line(record_id: str, summary: str, labels: list[str]) -> str:
-    return f"{record_id}: {summary}" + (f" ({', '.join(labels)})" if labels else "")
+def _index_line(record_id: str, entry: IndexEntry) -> str:
+    """``record_id: clause (link, …); clause (…).``, the links named by their labels."""
+    return f"{record_id}: " + _sentence(entry, lambda label, _: label)
+
+
+def _sentence(entry: IndexEntry, link: Callable[[str, str], str], text: Callable[[str], str] = str) -> str:
+    """The clauses of ``entry`` as one sentence: each clause's ``text(…)`` followed by its links
+    (``link(label, target)``) in parentheses, joined by semicolons."""
+    clauses = [text(c.text) + (f" ({', '.join(link(label, target) for label, target in c.links)})" if c.links else "")
+               for c in entry.clauses]
+    return "; ".join(clauses) + "."
 
 
 # -- Markdown ------------------------------------------------------------------------------------
@@ -100,8 +109,7 @@ def write_markdown(page: Page) -> str:
         elif isinstance(item, Note):
             chunks.append(f"**{item.tag}**: {item.text}")
         elif isinstance(item, Index) and not item.html_only and item.entries:
-            chunks.append("\n".join("- " + _index_line(f"**{e.record_id}**", e.summary, [label for label, _ in e.links])
-                                    for e in item.entries))
+            chunks.append("\n".join("- " + _index_line(f"**{e.record_id}**", e) for e in item.entries))
     return "\n\n".join(c for c in chunks if c) + "\n"
 
 
@@ -204,11 +212,10 @@ def write_html(page: Page) -> str:
                 body.append(f"<h2{w.id('records')}>Records on this page</h2>")
             lis = []
             for e in item.entries:
-                links = ", ".join(f'<a href="#{html.escape(target, quote=True)}">{html.escape(label)}</a>'
-                                  for label, target in e.links)
+                summary = _sentence(e, lambda label, target: f'<a href="#{html.escape(target, quote=True)}">'
+                                                             f'{html.escape(label)}</a>', html.escape)
                 lis.append(f"<li{w.id(e.anchor)}><code>{html.escape(e.record_id)}</code> "
-                           f"<span class=\"set\">({html.escape(e.set_id)})</span>: {html.escape(e.summary)}"
-                           + (f" ({links})" if links else "") + "</li>")
+                           f"<span class=\"set\">({html.escape(e.set_id)})</span>: {summary}</li>")
             body.append('<ul class="index">\n' + "\n".join(lis) + "\n</ul>")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -140,7 +140,15 @@ def test_set_report_has_every_member_and_a_record_index(dc_store):
     text = write(set_page(report), Format.TXT)
     index = text.split("\n\nRecord index\n\n", 1)[1].split("\n")
     assert [line.split(":")[0] for line in index] == sorted(e.record_id for e in report.records)
-    assert any(line.startswith("RT-OBJ-cheatsheet: declared in Dynamic Cheatsheet runtime report") for line in index)
+    # Each clause is followed by its own links: the annotation's section is not among the 11 statements.
+    cheatsheet = next(line for line in index if line.startswith("RT-OBJ-cheatsheet:"))
+    citing = ", ".join(f"{DC_SET}/{at}" for at in (
+        "overview#L90", "overview#L92", "overview#L110", "memory#L25", "memory#L199", "epistemic#L31", "epistemic#L40",
+        "epistemic#L45", "epistemic#L89", "epistemic#L142", "reconciliation#L12"))
+    assert cheatsheet == (
+        f"RT-OBJ-cheatsheet: declared in Dynamic Cheatsheet runtime report ({DC_SET}/runtime) › Shared records › "
+        f"Operative objects ({DC_SET}/runtime#L60); annotated in Dynamic Cheatsheet memory report ({DC_SET}/memory) › "
+        f"Annotations ({DC_SET}/memory#L74); cited by 11 statements ({citing}).")
     md = write(set_page(report), Format.MD)
     assert md.startswith(f"# Dynamic Cheatsheet analysis set {DC_SET}\n\nAnalysis set {DC_SET} of Dynamic Cheatsheet: "
                          f"6 members, {len(report.records)} records.\n")
