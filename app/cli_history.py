@@ -23,11 +23,9 @@ def _show(result: Any, page: Callable[[Any], Any], fmt: Any, as_json: bool) -> N
     from render.writers import write
 
     if as_json:
-        from queries.history import SetHistory
         from queries.shapes import plain
 
-        # a SetHistory's versions are graph.versions.SetVersion, which spell their own JSON
-        _print_json(result.to_dict() if isinstance(result, SetHistory) else plain(result))
+        _print_json(plain(result))
         return
     text = write(page(result), fmt or Format.TXT)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

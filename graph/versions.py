@@ -24,17 +24,20 @@ after the write's own steps:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
+from domain.wire import wire
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 
 __all__ = [
     "VERSIONS_KEPT",
     "FORMAT",
     "MemberVersion",
+    "VersionCounts",
     "SetVersion",
     "VersionPlan",
     "snapshot",
@@ -77,22 +80,35 @@ class MemberVersion:
     sha256: str | None
     size: int | None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form."""
-        return {"document": self.document, "role": self.role, "path": self.path, "sha256": self.sha256,
-                "size": self.size}
+
+@dataclass(frozen=True, slots=True)
+class VersionCounts:
+    """What a version holds: members (``documents``), ``sections``, ``statements``, ``records``,
+    ``declarations`` (DECLARED_IN edges), ``citations`` (CITES edges), ``quotations``,
+    ``source_files``, and all its ``nodes`` and ``edges``."""
+
+    documents: int = 0
+    sections: int = 0
+    statements: int = 0
+    records: int = 0
+    declarations: int = 0
+    citations: int = 0
+    quotations: int = 0
+    source_files: int = 0
+    nodes: int = 0
+    edges: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class SetVersion:
-    """One stored version of set ``set_id``.
+    """One stored version of an analysis set: its number, time, digest, members and counts.
 
     Attributes
     ----------
     set_id : str
-        The analysis set.
+        The analysis set (``set`` on the wire).
     number : int
-        1, 2, … in write order; never reused while the set exists.
+        1, 2, … in write order; never reused while the set exists (``version`` on the wire).
     created : str or None
         UTC ISO 8601 time of the write that made it; None for a baseline (the state a set had when
         it was first written by a store that did not keep versions yet).
@@ -100,34 +116,34 @@ class SetVersion:
         SHA-256 of the encoded version (before compression): equal digests, equal sets.
     members : tuple of MemberVersion
         Sorted by document id.
-    counts : Mapping[str, int]
-        ``documents``, ``sections``, ``statements``, ``records``, ``declarations``, ``citations``
-        (CITES edges), ``quotations``, ``source_files``, ``nodes``, ``edges``.
+    counts : VersionCounts
+        What it holds.
     """
 
-    set_id: str
-    number: int
+    set_id: str = field(metadata=wire("set"))
+    number: int = field(metadata=wire("version"))
     created: str | None
     digest: str
     members: tuple[MemberVersion, ...]
-    counts: Mapping[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form: ``{"set", "version", "created", "digest", "members", "counts"}``."""
-        return {"set": self.set_id, "version": self.number, "created": self.created, "digest": self.digest,
-                "members": [m.to_dict() for m in self.members], "counts": dict(self.counts)}
+    counts: VersionCounts = field(default_factory=VersionCounts)
 
     def summary_json(self) -> str:
-        """The members and counts as stored beside the blob (:meth:`from_stored` reads them back)."""
-        return _dumps({"members": [m.to_dict() for m in self.members], "counts": dict(self.counts)})
+        """The members and counts as stored beside the blob (:meth:`from_stored` reads them back):
+        ``{"members": [{"document", "role", "path", "sha256", "size"}], "counts": {"documents", …}}``,
+        keyed by the fields' Python names (a stored format, not a face's)."""
+        return _dumps({"members": [dataclasses.asdict(m) for m in self.members],
+                       "counts": dataclasses.asdict(self.counts)})
 
     @classmethod
     def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> "SetVersion":
-        """A version from a store's row: the columns and :meth:`summary_json`'s text."""
+        """A version from a store's row: the columns and :meth:`summary_json`'s text (a count it
+        lacks is 0)."""
         data = json.loads(summary)
         members = tuple(MemberVersion(m["document"], m.get("role"), m.get("path"), m.get("sha256"), m.get("size"))
                         for m in data.get("members", ()))
-        return cls(set_id, int(number), created, digest, members, dict(data.get("counts", {})))
+        counts = data.get("counts", {})
+        return cls(set_id, int(number), created, digest, members,
+                   VersionCounts(**{f.name: int(counts.get(f.name, 0)) for f in dataclasses.fields(VersionCounts)}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,11 +222,11 @@ class Encoded:
     blob: bytes
     digest: str
     members: tuple[MemberVersion, ...]
-    counts: Mapping[str, int]
+    counts: VersionCounts
 
     def version(self, number: int, created: str | None) -> SetVersion:
         """The :class:`SetVersion` of this encoding stored as ``number``."""
-        return SetVersion(self.set_id, number, created, self.digest, self.members, dict(self.counts))
+        return SetVersion(self.set_id, number, created, self.digest, self.members, self.counts)
 
 
 _COUNTED = {"Section": "sections", "Statement": "statements", "Quotation": "quotations", "Record": "records",
@@ -315,7 +331,7 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
     counts["declarations"] = cited.count("DECLARED_IN")
     text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
             f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode("utf-8")
-    return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), counts)
+    return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), VersionCounts(**counts))
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:
@@ -391,7 +407,7 @@ def summary_of(batch: SetBatch, *, number: int, created: str | None, digest: str
     """The :class:`SetVersion` of ``batch`` stored as version ``number`` (``digest`` is computed when
     not given)."""
     found = encode_batch(batch)
-    return SetVersion(batch.set_id, number, created, digest or found.digest, found.members, dict(found.counts))
+    return SetVersion(batch.set_id, number, created, digest or found.digest, found.members, found.counts)
 
 
 def checked_versions(set_id: str, kept: Iterable[tuple[SetVersion, bytes]]) -> list[tuple[SetVersion, bytes]]:

@@ -17,7 +17,7 @@ import difflib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
@@ -44,6 +44,7 @@ __all__ = [
     "CitationChange",
     "QuotationChange",
     "LimitationChange",
+    "DepthChange",
     "RestsOnChange",
     "SetDiff",
     "diff_versions",
@@ -62,19 +63,15 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True, slots=True)
 class SetHistory:
-    """The kept versions of ``set_id``, oldest first; ``latest`` is the live graph's number."""
+    """The kept versions of an analysis set, oldest first, and the number of the ``latest`` (the
+    live graph); ``set_id`` is ``set`` on the wire."""
 
-    set_id: str
+    set_id: str = field(metadata=wire("set"))
+    latest: int = field(init=False)
     versions: tuple[SetVersion, ...]
 
-    @property
-    def latest(self) -> int:
-        """The number of the latest version (the live graph)."""
-        return self.versions[-1].number
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible form: ``{"set", "latest", "versions": [...]}``."""
-        return {"set": self.set_id, "latest": self.latest, "versions": [v.to_dict() for v in self.versions]}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "latest", self.versions[-1].number)
 
 
 def read_set(store: GraphStore, set_id: str) -> SetBatch:
@@ -326,20 +323,29 @@ class LimitationChange:
     to_text: str | None
 
 
+class DepthChange(NamedTuple):
+    """A statement resting on a record in both versions at another depth: its id in the later
+    version, and its depth (evidence steps) before and after. A triple on the JSON faces
+    (``[statement, from, to]``), an object on GraphQL."""
+
+    statement: str
+    from_depth: int
+    to_depth: int
+
+
 @dataclass(frozen=True, slots=True)
 class RestsOnChange:
     """How the ``rests-on`` answer of a record whose evidence changed moved: statements that rest on
     it only in the later version (``gained``, their ids there), only in the earlier (``lost``),
-    or in both at another depth (``deeper`` and ``shallower``: ``(statement id in the later
-    version, depth before, depth after)``), and the answer sizes in each."""
+    or in both at another depth (``deeper`` and ``shallower``), and the answer sizes in each."""
 
     record_id: str
     gained: tuple[str, ...]
     lost: tuple[str, ...]
     from_count: int
     to_count: int
-    deeper: tuple[tuple[str, int, int], ...] = ()
-    shallower: tuple[tuple[str, int, int], ...] = ()
+    deeper: tuple[DepthChange, ...] = ()
+    shallower: tuple[DepthChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,8 +606,8 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
         images = {image(x): depth for x, depth in before_ids.items()}
         gained_ids = tuple(s for s in after_ids if s not in images)
         lost_ids = tuple(s for s in before_ids if image(s) not in after_ids)
-        deeper = tuple((s, images[s], d) for s, d in after_ids.items() if s in images and d > images[s])
-        shallower = tuple((s, images[s], d) for s, d in after_ids.items() if s in images and d < images[s])
+        deeper = tuple(DepthChange(s, images[s], d) for s, d in after_ids.items() if s in images and d > images[s])
+        shallower = tuple(DepthChange(s, images[s], d) for s, d in after_ids.items() if s in images and d < images[s])
         if gained_ids or lost_ids or deeper or shallower:
             rests.append(RestsOnChange(record_id, gained_ids, lost_ids, len(before_ids), len(after_ids), deeper,
                                        shallower))

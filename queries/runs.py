@@ -33,6 +33,7 @@ __all__ = [
     "FieldAgreement",
     "RecordMatch",
     "UnmatchedRecord",
+    "DeclaredCount",
     "FileCitation",
     "RunLimitation",
     "RunComparison",
@@ -219,6 +220,15 @@ class UnmatchedRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclaredCount:
+    """Records of one ``kind`` each run declares (0: that run declares none)."""
+
+    kind: str
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
 class FileCitation:
     """A source file and how many statements of each run cite or quote it (0: that run does not)."""
 
@@ -259,7 +269,8 @@ class RunComparison:
     unmatched : tuple of UnmatchedRecord
         ``a``'s, then ``b``'s, each by record ID.
     declared : dict
-        Per run (``a``, ``b``), declared records per kind.
+        Per run (``a``, ``b``), declared records per kind (by kind); :attr:`declared_counts`
+        gives them kind by kind.
     files : tuple of FileCitation
         Every source file either run cites, by path.
     limitations : tuple of RunLimitation
@@ -274,6 +285,12 @@ class RunComparison:
     declared: dict[str, dict[str, int]]
     files: tuple[FileCitation, ...]
     limitations: tuple[RunLimitation, ...]
+
+    @property
+    def declared_counts(self) -> tuple[DeclaredCount, ...]:
+        """:attr:`declared` kind by kind: one count per kind either run declares, by kind."""
+        a, b = self.declared["a"], self.declared["b"]
+        return tuple(DeclaredCount(k, a.get(k, 0), b.get(k, 0)) for k in sorted(a.keys() | b.keys()))
 
 
 def _matches(a: SetView, b: SetView) -> list[tuple[RecordState, RecordState, str]]:

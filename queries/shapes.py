@@ -3,7 +3,8 @@
 A result dataclass *is* the shape every face answers with: its fields, in declaration order, are
 the keys of the CLI's ``--json``, of the REST body and of the GraphQL type (camel-cased there by
 strawberry). A field whose Python name cannot be the wire name (``from`` is a keyword) says its
-wire name with ``field(metadata=wire("from"))``. The faces build their types from the dataclass
+wire name with ``field(metadata=wire("from"))`` (:mod:`domain.wire`, re-exported here, so that
+``graph`` results can name theirs too). The faces build their types from the dataclass
 (``app/rest/shapes.py``, ``app/graphql/shapes.py``); :func:`plain` is the one encoder to JSON.
 """
 
@@ -12,20 +13,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from domain.wire import WIRE, wire, wire_name
+
 __all__ = ["WIRE", "wire", "wire_name", "plain"]
-
-WIRE = "citegraph.wire"
-"""Key of a field's metadata naming it on the wire."""
-
-
-def wire(name: str) -> dict[str, str]:
-    """Field metadata naming the field ``name`` on every face: ``field(metadata=wire("from"))``."""
-    return {WIRE: name}
-
-
-def wire_name(f: dataclasses.Field) -> str:
-    """The name field ``f`` has on the wire: its :func:`wire` name, else its own."""
-    return f.metadata.get(WIRE, f.name)
 
 
 def plain(value: Any) -> Any:

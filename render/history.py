@@ -51,7 +51,7 @@ def history_page(found: SetHistory) -> Page:
         rows.append((f"{v.number}{' (latest)' if v.number == found.latest else ''}",
                      v.created or "before versions were kept",
                      ", ".join(f"{m.role or m.document} {(m.sha256 or '')[:12]}" for m in v.members),
-                     c.get("documents", 0), c.get("statements", 0), c.get("declarations", 0), c.get("citations", 0)))
+                     c.documents, c.statements, c.declarations, c.citations))
     items: list[Item] = [_table(("version", "ingested", "members (SHA-256)", "members", "statements", "declarations",
                                  "citations"), rows, found.set_id)]
     lead = (f"{_count(len(found.versions), 'version')} kept; the latest, {found.latest}, is the live graph.",)
@@ -146,9 +146,8 @@ def comparison_page(c: RunComparison) -> Page:
     candidates, source files by run, each run's Limitations."""
     a, b = c.a.set_id, c.b.set_id
     items: list[Item] = []
-    kinds = sorted(c.declared["a"].keys() | c.declared["b"].keys())
     items.append(Heading(2, "Declared records", "Declared records", anchor("cmp", "declared")))
-    items.append(_table(("kind", a, b), [(k, c.declared["a"].get(k, 0), c.declared["b"].get(k, 0)) for k in kinds]))
+    items.append(_table(("kind", a, b), [(d.kind, d.a, d.b) for d in c.declared_counts]))
     items.append(Heading(2, f"Matched records ({len(c.matches)})", f"Matched records ({len(c.matches)})",
                          anchor("cmp", "matched")))
     if c.matches:

@@ -49,6 +49,9 @@ class Loaders:
     trees : DataLoader[str, DocumentTree | None]
         Documents with their blocks in order, through :func:`queries.documents.document_trees` once
         per batch (a fixed number of store calls per set involved).
+    answers : dict
+        Whole query answers the request needs more than once, by key, kept by the resolvers that
+        ask (``("history", set id)``: a set's versions, read once for every version's ``latest``).
     """
 
     def __init__(self, store: GraphStore):
@@ -59,6 +62,7 @@ class Loaders:
         self.in_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.IN))
         self.labelled: DataLoader[tuple[Label, str | None], list[Node]] = DataLoader(self._labelled)
         self.trees: DataLoader[str, DocumentTree | None] = DataLoader(self._trees)
+        self.answers: dict[tuple, Any] = {}
 
     async def _nodes(self, ids: Sequence[str]) -> list[Node | None]:
         return await call(self.read.nodes, ids)

@@ -1,8 +1,9 @@
 """GraphQL face of issue 17: versions of a set, the diff of two versions, the runs of a system and
 the comparison of two runs, and ``version:`` on every read field.
 
-Types here mirror the frozen results of :mod:`queries.history` and :mod:`queries.runs` (each built
-``from_domain``); the lists a client pages through (``versions``, ``runs``) are Relay connections.
+Types here are built from the frozen results of :mod:`graph.versions`, :mod:`queries.history` and
+:mod:`queries.runs` (:func:`app.graphql.shapes.object_type`) and resolvers return those results as
+they are; the lists a client pages through (``versions``, ``runs``) are Relay connections.
 
 **Reading a version.** Every top-level read field takes ``version: Int`` beside the set it reads
 (``set:``, the ``id`` of ``set(id:)``, the document of ``document(id:)`` or ``document:``). Before
@@ -203,46 +204,27 @@ class VersionPins(SchemaExtension):
 # -- versions ------------------------------------------------------------------------------------
 
 
+async def _history(info: Ctx, set_id: str) -> domain.SetHistory:
+    """The versions of ``set_id`` (of the store without the request's pins), read once per request."""
+    answers = info.context.loaders.answers
+    if ("history", set_id) not in answers:
+        answers["history", set_id] = await call(domain.history, _unpinned(info.context.store), set_id)
+    return answers["history", set_id]
+
+
+@strawberry.field
+async def _latest(self: versions.SetVersion, info: Ctx) -> bool:
+    return self.number == (await _history(info, self.set_id)).latest
+
+
 MemberVersion = object_type(versions.MemberVersion,
                             description="A member of a set version: document id, role, path and the SHA-256 of its bytes.")
-
-
-@strawberry.type(description="Counts of a set version.")
-class VersionCounts:
-    documents: int
-    sections: int
-    statements: int
-    records: int
-    declarations: int
-    citations: int
-    quotations: int
-    source_files: int
-    nodes: int
-    edges: int
-
-
-@strawberry.type(description="A kept version of an analysis set (the latest is the live graph).")
-class SetVersion:
-    set: str
-    number: int
-    created: Optional[str] = strawberry.field(description="UTC time of the write that made it; null for the state a "
-                                                          "set had before versions were kept.")
-    digest: str
-    latest: bool
-    members: list[MemberVersion]
-    counts: VersionCounts
-
-    def cursor_key(self) -> tuple:
-        return (self.number,)
-
-    @classmethod
-    def from_domain(cls, v: Any, latest: int) -> "SetVersion":
-        counts = {k: int(v.counts.get(k, 0)) for k in ("documents", "sections", "statements", "records",
-                                                        "declarations", "citations", "quotations", "source_files",
-                                                        "nodes", "edges")}
-        return cls(set=v.set_id, number=v.number, created=v.created, digest=v.digest, latest=v.number == latest,
-                   members=list(v.members),
-                   counts=VersionCounts(**counts))
+VersionCounts = object_type(versions.VersionCounts, description="Counts of a set version.")
+SetVersion = object_type(versions.SetVersion, description="A kept version of an analysis set (the latest is the live graph).",
+                         names={"number": "number"}, key=lambda v: (v.number,),
+                         descriptions={"created": "UTC time of the write that made it; null for the state a set had "
+                                                  "before versions were kept."},
+                         extra={"latest": _latest}, after={"latest": "digest"})
 
 
 # -- diff ----------------------------------------------------------------------------------------
@@ -260,62 +242,20 @@ StatementChange = object_type(domain.StatementChange, description="A statement a
 CitationChange = object_type(domain.CitationChange, description="The citations a statement gained and lost.")
 QuotationChange = object_type(domain.QuotationChange, description="A quotation added, removed or changed.")
 LimitationChange = object_type(domain.LimitationChange, description="A Limitations row added, removed or changed.")
-
-
-@strawberry.type(description="A statement resting on a record in both versions, at another depth (evidence steps).")
-class DepthChange:
-    statement: str
-    from_depth: int
-    to_depth: int
-
-
-def _depths(steps: Iterable[tuple[str, int, int]]) -> list[DepthChange]:
-    return [DepthChange(statement=x, from_depth=a, to_depth=b) for x, a, b in steps]
-
-
-def _deeper(self: domain.RestsOnChange) -> list[DepthChange]:
-    return _depths(self.deeper)
-
-
-def _shallower(self: domain.RestsOnChange) -> list[DepthChange]:
-    return _depths(self.shallower)
-
-
+DepthChange = object_type(domain.DepthChange, description="A statement resting on a record in both versions, at "
+                                                          "another depth (evidence steps).")
 RestsOnChange = object_type(domain.RestsOnChange, description="The rests-on answer of a record whose evidence changed: "
-                                                              "statements gained, lost, or reached at another depth.",
-                            overrides={"deeper": (list[DepthChange], strawberry.field(resolver=_deeper)),
-                                       "shallower": (list[DepthChange], strawberry.field(resolver=_shallower))})
+                                                              "statements gained, lost, or reached at another depth.")
 
 
-def _build(cls: type, value: Any, **nested: Any) -> Any:
-    names = [f.python_name for f in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
-             if f.base_resolver is None]
-    return cls(**{n: nested[n] if n in nested else (list(getattr(value, n)) if isinstance(getattr(value, n), tuple)
-                                                    else getattr(value, n)) for n in names})
+@strawberry.field
+def _unchanged(self: domain.SetDiff) -> bool:
+    return self.unchanged
 
 
-@strawberry.type(description="What changed in an analysis set between two versions.")
-class SetDiff:
-    set: str
-    from_version: int
-    to_version: int
-    unchanged: bool
-    members: list[MemberChange]
-    records: list[RecordChange]
-    statements: list[StatementChange]
-    citations: list[CitationChange]
-    quotations: list[QuotationChange]
-    limitations: list[LimitationChange]
-    rests_on: list[RestsOnChange]
-
-    @classmethod
-    def from_domain(cls, d: domain.SetDiff) -> "SetDiff":
-        return cls(
-            set=d.set_id, from_version=d.from_version, to_version=d.to_version, unchanged=d.unchanged,
-            members=list(d.members), records=list(d.records), statements=list(d.statements),
-            citations=list(d.citations), quotations=list(d.quotations), limitations=list(d.limitations),
-            rests_on=list(d.rests_on),
-        )
+SetDiff = object_type(domain.SetDiff, description="What changed in an analysis set between two versions.",
+                      names={"from_version": "fromVersion", "to_version": "toVersion"},
+                      extra={"unchanged": _unchanged}, after={"unchanged": "to_version"})
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -325,85 +265,35 @@ RunSource = object_type(runs_domain.RunSource,
                         description="A source a run pins (each part null when the run does not state it).")
 
 
-@strawberry.type(description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.")
-class Run:
-    set: str
-    run_id: Optional[str]
-    date: Optional[str]
-    revisions: list[str]
-    reviewed_boundary: Optional[str]
-    cutoff: Optional[str]
-    sources: list[RunSource]
-    documents: int
-    declarations: int
-    version: int
-
-    def cursor_key(self) -> tuple:
-        return (self.date or "", self.set)
-
-    @strawberry.field(description="The analysis set as a node.")
-    async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
-        return wrap(await info.context.loaders.node(self.set))  # type: ignore[return-value]
-
-    @classmethod
-    def from_domain(cls, r: runs_domain.Run) -> "Run":
-        return _build(cls, r, set=r.set_id, sources=list(r.sources))
+@strawberry.field(description="The analysis set as a node.")
+async def _analysis_set(self: runs_domain.Run, info: Ctx) -> Optional[AnalysisSet]:
+    return wrap(await info.context.loaders.node(self.set_id))  # type: ignore[return-value]
 
 
+Run = object_type(runs_domain.Run, description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.",
+                  extra={"analysis_set": _analysis_set}, key=lambda r: (r.date or "", r.set_id))
 Candidate = object_type(runs_domain.Candidate,
                         description="A record of the other run citing some of the same source files: a candidate, not a match.")
-
-
 StatusAgreement = object_type(runs_domain.StatusAgreement,
                               description="One status label of a matched record in each run.")
-
-
 FieldAgreement = object_type(runs_domain.FieldAgreement,
                              description="One field label of a matched record: stated in each run, and alike.")
-
-
 RecordMatch = object_type(runs_domain.RecordMatch,
                           description="Two records taken for the same thing (by identical slug ID, or kind plus label).")
-
-
 UnmatchedRecord = object_type(runs_domain.UnmatchedRecord,
                               description="A record of one run matching none of the other's, with its candidates.")
-
-
-@strawberry.type(description="Declared records of one kind in each run.")
-class DeclaredCount:
-    kind: str
-    a: int
-    b: int
-
-
+DeclaredCount = object_type(runs_domain.DeclaredCount, description="Declared records of one kind in each run.")
 FileCitation = object_type(runs_domain.FileCitation,
                            description="A source file and how many statements of each run cite it.")
-
-
 RunLimitation = object_type(runs_domain.RunLimitation, description="A Limitations row of one run.")
 
 
-@strawberry.type(description="Where two runs of one system agree.")
-class RunComparison:
-    system: str
-    a: Run
-    b: Run
-    matches: list[RecordMatch]
-    unmatched: list[UnmatchedRecord]
-    declared: list[DeclaredCount]
-    files: list[FileCitation]
-    limitations: list[RunLimitation]
+def _declared(self: runs_domain.RunComparison) -> list[DeclaredCount]:
+    return list(self.declared_counts)
 
-    @classmethod
-    def from_domain(cls, c: runs_domain.RunComparison) -> "RunComparison":
-        kinds = sorted(c.declared["a"].keys() | c.declared["b"].keys())
-        return cls(
-            system=c.system, a=Run.from_domain(c.a), b=Run.from_domain(c.b),
-            matches=list(c.matches), unmatched=list(c.unmatched),
-            declared=[DeclaredCount(kind=k, a=c.declared["a"].get(k, 0), b=c.declared["b"].get(k, 0)) for k in kinds],
-            files=list(c.files), limitations=list(c.limitations),
-        )
+
+RunComparison = object_type(runs_domain.RunComparison, description="Where two runs of one system agree.",
+                            overrides={"declared": (list[DeclaredCount], strawberry.field(resolver=_declared))})
 
 
 # -- resolvers (fields of Query, see app.graphql.schema) ------------------------------------------
@@ -414,30 +304,26 @@ def _unpinned(store: GraphStore) -> GraphStore:
     return store.base if isinstance(store, VersionedStore) else store
 
 
-async def resolve_versions(info: Ctx, set_id: str) -> list[SetVersion]:
+async def resolve_versions(info: Ctx, set_id: str) -> list[versions.SetVersion]:
     """The kept versions of ``set_id``, oldest first."""
-    found = await call(domain.history, _unpinned(info.context.store), set_id)
-    return [SetVersion.from_domain(v, found.latest) for v in found.versions]
+    return list((await _history(info, set_id)).versions)
 
 
 async def resolve_diff(info: Ctx, set_id: str, from_version: int | None, to_version: int | None,
-                       max_depth: int | None) -> SetDiff:
+                       max_depth: int | None) -> domain.SetDiff:
     """:func:`queries.history.diff_versions` in a worker thread."""
     ctx = info.context
-    result = await call(domain.diff_versions, _unpinned(ctx.store), set_id, from_version, to_version,
-                        max_depth=ctx.settings.depth(max_depth))
-    return SetDiff.from_domain(result)
+    return await call(domain.diff_versions, _unpinned(ctx.store), set_id, from_version, to_version,
+                      max_depth=ctx.settings.depth(max_depth))
 
 
-async def resolve_runs(info: Ctx, system: str) -> list[Run]:
+async def resolve_runs(info: Ctx, system: str) -> list[runs_domain.Run]:
     """The runs of ``system``, by date."""
-    found = await call(runs_domain.runs_of, _unpinned(info.context.store), system)
-    return [Run.from_domain(r) for r in found.runs]
+    return list((await call(runs_domain.runs_of, _unpinned(info.context.store), system)).runs)
 
 
-async def resolve_compare(info: Ctx, a: str, b: str, version_a: int | None, version_b: int | None) -> RunComparison:
+async def resolve_compare(info: Ctx, a: str, b: str, version_a: int | None,
+                          version_b: int | None) -> runs_domain.RunComparison:
     """:func:`queries.runs.compare_runs` in a worker thread."""
-    result = await call(runs_domain.compare_runs, _unpinned(info.context.store), a, b, version_a=version_a,
-                        version_b=version_b)
-    return RunComparison.from_domain(result)
-
+    return await call(runs_domain.compare_runs, _unpinned(info.context.store), a, b, version_a=version_a,
+                      version_b=version_b)

@@ -4,6 +4,7 @@
 same order (camel-cased by strawberry; a field with a wire name, :func:`queries.shapes.wire`, is
 exposed under it), tuples as lists and nested result dataclasses as their own types. Resolvers
 return the query's result object itself: strawberry reads each field off it by its Python name.
+A result ``NamedTuple`` (a triple on the JSON faces) is a type with its named fields too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 import strawberry
 
@@ -26,10 +27,11 @@ _TYPES: dict[type, type] = {}
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
                 descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
                 overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None,
-                key: Callable[[Any], tuple] | None = None) -> type:
+                key: Callable[[Any], tuple] | None = None, after: dict[str, str] | None = None) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
     with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
-    (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), and
+    (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), or
+    right after the field ``after`` names (extra name → Python name of a result field), and
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
     ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
     of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
@@ -47,16 +49,19 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
         return _TYPES[cls]
     hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
-    descriptions, overrides, names = descriptions or {}, overrides or {}, names or {}
-    for f in dataclasses.fields(cls):
-        if f.name in overrides:
-            namespace["__annotations__"][f.name], namespace[f.name] = overrides[f.name]
-            continue
-        namespace["__annotations__"][f.name] = _annotation(hints[f.name])
-        if WIRE in f.metadata or f.name in descriptions or f.name in names:
-            namespace[f.name] = strawberry.field(name=names.get(f.name, f.metadata.get(WIRE)),
-                                                 description=descriptions.get(f.name))
-    namespace.update(extra or {})
+    descriptions, overrides, names, extra = descriptions or {}, overrides or {}, names or {}, extra or {}
+    for field_name, metadata in _fields(cls):
+        if field_name in overrides:
+            namespace["__annotations__"][field_name], namespace[field_name] = overrides[field_name]
+        else:
+            namespace["__annotations__"][field_name] = _annotation(hints[field_name])
+            if WIRE in metadata or field_name in descriptions or field_name in names:
+                namespace[field_name] = strawberry.field(name=names.get(field_name, metadata.get(WIRE)),
+                                                         description=descriptions.get(field_name))
+        for placed in (n for n, follows in (after or {}).items() if follows == field_name):
+            # strawberry orders fields as annotated: a resolver field annotated here keeps this place
+            namespace["__annotations__"][placed] = extra[placed].base_resolver.type_annotation
+    namespace.update(extra)
     made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
                            description=description)
     _TYPES[cls] = made
@@ -65,10 +70,24 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     return made
 
 
+def _fields(cls: type) -> list[tuple[str, Mapping[str, Any]]]:
+    """``(name, metadata)`` of each field of result dataclass ``cls``, or of result ``NamedTuple``
+    ``cls`` (no metadata), in order."""
+    if dataclasses.is_dataclass(cls):
+        return [(f.name, f.metadata) for f in dataclasses.fields(cls)]
+    return [(name, {}) for name in cls._fields]  # type: ignore[attr-defined]
+
+
+def _is_shape(hint: Any) -> bool:
+    """Whether ``hint`` is a result dataclass or a result ``NamedTuple``."""
+    return dataclasses.is_dataclass(hint) or (isinstance(hint, type) and issubclass(hint, tuple)
+                                              and hasattr(hint, "_fields"))
+
+
 def _annotation(hint: Any) -> Any:
-    """``hint`` with tuples as lists and result dataclasses as their types."""
+    """``hint`` with tuples as lists and result dataclasses (and NamedTuples) as their types."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if dataclasses.is_dataclass(hint):
+    if _is_shape(hint):
         return object_type(hint)
     if origin in (tuple, list):
         return list[_annotation(args[0])]

@@ -62,7 +62,7 @@ def gql(client, query: str, **variables) -> dict:
 
 
 def test_history_and_diff_agree_on_every_face(home, store, client):
-    expected = history(store, LEDGER).to_dict()
+    expected = shapes.plain(history(store, LEDGER))
     assert [v["version"] for v in expected["versions"]] == [1, 2]
     assert cli_json("history", LEDGER, home=home) == expected
     assert client.get(f"/sets/{LEDGER}/versions").json() == expected
@@ -258,3 +258,24 @@ def test_search_and_export_read_a_version_on_every_face(home, client):
     result = runner.invoke(cli, ["export", "--set", LEDGER, "--version", "1", "--format", "json", "--home", str(home)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == exported
+
+
+def test_the_faces_types_are_the_results():
+    """Each face's history and runs shapes come from the result dataclasses: GraphQL keeps their
+    fields in order (its own additions in place), REST keys them by wire name, and a depth change is
+    a triple on the JSON faces but an object on GraphQL."""
+    from app.graphql.schema import schema
+    from app.rest.routes.history import SetDiffOut, SetHistoryOut
+    from queries.history import DepthChange
+
+    def fields(name: str) -> list[str]:
+        return list(schema._schema.get_type(name).fields)
+
+    assert fields("SetVersion") == ["set", "number", "created", "digest", "latest", "members", "counts"]
+    assert fields("SetDiff") == ["set", "fromVersion", "toVersion", "unchanged", "members", "records", "statements",
+                                 "citations", "quotations", "limitations", "restsOn"]
+    assert fields("DepthChange") == ["statement", "fromDepth", "toDepth"]
+    assert fields("Run")[-1] == "analysisSet" and fields("RunComparison")[5] == "declared"
+    assert [f.alias or n for n, f in SetHistoryOut.model_fields.items()] == ["set", "latest", "versions"]
+    assert [f.alias or n for n, f in SetDiffOut.model_fields.items()][:3] == ["set", "from", "to"]
+    assert shapes.plain(DepthChange("s/d#L1", 1, 2)) == ["s/d#L1", 1, 2]

@@ -11,6 +11,7 @@ from graph.stores.sqlite import SQLiteStore
 from queries.documents import document_trees
 from queries.history import diff_versions, history, store_at
 from queries.runs import compare_runs, runs_of
+from queries.shapes import plain
 from queries.traversal import rests_on
 from queries.validation import check
 from tests.conftest import fresh_neo4j_store
@@ -36,7 +37,7 @@ def both(pair, fn) -> tuple[str, str]:
 
 
 def untimed(found) -> dict:
-    data = found.to_dict()
+    data = plain(found)
     for v in data["versions"]:
         assert v.pop("created") is not None
     return data

@@ -9,7 +9,7 @@ import pytest
 from graph.model import Label
 from graph.store import Direction, KeepsVersions
 from graph.stores.sqlite import SQLiteStore
-from graph.versions import decode, encode, snapshot
+from graph.versions import VersionCounts, decode, encode, snapshot
 from queries.history import read_set
 from tests.conftest import ingest_into
 from tests.contract.helpers import canonical
@@ -49,11 +49,17 @@ def test_each_changed_write_keeps_a_version_and_an_unchanged_one_none(store):
         assert [(m.document, m.role, m.sha256) for m in version.members] == [
             (f"{LEDGER}/{role}", role, sha256(folder / f"{role}.md"))
             for role in ("reconciliation", "runtime", "synthesis")]
-    assert versions[0].counts == {"documents": 3, "sections": 15, "statements": 38, "records": 3, "declarations": 3,
-                                  "citations": 22, "quotations": 0, "source_files": 3, "nodes": 65, "edges": 85}
+    assert versions[0].counts == VersionCounts(documents=3, sections=15, statements=38, records=3, declarations=3,
+                                               citations=22, quotations=0, source_files=3, nodes=65, edges=85)
+    # the summary a store keeps beside the blob: members, then counts, keyed by field name
+    assert versions[0].summary_json().startswith('{"members":[{"document":"%s/reconciliation","role":"reconciliation",'
+                                                 '"path":' % LEDGER)
+    assert versions[0].summary_json().endswith(
+        '"counts":{"documents":3,"sections":15,"statements":38,"records":3,"declarations":3,"citations":22,'
+        '"quotations":0,"source_files":3,"nodes":65,"edges":85}}')
     # version 2: one amendment paragraph more (one statement), which cites two records
-    assert {k: versions[1].counts[k] for k in ("statements", "citations", "records")} == \
-        {"statements": 39, "citations": 24, "records": 3}
+    counts = versions[1].counts
+    assert (counts.statements, counts.citations, counts.records) == (39, 24, 3)
 
     # each version rebuilds its set exactly in an empty store; the latest is the live graph
     for number, expected in ((1, v1_content), (2, set_content(store, LEDGER))):

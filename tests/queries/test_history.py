@@ -27,7 +27,7 @@ def test_history_lists_the_versions(store):
     ledger_versions(store)
     found = history(store, L)
     assert found.latest == 2
-    assert [(v.number, v.counts["statements"], v.counts["citations"]) for v in found.versions] == [(1, 38, 22), (2, 39, 24)]
+    assert [(v.number, v.counts.statements, v.counts.citations) for v in found.versions] == [(1, 38, 22), (2, 39, 24)]
     assert [m.sha256 for m in found.versions[1].members] == [sha256(LEDGER_V2 / f"{r}.md")
                                                              for r in ("reconciliation", "runtime", "synthesis")]
     with pytest.raises(AnalysisSetNotFound, match="no analysis set 'nope' in the store"):

@@ -2,7 +2,8 @@
 ``GET /systems/{system}/runs`` and ``GET /compare``.
 
 Each body is exactly the ``--json`` of ``citegraph history``, ``diff``, ``runs`` and ``compare``
-(the results' ``to_dict``). Every other read route takes ``?version=N``
+(the result as :func:`queries.shapes.plain` gives it), its model built from the result dataclass
+(:func:`app.rest.shapes.response_model`). Every other read route takes ``?version=N``
 (:func:`app.rest.deps.read_version`).
 """
 
@@ -13,25 +14,35 @@ from typing import Annotated, Optional
 from fastapi import APIRouter, Query
 
 from app.rest.deps import Depth, SettingsDep, StoreDep, in_snapshot
-from queries.history import diff_versions, history
-from queries.runs import compare_runs, runs_of
+from app.rest.shapes import response_model
+from queries.history import SetDiff, SetHistory, diff_versions, history
+from queries.runs import RunComparison, SystemRuns, compare_runs, runs_of
 from queries.shapes import plain
 
-__all__ = ["router"]
+__all__ = ["router", "SetHistoryOut", "SetDiffOut", "SystemRunsOut", "RunComparisonOut"]
+
+SetHistoryOut = response_model(SetHistory)
+"""``GET /sets/{set_id}/versions``: :class:`queries.history.SetHistory`."""
+SetDiffOut = response_model(SetDiff)
+"""``GET /sets/{set_id}/diff``: :class:`queries.history.SetDiff`."""
+SystemRunsOut = response_model(SystemRuns)
+"""``GET /systems/{system}/runs``: :class:`queries.runs.SystemRuns`."""
+RunComparisonOut = response_model(RunComparison)
+"""``GET /compare``: :class:`queries.runs.RunComparison`."""
 
 router = APIRouter(tags=["history"])
 
 Version = Annotated[Optional[int], Query(ge=1, description="A version number (GET /sets/{id}/versions lists them).")]
 
 
-@router.get("/sets/{set_id}/versions")
+@router.get("/sets/{set_id}/versions", response_model=SetHistoryOut)
 async def get_versions(set_id: str, store: StoreDep) -> dict:
     """The kept versions of the set, oldest first: number, ingest time, members' SHA-256, counts
     (``{"set", "latest", "versions": [...]}``)."""
-    return (await in_snapshot(store, history, set_id)).to_dict()
+    return plain(await in_snapshot(store, history, set_id))
 
 
-@router.get("/sets/{set_id}/diff")
+@router.get("/sets/{set_id}/diff", response_model=SetDiffOut)
 async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
                    from_: Annotated[Version, Query(alias="from")] = None,
                    to: Version = None, max_depth: Depth = None) -> dict:
@@ -43,14 +54,14 @@ async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
     return plain(result)
 
 
-@router.get("/systems/{system}/runs")
+@router.get("/systems/{system}/runs", response_model=SystemRunsOut)
 async def get_runs(system: str, store: StoreDep) -> dict:
     """The analysis sets analysing the system (its slug or name): run-id, date, pinned revisions,
     cutoff (``{"system", "name", "runs": [...]}``)."""
     return plain(await in_snapshot(store, runs_of, system))
 
 
-@router.get("/compare")
+@router.get("/compare", response_model=RunComparisonOut)
 async def get_compare(store: StoreDep, a: Annotated[str, Query(description="One run (analysis set).")],
                       b: Annotated[str, Query(description="Another run of the same system.")],
                       version_a: Version = None, version_b: Version = None) -> dict:
