@@ -26,15 +26,18 @@ _TYPES: dict[type, type] = {}
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
                 descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
                 overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None,
-                key: Callable[[Any], tuple] | None = None) -> type:
+                hidden: tuple[str, ...] = (), key: Callable[[Any], tuple] | None = None,
+                repeats: bool = False) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
     with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
     (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), and
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
     ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
     of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
-    keep the field's own or wire name); ``key``, for a type a Relay connection pages, the cursor
-    key of a result object (:func:`app.graphql.pagination.keyed`). One type
+    keep the field's own or wire name); ``hidden`` fields GraphQL does not show (what other
+    faces or renderers read: a block's ``gap``); ``key``, for a type a Relay connection pages, the
+    cursor key of a result object, and ``repeats`` when equal objects may stand in one list
+    (:func:`app.graphql.pagination.keyed`). One type
     per class, so nested results must be given their type first when it is to have another name,
     a description or extra fields.
 
@@ -49,6 +52,8 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
     descriptions, overrides, names = descriptions or {}, overrides or {}, names or {}
     for f in dataclasses.fields(cls):
+        if f.name in hidden:
+            continue
         if f.name in overrides:
             namespace["__annotations__"][f.name], namespace[f.name] = overrides[f.name]
             continue
@@ -61,7 +66,7 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
                            description=description)
     _TYPES[cls] = made
     if key is not None:
-        keyed(cls, key)
+        keyed(cls, key, repeats=repeats)
     return made
 
 
