@@ -425,7 +425,9 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
         store.close()
     report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order
     if as_json:
-        _print_json(report.to_dict())
+        from queries.shapes import plain
+
+        _print_json(plain(report))
     else:
         for r in report.results:
             status = "ok" if r.ok else "DIFFERS"
@@ -438,7 +440,7 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
                     sys.stdout.write(r.diff)
                 elif r.note:
                     out.print(f"         {r.note}", markup=False, highlight=False)
-        out.print(f"{counted(len(report.results), 'document')}, {len(report.differing)} differ", markup=False,
+        out.print(f"{counted(report.documents, 'document')}, {report.differing} differ", markup=False,
                   highlight=False)
     if report.differing:
         raise typer.Exit(1)

@@ -241,7 +241,7 @@ def verify(args: dict) -> dict:
         for set_id in sets:
             report = run_verify(document_trees(store, set_id=set_id))
             documents += len(report.results)
-            differing += len(report.differing)
+            differing += report.differing
             size += sum(r.size for r in report.results)
         seconds = time.perf_counter() - t0
     finally:

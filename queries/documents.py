@@ -71,7 +71,7 @@ class BlockQuotation:
 class DocumentBlock:
     """One Section or Statement node of a document.
 
-    ``label`` is ``Section`` or ``Statement``; ``kind`` the section kind (``section``, ``kinds``,
+    ``id`` is the node id and ``document`` the id of the document holding it; ``label`` is ``Section`` or ``Statement``; ``kind`` the section kind (``section``, ``kinds``,
     ``declaration``, ``annotation``, ``subsection``) or statement kind (``paragraph``,
     ``table_row``, …); ``order`` the block index in the document (1-based); ``line`` its first
     line in the member; ``level`` the heading level (2–6, sections) or 0; ``text`` the heading
@@ -81,6 +81,7 @@ class DocumentBlock:
     """
 
     id: str
+    document: str
     label: str
     kind: str
     order: int
@@ -290,6 +291,7 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
         block = section_of(node) if node.label == Label.SECTION else statement_of(node)
         blocks[node.document_id or ""].append(DocumentBlock(
             id=node.id,
+            document=node.document_id or "",
             label=str(node.label),
             kind=block.kind,
             order=block.order,

@@ -16,7 +16,7 @@ from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, docum
 from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
 from queries.traversal import records_named
 
-__all__ = ["Annotation", "RelatedRecord", "RecordDossier", "record_dossiers"]
+__all__ = ["Annotation", "RelatedRecord", "Quoted", "RecordDossier", "record_dossiers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,14 @@ class RelatedRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Quoted:
+    """A quotation behind the record: the ``statement`` id quoting it and the ``quotation``."""
+
+    statement: str
+    quotation: BlockQuotation
+
+
+@dataclass(frozen=True, slots=True)
 class RecordDossier:
     """Everything about one record of one analysis set.
 
@@ -57,19 +65,19 @@ class RecordDossier:
         Annotations on it, by (document, order).
     supersedes, superseded_by : tuple of RelatedRecord
         Records this one supersedes / is superseded by (``SUPERSEDED_BY`` edges).
-    amendments : tuple of (str, DocumentBlock)
-        ``amendment`` and ``conflict`` statements citing it, with their document id.
+    amendments : tuple of DocumentBlock
+        ``amendment`` and ``conflict`` statements citing it.
     part_of, parts : tuple of RelatedRecord
         Its containers and its parts (``PART_OF`` edges).
-    quotations : tuple of (str, BlockQuotation)
+    quotations : tuple of Quoted
         Quotations in its declaration and annotations, with the quoting statement id.
     source_files : tuple of str
         Paths cited or quoted by its declaration and annotations, then paths cited for the same
         text as the record (same citation span) by statements citing it; first occurrence order.
     sources : tuple of str
         ``SRC-n`` cited likewise.
-    limitations : tuple of (str, DocumentBlock)
-        Limitations table rows citing it, with their document id.
+    limitations : tuple of DocumentBlock
+        Limitations table rows citing it.
     rests_on : RestsOnSubgraph
         Everything resting on it, in its set.
     documents : tuple of DocumentTree
@@ -83,13 +91,13 @@ class RecordDossier:
     annotations: tuple[Annotation, ...]
     supersedes: tuple[RelatedRecord, ...]
     superseded_by: tuple[RelatedRecord, ...]
-    amendments: tuple[tuple[str, DocumentBlock], ...]
+    amendments: tuple[DocumentBlock, ...]
     part_of: tuple[RelatedRecord, ...]
     parts: tuple[RelatedRecord, ...]
-    quotations: tuple[tuple[str, BlockQuotation], ...]
+    quotations: tuple[Quoted, ...]
     source_files: tuple[str, ...]
     sources: tuple[str, ...]
-    limitations: tuple[tuple[str, DocumentBlock], ...]
+    limitations: tuple[DocumentBlock, ...]
     rests_on: RestsOnSubgraph
     documents: tuple[DocumentTree, ...]
 
@@ -189,13 +197,13 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
     parts = tuple(_related(e.src, related, stated_by(e)) for e in in_edges if e.kind == EdgeKind.PART_OF)
     citing = sorted({e.src for e in in_edges if e.kind == EdgeKind.CITES and e.src in blocks},
                     key=lambda i: (blocks[i][0].id, blocks[i][1].order))
-    amendments = tuple((blocks[i][0].id, blocks[i][1]) for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
+    amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
     limitations = tuple(
-        (blocks[i][0].id, blocks[i][1]) for i in citing
+        blocks[i][1] for i in citing
         if blocks[i][1].kind == "table_row" and blocks[i][1].props.get("table") == "limitations"
     )
     behind = [*fields, *(b for a in annotations for b in a.body)]
-    quotations = tuple((b.id, b.quotation) for b in behind if b.quotation is not None)
+    quotations = tuple(Quoted(b.id, b.quotation) for b in behind if b.quotation is not None)
     files: dict[str, None] = {}
     sources: dict[str, None] = {}
     for b in behind:
@@ -216,8 +224,8 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
                 elif c.target_kind == "source":
                     sources.setdefault(c.target)
     rests = rests_on_subgraph(store, record_id_of(record), set_id=record.set_id, max_depth=max_depth)
-    used = {declaration_document, *(a.document for a in annotations), *(d for d, _ in amendments),
-            *(d for d, _ in limitations)}
+    used = {declaration_document, *(a.document for a in annotations), *(b.document for b in amendments),
+            *(b.document for b in limitations)}
     return RecordDossier(
         record=record, declaration=declaration, declaration_document=declaration_document, fields=fields,
         annotations=tuple(annotations), supersedes=supersedes, superseded_by=superseded_by,

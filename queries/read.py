@@ -6,19 +6,22 @@ sections and statements), so that ``app/graphql`` keeps no query logic of its ow
 named by its id or by the path it was ingested from, as :func:`queries.documents.find_document`
 names it, on every face. It also groups what a record's page shows: the body of a declaration or
 annotation heading (:meth:`GraphRead.record_body`), a record's annotations
-(:meth:`GraphRead.annotations`) and the statuses a statement states (:func:`statuses_of`).
+(:meth:`GraphRead.annotations`) and the statuses a statement states (:func:`statuses_of`). A
+citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation`` shows).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
-from graph.codec import citation_form
+from graph.codec import citation_of
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
 
-__all__ = ["GraphRead", "matches", "document_order", "line_order", "block_node", "statuses_of"]
+__all__ = ["GraphRead", "NodeCitation", "matches", "document_order", "line_order", "citation_order", "block_node",
+           "statuses_of"]
 
 
 def matches(text: str | None, value: object) -> bool:
@@ -44,6 +47,40 @@ def line_order(node_id: str) -> tuple:
     head, _, tail = node_id.partition("#")
     digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCitation:
+    """One citation between two nodes (a CITES edge, decoded by :func:`graph.codec.citation_of`):
+    ``form``, ``token`` as written and ``target_kind`` (:class:`domain.model.Citation`);
+    ``start``/``end`` the token's character offsets in the citing text and
+    ``span_start``/``span_end`` those of the text it supports; ``citing_id`` the citing statement,
+    section or document and ``target_id`` the cited node; ``seq`` its place among the citing
+    node's citations, as written."""
+
+    form: str
+    token: str
+    target_kind: str
+    start: int
+    end: int
+    span_start: int
+    span_end: int
+    citing_id: str
+    target_id: str
+    seq: int
+
+    @classmethod
+    def of(cls, edge: Edge) -> "NodeCitation":
+        """The citation on CITES ``edge``."""
+        c = citation_of(edge)
+        return cls(c.form, c.token, c.target_kind, c.start, c.end, c.span_start, c.span_end, edge.src, edge.dst,
+                   edge.seq)
+
+
+def citation_order(c: NodeCitation) -> tuple:
+    """Sort key of citations in document order of the citing node, then as written in it:
+    (*:func:`line_order` of the citing id, seq, target id)."""
+    return (*line_order(c.citing_id), c.seq, c.target_id)
 
 
 def block_node(block: DocumentBlock, tree: DocumentTree) -> Node:
@@ -177,12 +214,12 @@ class GraphRead:
         return sorted(chosen, key=lambda n: line_order(n.id))
 
     @staticmethod
-    def citations(edges: Iterable[Edge], *, form: str | None = None, as_written: bool = False) -> list[Edge]:
-        """The citation ``edges`` of ``form`` (any, for None), in document order of the citing node
-        (then as written in it), or with ``as_written`` in the order written in one citing node."""
-        chosen = sorted((e for e in edges if form is None or citation_form(e) == form),
-                        key=lambda e: (*line_order(e.src), e.seq, e.dst))
-        return sorted(chosen, key=lambda e: (e.seq, e.dst)) if as_written else chosen
+    def citations(edges: Iterable[Edge], *, form: str | None = None, as_written: bool = False) -> list[NodeCitation]:
+        """The citations on CITES ``edges`` of ``form`` (any, for None), in document order of the
+        citing node (then as written in it: :func:`citation_order`), or with ``as_written`` in the
+        order written in one citing node."""
+        chosen = sorted((c for c in map(NodeCitation.of, edges) if form is None or c.form == form), key=citation_order)
+        return sorted(chosen, key=lambda c: (c.seq, c.target_id)) if as_written else chosen
 
     @staticmethod
     def record_body(tree: DocumentTree, section_id: str) -> list[Node]:

@@ -120,10 +120,6 @@ class Citation:
     text: str
     line: int
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return {k: getattr(self, k) for k in self.__slots__}
-
 
 def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None) -> list[Citation]:
     """Every citation of ``record_id`` (in every set, or ``set_id``), sorted by (document, line,

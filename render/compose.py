@@ -386,8 +386,8 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
     lines += [f"Supersedes {r.record_id}" + (f" (stated in {r.statement})" if r.statement else "") + "."
               for r in d.supersedes]
     items.extend(Paragraph(line, line, set_id=set_id) for line in lines)
-    for document, block in d.amendments:
-        items.extend(_block_items(_tree(d, document), [block], shift=0, anchored=True))
+    for block in d.amendments:
+        items.extend(_block_items(_tree(d, block.document), [block], shift=0, anchored=True))
     if not lines and not d.amendments:
         items.append(_text("none"))
     for r in (*d.superseded_by, *d.supersedes, *d.part_of, *d.parts):
@@ -402,7 +402,8 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
         items.append(_text("none"))
 
     items.append(heading("Quotations and source files"))
-    for statement, q in d.quotations:
+    for quoted in d.quotations:
+        statement, q = quoted.statement, quoted.quotation
         body = q.text.strip("\n")
         one_line = " ".join(body.split())
         quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.split("\n"))
@@ -419,8 +420,8 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
 
     items.append(heading("Limitations naming it"))
     by_document: dict[str, list[DocumentBlock]] = {}
-    for document, block in d.limitations:
-        by_document.setdefault(document, []).append(block)
+    for block in d.limitations:
+        by_document.setdefault(block.document, []).append(block)
     for document, rows in by_document.items():
         tree = _tree(d, document)
         items.append(_text(f"In {_where(tree, rows[0])}."))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from graph.codec import member_of, member_text
@@ -79,30 +79,21 @@ class RoundTrip:
     diff: str | None = None
     note: str | None = None
 
-    def to_dict(self) -> dict:
-        """JSON-compatible form."""
-        return {
-            "document": self.document, "path": self.path, "format": self.format, "expected": self.expected,
-            "actual": self.actual, "size": self.size, "rebuilt_size": self.rebuilt_size, "ok": self.ok,
-            "diff": self.diff, "note": self.note,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """Round trips of every document checked, sorted as given (set, role order, id)."""
+    """Round trips of every document checked (``results``, sorted as given: set, role order, id),
+    with the number of ``documents`` checked and of those ``differing`` from the original. Its
+    JSON (``verify --json``) is :func:`queries.shapes.plain` of it:
+    ``{"documents", "differing", "results": [...]}``."""
 
+    documents: int = field(init=False)
+    differing: int = field(init=False)
     results: tuple[RoundTrip, ...]
 
-    @property
-    def differing(self) -> tuple[RoundTrip, ...]:
-        """The documents whose rebuild differs from the original."""
-        return tuple(r for r in self.results if not r.ok)
-
-    def to_dict(self) -> dict:
-        """``{"documents", "differing", "results": [...]}``."""
-        return {"documents": len(self.results), "differing": len(self.differing),
-                "results": [r.to_dict() for r in self.results]}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "documents", len(self.results))
+        object.__setattr__(self, "differing", sum(1 for r in self.results if not r.ok))
 
 
 def verify(trees: Iterable[DocumentTree], *,

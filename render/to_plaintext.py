@@ -156,7 +156,7 @@ def plain_block(block: DocumentBlock) -> str:
     Examples
     --------
     >>> from queries.documents import DocumentBlock
-    >>> b = DocumentBlock("d#L9", "Statement", "field", 9, 9, 0, "", "- **Owner:** the `runner`\\n  and host.", "", None)
+    >>> b = DocumentBlock("d#L9", "d", "Statement", "field", 9, 9, 0, "", "- **Owner:** the `runner`\\n  and host.", "", None)
     >>> plain_block(b)
     'Owner: the runner and host.'
     """

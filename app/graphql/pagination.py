@@ -32,18 +32,36 @@ class Keyed(Protocol):
 
 
 _KEYS: dict[type, Callable[[Any], tuple]] = {}
+_REPEATS: set[type] = set()
 
 
-def keyed(cls: type, key: Callable[[Any], tuple]) -> None:
+def keyed(cls: type, key: Callable[[Any], tuple], *, repeats: bool = False) -> None:
     """Page the instances of ``cls`` (a result dataclass a resolver returns as it is, with no
-    ``cursor_key`` method of its own) by ``key(item)``."""
+    ``cursor_key`` method of its own) by ``key(item)``; with ``repeats``, equal items (of equal
+    keys) may stand in one list, and each one's key is then followed by its rank among them in
+    the list (0, 1, …), so that keys stay unique."""
     _KEYS[cls] = key
+    if repeats:
+        _REPEATS.add(cls)
 
 
 def cursor_key(item: Any) -> tuple:
     """The sort key of connection item ``item``: its type's :func:`keyed` key, else ``item.cursor_key()``."""
     key = _KEYS.get(type(item))
     return key(item) if key is not None else item.cursor_key()
+
+
+def _keys(items: Sequence[Any]) -> list[tuple]:
+    """The cursor key of each of ``items``, ranks added for types that repeat (see :func:`keyed`)."""
+    ranks: dict[tuple, int] = {}
+    out = []
+    for item in items:
+        key = tuple(cursor_key(item))
+        if type(item) in _REPEATS:
+            rank = ranks[key] = ranks.get(key, -1) + 1
+            key = (*key, rank)
+        out.append(key)
+    return out
 
 
 def encode_cursor(key: Sequence[Any]) -> str:
@@ -129,7 +147,8 @@ class Connection(relay.Connection[NodeType]):
         """
         first, last = page_size(info, first, last)
         items = list(nodes)
-        keys = [_comparable(cursor_key(n)) for n in items]
+        raw = _keys(items)
+        keys = [_comparable(k) for k in raw]
         start, end = 0, len(items)
         if after is not None:
             start = bisect_right(keys, _comparable(decode_cursor(after)))
@@ -139,8 +158,8 @@ class Connection(relay.Connection[NodeType]):
             end = min(end, start + first)
         if last is not None:
             start = max(start, end - last)
-        edges = [relay.Edge(cursor=encode_cursor(cursor_key(n)), node=n)
-                 for n in items[start:end]]
+        edges = [relay.Edge(cursor=encode_cursor(key), node=n)
+                 for key, n in zip(raw[start:end], items[start:end])]
         return cls(
             edges=edges,
             total_count=len(items),

@@ -1,6 +1,7 @@
-"""GraphQL types of query results: rests-on (the :mod:`queries.traversal` shapes themselves, built by
-:func:`app.graphql.shapes.object_type`), record dossiers (:mod:`queries.dossier`) and check findings
-(:mod:`queries.validation`, a Relay connection), these two converted ``from_domain``."""
+"""GraphQL types of query results, built by :func:`app.graphql.shapes.object_type` from the result
+dataclasses themselves: rests-on (:mod:`queries.traversal`), record dossiers (:mod:`queries.dossier`,
+their blocks :class:`queries.documents.DocumentBlock`) and check findings (:mod:`queries.validation`,
+a Relay connection)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,8 @@ from app.graphql.pagination import Connection
 from app.graphql.shapes import object_type
 from app.graphql.types import GraphNode, Record, Statement, wrap
 from queries import dossier as dossier_domain
-from queries.documents import BlockCitation, BlockQuotation, DocumentBlock, DocumentTree
+from queries.documents import BlockCitation, BlockQuotation, DocumentBlock
 from queries.dossier import record_dossiers
-from queries.read import block_node
 from queries import traversal as domain_traversal
 from queries.traversal import rests_on
 from queries.validation import CheckReport, check
@@ -67,39 +67,17 @@ BlockQuotationOut = object_type(BlockQuotation, name="BlockQuotationOut", names=
                                 description="A quotation a dossier block quotes.")
 
 
-@strawberry.type(description="A section or statement of a document, as the dossier shows it.")
-class DossierBlock:
-    node_id: str
-    document: str
-    label: str
-    kind: str
-    order: int
-    line: int
-    level: int
-    text: str
-    markup: str
-    parent: Optional[str]
-    citations: list[BlockCitationOut]
-    quotation: Optional[BlockQuotationOut]
-    graph_node: strawberry.Private[object]
-
-    @strawberry.field(description="The block as a graph node (Section or Statement).")
-    def node(self) -> Optional[GraphNode]:
-        return self.graph_node  # type: ignore[return-value]
-
-    @classmethod
-    def from_domain(cls, block: DocumentBlock, tree: DocumentTree) -> "DossierBlock":
-        return cls(node_id=block.id, document=tree.id, label=block.label, kind=block.kind, order=block.order,
-                   line=block.line, level=block.level, text=block.text, markup=block.markup, parent=block.parent,
-                   citations=list(block.citations), quotation=block.quotation,
-                   graph_node=wrap(block_node(block, tree)))
+async def _block_node(self: DocumentBlock, info: Ctx) -> Optional[GraphNode]:
+    return wrap(await info.context.loaders.node(self.id))
 
 
-@strawberry.type(description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
-class DossierAnnotation:
-    document: str
-    section: Optional[DossierBlock]
-    body: list[DossierBlock]
+DossierBlock = object_type(
+    DocumentBlock, name="DossierBlock", description="A section or statement of a document, as the dossier shows it.",
+    names={"id": "nodeId"}, hidden=("gap", "props"),
+    extra={"node": strawberry.field(resolver=_block_node, description="The block as a graph node (Section or Statement).")})
+DossierAnnotation = object_type(
+    dossier_domain.Annotation, name="DossierAnnotation",
+    description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
 
 
 async def _related_record(self: dossier_domain.RelatedRecord, info: Ctx) -> Optional[Record]:
@@ -109,63 +87,23 @@ async def _related_record(self: dossier_domain.RelatedRecord, info: Ctx) -> Opti
 RelatedRecord = object_type(dossier_domain.RelatedRecord, names={"node": "nodeId"},
                             description="A record linked to the dossier's record, with the statement stating the link.",
                             extra={"record": strawberry.field(resolver=_related_record)})
+DossierQuotation = object_type(dossier_domain.Quoted, name="DossierQuotation",
+                               description="A quotation behind the record's declaration or annotations.")
 
 
-@strawberry.type(description="A quotation behind the record's declaration or annotations.")
-class DossierQuotation:
-    statement: str
-    quotation: BlockQuotationOut
+def _dossier_record(self: dossier_domain.RecordDossier) -> Record:
+    return wrap(self.record)  # type: ignore[return-value]
 
 
-@strawberry.type(description="Everything the ingested members say about one record of one set.")
-class Dossier:
-    record: Record
-    declaration: Optional[DossierBlock]
-    declaration_document: Optional[str]
-    fields: list[DossierBlock]
-    annotations: list[DossierAnnotation]
-    supersedes: list[RelatedRecord]
-    superseded_by: list[RelatedRecord]
-    amendments: list[DossierBlock]
-    part_of: list[RelatedRecord]
-    parts: list[RelatedRecord]
-    quotations: list[DossierQuotation]
-    source_files: list[str]
-    sources: list[str]
-    limitations: list[DossierBlock]
-    rests_on: RestsOn
+def _dossier_rests_on(self: dossier_domain.RecordDossier) -> RestsOn:
+    return self.rests_on.report
 
-    @classmethod
-    def from_domain(cls, d: dossier_domain.RecordDossier) -> "Dossier":
-        trees = {t.id: t for t in d.documents}
 
-        def block(document: str | None, b: DocumentBlock | None) -> DossierBlock | None:
-            if b is None or document not in trees:
-                return None
-            return DossierBlock.from_domain(b, trees[document])
-
-        def blocks(document: str | None, bs: Iterable[DocumentBlock]) -> list[DossierBlock]:
-            return [x for x in (block(document, b) for b in bs) if x is not None]
-
-        quotations = [DossierQuotation(statement=s, quotation=q) for s, q in d.quotations]
-        return cls(
-            record=wrap(d.record),  # type: ignore[arg-type]
-            declaration=block(d.declaration_document, d.declaration),
-            declaration_document=d.declaration_document,
-            fields=blocks(d.declaration_document, d.fields),
-            annotations=[DossierAnnotation(document=a.document, section=block(a.document, a.section),
-                                           body=blocks(a.document, a.body)) for a in d.annotations],
-            supersedes=list(d.supersedes),
-            superseded_by=list(d.superseded_by),
-            amendments=[x for doc, b in d.amendments if (x := block(doc, b)) is not None],
-            part_of=list(d.part_of),
-            parts=list(d.parts),
-            quotations=quotations,
-            source_files=list(d.source_files),
-            sources=list(d.sources),
-            limitations=[x for doc, b in d.limitations if (x := block(doc, b)) is not None],
-            rests_on=d.rests_on.report,
-        )
+Dossier = object_type(
+    dossier_domain.RecordDossier, name="Dossier",
+    description="Everything the ingested members say about one record of one set.", hidden=("documents",),
+    overrides={"record": (Record, strawberry.field(resolver=_dossier_record)),
+               "rests_on": (RestsOn, strawberry.field(resolver=_dossier_rests_on))})
 
 
 async def run_dossier(info: Ctx, record_id: str, *, set_id: str | None, max_depth: int | None) -> Dossier:
@@ -173,55 +111,40 @@ async def run_dossier(info: Ctx, record_id: str, *, set_id: str | None, max_dept
     ctx = info.context
     found = await call(record_dossiers, ctx.store, record_id, set_id=set_id,
                        max_depth=ctx.settings.depth(max_depth))
-    return Dossier.from_domain(found[0])
+    return found[0]
 
 
 # -- check -----------------------------------------------------------------------------------------
 
-@strawberry.type(description="A validation finding (`citegraph check`): a stable `code`, `severity` error or warning, "
-                             "where (`file`, `line`, 0 for whole-file findings) and the `nodeId` concerned.")
-class Finding:
-    code: str
-    severity: str
-    set: str
-    file: str
-    line: int
-    node_id: str
-    message: str
-    key: strawberry.Private[tuple]
-
-    @strawberry.field(description="The node concerned, when it is in the store.")
-    async def node(self, info: Ctx) -> Optional[GraphNode]:
-        return wrap(await info.context.loaders.node(self.node_id)) if self.node_id else None
-
-    def cursor_key(self) -> tuple:
-        return self.key
-
-    @classmethod
-    def from_domain(cls, f: DomainFinding, occurrence: int) -> "Finding":
-        return cls(code=f.code, severity=f.severity, set=f.set, file=f.file, line=f.line, node_id=f.node,
-                   message=f.message, key=(f.set, f.file, f.line, f.code, f.node, f.message, occurrence))
+async def _finding_node(self: DomainFinding, info: Ctx) -> Optional[GraphNode]:
+    return wrap(await info.context.loaders.node(self.node)) if self.node else None
 
 
-@strawberry.type(description="Validation of the stored graph: counts and findings (sorted by set, file, line, code).")
-class CheckResult:
-    errors: int
-    warnings: int
-    report: strawberry.Private[CheckReport]
+def _finding_key(f: DomainFinding) -> tuple:
+    return (f.set, f.file, f.line, f.code, f.node, f.message)
 
-    @relay.connection(Connection[Finding], description="Findings, optionally of one `severity` or `code`.")
-    def findings(self, severity: Optional[str] = None, code: Optional[str] = None) -> Iterable[Finding]:
-        seen: dict[tuple, int] = {}
-        out = []
-        for f in self.report.findings:
-            base = (f.set, f.file, f.line, f.code, f.node, f.message)
-            seen[base] = seen.get(base, -1) + 1
-            if (severity is None or f.severity == severity) and (code is None or f.code == code):
-                out.append(Finding.from_domain(f, seen[base]))
-        return sorted(out, key=Finding.cursor_key)
+
+Finding = object_type(
+    DomainFinding, description="A validation finding (`citegraph check`): a stable `code`, `severity` error or "
+                               "warning, where (`file`, `line`, 0 for whole-file findings) and the `nodeId` concerned.",
+    names={"node": "nodeId"}, key=_finding_key, repeats=True,
+    extra={"graph_node": strawberry.field(name="node", resolver=_finding_node,
+                                          description="The node concerned, when it is in the store.")})
+
+
+def _findings(self: CheckReport, severity: Optional[str] = None, code: Optional[str] = None) -> Iterable[Finding]:
+    chosen = [f for f in self.findings
+              if (severity is None or f.severity == severity) and (code is None or f.code == code)]
+    return sorted(chosen, key=_finding_key)  # equal findings keep their order: their ranks in the cursor
+
+
+CheckResult = object_type(
+    CheckReport, name="CheckResult",
+    description="Validation of the stored graph: counts and findings (sorted by set, file, line, code).",
+    overrides={"findings": (Connection[Finding], relay.connection(
+        Connection[Finding], resolver=_findings, description="Findings, optionally of one `severity` or `code`."))})
 
 
 async def run_check(info: Ctx, set_id: str | None) -> CheckResult:
     """:func:`queries.validation.check` over the stored graph (one set, or every set)."""
-    report = await call(check, info.context.store, set_id=set_id)
-    return CheckResult(errors=report.errors, warnings=report.warnings, report=report)
+    return await call(check, info.context.store, set_id=set_id)

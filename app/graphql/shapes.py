@@ -27,7 +27,8 @@ _TYPES: dict[type, type] = {}
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
                 descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
                 overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None,
-                key: Callable[[Any], tuple] | None = None, after: dict[str, str] | None = None) -> type:
+                hidden: tuple[str, ...] = (), key: Callable[[Any], tuple] | None = None,
+                repeats: bool = False, after: dict[str, str] | None = None) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
     with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
     (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), or
@@ -35,8 +36,10 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
     ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
     of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
-    keep the field's own or wire name); ``key``, for a type a Relay connection pages, the cursor
-    key of a result object (:func:`app.graphql.pagination.keyed`). One type
+    keep the field's own or wire name); ``hidden`` fields GraphQL does not show (what other
+    faces or renderers read: a block's ``gap``); ``key``, for a type a Relay connection pages, the
+    cursor key of a result object, and ``repeats`` when equal objects may stand in one list
+    (:func:`app.graphql.pagination.keyed`). One type
     per class, so nested results must be given their type first when it is to have another name,
     a description or extra fields.
 
@@ -51,6 +54,8 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
     descriptions, overrides, names, extra = descriptions or {}, overrides or {}, names or {}, extra or {}
     for field_name, metadata in _fields(cls):
+        if field_name in hidden:
+            continue
         if field_name in overrides:
             namespace["__annotations__"][field_name], namespace[field_name] = overrides[field_name]
         else:
@@ -66,7 +71,7 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
                            description=description)
     _TYPES[cls] = made
     if key is not None:
-        keyed(cls, key)
+        keyed(cls, key, repeats=repeats)
     return made
 
 

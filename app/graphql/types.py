@@ -16,13 +16,12 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
-from graph.codec import citation_form, citation_of, citation_span, citation_target_kind, citation_token
+from app.graphql.shapes import object_type
 from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
-from graph.model import Edge as GraphEdge
 from graph.store import Direction
 from queries.names import unknown_set
-from queries.read import GraphRead, document_order, line_order, statuses_of
+from queries.read import GraphRead, NodeCitation, citation_order, document_order, line_order, statuses_of
 
 if TYPE_CHECKING:
     from app.graphql.result_types import CheckResult, Dossier, RestsOn
@@ -145,9 +144,9 @@ async def _many(info: Ctx, node_id: str, kinds, direction: Direction, label: Lab
 
 
 async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | None, *,
-                     as_written: bool = False) -> list["Citation"]:
+                     as_written: bool = False) -> list[NodeCitation]:
     edges = await info.context.loaders.edges(node_id, (EdgeKind.CITES,), direction)
-    return [Citation(edge=e) for e in GraphRead.citations(edges, form=form, as_written=as_written)]
+    return GraphRead.citations(edges, form=form, as_written=as_written)
 
 
 # -- sets and documents ----------------------------------------------------------------------------
@@ -534,70 +533,43 @@ class Annotation:
         return document_order(self.anchor)
 
 
-@strawberry.type(description="One citation: a statement (or heading) citing a record, source, file, named reference, "
-                             "section or document.")
-class Citation:
-    edge: strawberry.Private[GraphEdge]
+async def _citing(self: NodeCitation, info: Ctx) -> Optional[GraphNode]:
+    return wrap(await info.context.loaders.node(self.citing_id))
 
-    @strawberry.field(description="`citation`, `mention`, `quotation`, `link` or `frontmatter`.")
-    def form(self) -> str:
-        return citation_form(self.edge)
 
-    @strawberry.field(description="The token as written, e.g. `RT-RTE-mcp-write`.")
-    def token(self) -> str:
-        return citation_token(self.edge)
+async def _citing_statement(self: NodeCitation, info: Ctx) -> Optional[Statement]:
+    node = await info.context.loaders.node(self.citing_id)
+    return wrap(node) if node is not None and node.label == Label.STATEMENT else None  # type: ignore[return-value]
 
-    @strawberry.field(description="`record`, `source`, `file` or `named`.")
-    def target_kind(self) -> str:
-        return citation_target_kind(self.edge)
 
-    @strawberry.field(description="Character offset of the token in the citing text.")
-    def start(self) -> int:
-        return citation_of(self.edge).start
+async def _cited(self: NodeCitation, info: Ctx) -> Optional[GraphNode]:
+    return wrap(await info.context.loaders.node(self.target_id))
 
-    @strawberry.field(description="End offset of the token.")
-    def end(self) -> int:
-        return citation_of(self.edge).end
 
-    @strawberry.field(description="Start offset of the text the citation supports.")
-    def span_start(self) -> int:
-        return citation_span(self.edge)[0]
+async def _supported_text(self: NodeCitation, info: Ctx) -> Optional[str]:
+    node = await info.context.loaders.node(self.citing_id)
+    if node is None:
+        return None
+    return (node.get("text") or "")[self.span_start:self.span_end] if self.span_end > self.span_start else None
 
-    @strawberry.field(description="End offset of the text the citation supports.")
-    def span_end(self) -> int:
-        return citation_span(self.edge)[1]
 
-    @strawberry.field(description="Id of the citing node.")
-    def citing_id(self) -> str:
-        return self.edge.src
-
-    @strawberry.field(description="Id of the cited node.")
-    def target_id(self) -> str:
-        return self.edge.dst
-
-    @strawberry.field(description="The citing statement or section.")
-    async def citing(self, info: Ctx) -> Optional[GraphNode]:
-        return wrap(await info.context.loaders.node(self.edge.src))
-
-    @strawberry.field(description="The citing statement (null when a heading cites).")
-    async def statement(self, info: Ctx) -> Optional[Statement]:
-        node = await info.context.loaders.node(self.edge.src)
-        return wrap(node) if node is not None and node.label == Label.STATEMENT else None
-
-    @strawberry.field(description="The cited node.")
-    async def target(self, info: Ctx) -> Optional[GraphNode]:
-        return wrap(await info.context.loaders.node(self.edge.dst))
-
-    @strawberry.field(description="The part of the citing text this citation supports.")
-    async def supported_text(self, info: Ctx) -> Optional[str]:
-        node = await info.context.loaders.node(self.edge.src)
-        if node is None:
-            return None
-        start, end = citation_span(self.edge)
-        return (node.get("text") or "")[start:end] if end > start else None
-
-    def cursor_key(self) -> tuple:
-        return (*line_order(self.edge.src), self.edge.seq, self.edge.dst)
+Citation = object_type(
+    NodeCitation, name="Citation", key=citation_order, hidden=("seq",),
+    description="One citation: a statement (or heading) citing a record, source, file, named reference, section or "
+                "document.",
+    descriptions={"form": "`citation`, `mention`, `quotation`, `link` or `frontmatter`.",
+                  "token": "The token as written, e.g. `RT-RTE-mcp-write`.",
+                  "target_kind": "`record`, `source`, `file` or `named`.",
+                  "start": "Character offset of the token in the citing text.", "end": "End offset of the token.",
+                  "span_start": "Start offset of the text the citation supports.",
+                  "span_end": "End offset of the text the citation supports.",
+                  "citing_id": "Id of the citing node.", "target_id": "Id of the cited node."},
+    extra={"citing": strawberry.field(resolver=_citing, description="The citing statement or section."),
+           "statement": strawberry.field(resolver=_citing_statement,
+                                         description="The citing statement (null when a heading cites)."),
+           "target": strawberry.field(resolver=_cited, description="The cited node."),
+           "supported_text": strawberry.field(resolver=_supported_text,
+                                              description="The part of the citing text this citation supports.")})
 
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")

@@ -167,6 +167,26 @@ def test_check_findings_agree_with_the_cli_counts(seeded):
     assert all(f["node"]["nodeId"] == f["nodeId"] for f in walk(check["findings"]))
 
 
+def test_equal_findings_are_two_items_told_apart_by_their_rank(monkeypatch):
+    """A finding reported twice is listed twice; each cursor ends with its rank among the equal
+    findings (0, then 1), so paging after the first gives the second."""
+    import app.graphql.result_types as results
+    from app.graphql.pagination import decode_cursor
+    from queries.validation import CheckReport, Finding
+
+    twice = Finding("undeclared-record", "warning", "s", "a.md", 3, "s/x", "cited twice")
+    monkeypatch.setattr(results, "check", lambda store, set_id=None: CheckReport((twice, twice)))
+    query = """query($after: String) { check { warnings
+        findings(first: 1, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { message } } } } }"""
+    first = ok(load(G4), query)["check"]
+    cursor = first["findings"]["pageInfo"]["endCursor"]
+    assert (first["warnings"], first["findings"]["totalCount"], first["findings"]["pageInfo"]["hasNextPage"]) == (2, 2, True)
+    assert decode_cursor(cursor) == ["s", "a.md", 3, "undeclared-record", "s/x", "cited twice", 0]
+    second = ok(load(G4), query, {"after": cursor})["check"]["findings"]
+    assert [f["message"] for f in walk(second)] == ["cited twice"] and not second["pageInfo"]["hasNextPage"]
+    assert decode_cursor(second["pageInfo"]["endCursor"])[-1] == 1
+
+
 def test_declaration_supersessions_parts_and_dossier():
     """On the G4 fixture set (Markdown declarations, supersessions, ``Part of:``)."""
     store = load(G4)

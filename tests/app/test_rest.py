@@ -17,6 +17,7 @@ from app.settings import Settings
 from graph.model import Label
 from graph.stores.sqlite import SQLiteStore
 from queries.records import citations_of
+from queries.shapes import plain
 from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
 from tests.live_server import live_server
 
@@ -176,7 +177,7 @@ def test_read_parity_with_queries(seeds_store):
         assert len(nxt["data"]) == 5 and not {r["id"] for r in nxt["data"]} & {r["id"] for r in records["data"]}
         assert client.get("/records", params={"analyst": "MEM", "q": "vault"}).json()["page"]["total"] == 1
         cites = client.get("/records/RT-RTE-mcp-write/citations").json()
-        assert cites == {"data": [c.to_dict() for c in citations_of(seeds_store, "RT-RTE-mcp-write")], "count": 11}
+        assert cites == {"data": [plain(c) for c in citations_of(seeds_store, "RT-RTE-mcp-write")], "count": 11}
         one = client.get("/records/RT-RTE-mcp-write").json()
         assert [(r["id"], r["declared_in"], r["citations"]) for r in one] == [("tolaria/RT-RTE-mcp-write", None, 11)]
         unknown = client.get("/records/rt-rte-mcp-write")

@@ -293,7 +293,7 @@ def test_im01_pins_verify_and_members_rebuild_exactly(im01):
     assert sorted((d.get("file_name"), d.get("pin_verified")) for d in documents) == [
         (name, True) for name in ("epistemic.md", "memory.md", "overview.md", "reconciliation.md", "runtime.md")]
     report = verify(document_trees(im01, set_id=IM01_SET))
-    assert (len(report.results), report.differing) == (5, ())
+    assert (report.documents, report.differing) == (5, 0)
 
 
 def test_part_of_in_an_annotation_is_a_finding(tmp_path):

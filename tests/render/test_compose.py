@@ -107,7 +107,7 @@ def test_dossier_of_an_undeclared_record(seeds_store):
     (dossier,) = record_dossiers(seeds_store, "RT-RTE-mcp-write")
     assert dossier.declaration is None
     assert [(a.document, a.section.text) for a in dossier.annotations] == [("tolaria/workflow-report", "On RT-RTE-mcp-write")]
-    assert [b.id for _, b in dossier.limitations] == ["tolaria/synthesis#L29"]
+    assert [b.id for b in dossier.limitations] == ["tolaria/synthesis#L29"]
     assert "mcp-server/vault.js" in dossier.source_files and dossier.sources == ("SRC-1",)
     assert len(dossier.rests_on.report.results) == 14
     text = write(dossier_page([dossier]), Format.TXT)
@@ -126,7 +126,7 @@ def test_dossier_of_a_declared_markdown_record(dc_store):
     assert dossier.declaration.text.startswith("RT-OBJ-cheatsheet")
     assert [b.kind for b in dossier.fields] and all(not b.is_section for b in dossier.fields)
     assert [a.document for a in dossier.annotations] == [f"{DC_SET}/memory"]
-    assert {q.path for _, q in dossier.quotations} >= {"dynamic_cheatsheet/utils/extractor.py"}
+    assert {q.quotation.path for q in dossier.quotations} >= {"dynamic_cheatsheet/utils/extractor.py"}
     md = write(dossier_page([dossier]), Format.MD)
     assert "### RT-OBJ-cheatsheet — Caller-carried cheatsheet" in md
     assert "- Storage substrate: Python string during the process;" in md

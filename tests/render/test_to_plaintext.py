@@ -78,7 +78,7 @@ def test_record_anchor_links_keep_the_record_id(dc_store):
 def test_table_cells_keep_escaped_pipes():
     from queries.documents import DocumentBlock
 
-    row = DocumentBlock("d#L3", "Statement", "table_row", 3, 3, 0, "", "| `a \\| b` | [c](x.md) |", "\n", None)
+    row = DocumentBlock("d#L3", "d", "Statement", "table_row", 3, 3, 0, "", "| `a \\| b` | [c](x.md) |", "\n", None)
     assert plain_block(row) == "| a \\| b | c |"
 
 
@@ -86,7 +86,7 @@ def test_a_bare_quote_line_becomes_a_paragraph_break():
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "> first line\n> second line\n>\n> `after` break\n> --- `src/a.js`"
-    block = DocumentBlock("d#L3", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
+    block = DocumentBlock("d#L3", "d", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
                           quotation=BlockQuotation("d#Q3", "", "src/a.js"))
     assert plain_block(block) == "first line second line\n\nafter break --- src/a.js"
 
@@ -98,7 +98,7 @@ def test_a_quotation_nested_in_a_list_item_names_its_path_once():
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "  > Summarize the journal.\n  > --- `prompts/leaf.txt`"
-    block = DocumentBlock("d#L57", "Statement", "quotation", 57, 57, 0, "", markup, "\n", None,
+    block = DocumentBlock("d#L57", "d", "Statement", "quotation", 57, 57, 0, "", markup, "\n", None,
                           quotation=BlockQuotation("d#Q57", "Summarize the journal.", "prompts/leaf.txt"))
     assert plain_block(block) == "Summarize the journal. --- prompts/leaf.txt"
 
