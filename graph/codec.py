@@ -17,6 +17,12 @@ Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``star
 Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
                                     ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
 Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
+Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` (a statement of kind ``field``)
+(statuses)      Statement node      ``statuses``: [label, value] or [label, value, qualifier] entries
+(amendment)     Statement node      ``amends`` (the amended record ID, on a statement of kind ``amendment``)
+Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
+                                    ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
+                                    ``malformed_declaration``, ``malformed_annotation`` (headings)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -29,6 +35,12 @@ Member          Document node       the parser's extra keys (``file_name``, ``ma
                                     ``role``, ``title``, ``member_type``, ``format``, ``path``,
                                     ``sha256``, ``size``, ``preamble``, ``trailer``, ``frontmatter``,
                                     ``run_id``
+MemberIdentity  Document node       ``file_name``, ``record_prefix`` (stated or not), ``run_id``,
+                                    ``reviewed_boundary``, ``frontmatter_lines`` (key → line),
+                                    ``identity_keys`` (run-id and boundary key → frontmatter key),
+                                    ``projection`` (parser's extra keys, Markdown members)
+Pinning         Document node       ``manifest``, ``manifest_members``, ``manifest_lines`` (name →
+                                    line), ``pinned_sha256``, ``pin_verified`` (:mod:`ingest.sets`)
 Review          Review node         ``node``, ``revision``, ``reviewer``, ``at``, ``note``,
                                     ``fingerprint``
 ==============  ==================  ===============================================================
@@ -42,8 +54,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation,
-                          Record, Review, Section, Source, SourceFile, Statement)
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Flaws, Member, MemberIdentity,
+                          NamedReference, Pinning, Quotation, Record, Review, Section, Source, SourceFile, Statement)
 from graph.model import Edge, Node
 
 __all__ = [
@@ -67,8 +79,14 @@ __all__ = [
     "annotation_of",
     "block_line",
     "block_position",
+    "block_order",
     "statement_props",
     "statement_of",
+    "field_of",
+    "field_part_of",
+    "statuses_of",
+    "amended_record",
+    "flaws_of",
     "quotation_props",
     "quotation_of",
     "record_props",
@@ -94,6 +112,8 @@ __all__ = [
     "member_text",
     "member_frontmatter",
     "member_file_name",
+    "member_identity_of",
+    "pinning_of",
     "review_props",
     "review_of",
 ]
@@ -237,6 +257,11 @@ def block_position(node: Node) -> tuple[int, int]:
     return int(node.get("order") or 0), int(node.get("line") or 0)
 
 
+def block_order(node: Node) -> int:
+    """The block index of a Section or Statement ``node`` in its document, 0 when unstated."""
+    return int(node.get("order") or 0)
+
+
 def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
     """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
     then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
@@ -251,6 +276,64 @@ def statement_of(node: Node) -> Statement:
     get = node.props.get
     return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
                      int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+def field_of(node: Node) -> Field | None:
+    """The :class:`~domain.model.Field` a field Statement ``node`` states (missing label or value:
+    ``""``), None for any other block."""
+    get = node.props.get
+    if get("kind") != "field":
+        return None
+    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None)
+
+
+def field_part_of(node: Node) -> str | None:
+    """The record ID a declaration's well-formed ``Part of:`` field ``node`` names (GRAMMAR §4.7),
+    None for any other block: :attr:`domain.model.Field.part_of` without building the field."""
+    return node.props.get("part_of") or None
+
+
+def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
+    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
+    entries of another shape are skipped."""
+    entries = node.props.get("statuses")
+    if not entries:
+        return []
+    out = []
+    for entry in entries:
+        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
+    return out
+
+
+def amended_record(node: Node) -> str | None:
+    """The record ID an amendment Statement ``node`` amends (GRAMMAR §4.8: the first it cites),
+    None for any other block or when it cites none."""
+    get = node.props.get
+    return (get("amends") or None) if get("kind") == "amendment" else None
+
+
+_NO_FLAWS = Flaws()
+_FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
+                        "part_of_malformed", "malformed_declaration", "malformed_annotation"})
+
+
+def flaws_of(node: Node) -> Flaws:
+    """The :class:`~domain.model.Flaws` the parser stored on a Section or Statement ``node``; one
+    shared empty :class:`~domain.model.Flaws` for a block without any (most blocks)."""
+    if _FLAW_KEYS.isdisjoint(node.props):  # one C-level pass over the keys: most blocks have no flaw
+        return _NO_FLAWS
+    get = node.props.get
+    ids, source_ranges, record_ranges, unexpanded = (get("malformed_ids"), get("source_ranges"),
+                                                     get("record_ranges"), get("unexpanded_ranges"))
+    unattributed, part_of = get("unattributed"), get("part_of_malformed")
+    declaration, annotation = get("malformed_declaration"), get("malformed_annotation")
+    if not (ids or source_ranges or record_ranges or unexpanded or unattributed or part_of or declaration
+            or annotation):
+        return _NO_FLAWS
+    return Flaws(tuple(ids or ()), tuple(source_ranges or ()), tuple(record_ranges or ()),
+                 tuple(tuple(pair) for pair in unexpanded or ()), bool(unattributed), part_of or None,
+                 declaration or None, annotation or None)
 
 
 # -- structure and amendments --------------------------------------------------------------------
@@ -414,6 +497,26 @@ def member_file_name(node: Node) -> str | None:
     """The file name a Document ``node`` was read from (``runtime.md``; the parser's
     ``file_name`` key), or None."""
     return node.get("file_name")
+
+
+def member_identity_of(node: Node) -> MemberIdentity:
+    """The :class:`~domain.model.MemberIdentity` a Document ``node`` stores (a plain-text member's:
+    its ``run_id`` alone, ``states_prefix`` False)."""
+    props = node.props
+    get = props.get
+    lines, keys = get("frontmatter_lines") or {}, get("identity_keys") or {}
+    return MemberIdentity(get("file_name"), get("record_prefix"), "record_prefix" in props, get("run_id"),
+                          get("reviewed_boundary"), lines.get(keys.get("run-id", "run-id"), 1),
+                          lines.get(keys.get("reviewed-boundary", "reviewed-boundary"), 1), bool(get("projection")))
+
+
+def pinning_of(node: Node) -> Pinning:
+    """The :class:`~domain.model.Pinning` a Document ``node`` stores (a pin without a manifest line
+    reads line 0; a member read without a manifest: ``Pinning()``)."""
+    get = node.props.get
+    lines = get("manifest_lines") or {}
+    return Pinning(get("manifest"), tuple((name, int(lines.get(name, 0))) for name in get("manifest_members") or ()),
+                   get("pinned_sha256"), get("pin_verified"))
 
 
 # -- Review -----------------------------------------------------------------------------------------

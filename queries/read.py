@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Collection, Iterable, Sequence
 
-from graph.codec import citation_form
+from graph.codec import citation_form, statuses_of
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
@@ -49,16 +49,6 @@ def line_order(node_id: str) -> tuple:
 def block_node(block: DocumentBlock, tree: DocumentTree) -> Node:
     """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
     return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
-
-
-def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
-    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
-    entries of another shape are skipped."""
-    out = []
-    for entry in node.get("statuses") or ():
-        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
-            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
-    return out
 
 
 class GraphRead:
