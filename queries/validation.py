@@ -151,7 +151,7 @@ class _Checker:
         ids = [r.id for r in self.records]
         self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
         self.record_in = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.ANNOTATES], direction=Direction.IN)
-        self.enclosing = self._enclosing()
+        self.bodies = self._bodies()
 
     # -- places -------------------------------------------------------------------------------
 
@@ -171,26 +171,28 @@ class _Checker:
         path, line = place if place is not None else self.place(node_id, edge)
         self.findings.append(Finding(code, severity or CODES[code][0], set_id, path, line, node_id, message))
 
-    def _enclosing(self) -> dict[str, Node | None]:
-        """Innermost declaration or annotation section of every block (None outside records)."""
-        out: dict[str, Node | None] = {}
+    def _bodies(self) -> dict[str, list[Node]]:
+        """The statements whose innermost declaration or annotation section is each section (by
+        node id), in document order; one pass over each document's blocks."""
+        out: dict[str, list[Node]] = defaultdict(list)
         for blocks in self.blocks.values():
-            stack: list[Node] = []
+            stack: list[tuple[Node, int, bool]] = []  # open sections: (node, level, a record's)
             for n in blocks:
                 if n.label == Label.SECTION:
-                    level = section_of(n).level or 2
-                    while stack and (section_of(stack[-1]).level or 2) >= level:
+                    section = section_of(n)
+                    level = section.level or 2
+                    while stack and stack[-1][1] >= level:
                         stack.pop()
-                    stack.append(n)
-                record = next((s for s in reversed(stack)
-                               if section_of(s).kind in ("declaration", "annotation")), None)
-                out[n.id] = record if record is not n else None
+                    stack.append((n, level, section.kind in ("declaration", "annotation")))
+                elif n.label == Label.STATEMENT:
+                    record = next((s for s, _, is_record in reversed(stack) if is_record), None)
+                    if record is not None:
+                        out[record.id].append(n)
         return out
 
     def in_record(self, section: Node) -> list[Node]:
         """Statements inside a declaration or annotation section, in document order."""
-        return [n for n in self.blocks.get(section.document_id or "", [])
-                if n.label == Label.STATEMENT and self.enclosing.get(n.id) is section]
+        return self.bodies.get(section.id, [])
 
     def sets(self) -> dict[str, list[Node]]:
         """Documents per set id."""
