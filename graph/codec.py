@@ -56,7 +56,7 @@ from typing import Any, Mapping
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Flaws, Member, MemberIdentity,
                           NamedReference, Pinning, Quotation, Record, Review, Section, Source, SourceFile, Statement)
-from graph.model import Edge, Node
+from graph.model import Edge, Label, Node
 
 __all__ = [
     "citation_props",
@@ -114,6 +114,7 @@ __all__ = [
     "member_file_name",
     "member_identity_of",
     "pinning_of",
+    "node_name",
     "review_props",
     "review_of",
 ]
@@ -517,6 +518,22 @@ def pinning_of(node: Node) -> Pinning:
     lines = get("manifest_lines") or {}
     return Pinning(get("manifest"), tuple((name, int(lines.get(name, 0))) for name in get("manifest_members") or ()),
                    get("pinned_sha256"), get("pin_verified"))
+
+
+# -- any node ----------------------------------------------------------------------------------------
+
+_NAME_KEY = {
+    Label.RECORD: "record_id", Label.SECTION: "heading", Label.DOCUMENT: "title", Label.NAMED_REFERENCE: "name",
+    Label.SOURCE_FILE: "path", Label.SOURCE: "source_id", Label.QUOTATION: "path", Label.ANALYSIS_SET: "system",
+}
+
+
+def node_name(node: Node) -> str | None:
+    """What readers know ``node`` by, as stored: a record's ID, a section's heading, a document's
+    title, a named reference's name, a source file's or quotation's path, a source's ``SRC-n``, a
+    set's system (its node id); None for another label or when unstated."""
+    key = _NAME_KEY.get(node.label)
+    return node.props.get(key) if key is not None else None
 
 
 # -- Review -----------------------------------------------------------------------------------------
