@@ -3,7 +3,10 @@
 Each concept of :mod:`domain.model` is written by a ``*_props`` function (the property map a
 :class:`~graph.model.Node` or :class:`~graph.model.Edge` stores) and read back by a ``*_of``
 function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
-:func:`citation_target_kind`, …) serve filters that must not build an object per edge.
+:func:`citation_target_kind`, …) serve filters that must not build an object per edge. What only
+``citegraph check`` reads (:mod:`domain.checks`: a member's identity and manifest pin, a block's
+flaws) is read here too, by :func:`member_identity_of`, :func:`pinning_of` and :func:`flaws_of`;
+the parsers state those keys as their extra properties (``ingest.parsers``, ``ingest.sets``).
 
 ==============  ==================  ===============================================================
 concept         stored as           keys
@@ -51,12 +54,15 @@ Defaults when a key is missing (a hand-built or older edge): ``form`` reads as `
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Flaws, Member, MemberIdentity,
-                          NamedReference, Pinning, Quotation, Record, Review, Section, Source, SourceFile, Statement)
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,
+                          Record, Review, Section, Source, SourceFile, Statement)
 from graph.model import Edge, Label, Node
+
+if TYPE_CHECKING:  # imported where decoded: only a checking process builds these classes
+    from domain.checks import Flaws, MemberIdentity, Pinning
 
 __all__ = [
     "citation_props",
@@ -290,7 +296,8 @@ def field_of(node: Node) -> Field | None:
 
 def field_part_of(node: Node) -> str | None:
     """The record ID a declaration's well-formed ``Part of:`` field ``node`` names (GRAMMAR §4.7),
-    None for any other block: :attr:`domain.model.Field.part_of` without building the field."""
+    None for any other block: the :attr:`domain.model.Field.part_of` of :func:`field_of` without
+    building the field."""
     return node.props.get("part_of") or None
 
 
@@ -314,16 +321,15 @@ def amended_record(node: Node) -> str | None:
     return (get("amends") or None) if get("kind") == "amendment" else None
 
 
-_NO_FLAWS = Flaws()
 _FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
                         "part_of_malformed", "malformed_declaration", "malformed_annotation"})
 
 
-def flaws_of(node: Node) -> Flaws:
-    """The :class:`~domain.model.Flaws` the parser stored on a Section or Statement ``node``; one
-    shared empty :class:`~domain.model.Flaws` for a block without any (most blocks)."""
-    if _FLAW_KEYS.isdisjoint(node.props):  # one C-level pass over the keys: most blocks have no flaw
-        return _NO_FLAWS
+def flaws_of(node: Node) -> Flaws | None:
+    """The :class:`~domain.checks.Flaws` the parser stored on a Section or Statement ``node``, None
+    for a block without any (most blocks)."""
+    if _FLAW_KEYS.isdisjoint(node.props):  # one C-level pass over the keys
+        return None
     get = node.props.get
     ids, source_ranges, record_ranges, unexpanded = (get("malformed_ids"), get("source_ranges"),
                                                      get("record_ranges"), get("unexpanded_ranges"))
@@ -331,7 +337,9 @@ def flaws_of(node: Node) -> Flaws:
     declaration, annotation = get("malformed_declaration"), get("malformed_annotation")
     if not (ids or source_ranges or record_ranges or unexpanded or unattributed or part_of or declaration
             or annotation):
-        return _NO_FLAWS
+        return None
+    from domain.checks import Flaws
+
     return Flaws(tuple(ids or ()), tuple(source_ranges or ()), tuple(record_ranges or ()),
                  tuple(tuple(pair) for pair in unexpanded or ()), bool(unattributed), part_of or None,
                  declaration or None, annotation or None)
@@ -501,8 +509,10 @@ def member_file_name(node: Node) -> str | None:
 
 
 def member_identity_of(node: Node) -> MemberIdentity:
-    """The :class:`~domain.model.MemberIdentity` a Document ``node`` stores (a plain-text member's:
+    """The :class:`~domain.checks.MemberIdentity` a Document ``node`` stores (a plain-text member's:
     its ``run_id`` alone, ``states_prefix`` False)."""
+    from domain.checks import MemberIdentity
+
     props = node.props
     get = props.get
     lines, keys = get("frontmatter_lines") or {}, get("identity_keys") or {}
@@ -512,8 +522,10 @@ def member_identity_of(node: Node) -> MemberIdentity:
 
 
 def pinning_of(node: Node) -> Pinning:
-    """The :class:`~domain.model.Pinning` a Document ``node`` stores (a pin without a manifest line
+    """The :class:`~domain.checks.Pinning` a Document ``node`` stores (a pin without a manifest line
     reads line 0; a member read without a manifest: ``Pinning()``)."""
+    from domain.checks import Pinning
+
     get = node.props.get
     lines = get("manifest_lines") or {}
     return Pinning(get("manifest"), tuple((name, int(lines.get(name, 0))) for name in get("manifest_members") or ()),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from domain.grammar import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
-from domain.model import MemberIdentity
+from domain.checks import MemberIdentity
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
                          citation_line, citation_member, declaration_of, field_of, field_part_of, flaws_of,
                          member_identity_of, member_of, member_path, named_reference_name, pinning_of, record_id_of,
@@ -238,7 +238,7 @@ class _Checker:
                              f"the member annotates {record_id_of(record)}, which it declares itself")
         for node in self.nodes.values():
             flaws = flaws_of(node)
-            if not (flaws.malformed_declaration or flaws.malformed_annotation):
+            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation):
                 continue
             for what, token in (("declaration", flaws.malformed_declaration),
                                 ("annotation", flaws.malformed_annotation)):
@@ -251,7 +251,10 @@ class _Checker:
         for node in self.nodes.values():
             if node.label != Label.STATEMENT:
                 continue
-            set_id, flaws = node.set_id or "", flaws_of(node)
+            flaws = flaws_of(node)
+            if flaws is None:
+                continue
+            set_id = node.set_id or ""
             for token in flaws.malformed_ids:
                 self.add("malformed-id", set_id, node.id, f"{token} is shaped like a record ID but is not one")
             for token in flaws.source_ranges:
@@ -305,7 +308,7 @@ class _Checker:
                          severity="warning" if slug.isdigit() else None)
             if kind == "RTE" and not slug.isdigit():
                 self._route_fields(section, body, rid)
-            parts = [n for n in body if field_part_of(n) or flaws_of(n).part_of_malformed]
+            parts = [n for n in body if field_part_of(n) or ((f := flaws_of(n)) is not None and f.part_of_malformed)]
             for n in parts[1:]:
                 self.add("part-of-malformed", set_id, n.id, f"{rid} states `Part of:` more than once")
         for record in self.records:
