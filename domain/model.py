@@ -7,9 +7,13 @@ slotted dataclass of plain values, so it is cheap to build, hashable and safe to
 ::
 
     AnalysisSet ─ Member ─ Section ─ Statement ─ Citation → Record | Source | SourceFile | NamedReference
-                              │          └─ Quotation → SourceFile
+                              │          ├─ Quotation → SourceFile
+                              │          └─ Field (a field statement's label and value)
                               ├─ Declaration (declares a Record)
                               └─ Annotation (annotates a Record)        Amendment: a statement superseding records
+
+What only ``citegraph check`` reads (a member's identity and manifest pin, a block's flaws) is
+:mod:`domain.checks`, which a process that never checks does not import.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ __all__ = [
     "Declaration",
     "Annotation",
     "Statement",
+    "Field",
     "Amendment",
     "Review",
 ]
@@ -224,6 +229,18 @@ class Statement:
 
 
 @dataclass(frozen=True, slots=True)
+class Field:
+    """A field statement (GRAMMAR §4.5): its ``label`` and ``value`` as written, its ``form``
+    (``bullet``|``bold``|``line``; None in a plain-text member) and, for a declaration's well-formed
+    ``Part of:`` line (§4.7), the record ID it is ``part_of`` (else None)."""
+
+    label: str
+    value: str
+    form: str | None = None
+    part_of: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Amendment:
     """A statement that amends or supersedes records (GRAMMAR §4.8): ``statement`` its node id,
     ``supersedes`` the record IDs it replaces."""
@@ -254,7 +271,7 @@ def _reduce_by_fields(self):
 
 
 for _cls in (Citation, Quotation, Record, Source, SourceFile, NamedReference, AnalysisSet, Member, Section,
-             Declaration, Annotation, Statement, Amendment, Review):
+             Declaration, Annotation, Statement, Field, Amendment, Review):
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
     _cls.__reduce__ = _reduce_by_fields

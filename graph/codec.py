@@ -3,7 +3,10 @@
 Each concept of :mod:`domain.model` is written by a ``*_props`` function (the property map a
 :class:`~graph.model.Node` or :class:`~graph.model.Edge` stores) and read back by a ``*_of``
 function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
-:func:`citation_target_kind`, …) serve filters that must not build an object per edge.
+:func:`citation_target_kind`, …) serve filters that must not build an object per edge. What only
+``citegraph check`` reads (:mod:`domain.checks`: a member's identity and manifest pin, a block's
+flaws) is read here too, by :func:`member_identity_of`, :func:`pinning_of` and :func:`flaws_of`;
+the parsers state those keys as their extra properties (``ingest.parsers``, ``ingest.sets``).
 
 ==============  ==================  ===============================================================
 concept         stored as           keys
@@ -17,6 +20,12 @@ Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``star
 Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
                                     ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
 Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
+Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` (a statement of kind ``field``)
+(statuses)      Statement node      ``statuses``: [label, value] or [label, value, qualifier] entries
+(amendment)     Statement node      ``amends`` (the amended record ID, on a statement of kind ``amendment``)
+Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
+                                    ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
+                                    ``malformed_declaration``, ``malformed_annotation`` (headings)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -29,6 +38,12 @@ Member          Document node       the parser's extra keys (``file_name``, ``ma
                                     ``role``, ``title``, ``member_type``, ``format``, ``path``,
                                     ``sha256``, ``size``, ``preamble``, ``trailer``, ``frontmatter``,
                                     ``run_id``
+MemberIdentity  Document node       ``file_name``, ``record_prefix`` (stated or not), ``run_id``,
+                                    ``reviewed_boundary``, ``frontmatter_lines`` (key → line),
+                                    ``identity_keys`` (run-id and boundary key → frontmatter key),
+                                    ``projection`` (parser's extra keys, Markdown members)
+Pinning         Document node       ``manifest``, ``manifest_members``, ``manifest_lines`` (name →
+                                    line), ``pinned_sha256``, ``pin_verified`` (:mod:`ingest.sets`)
 Review          Review node         ``node``, ``revision``, ``reviewer``, ``at``, ``note``,
                                     ``fingerprint``
 ==============  ==================  ===============================================================
@@ -39,12 +54,15 @@ Defaults when a key is missing (a hand-built or older edge): ``form`` reads as `
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation,
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,
                           Record, Review, Section, Source, SourceFile, Statement)
-from graph.model import Edge, Node
+from graph.model import Edge, Label, Node
+
+if TYPE_CHECKING:  # imported where decoded: only a checking process builds these classes
+    from domain.checks import Flaws, MemberIdentity, Pinning
 
 __all__ = [
     "citation_props",
@@ -67,8 +85,14 @@ __all__ = [
     "annotation_of",
     "block_line",
     "block_position",
+    "block_order",
     "statement_props",
     "statement_of",
+    "field_of",
+    "field_part_of",
+    "statuses_of",
+    "amended_record",
+    "flaws_of",
     "quotation_props",
     "quotation_of",
     "record_props",
@@ -94,6 +118,9 @@ __all__ = [
     "member_text",
     "member_frontmatter",
     "member_file_name",
+    "member_identity_of",
+    "pinning_of",
+    "node_name",
     "review_props",
     "review_of",
 ]
@@ -237,6 +264,11 @@ def block_position(node: Node) -> tuple[int, int]:
     return int(node.get("order") or 0), int(node.get("line") or 0)
 
 
+def block_order(node: Node) -> int:
+    """The block index of a Section or Statement ``node`` in its document, 0 when unstated."""
+    return int(node.get("order") or 0)
+
+
 def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
     """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
     then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
@@ -251,6 +283,66 @@ def statement_of(node: Node) -> Statement:
     get = node.props.get
     return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
                      int(get("line") or 0), get("markup") or "", get("gap") or "")
+
+
+def field_of(node: Node) -> Field | None:
+    """The :class:`~domain.model.Field` a field Statement ``node`` states (missing label or value:
+    ``""``), None for any other block."""
+    get = node.props.get
+    if get("kind") != "field":
+        return None
+    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None)
+
+
+def field_part_of(node: Node) -> str | None:
+    """The record ID a declaration's well-formed ``Part of:`` field ``node`` names (GRAMMAR §4.7),
+    None for any other block: the :attr:`domain.model.Field.part_of` of :func:`field_of` without
+    building the field."""
+    return node.props.get("part_of") or None
+
+
+def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
+    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
+    entries of another shape are skipped."""
+    entries = node.props.get("statuses")
+    if not entries:
+        return []
+    out = []
+    for entry in entries:
+        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
+    return out
+
+
+def amended_record(node: Node) -> str | None:
+    """The record ID an amendment Statement ``node`` amends (GRAMMAR §4.8: the first it cites),
+    None for any other block or when it cites none."""
+    get = node.props.get
+    return (get("amends") or None) if get("kind") == "amendment" else None
+
+
+_FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
+                        "part_of_malformed", "malformed_declaration", "malformed_annotation"})
+
+
+def flaws_of(node: Node) -> Flaws | None:
+    """The :class:`~domain.checks.Flaws` the parser stored on a Section or Statement ``node``, None
+    for a block without any (most blocks)."""
+    if _FLAW_KEYS.isdisjoint(node.props):  # one C-level pass over the keys
+        return None
+    get = node.props.get
+    ids, source_ranges, record_ranges, unexpanded = (get("malformed_ids"), get("source_ranges"),
+                                                     get("record_ranges"), get("unexpanded_ranges"))
+    unattributed, part_of = get("unattributed"), get("part_of_malformed")
+    declaration, annotation = get("malformed_declaration"), get("malformed_annotation")
+    if not (ids or source_ranges or record_ranges or unexpanded or unattributed or part_of or declaration
+            or annotation):
+        return None
+    from domain.checks import Flaws
+
+    return Flaws(tuple(ids or ()), tuple(source_ranges or ()), tuple(record_ranges or ()),
+                 tuple(tuple(pair) for pair in unexpanded or ()), bool(unattributed), part_of or None,
+                 declaration or None, annotation or None)
 
 
 # -- structure and amendments --------------------------------------------------------------------
@@ -414,6 +506,46 @@ def member_file_name(node: Node) -> str | None:
     """The file name a Document ``node`` was read from (``runtime.md``; the parser's
     ``file_name`` key), or None."""
     return node.get("file_name")
+
+
+def member_identity_of(node: Node) -> MemberIdentity:
+    """The :class:`~domain.checks.MemberIdentity` a Document ``node`` stores (a plain-text member's:
+    its ``run_id`` alone, ``states_prefix`` False)."""
+    from domain.checks import MemberIdentity
+
+    props = node.props
+    get = props.get
+    lines, keys = get("frontmatter_lines") or {}, get("identity_keys") or {}
+    return MemberIdentity(get("file_name"), get("record_prefix"), "record_prefix" in props, get("run_id"),
+                          get("reviewed_boundary"), lines.get(keys.get("run-id", "run-id"), 1),
+                          lines.get(keys.get("reviewed-boundary", "reviewed-boundary"), 1), bool(get("projection")))
+
+
+def pinning_of(node: Node) -> Pinning:
+    """The :class:`~domain.checks.Pinning` a Document ``node`` stores (a pin without a manifest line
+    reads line 0; a member read without a manifest: ``Pinning()``)."""
+    from domain.checks import Pinning
+
+    get = node.props.get
+    lines = get("manifest_lines") or {}
+    return Pinning(get("manifest"), tuple((name, int(lines.get(name, 0))) for name in get("manifest_members") or ()),
+                   get("pinned_sha256"), get("pin_verified"))
+
+
+# -- any node ----------------------------------------------------------------------------------------
+
+_NAME_KEY = {
+    Label.RECORD: "record_id", Label.SECTION: "heading", Label.DOCUMENT: "title", Label.NAMED_REFERENCE: "name",
+    Label.SOURCE_FILE: "path", Label.SOURCE: "source_id", Label.QUOTATION: "path", Label.ANALYSIS_SET: "system",
+}
+
+
+def node_name(node: Node) -> str | None:
+    """What readers know ``node`` by, as stored: a record's ID, a section's heading, a document's
+    title, a named reference's name, a source file's or quotation's path, a source's ``SRC-n``, a
+    set's system (its node id); None for another label or when unstated."""
+    key = _NAME_KEY.get(node.label)
+    return node.props.get(key) if key is not None else None
 
 
 # -- Review -----------------------------------------------------------------------------------------

@@ -109,14 +109,16 @@ def unknown_record(store: GraphStore, record_id: str, set_id: str | None = None,
     >>> unknown_record(demo_store(), "rt-rte-x").hint
     'did you mean RT-RTE-x? IDs are case-sensitive'
     """
-    from graph.codec import record_id_of  # here: the codec's domain model costs a rests-on process 20 ms to import
+    # here: the codec's domain model costs a rests-on process 20 ms to import
+    from graph.codec import record_id_of, source_file_path, source_of
 
     also = set(also)
     names = [record_id_of(n) for n in store.find_nodes(Label.RECORD, set_id=set_id)]
     others = []
-    for label, prop, word in ((Label.SOURCE, "source_id", "source ID"), (Label.SOURCE_FILE, "path", "cited file")):
+    for label, name_of, word in ((Label.SOURCE, lambda n: source_of(n).source_id, "source ID"),
+                                 (Label.SOURCE_FILE, source_file_path, "cited file")):
         if label in also:
-            names += [n.get(prop) or "" for n in store.find_nodes(label, set_id=set_id)]
+            names += [name_of(n) for n in store.find_nodes(label, set_id=set_id)]
             others.append(word)
     scope = f" in set {set_id!r}" if set_id else ""
     message = f"record {record_id} is not cited or declared{scope}"

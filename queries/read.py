@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
-from graph.codec import citation_of
+from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
+                         section_of, source_file_path, source_of, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
@@ -35,7 +36,7 @@ def matches(text: str | None, value: object) -> bool:
 
 def document_order(node: Node) -> tuple:
     """Sort key of blocks in document order: (document id, block order, node id)."""
-    return (node.document_id or "", int(node.get("order") or 0), node.id)
+    return (node.document_id or "", block_order(node), node.id)
 
 
 def line_order(node_id: str) -> tuple:
@@ -86,16 +87,6 @@ def citation_order(c: NodeCitation) -> tuple:
 def block_node(block: DocumentBlock, tree: DocumentTree) -> Node:
     """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
     return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
-
-
-def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
-    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
-    entries of another shape are skipped."""
-    out = []
-    for entry in node.get("statuses") or ():
-        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
-            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
-    return out
 
 
 class GraphRead:
@@ -159,9 +150,11 @@ class GraphRead:
                   text: str | None = None) -> list[Node]:
         """The Document ``nodes`` of ``role`` and ``member_type`` whose title, role or path holds
         ``text`` (any case), in the order given."""
-        return [n for n in nodes
-                if (role is None or n.get("role") == role) and (member_type is None or n.get("member_type") == member_type)
-                and (text is None or any(matches(text, n.get(k)) for k in ("title", "role", "path")))]
+        if role is None and member_type is None and text is None:
+            return list(nodes)
+        return [n for n, m in ((n, member_of(n)) for n in nodes)
+                if (role is None or m.role == role) and (member_type is None or m.member_type == member_type)
+                and (text is None or any(matches(text, v) for v in (m.title, m.role, m.path)))]
 
     @staticmethod
     def blocks(nodes: Iterable[Node], label: Label, *, document: Node | None = None, role: str | None = None,
@@ -169,18 +162,27 @@ class GraphRead:
         """The Section or Statement ``nodes`` (``label``) of ``document`` (any, for None), of
         members of ``role``, of ``kind``, whose heading (sections) or text (statements) holds
         ``text`` (any case), in document order (:func:`document_order`)."""
-        prop = "heading" if label == Label.SECTION else "text"
+        def wanted(n: Node) -> bool:
+            if kind is None and text is None:
+                return True
+            if label == Label.SECTION:
+                section = section_of(n)
+                return (kind is None or section.kind == kind) and matches(text, section.heading)
+            statement = statement_of(n)
+            return (kind is None or statement.kind == kind) and matches(text, statement.text)
+
         chosen = [n for n in nodes
                   if (document is None or n.document_id == document.id)
-                  and (role is None or (n.document_id or "").rpartition("/")[2] == role)
-                  and (kind is None or n.get("kind") == kind) and matches(text, n.get(prop))]
+                  and (role is None or (n.document_id or "").rpartition("/")[2] == role) and wanted(n)]
         return sorted(chosen, key=document_order)
 
     @staticmethod
     def records(nodes: Iterable[Node], *, analyst: str | None = None, kind: str | None = None) -> list[Node]:
         """The Record ``nodes`` of ``analyst`` and ``kind``, in the order given."""
-        return [n for n in nodes
-                if (analyst is None or n.get("analyst") == analyst) and (kind is None or n.get("kind") == kind)]
+        if analyst is None and kind is None:
+            return list(nodes)
+        return [n for n, r in ((n, record_of(n)) for n in nodes)
+                if (analyst is None or r.analyst == analyst) and (kind is None or r.kind == kind)]
 
     def records_matching(self, *, set_id: str | None, analyst: str | None, kind: str | None, text: str) -> set[str]:
         """Node ids of the records whose ID or declared label holds ``text`` (any case), as
@@ -192,17 +194,17 @@ class GraphRead:
     @staticmethod
     def sets(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
         """The AnalysisSet ``nodes`` whose id or system holds ``text`` (any case), in the order given."""
-        return [n for n in nodes if matches(text, n.id) or matches(text, n.get("system"))]
+        return [n for n in nodes if matches(text, n.id) or matches(text, analysis_set_of(n).system)]
 
     @staticmethod
     def sources(nodes: Iterable[Node], *, kind: str | None = None) -> list[Node]:
         """The Source ``nodes`` of ``kind``, in the order given."""
-        return [n for n in nodes if kind is None or n.get("kind") == kind]
+        return [n for n in nodes if kind is None or source_of(n).kind == kind]
 
     @staticmethod
     def source_files(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
         """The SourceFile ``nodes`` whose path holds ``text`` (any case), in the order given."""
-        return [n for n in nodes if matches(text, n.get("path"))]
+        return [n for n in nodes if matches(text, source_file_path(n))]
 
     @staticmethod
     def quotations(nodes: Iterable[Node], *, document_id: str | None = None, text: str | None = None,
@@ -210,7 +212,8 @@ class GraphRead:
         """The Quotation ``nodes`` of ``document_id`` (any, for None) whose text holds ``text`` and
         whose attributed path holds ``path`` (any case), in line order (:func:`line_order`)."""
         chosen = [n for n in nodes if (document_id is None or n.document_id == document_id)
-                  and matches(text, n.get("text")) and matches(path, n.get("path"))]
+                  and (text is None and path is None
+                       or matches(text, (q := quotation_of(n)).text) and matches(path, q.path))]
         return sorted(chosen, key=lambda n: line_order(n.id))
 
     @staticmethod
@@ -238,7 +241,7 @@ class GraphRead:
     @staticmethod
     def fields(body: Iterable[Node]) -> list[Node]:
         """The field statements of a declaration ``body``, in order."""
-        return [n for n in body if n.get("kind") == "field"]
+        return [n for n in body if field_of(n) is not None]
 
     @staticmethod
     def annotations(anchors: Iterable[Node], trees: Iterable[DocumentTree | None]) -> list[tuple[Node, list[Node]]]:

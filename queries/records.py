@@ -92,9 +92,9 @@ def records_of(
 def _check_values(store: GraphStore, set_id: str | None, **asked: str | None) -> None:
     """Raise :class:`InvalidQuery` when an asked ``kind`` or ``analyst`` is held by no record in scope
     but is close to a value that is (see :func:`records_of`)."""
-    records = store.find_nodes(Label.RECORD, set_id=set_id)
-    for prop, value in asked.items():
-        there = sorted({str(r.get(prop)) for r in records if r.get(prop) is not None})
+    records = [record_of(r) for r in store.find_nodes(Label.RECORD, set_id=set_id)]
+    for prop, value in asked.items():  # a Record field: kind, analyst
+        there = sorted({str(getattr(r, prop)) for r in records if getattr(r, prop) is not None})
         if value is not None and value not in there:
             guess = did_you_mean(value, there)
             if guess is None:

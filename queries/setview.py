@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Collection
 
-from graph.codec import declaration_label, record_id_of
+from graph.codec import declaration_label, record_id_of, record_of
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees
@@ -186,7 +186,7 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
                 doc, block = blocks[edge.src]
                 files |= _files(_within(by_document[doc], block.id) if block.is_section else [block])
         states[record_id] = RecordState(
-            record_id=record_id, node=record.id, kind=record.get("kind") or "",
+            record_id=record_id, node=record.id, kind=record_of(record).kind,
             label=(declaration_label(decl) if decl is not None else None),
             document=document, declaration=decl.dst if decl is not None else None,
             fields=tuple((b.props.get("label") or "", b.props.get("value") or "") for b in inside

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from queries.names import unknown_set
-from graph.codec import analysis_set_of, citation_form, citation_token, declaration_label, record_id_of, system_name
+from graph.codec import (analysis_set_of, citation_form, citation_token, declaration_label, node_name, record_id_of,
+                         system_name)
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree, document_trees
@@ -24,13 +25,6 @@ __all__ = [
     "SetReport",
     "analysis_set_report",
 ]
-
-_NAME_PROP = {
-    Label.RECORD: "record_id", Label.SECTION: "heading", Label.DOCUMENT: "title",
-    Label.NAMED_REFERENCE: "name", Label.SOURCE_FILE: "path", Label.SOURCE: "source_id",
-    Label.QUOTATION: "path", Label.ANALYSIS_SET: "system",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class PathStep:
@@ -145,7 +139,7 @@ def rests_on_subgraph(
 def _step(node_id: str, node: Node | None, kinds: tuple[str, ...], ranges: tuple[str, ...] = ()) -> PathStep:
     if node is None:
         return PathStep(node_id, "", node_id, None, kinds, ranges)
-    name = node_id if node.label == Label.STATEMENT else node.get(_NAME_PROP.get(node.label, ""), None)
+    name = node_id if node.label == Label.STATEMENT else node_name(node)
     return PathStep(node_id, str(node.label), str(name or node_id), node.document_id, kinds, ranges)
 
 

@@ -15,10 +15,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from domain.checks import MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
-from graph.codec import (annotation_of, block_line, block_position, citation_anchor, citation_form, citation_line,
-                         citation_member, declaration_of, member_file_name, member_of, member_path, record_id_of,
-                         record_of, section_of, source_of, statement_of)
+from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
+                         citation_line, citation_member, declaration_of, field_of, field_part_of, flaws_of,
+                         member_identity_of, member_of, member_path, named_reference_name, pinning_of, record_id_of,
+                         record_of, section_of, source_of, stated_by, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_set
@@ -135,6 +137,8 @@ class _Checker:
         self.refused = refused  # (set or None, file name) of members refused while reading
         self.findings: list[Finding] = []
         self.docs = {d.id: d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)}
+        self.member = {d.id: member_of(d) for d in self.docs.values()}
+        self.identity = {d.id: member_identity_of(d) for d in self.docs.values()}
         sections = store.find_nodes(Label.SECTION, set_id=set_id)
         statements = store.find_nodes(Label.STATEMENT, set_id=set_id)
         self.nodes: dict[str, Node] = {n.id: n for n in [*self.docs.values(), *sections, *statements]}
@@ -147,7 +151,7 @@ class _Checker:
         ids = [r.id for r in self.records]
         self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
         self.record_in = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.ANNOTATES], direction=Direction.IN)
-        self.enclosing = self._enclosing()
+        self.bodies = self._bodies()
 
     # -- places -------------------------------------------------------------------------------
 
@@ -157,7 +161,7 @@ class _Checker:
         if node is None:
             return "", 0
         doc = self.docs.get(node.document_id or "")
-        path = member_path(doc) if doc is not None else ""
+        path = self.member[doc.id].path if doc is not None else ""
         if node.label == Label.DOCUMENT:
             return path, (citation_line(edge) if edge is not None else 0)
         return path, block_line(node)
@@ -167,26 +171,28 @@ class _Checker:
         path, line = place if place is not None else self.place(node_id, edge)
         self.findings.append(Finding(code, severity or CODES[code][0], set_id, path, line, node_id, message))
 
-    def _enclosing(self) -> dict[str, Node | None]:
-        """Innermost declaration or annotation section of every block (None outside records)."""
-        out: dict[str, Node | None] = {}
+    def _bodies(self) -> dict[str, list[Node]]:
+        """The statements whose innermost declaration or annotation section is each section (by
+        node id), in document order; one pass over each document's blocks."""
+        out: dict[str, list[Node]] = defaultdict(list)
         for blocks in self.blocks.values():
-            stack: list[Node] = []
+            stack: list[tuple[Node, int, bool]] = []  # open sections: (node, level, a record's)
             for n in blocks:
                 if n.label == Label.SECTION:
-                    level = section_of(n).level or 2
-                    while stack and (section_of(stack[-1]).level or 2) >= level:
+                    section = section_of(n)
+                    level = section.level or 2
+                    while stack and stack[-1][1] >= level:
                         stack.pop()
-                    stack.append(n)
-                record = next((s for s in reversed(stack)
-                               if section_of(s).kind in ("declaration", "annotation")), None)
-                out[n.id] = record if record is not n else None
+                    stack.append((n, level, section.kind in ("declaration", "annotation")))
+                elif n.label == Label.STATEMENT:
+                    record = next((s for s, _, is_record in reversed(stack) if is_record), None)
+                    if record is not None:
+                        out[record.id].append(n)
         return out
 
     def in_record(self, section: Node) -> list[Node]:
         """Statements inside a declaration or annotation section, in document order."""
-        return [n for n in self.blocks.get(section.document_id or "", [])
-                if n.label == Label.STATEMENT and self.enclosing.get(n.id) is section]
+        return self.bodies.get(section.id, [])
 
     def sets(self) -> dict[str, list[Node]]:
         """Documents per set id."""
@@ -213,15 +219,15 @@ class _Checker:
             for _, section_id in places:
                 section = self.nodes.get(section_id)
                 doc = self.docs.get(section.document_id or "") if section else None
-                if doc is None or "record_prefix" not in doc.props:
+                if doc is None or not self.identity[doc.id].states_prefix:
                     continue
-                prefix, analyst = doc.get("record_prefix"), record_of(record).analyst
+                prefix, analyst = self.identity[doc.id].record_prefix, record_of(record).analyst
                 if prefix == ANY_ANALYST:  # a G1 result holds every analyst's records
                     continue
                 if prefix is None or not (analyst == prefix or (analyst is None and prefix == "RT")):
                     allowed = f"only {prefix}- records" if prefix else "no records"
                     self.add("wrong-prefix", record.set_id or "", section_id,
-                             f"the {member_of(doc).role} member declares {record_id_of(record)}; "
+                             f"the {self.member[doc.id].role} member declares {record_id_of(record)}; "
                              f"it may declare {allowed}")
         for record in self.records:
             for e in self.record_in[record.id]:
@@ -231,33 +237,39 @@ class _Checker:
                     self.add("annotates-own-record", record.set_id or "", e.src,
                              f"the member annotates {record_id_of(record)}, which it declares itself")
         for node in self.nodes.values():
-            for key in ("malformed_declaration", "malformed_annotation"):
-                if node.get(key):
-                    what = "declaration" if key == "malformed_declaration" else "annotation"
+            flaws = flaws_of(node)
+            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation):
+                continue
+            for what, token in (("declaration", flaws.malformed_declaration),
+                                ("annotation", flaws.malformed_annotation)):
+                if token:
                     self.add("malformed-id", node.set_id or "", node.id,
-                             f"{what} heading {node.get('heading')!r} does not name a well-formed record ID")
+                             f"{what} heading {section_of(node).heading!r} does not name a well-formed record ID")
 
     def statements(self) -> None:
         """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed."""
         for node in self.nodes.values():
             if node.label != Label.STATEMENT:
                 continue
+            flaws = flaws_of(node)
+            if flaws is None:
+                continue
             set_id = node.set_id or ""
-            for token in node.get("malformed_ids") or ():
+            for token in flaws.malformed_ids:
                 self.add("malformed-id", set_id, node.id, f"{token} is shaped like a record ID but is not one")
-            for token in node.get("source_ranges") or ():
+            for token in flaws.source_ranges:
                 self.add("source-range", set_id, node.id, f"source range {token!r}: list every SRC ID instead")
-            for token in node.get("record_ranges") or ():
+            for token in flaws.record_ranges:
                 self.add("record-range", set_id, node.id,
                          f"record range {token!r} cites every record in it: list every full ID instead")
-            for token, reason in node.get("unexpanded_ranges") or ():
+            for token, reason in flaws.unexpanded_ranges:
                 self.add("record-range", set_id, node.id,
                          f"record range {token!r} cannot be expanded exactly ({reason}): only its ends are cited")
-            if node.get("unattributed"):
+            if flaws.unattributed:
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
-            if node.get("part_of_malformed"):
+            if flaws.part_of_malformed:
                 self.add("part-of-malformed", set_id, node.id,
-                         f"malformed `Part of:` {node.get('part_of_malformed')}: a declaration states exactly "
+                         f"malformed `Part of:` {flaws.part_of_malformed}: a declaration states exactly "
                          "one record ID on its own unindented line")
 
     def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
@@ -265,7 +277,7 @@ class _Checker:
         stated, counted."""
         labels: Counter[str] = Counter()
         for n in body:
-            for label, value, *_ in n.get("statuses") or ():
+            for label, value, _ in statuses_of(n):
                 labels[label.lower()] += 1
                 if labels[label.lower()] == 2:
                     self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
@@ -296,27 +308,28 @@ class _Checker:
                          severity="warning" if slug.isdigit() else None)
             if kind == "RTE" and not slug.isdigit():
                 self._route_fields(section, body, rid)
-            parts = [n for n in body if n.get("part_of") or n.get("part_of_malformed")]
+            parts = [n for n in body if field_part_of(n) or ((f := flaws_of(n)) is not None and f.part_of_malformed)]
             for n in parts[1:]:
                 self.add("part-of-malformed", set_id, n.id, f"{rid} states `Part of:` more than once")
         for record in self.records:
             for e in self.record_out[record.id]:
                 if e.kind == EdgeKind.PART_OF and e.src == e.dst:
-                    statement = e.props.get("statement") or e.src
+                    statement = stated_by(e) or e.src
                     self.add("part-of-self", record.set_id or "", statement,
                              f"{record_id_of(record)} is declared `Part of:` itself")
 
     def _route_fields(self, section: Node, body: list[Node], rid: str) -> None:
+        """route-field-missing, route-field-duplicate, route-field-reason over a route's ``body``."""
         set_id = section.set_id or ""
-        bullets = [n for n in body if n.get("kind") == "field" and n.get("form") == "bullet"]
+        bullets = [(n, f) for n in body if (f := field_of(n)) is not None and f.form == "bullet"]
         for label in ROUTE_FIELDS:
-            stated = [n for n in bullets if n.get("label") == label]
+            stated = [(n, f) for n, f in bullets if f.label == label]
             if not stated:
                 self.add("route-field-missing", set_id, section.id, f"route {rid} has no `- {label}:` field")
-            for n in stated[1:]:
+            for n, _ in stated[1:]:
                 self.add("route-field-duplicate", set_id, n.id, f"route {rid} states `- {label}:` more than once")
-            for n in stated:
-                m = _UNCERTAIN.match((n.get("value") or "").strip())
+            for n, f in stated:
+                m = _UNCERTAIN.match(f.value.strip())
                 if m and not re.match(r"^\s+\u2014\s+\S", m.group("rest")):
                     self.add("route-field-reason", set_id, n.id,
                              f"route {rid}: `{label}: {m.group(1)}` needs `{m.group(1)} \u2014 <reason>`")
@@ -325,12 +338,12 @@ class _Checker:
         """dangling-record-citation / undeclared-record, link-target, link-label."""
         present: dict[str, set[str]] = defaultdict(set)
         for d in self.docs.values():
-            present[d.set_id or ""].update({member_of(d).role, member_file_name(d) or ""})
+            present[d.set_id or ""].update({self.member[d.id].role, self.identity[d.id].file_name or ""})
         for record in self.records:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
             citing = sorted(self.record_in[record.id], key=lambda e: (self.place(e.src, e), e.seq))
-            declaring_files = {member_file_name(self.docs[self.nodes[s].document_id])
+            declaring_files = {self.identity[self.nodes[s].document_id].file_name
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
                 member, anchor = citation_member(e), citation_anchor(e)
@@ -362,7 +375,7 @@ class _Checker:
         """dangling-source-citation, for sets holding a Source register."""
         sources = self.store.find_nodes(Label.SOURCE, set_id=set_id)
         incoming = self.store.edges([s.id for s in sources], kinds=[EdgeKind.CITES], direction=Direction.IN)
-        registers = {d.set_id for d in self.docs.values() if member_of(d).role in _REGISTER_ROLES}
+        registers = {d.set_id for d in self.docs.values() if self.member[d.id].role in _REGISTER_ROLES}
         for source in sources:
             if source.set_id not in registers or source_of(source).declared or not incoming[source.id]:
                 continue
@@ -373,56 +386,57 @@ class _Checker:
     def members(self) -> None:
         """pin-mismatch, unpinned-member, manifest-missing-member, run-id-mismatch, boundary-mismatch."""
         for set_id, docs in sorted(self.sets().items()):
-            manifests = sorted({d.get("manifest") for d in docs if d.get("manifest")})
-            files = {d.get("file_name") for d in docs}
+            pinning = {d.id: pinning_of(d) for d in docs}
+            manifests = sorted({p.manifest for p in pinning.values() if p.manifest})
+            files = {self.identity[d.id].file_name for d in docs}
             for d in docs:
-                if d.get("pin_verified") is False:
+                pin, identity, path = pinning[d.id], self.identity[d.id], self.member[d.id].path
+                if pin.verified is False:
                     self.add("pin-mismatch", set_id, d.id,
-                             f"SHA-256 {d.get('sha256')} differs from the pin {d.get('pinned_sha256')} in "
-                             f"{d.get('manifest')}", place=(d.get("path"), 0))
-                elif manifests and not d.get("pinned_sha256") and not d.get("projection"):  # reviews: GRAMMAR §3.11
+                             f"SHA-256 {self.member[d.id].sha256} differs from the pin {pin.sha256} in {pin.manifest}",
+                             place=(path, 0))
+                elif manifests and not pin.sha256 and not identity.projection:  # reviews: GRAMMAR §3.11
                     self.add("unpinned-member", set_id, d.id,
-                             f"{d.get('file_name') or d.get('path')} is not pinned by {manifests[0]}",
-                             place=(d.get("path"), 0))
+                             f"{identity.file_name or path} is not pinned by {manifests[0]}", place=(path, 0))
             for manifest in manifests:
-                holder = next(d for d in docs if d.get("manifest") == manifest)
-                lines = holder.get("manifest_lines") or {}
-                for name in holder.get("manifest_members") or ():
+                holder = next(pinning[d.id] for d in docs if pinning[d.id].manifest == manifest)
+                for name, line in holder.pins:
                     if name not in files and not {(set_id, name), (None, name)} & self.refused:
                         self.add("manifest-missing-member", set_id, set_id,
-                                 f"the manifest pins {name}, which is not among the inputs",
-                                 place=(manifest, int(lines.get(name, 0))))
-            md = [d for d in docs if member_of(d).format == "md"]
-            self._identity(set_id, md, "run_id", "run-id", "run-id-mismatch",
+                                 f"the manifest pins {name}, which is not among the inputs", place=(manifest, line))
+            md = [(d, self.identity[d.id]) for d in docs if self.member[d.id].format == "md"]
+            self._identity(set_id, [(d, i, i.run_id, i.run_id_line) for d, i in md], "run-id", "run-id-mismatch",
                            set_id if re.match(r"^A[AG]S-", set_id) else None)
-            reference = next((d.get("reviewed_boundary") for role in _REGISTER_ROLES for d in md
-                              if d.get("role") == role and d.get("reviewed_boundary")), None)
-            self._identity(set_id, md, "reviewed_boundary", "reviewed-boundary", "boundary-mismatch", reference)
+            reference = next((i.reviewed_boundary for role in _REGISTER_ROLES for d, i in md
+                              if self.member[d.id].role == role and i.reviewed_boundary), None)
+            self._identity(set_id, [(d, i, i.reviewed_boundary, i.boundary_line) for d, i in md],
+                           "reviewed-boundary", "boundary-mismatch", reference)
 
-    def _identity(self, set_id: str, docs: list[Node], prop: str, key: str, code: str, reference: Any) -> None:
-        values = Counter(d.get(prop) for d in docs if d.get(prop))
+    def _identity(self, set_id: str, stated: list[tuple[Node, MemberIdentity, Any, int]], key: str, code: str,
+                  reference: Any) -> None:
+        """``code`` for each member whose stated ``key`` (value, front-matter line) differs from
+        ``reference``, else from the value most members state."""
+        values = Counter(value for _, _, value, _ in stated if value)
         if reference is None and values:
             reference = sorted(values.items(), key=lambda kv: (-kv[1], str(kv[0])))[0][0]
         if reference is None:
             return
-        for d in docs:
-            value = d.get(prop)
+        for d, identity, value, line in stated:
             if value == reference:
                 continue
-            # a generated review names its run and boundary analysis-run and reviewed-revision
-            line = (d.get("frontmatter_lines") or {}).get((d.get("identity_keys") or {}).get(key, key), 1)
-            stated = f"states {key} {value}" if value else f"states no {key}"
-            self.add(code, set_id, d.id, f"{d.get('file_name') or d.get('role')} {stated}; the set's is {reference}",
-                     place=(d.get("path"), line))
+            stated_as = f"states {key} {value}" if value else f"states no {key}"
+            self.add(code, set_id, d.id,
+                     f"{identity.file_name or self.member[d.id].role} {stated_as}; the set's is {reference}",
+                     place=(self.member[d.id].path, line))
 
     def amendment_index(self) -> None:
         """The overview's ``Amended or superseded records:`` line against the reconciliation."""
         for set_id, docs in sorted(self.sets().items()):
-            roles = {member_of(d).role: d for d in docs}
+            roles = {self.member[d.id].role: d for d in docs}
             if "overview" not in roles or "reconciliation" not in roles:
                 continue
-            amended = sorted({n.get("amends") for d in docs for n in self.blocks.get(d.id, [])
-                              if n.get("kind") == "amendment" and n.get("amends")})
+            amended = sorted({record for d in docs for n in self.blocks.get(d.id, [])
+                              if (record := amended_record(n))})
             for n in self.blocks.get(roles["overview"].id, []):
                 m = _INDEX.match(statement_of(n).text) if n.label == Label.STATEMENT else None
                 if not m:
@@ -442,8 +456,8 @@ class _Checker:
         where = _first_citation(self.store, [r.id for r in unresolved])
         for ref in unresolved:
             self.add("unresolved-reference", ref.set_id or "", ref.id,
-                     f"named reference {ref.get('name')!r} resolves to no section or member of set {ref.set_id}",
-                     place=where[ref.id])
+                     f"named reference {named_reference_name(ref)!r} resolves to no section or member of set "
+                     f"{ref.set_id}", place=where[ref.id])
 
 
 def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[Any] = (),

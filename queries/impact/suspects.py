@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from graph.codec import member_of, record_id_of, section_of, statement_of
 from graph.errors import RevisionNotFound
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -23,6 +24,18 @@ def _node_order(node_id: str) -> tuple[str, int, str]:
     head, _, tail = node_id.partition("#")
     digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
+
+
+def _shown(node: Node) -> tuple[str, int | None, int]:
+    """(text, line, order) a suspect shows of ``node``: a statement's text, a section's heading, a
+    document's title or a record's ID; the file line and block order of a block (None and 0 else)."""
+    if node.label == Label.STATEMENT:
+        statement = statement_of(node)
+        return statement.text, statement.line, statement.order
+    if node.label == Label.SECTION:
+        section = section_of(node)
+        return section.heading, section.line, section.order
+    return (member_of(node).title if node.label == Label.DOCUMENT else record_id_of(node)), None, 0
 
 
 
@@ -46,16 +59,15 @@ def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Susp
             continue
         why = best[node_id]
         section = parent_of.get(node_id)
-        heading = context[section].get("heading") if section in context else None
+        heading = section_of(context[section]).heading if section in context else None
         document = context.get(node.document_id) if node.document_id else None
         conclusion = node.label == Label.STATEMENT and (
-            (document is not None and document.get("role") == "synthesis")
-            or (node.get("kind") == "table_row" and heading == "Limitations"))
-        text = {Label.STATEMENT: node.get("text"), Label.SECTION: node.get("heading"),
-                Label.DOCUMENT: node.get("title"), Label.RECORD: node.get("record_id")}[node.label]
+            (document is not None and member_of(document).role == "synthesis")
+            or (statement_of(node).kind == "table_row" and heading == "Limitations"))
+        text, line, order = _shown(node)
         out.append(Suspect(
             node=node_id, kind=kind, set=node.set_id or "", document=node.document_id, section=section,
-            section_heading=heading, text=text or "", line=node.get("line"), order=node.get("order") or 0,
+            section_heading=heading, text=text, line=line, order=order,
             conclusion=conclusion, depth=why.depth, path=why.path, edges=why.edges, trigger=why.path[-1],
             change=triggers[why.path[-1]]))
     out.sort(key=Suspect.sort_key)

@@ -1,0 +1,91 @@
+"""What only ``citegraph check`` reads of the stored graph, one frozen type each (GRAMMAR §1, §2, §4, §6).
+
+A member's identity (what it states of the set it belongs to), how its set's manifest pins it, and
+the flaws a parser found in a block: facts no other query shows. They live apart from
+:mod:`domain.model` so that a process that never checks does not build their classes (about 1 ms
+each); :mod:`graph.codec` decodes them (:func:`~graph.codec.member_identity_of`,
+:func:`~graph.codec.pinning_of`, :func:`~graph.codec.flaws_of`), importing this module on first use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["MemberIdentity", "Pinning", "Flaws"]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberIdentity:
+    """What a member states of the set it belongs to (GRAMMAR §2.2 rules 4–5), as its parser read it.
+
+    Parameters
+    ----------
+    file_name : str or None
+        The file name it was read from (``runtime.md``); None for a plain-text member.
+    record_prefix : str or None
+        The analyst prefix of the records its type declares (``RT``|``MEM``|``EPI``,
+        :data:`domain.grammar.ANY_ANALYST` for the G1 result), None for a type declaring none.
+    states_prefix : bool
+        Whether the member states a ``record_prefix`` at all (Markdown members do; a plain-text
+        member states none, and no prefix rule applies to it).
+    run_id, reviewed_boundary : str or None
+        Its run-id and reviewed boundary (a generated review's ``analysis-run`` and
+        ``reviewed-revision``, §3.11), None when unstated.
+    run_id_line, boundary_line : int
+        The front-matter line stating each (1 when unstated).
+    projection : bool
+        True for a generated review, published outside the set folder and unpinned (§3.11).
+    """
+
+    file_name: str | None = None
+    record_prefix: str | None = None
+    states_prefix: bool = False
+    run_id: str | None = None
+    reviewed_boundary: str | None = None
+    run_id_line: int = 1
+    boundary_line: int = 1
+    projection: bool = False
+
+@dataclass(frozen=True, slots=True)
+class Pinning:
+    """How its set's manifest pins a member (GRAMMAR §2.1; :mod:`ingest.sets`): the ``manifest``'s
+    path (None: the member was read with none), the member files it ``pins``, in order, as (file
+    name, manifest line), the member's pinned ``sha256`` (None: the manifest does not pin it) and
+    whether its bytes match that pin, ``verified`` (None when unpinned)."""
+
+    manifest: str | None = None
+    pins: tuple[tuple[str, int], ...] = ()
+    sha256: str | None = None
+    verified: bool | None = None
+
+@dataclass(frozen=True, slots=True)
+class Flaws:
+    """What a parser found against the grammar in one block, for ``citegraph check`` to report.
+
+    Parameters
+    ----------
+    malformed_ids : tuple of str
+        Tokens shaped like a record ID that are none (GRAMMAR §1.1).
+    source_ranges : tuple of str
+        Source ranges such as ``SRC-1 through SRC-3`` (§1.2).
+    record_ranges : tuple of str
+        Record ranges expanded into every record in them (§1.1).
+    unexpanded_ranges : tuple of (str, str)
+        Record ranges that cannot be expanded exactly, with the reason: (range, reason).
+    unattributed : bool
+        A blockquote without a ``> --- `path``` attribution (§6).
+    part_of_malformed : str or None
+        What is wrong with a ``Part of:`` line (§4.7), else None.
+    malformed_declaration, malformed_annotation : str or None
+        Of a heading: the ID-like token of one shaped like a declaration (§4.2), the text of an
+        ``On …`` heading naming no record (§4.6); else None.
+    """
+
+    malformed_ids: tuple[str, ...] = ()
+    source_ranges: tuple[str, ...] = ()
+    record_ranges: tuple[str, ...] = ()
+    unexpanded_ranges: tuple[tuple[str, str], ...] = ()
+    unattributed: bool = False
+    part_of_malformed: str | None = None
+    malformed_declaration: str | None = None
+    malformed_annotation: str | None = None
