@@ -326,9 +326,16 @@ class SQLiteStore:
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction (one committed state), or the enclosing write's own view."""
+        """One read transaction (one committed state), or the enclosing write's own view. Before the
+        store file exists, the empty database answers, with no transaction: it is shared by every
+        thread and never written, and two threads beginning transactions on it at once collided
+        ("cannot start a transaction within a transaction")."""
         with self._guard():
-            conn = self._connection() or self._empty()
+            conn = self._connection()
+            if conn is None:
+                with self._translated():
+                    yield self._empty()
+                return
             if conn.in_transaction:
                 with self._translated():
                     yield conn

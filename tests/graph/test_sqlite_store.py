@@ -394,3 +394,30 @@ def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
     stdout, stderr = run.communicate(timeout=120)
     assert run.returncode == 0, stderr
     assert sorted(n.id for n in open_embedded(home).find_nodes(Label.ANALYSIS_SET)) == ["talorys", "tolaria"]
+
+
+def test_threads_reading_before_the_store_file_exists_do_not_collide(tmp_path):
+    """Every thread's read of a store with no file yet is answered by one shared empty database;
+    six threads beginning transactions on it at once failed with "cannot start a transaction
+    within a transaction" (seen as a 503 from `serve` on a fresh home)."""
+    import threading
+
+    path = tmp_path / "home" / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    errors: list[str] = []
+
+    def read() -> None:
+        for _ in range(2000):
+            try:
+                assert store.get_nodes(["tolaria", "tolaria/synthesis"]) == {}
+                assert store.counts()["nodes"] == 0
+            except Exception as exc:  # noqa: BLE001 - every failure is counted
+                errors.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=read) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert not path.exists()
