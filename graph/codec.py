@@ -17,6 +17,8 @@ Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``star
 Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
                                     ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
 Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
+Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` (a statement of kind ``field``)
+TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -42,8 +44,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Member, NamedReference, Quotation,
-                          Record, Review, Section, Source, SourceFile, Statement)
+from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference,
+                          Quotation, Record, Review, Section, Source, SourceFile, Statement, TableRow)
 from graph.model import Edge, Node
 
 __all__ = [
@@ -69,6 +71,8 @@ __all__ = [
     "block_position",
     "statement_props",
     "statement_of",
+    "field_of",
+    "table_row_of",
     "quotation_props",
     "quotation_of",
     "record_props",
@@ -81,6 +85,7 @@ __all__ = [
     "source_file_path",
     "source_file_of",
     "named_reference_name",
+    "named_reference_of",
     "stated_by",
     "named_reference_props",
     "system_props",
@@ -253,6 +258,26 @@ def statement_of(node: Node) -> Statement:
                      int(get("line") or 0), get("markup") or "", get("gap") or "")
 
 
+def field_of(node: Node) -> Field | None:
+    """The :class:`~domain.model.Field` a field Statement ``node`` states (missing label or value:
+    ``""``), None for any other block."""
+    get = node.props.get
+    if get("kind") != "field":
+        return None
+    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None)
+
+
+def table_row_of(node: Node) -> TableRow | None:
+    """The :class:`~domain.model.TableRow` a ``table_header`` or ``table_row`` Statement ``node``
+    states (each cell as text; ``table`` None when unstated), None for a block storing no list of
+    cells."""
+    get = node.props.get
+    cells = get("cells")
+    if not isinstance(cells, (list, tuple)):
+        return None
+    return TableRow(get("table"), tuple([str(c) for c in cells]))
+
+
 # -- structure and amendments --------------------------------------------------------------------
 
 def contains_props(order: int) -> dict[str, Any]:
@@ -346,6 +371,12 @@ def named_reference_name(node: Node) -> str:
     """The name a NamedReference ``node`` stores as written (``Source register``), ``""`` when
     unstated."""
     return node.get("name") or ""
+
+
+def named_reference_of(node: Node) -> NamedReference:
+    """The :class:`~domain.model.NamedReference` a NamedReference ``node`` stores (missing name or
+    slug: ``""``)."""
+    return NamedReference(node.get("name") or "", node.get("slug") or "")
 
 
 # -- System, AnalysisSet and Member (a Document node) ---------------------------------------------
