@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from graph.codec import member_path
 from graph.errors import CitegraphError, InvalidQuery
 from graph.model import Label
 from graph.store import GraphStore
@@ -155,7 +156,7 @@ def set_of_request(store: GraphStore, document: str | None, set_id: str | None) 
 def original_bytes(tree: DocumentTree) -> bytes | None:
     """Diagnostics for ``citegraph verify``: the bytes at the path a document was ingested from, or
     None when that file is gone. Only read after a rebuild differs, to show the first difference."""
-    path = Path(tree.document.get("path") or "")
+    path = Path(member_path(tree.document))
     try:
         return path.read_bytes() if path.is_file() else None
     except OSError:

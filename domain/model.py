@@ -8,7 +8,7 @@ slotted dataclass of plain values, so it is cheap to build, hashable and safe to
 
     AnalysisSet ─ Member ─ Section ─ Statement ─ Citation → Record | Source | SourceFile | NamedReference
                               │          ├─ Quotation → SourceFile
-                              │          └─ Field (a field statement's label and value)
+                              │          └─ Field (a field statement's label and value), TableRow (a row's cells)
                               ├─ Declaration (declares a Record)
                               └─ Annotation (annotates a Record)        Amendment: a statement superseding records
 
@@ -38,6 +38,7 @@ __all__ = [
     "Annotation",
     "Statement",
     "Field",
+    "TableRow",
     "Amendment",
     "Review",
 ]
@@ -241,6 +242,16 @@ class Field:
 
 
 @dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table's header or row statement (GRAMMAR §9 rule 6): the role of the ``table`` it is in
+    (``limitations``, ``register``, else ``table``; None when unstated) and its ``cells``, in order,
+    as written."""
+
+    table: str | None
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Amendment:
     """A statement that amends or supersedes records (GRAMMAR §4.8): ``statement`` its node id,
     ``supersedes`` the record IDs it replaces."""
@@ -271,7 +282,7 @@ def _reduce_by_fields(self):
 
 
 for _cls in (Citation, Quotation, Record, Source, SourceFile, NamedReference, AnalysisSet, Member, Section,
-             Declaration, Annotation, Statement, Field, Amendment, Review):
+             Declaration, Annotation, Statement, Field, TableRow, Amendment, Review):
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
     _cls.__reduce__ = _reduce_by_fields

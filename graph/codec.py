@@ -26,6 +26,7 @@ Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` 
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
                                     ``malformed_declaration``, ``malformed_annotation`` (headings)
+TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -58,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,
-                          Record, Review, Section, Source, SourceFile, Statement)
+                          Record, Review, Section, Source, SourceFile, Statement, TableRow)
 from graph.model import Edge, Label, Node
 
 if TYPE_CHECKING:  # imported where decoded: only a checking process builds these classes
@@ -93,6 +94,7 @@ __all__ = [
     "statuses_of",
     "amended_record",
     "flaws_of",
+    "table_row_of",
     "quotation_props",
     "quotation_of",
     "record_props",
@@ -105,6 +107,7 @@ __all__ = [
     "source_file_path",
     "source_file_of",
     "named_reference_name",
+    "named_reference_of",
     "stated_by",
     "named_reference_props",
     "system_props",
@@ -345,6 +348,17 @@ def flaws_of(node: Node) -> Flaws | None:
                  declaration or None, annotation or None)
 
 
+def table_row_of(node: Node) -> TableRow | None:
+    """The :class:`~domain.model.TableRow` a ``table_header`` or ``table_row`` Statement ``node``
+    states (each cell as text; ``table`` None when unstated), None for a block storing no list of
+    cells."""
+    get = node.props.get
+    cells = get("cells")
+    if not isinstance(cells, (list, tuple)):
+        return None
+    return TableRow(get("table"), tuple([str(c) for c in cells]))
+
+
 # -- structure and amendments --------------------------------------------------------------------
 
 def contains_props(order: int) -> dict[str, Any]:
@@ -438,6 +452,12 @@ def named_reference_name(node: Node) -> str:
     """The name a NamedReference ``node`` stores as written (``Source register``), ``""`` when
     unstated."""
     return node.get("name") or ""
+
+
+def named_reference_of(node: Node) -> NamedReference:
+    """The :class:`~domain.model.NamedReference` a NamedReference ``node`` stores (missing name or
+    slug: ``""``)."""
+    return NamedReference(node.get("name") or "", node.get("slug") or "")
 
 
 # -- System, AnalysisSet and Member (a Document node) ---------------------------------------------

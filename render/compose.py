@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
+from graph.codec import member_of, record_of, table_row_of
 from queries.documents import DocumentBlock, DocumentTree
 from queries.dossier import RecordDossier
+from queries.read import block_node
 from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 from render.page import (
     Heading,
@@ -61,8 +63,10 @@ def _heading(tree: DocumentTree, block: DocumentBlock, shift: int, anchored: boo
 
 
 def _cells(tree: DocumentTree, block: DocumentBlock) -> tuple[str, ...]:
-    cells = block.props.get("cells")
-    if not isinstance(cells, list):
+    row = table_row_of(block_node(block, tree))
+    if row is not None:
+        cells: Sequence[str] = row.cells
+    else:
         line = block.markup.strip().splitlines()[0] if block.markup.strip() else ""
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
     if tree.format == "md":
@@ -172,8 +176,8 @@ def document_page(tree: DocumentTree) -> Page:
     >>> [type(i).__name__ for i in page.items]
     ['Heading', 'Paragraph', 'Paragraph', 'Index']
     """
-    doc = tree.document
-    lead = (f"{tree.id} · {doc.get('member_type') or ''} · {tree.format} member ingested from {doc.get('path') or '?'}",)
+    member = member_of(tree.document)
+    lead = (f"{tree.id} · {member.member_type} · {tree.format} member ingested from {member.path or '?'}",)
     items = _block_items(tree, tree.blocks, shift=0, anchored=True)
     entries: dict[tuple[str, str], IndexEntry] = {}
     for block in tree.blocks:
@@ -352,9 +356,8 @@ def _text(plain: str) -> Paragraph:
 def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], IndexEntry]) -> list[Item]:
     rid, set_id = d.record_id, d.set_id
     items: list[Item] = []
-    kind = d.record.get("kind") or "?"
-    analyst = d.record.get("analyst")
-    about = f"{rid}: kind {kind}, analyst prefix {analyst or 'none'}, analysis set {set_id}."
+    record = record_of(d.record)
+    about = f"{rid}: kind {record.kind or '?'}, analyst prefix {record.analyst or 'none'}, analysis set {set_id}."
     items.append(Paragraph(about, about, set_id=set_id))
 
     def heading(text: str, level: int = base) -> Heading:

@@ -32,6 +32,7 @@ import re
 from markdown_it import MarkdownIt
 
 from domain.grammar import ATTRIBUTION, QUOTE_MARKER, RECORD_ID, anchor_record
+from graph.codec import member_frontmatter, member_of
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
 
@@ -203,10 +204,9 @@ def plaintext_of(tree: DocumentTree) -> str:
     """
     if tree.format != "md":
         return rebuild(tree)
-    doc = tree.document
-    frontmatter = doc.get("frontmatter") or {}
+    frontmatter = member_frontmatter(tree.document)
     member_type = frontmatter.get("type") if isinstance(frontmatter, dict) else None
-    out = [plain_inline(tree.title), "\n\nType: " + str(member_type or doc.get("member_type") or "")]
+    out = [plain_inline(tree.title), "\n\nType: " + str(member_type or member_of(tree.document).member_type)]
     previous: DocumentBlock | None = None
     for block in tree.blocks:
         text = plain_block(block)

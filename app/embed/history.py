@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from urllib.parse import quote, urlencode
 
+from graph.codec import analysis_set_of
 from graph.errors import CitegraphError, VersionNotFound
 from graph.store import GraphStore
 from queries.history import SetHistory, diff_versions, history
@@ -119,7 +120,7 @@ def compare_view(store: GraphStore, a: str, b: str | None, base: str) -> str:
     node = store.get_nodes([a]).get(a)
     if node is None:
         raise unknown_set(store, a)
-    found = runs_of(store, str(node.get("system") or ""))
+    found = runs_of(store, analysis_set_of(node).system)
     others = [r.set_id for r in found.runs if r.set_id != a]
     if b is None:
         if not others:

@@ -1,5 +1,6 @@
 """GraphQL types of the graph's nodes: every label a Relay ``Node`` whose global id wraps the graph node
-id, with fields read from the node's properties and relations loaded through the request's DataLoaders.
+id, with fields read from the node's domain object (:mod:`domain.model`, decoded by :mod:`graph.codec`
+once per object, when a field first asks for it) and relations loaded through the request's DataLoaders.
 
 Lists of nodes are :class:`~app.graphql.pagination.Connection` pages, ordered by node id (records,
 sets, sources, files) or document order (sections, statements, quotations, citations).
@@ -7,7 +8,7 @@ sets, sources, files) or document order (sections, statements, quotations, citat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Iterable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Optional
 
 import strawberry
 from strawberry import relay
@@ -17,6 +18,10 @@ from strawberry.types import Info
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
 from app.graphql.shapes import object_type
+from domain import model
+from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
+                         member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
+                         statement_of, system_name, table_row_of)
 from graph.errors import NodeNotFound
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction
@@ -53,6 +58,21 @@ __all__ = [
 
 _Results = "app.graphql.result_types"
 Ctx = Info[Context, None]
+
+
+class _decoded:
+    """A node's domain object, decoded when a field first reads it and then kept on the GraphQL
+    object: :func:`functools.cached_property` without the lock Python 3.11 takes on each first
+    read (about 1.5 µs, three times a statement; the decoders are pure)."""
+
+    def __init__(self, decode: Callable[[Any], Any]):
+        self.decode, self.name, self.__doc__ = decode, decode.__name__, decode.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.decode(obj)
+        return value
 
 
 @strawberry.interface(description="A node of the citation graph. `id` is the Relay global id; `nodeId` the graph's own "
@@ -203,18 +223,24 @@ async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, docum
 
 @strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
 class AnalysisSet(GraphNode):
+    @_decoded
+    def analysis_set(self) -> model.AnalysisSet:
+        """The set the node stores, decoded on first use."""
+        return analysis_set_of(self.node)
+
     @strawberry.field(description="The analysed system's name.")
     async def system(self, info: Ctx) -> Optional[str]:
-        node = await info.context.loaders.node(self.node.get("system"))
-        return node.get("name") if node is not None else self.node.get("system")
+        system = self.analysis_set.system or None
+        node = await info.context.loaders.node(system)
+        return system_name(node) if node is not None else system
 
     @strawberry.field
     def run_id(self) -> Optional[str]:
-        return self.node.get("run_id")
+        return self.analysis_set.run_id
 
     @strawberry.field
     def reviewed_boundary(self) -> Optional[str]:
-        return self.node.get("reviewed_boundary")
+        return self.analysis_set.reviewed_boundary
 
     @relay.connection(Connection["Document"], description="Members, by id; `role` e.g. `synthesis`, `text` matches "
                                                           "title, role or path.")
@@ -263,37 +289,42 @@ class AnalysisSet(GraphNode):
 
 @strawberry.type(description="An ingested analysis-set member.")
 class Document(GraphNode):
+    @_decoded
+    def member(self) -> model.Member:
+        """The member the node stores, decoded on first use."""
+        return member_of(self.node)
+
     @strawberry.field
     def role(self) -> str:
-        return self.node.get("role") or ""
+        return self.member.role
 
     @strawberry.field
     def title(self) -> str:
-        return self.node.get("title") or ""
+        return self.member.title
 
     @strawberry.field
     def member_type(self) -> str:
-        return self.node.get("member_type") or ""
+        return self.member.member_type
 
     @strawberry.field(description="`txt` or `md`: the format the member was ingested from.")
     def format(self) -> str:
-        return self.node.get("format") or ""
+        return self.member.format
 
     @strawberry.field(description="Path the member was ingested from.")
     def path(self) -> str:
-        return self.node.get("path") or ""
+        return self.member.path
 
     @strawberry.field(description="SHA-256 of the original bytes.")
     def sha256(self) -> str:
-        return self.node.get("sha256") or ""
+        return self.member.sha256
 
     @strawberry.field(description="Size of the original in bytes.")
     def size(self) -> Optional[int]:
-        return self.node.get("size")
+        return self.member.size
 
     @strawberry.field(description="YAML frontmatter of a Markdown member (an object; empty for plain text).")
     def frontmatter(self) -> JSON:
-        return dict(self.node.get("frontmatter") or {})
+        return dict(member_frontmatter(self.node))
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
@@ -323,17 +354,22 @@ class Document(GraphNode):
 
 @strawberry.interface(description="A section or statement: one block of a document.")
 class Block(GraphNode):
+    @_decoded
+    def block(self) -> model.Section | model.Statement:
+        """The section or statement the node stores (each type decodes its own)."""
+        raise NotImplementedError
+
     @strawberry.field(description="Block index in the document (1-based).")
     def order(self) -> int:
-        return int(self.node.get("order") or 0)
+        return self.block.order
 
     @strawberry.field(description="First line of the block in the member.")
     def line(self) -> int:
-        return int(self.node.get("line") or 0)
+        return self.block.line
 
     @strawberry.field(description="Exact source of the block.")
     def markup(self) -> str:
-        return self.node.get("markup") or ""
+        return self.block.markup
 
     @strawberry.field(description="Id of the document holding the block.")
     def document_id(self) -> str:
@@ -353,21 +389,38 @@ class Block(GraphNode):
 
 @strawberry.type(description="A section: a heading and the blocks under it.")
 class Section(Block):
+    @_decoded
+    def block(self) -> model.Section:
+        """The section the node stores, decoded on first use."""
+        return section_of(self.node)
+
+    @_decoded
+    def declaration(self) -> Optional[model.Declaration]:
+        """The declaration a declaration heading states, else None."""
+        return declaration_of(self.node)
+
+    @_decoded
+    def annotation(self) -> Optional[model.Annotation]:
+        """The annotation an annotation heading states, else None."""
+        return annotation_of(self.node)
+
     @strawberry.field
     def heading(self) -> str:
-        return self.node.get("heading") or ""
+        return self.block.heading
 
     @strawberry.field(description="Heading level, 2–6.")
     def level(self) -> int:
-        return int(self.node.get("level") or 0)
+        return self.block.level
 
     @strawberry.field(description="`section`, `kinds`, `declaration`, `annotation` or `subsection`.")
     def kind(self) -> str:
-        return self.node.get("kind") or "section"
+        return self.block.kind
 
     @strawberry.field(description="Record ID a declaration heading declares (or an annotation heading annotates).")
     def record_id(self) -> Optional[str]:
-        return self.node.get("record_id") or self.node.get("annotates")
+        if self.declaration is not None:
+            return self.declaration.record_id or None
+        return (self.annotation.annotates or None) if self.annotation is not None else None
 
     @relay.connection(Connection["Section"], description="Subsections directly under this one, in document order.")
     async def sections(self, info: Ctx) -> Iterable[Section]:
@@ -397,46 +450,60 @@ class Status:
     qualifier: Optional[str] = None
 
 
-def _statuses(node: Node) -> list[Status]:
-    return [Status(label=label, value=value, statement=wrap(node), qualifier=qualifier)
-            for label, value, qualifier in statuses_of(node)]
+def _statuses(statement: Statement) -> list[Status]:
+    return [Status(label=label, value=value, statement=statement, qualifier=qualifier)
+            for label, value, qualifier in statuses_of(statement.node)]
 
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
 class Statement(Block):
+    @_decoded
+    def block(self) -> model.Statement:
+        """The statement the node stores, decoded on first use."""
+        return statement_of(self.node)
+
+    @_decoded
+    def field(self) -> Optional[model.Field]:
+        """The field a field statement states, else None."""
+        return field_of(self.node)
+
+    @_decoded
+    def row(self) -> Optional[model.TableRow]:
+        """The cells a table header or row states, else None."""
+        return table_row_of(self.node)
+
     @strawberry.field(description="`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, "
                                   "`empty_marker`, `amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.")
     def kind(self) -> str:
-        return self.node.get("kind") or "paragraph"
+        return self.block.kind
 
     @strawberry.field(description="Plain text.")
     def text(self) -> str:
-        return self.node.get("text") or ""
+        return self.block.text
 
     @strawberry.field(description="Field label (fields).")
     def field_label(self) -> Optional[str]:
-        return self.node.get("label")
+        return self.field.label if self.field is not None else None
 
     @strawberry.field(description="Field value (fields).")
     def value(self) -> Optional[str]:
-        return self.node.get("value")
+        return self.field.value if self.field is not None else None
 
     @strawberry.field(description="Field form: `bullet`, `bold` or `line`.")
     def form(self) -> Optional[str]:
-        return self.node.get("form")
+        return self.field.form if self.field is not None else None
 
     @strawberry.field(description="Table role of a row, e.g. `limitations`.")
     def table(self) -> Optional[str]:
-        return self.node.get("table")
+        return self.row.table if self.row is not None else None
 
     @strawberry.field(description="Cells of a table row.")
     def cells(self) -> Optional[list[str]]:
-        cells = self.node.get("cells")
-        return [str(c) for c in cells] if cells is not None else None
+        return list(self.row.cells) if self.row is not None else None
 
     @strawberry.field(description="Statuses this statement states.")
     def statuses(self) -> list[Status]:
-        return _statuses(self.node)
+        return _statuses(self)
 
     @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
                                                           "citation, mention, quotation, link, range or frontmatter.")
@@ -454,25 +521,30 @@ class Statement(Block):
 
 @strawberry.type(description="A quoted passage of a source file.")
 class Quotation(GraphNode):
+    @_decoded
+    def quotation(self) -> model.Quotation:
+        """The quotation the node stores, decoded on first use."""
+        return quotation_of(self.node)
+
     @strawberry.field
     def text(self) -> str:
-        return self.node.get("text") or ""
+        return self.quotation.text
 
     @strawberry.field(description="Attributed path.")
     def path(self) -> Optional[str]:
-        return self.node.get("path")
+        return self.quotation.path
 
     @strawberry.field(description="Attributed lines, e.g. `270-275`.")
     def lines(self) -> Optional[str]:
-        return self.node.get("lines")
+        return self.quotation.lines
 
     @strawberry.field
     def revision(self) -> Optional[str]:
-        return self.node.get("revision")
+        return self.quotation.revision
 
     @strawberry.field
     def line(self) -> Optional[int]:
-        return self.node.get("line")
+        return block_line(self.node)
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
@@ -500,6 +572,11 @@ class Field:
     statement: Statement
 
 
+def _field(statement: Statement) -> Field:
+    fact = statement.field  # a statement of kind field (GraphRead.fields) states one
+    return Field(label=fact.label, value=fact.value, form=fact.form, statement=statement)
+
+
 @strawberry.type(description="Where and how a record is declared.")
 class Declaration:
     section: Section = strawberry.field(description="The declaration heading.")
@@ -508,7 +585,7 @@ class Declaration:
 
     @strawberry.field(description="Label of the declaration heading (the text after the record ID).")
     def label(self) -> Optional[str]:
-        return self.section.node.get("label")
+        return self.section.declaration.label if self.section.declaration is not None else None
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
@@ -550,7 +627,8 @@ async def _supported_text(self: NodeCitation, info: Ctx) -> Optional[str]:
     node = await info.context.loaders.node(self.citing_id)
     if node is None:
         return None
-    return (node.get("text") or "")[self.span_start:self.span_end] if self.span_end > self.span_start else None
+    text = statement_of(node).text if node.label == Label.STATEMENT else ""  # a heading or document: no text
+    return text[self.span_start:self.span_end] if self.span_end > self.span_start else None
 
 
 Citation = object_type(
@@ -574,21 +652,26 @@ Citation = object_type(
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
 class Record(GraphNode):
+    @_decoded
+    def record(self) -> model.Record:
+        """The record the node stores, decoded on first use."""
+        return record_of(self.node)
+
     @strawberry.field(description="The record ID as written, e.g. `RT-RTE-mcp-write`.")
     def record_id(self) -> str:
-        return self.node.get("record_id") or ""
+        return self.record.record_id
 
     @strawberry.field(description="RT, MEM, EPI, or null for unprefixed IDs.")
     def analyst(self) -> Optional[str]:
-        return self.node.get("analyst")
+        return self.record.analyst
 
     @strawberry.field(description="Record kind, e.g. `RTE`, `OBJ`, `CMP`.")
     def kind(self) -> str:
-        return self.node.get("kind") or ""
+        return self.record.kind
 
     @strawberry.field
     def slug(self) -> str:
-        return self.node.get("slug") or ""
+        return self.record.slug
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
@@ -601,9 +684,8 @@ class Record(GraphNode):
             return None
         tree = await info.context.loaders.trees.load(section.node.document_id)
         body = GraphRead.record_body(tree, section.graph_id) if tree is not None else []
-        fields = [Field(label=n.get("label"), value=n.get("value"), form=n.get("form"), statement=wrap(n))
-                  for n in GraphRead.fields(body)]
-        statuses = [status for n in body for status in _statuses(n)]
+        fields = [_field(wrap(n)) for n in GraphRead.fields(body)]
+        statuses = [status for statement in wrap_all(body) for status in _statuses(statement)]
         return Declaration(section=section, fields=fields, statuses=statuses)
 
     @relay.connection(Connection["Annotation"], description="Annotations on it, in document order.")
@@ -642,48 +724,54 @@ class Record(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.node.get("record_id"), set_id=self.node.set_id, direct=direct, max_depth=max_depth)
+        return await run_rests_on(info, self.record.record_id, set_id=self.node.set_id, direct=direct,
+                                  max_depth=max_depth)
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
                                   "structured.")
     async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_dossier
 
-        return await run_dossier(info, self.node.get("record_id"), set_id=self.node.set_id, max_depth=max_depth)
+        return await run_dossier(info, self.record.record_id, set_id=self.node.set_id, max_depth=max_depth)
 
 
 # -- sources ---------------------------------------------------------------------------------------
 
 @strawberry.type(description="A source (`SRC-n`): a repository or document at a revision.")
 class Source(GraphNode):
+    @_decoded
+    def source(self) -> model.Source:
+        """The source the node stores, decoded on first use."""
+        return source_of(self.node)
+
     @strawberry.field(description="`SRC-n`.")
     def source_id(self) -> str:
-        return self.node.get("source_id") or ""
+        return self.source.source_id
 
     @strawberry.field
     def kind(self) -> Optional[str]:
-        return self.node.get("kind")
+        return self.source.kind
 
     @strawberry.field
     def url(self) -> Optional[str]:
-        return self.node.get("url")
+        return self.source.url
 
     @strawberry.field(description="The revision the set's citations refer to.")
     def commit(self) -> Optional[str]:
-        return self.node.get("commit")
+        return self.source.commit
 
     @strawberry.field
     def cutoff(self) -> Optional[str]:
-        return self.node.get("cutoff")
+        return self.source.cutoff
 
     @strawberry.field
     def evidence_layers(self) -> Optional[str]:
-        value = self.node.get("evidence_layers")
+        value = self.source.evidence_layers
         return None if value is None else str(value)
 
     @strawberry.field(description="True when a Source register row declares it.")
     def declared(self) -> Optional[bool]:
-        return self.node.get("declared")
+        return True if self.source.declared else None  # null, not false, for a source only cited
 
     @relay.connection(Connection["SourceFile"], description="Its cited files, by id.")
     async def files(self, info: Ctx) -> Iterable[SourceFile]:
@@ -699,15 +787,20 @@ class Source(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.node.get("source_id"), set_id=self.node.set_id, direct=direct,
+        return await run_rests_on(info, self.source.source_id, set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source")
 
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
+    @_decoded
+    def source_file(self) -> model.SourceFile:
+        """The source file the node stores, decoded on first use."""
+        return source_file_of(self.node)
+
     @strawberry.field(description="Commit-relative path.")
     def path(self) -> str:
-        return self.node.get("path") or ""
+        return self.source_file.path
 
     @strawberry.field
     async def source(self, info: Ctx) -> Optional[Source]:
@@ -728,19 +821,24 @@ class SourceFile(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.node.get("path"), set_id=self.node.set_id, direct=direct,
+        return await run_rests_on(info, self.source_file.path, set_id=self.node.set_id, direct=direct,
                                   max_depth=max_depth, kind="source_file")
 
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")
 class NamedReference(GraphNode):
+    @_decoded
+    def reference(self) -> model.NamedReference:
+        """The named reference the node stores, decoded on first use."""
+        return named_reference_of(self.node)
+
     @strawberry.field(description="The name as first written.")
     def name(self) -> str:
-        return self.node.get("name") or ""
+        return self.reference.name
 
     @strawberry.field
     def slug(self) -> str:
-        return self.node.get("slug") or ""
+        return self.reference.slug
 
     @strawberry.field(description="The section or document it names (null when unresolved).")
     async def resolves_to(self, info: Ctx) -> Optional[GraphNode]:

@@ -28,5 +28,6 @@ async def get_document(document_id: str, store: StoreDep, response: Response) ->
     node = (await in_snapshot(store, lambda view: view.get_nodes([document_id]))).get(document_id)
     if node is None or node.label != Label.DOCUMENT:
         raise await in_snapshot(store, unknown_document, document_id)
-    response.headers["ETag"] = f'"{node.get("sha256")}"'
-    return plain(DocumentSummary.of(node))
+    summary = DocumentSummary.of(node)
+    response.headers["ETag"] = f'"{summary.sha256}"'
+    return plain(summary)
