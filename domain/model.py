@@ -244,8 +244,8 @@ class Field:
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """A table's header or row statement (GRAMMAR §9 rule 6): the role of the ``table`` it is in
-    (``limitations``, ``register``, else ``table``; None when unstated) and its ``cells``, in order,
-    as written."""
+    (by its section: ``limitations``, ``register``, ``inventory``, ``ledger``, ``claims``, else
+    ``table``; None when unstated) and its ``cells``, in order, as written."""
 
     table: str | None
     cells: tuple[str, ...]

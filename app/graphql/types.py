@@ -18,7 +18,6 @@ from strawberry.types import Info
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection
 from app.graphql.shapes import object_type
-from domain import model
 from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
                          member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
                          statement_of, system_name, table_row_of)
@@ -61,17 +60,20 @@ Ctx = Info[Context, None]
 
 
 class _decoded:
-    """A node's domain object, decoded when a field first reads it and then kept on the GraphQL
-    object: :func:`functools.cached_property` without the lock Python 3.11 takes on each first
-    read (about 1.5 µs, three times a statement; the decoders are pure)."""
+    """The domain object a :mod:`graph.codec` reader ``decode`` finds in a GraphQL object's ``node``,
+    decoded when a field first asks for it and then kept on the object (as
+    :func:`functools.cached_property`, without the lock Python 3.11 takes on each first read)."""
 
-    def __init__(self, decode: Callable[[Any], Any]):
-        self.decode, self.name, self.__doc__ = decode, decode.__name__, decode.__doc__
+    def __init__(self, decode: Callable[[Node], Any]):
+        self.decode, self.__doc__ = decode, decode.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        value = obj.__dict__[self.name] = self.decode(obj)
+        value = obj.__dict__[self.name] = self.decode(obj.node)
         return value
 
 
@@ -223,10 +225,7 @@ async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, docum
 
 @strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
 class AnalysisSet(GraphNode):
-    @_decoded
-    def analysis_set(self) -> model.AnalysisSet:
-        """The set the node stores, decoded on first use."""
-        return analysis_set_of(self.node)
+    analysis_set = _decoded(analysis_set_of)
 
     @strawberry.field(description="The analysed system's name.")
     async def system(self, info: Ctx) -> Optional[str]:
@@ -289,10 +288,7 @@ class AnalysisSet(GraphNode):
 
 @strawberry.type(description="An ingested analysis-set member.")
 class Document(GraphNode):
-    @_decoded
-    def member(self) -> model.Member:
-        """The member the node stores, decoded on first use."""
-        return member_of(self.node)
+    member = _decoded(member_of)
 
     @strawberry.field
     def role(self) -> str:
@@ -354,10 +350,7 @@ class Document(GraphNode):
 
 @strawberry.interface(description="A section or statement: one block of a document.")
 class Block(GraphNode):
-    @_decoded
-    def block(self) -> model.Section | model.Statement:
-        """The section or statement the node stores (each type decodes its own)."""
-        raise NotImplementedError
+    # order, line and markup read ``block``: the domain Section or Statement each type decodes
 
     @strawberry.field(description="Block index in the document (1-based).")
     def order(self) -> int:
@@ -389,20 +382,9 @@ class Block(GraphNode):
 
 @strawberry.type(description="A section: a heading and the blocks under it.")
 class Section(Block):
-    @_decoded
-    def block(self) -> model.Section:
-        """The section the node stores, decoded on first use."""
-        return section_of(self.node)
-
-    @_decoded
-    def declaration(self) -> Optional[model.Declaration]:
-        """The declaration a declaration heading states, else None."""
-        return declaration_of(self.node)
-
-    @_decoded
-    def annotation(self) -> Optional[model.Annotation]:
-        """The annotation an annotation heading states, else None."""
-        return annotation_of(self.node)
+    block = _decoded(section_of)
+    declaration = _decoded(declaration_of)
+    annotation = _decoded(annotation_of)
 
     @strawberry.field
     def heading(self) -> str:
@@ -457,20 +439,9 @@ def _statuses(statement: Statement) -> list[Status]:
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
 class Statement(Block):
-    @_decoded
-    def block(self) -> model.Statement:
-        """The statement the node stores, decoded on first use."""
-        return statement_of(self.node)
-
-    @_decoded
-    def field(self) -> Optional[model.Field]:
-        """The field a field statement states, else None."""
-        return field_of(self.node)
-
-    @_decoded
-    def row(self) -> Optional[model.TableRow]:
-        """The cells a table header or row states, else None."""
-        return table_row_of(self.node)
+    block = _decoded(statement_of)
+    field = _decoded(field_of)
+    row = _decoded(table_row_of)
 
     @strawberry.field(description="`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, "
                                   "`empty_marker`, `amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.")
@@ -521,10 +492,7 @@ class Statement(Block):
 
 @strawberry.type(description="A quoted passage of a source file.")
 class Quotation(GraphNode):
-    @_decoded
-    def quotation(self) -> model.Quotation:
-        """The quotation the node stores, decoded on first use."""
-        return quotation_of(self.node)
+    quotation = _decoded(quotation_of)
 
     @strawberry.field
     def text(self) -> str:
@@ -652,10 +620,7 @@ Citation = object_type(
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
 class Record(GraphNode):
-    @_decoded
-    def record(self) -> model.Record:
-        """The record the node stores, decoded on first use."""
-        return record_of(self.node)
+    record = _decoded(record_of)
 
     @strawberry.field(description="The record ID as written, e.g. `RT-RTE-mcp-write`.")
     def record_id(self) -> str:
@@ -739,10 +704,7 @@ class Record(GraphNode):
 
 @strawberry.type(description="A source (`SRC-n`): a repository or document at a revision.")
 class Source(GraphNode):
-    @_decoded
-    def source(self) -> model.Source:
-        """The source the node stores, decoded on first use."""
-        return source_of(self.node)
+    source = _decoded(source_of)
 
     @strawberry.field(description="`SRC-n`.")
     def source_id(self) -> str:
@@ -793,10 +755,7 @@ class Source(GraphNode):
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
-    @_decoded
-    def source_file(self) -> model.SourceFile:
-        """The source file the node stores, decoded on first use."""
-        return source_file_of(self.node)
+    source_file = _decoded(source_file_of)
 
     @strawberry.field(description="Commit-relative path.")
     def path(self) -> str:
@@ -827,10 +786,7 @@ class SourceFile(GraphNode):
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")
 class NamedReference(GraphNode):
-    @_decoded
-    def reference(self) -> model.NamedReference:
-        """The named reference the node stores, decoded on first use."""
-        return named_reference_of(self.node)
+    reference = _decoded(named_reference_of)
 
     @strawberry.field(description="The name as first written.")
     def name(self) -> str:
