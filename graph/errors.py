@@ -23,7 +23,6 @@ __all__ = [
     "SettingsInvalid",
     "StoreUnavailable",
     "StoreWriteFailed",
-    "SnapshotChanged",
     "NodeConflict",
     "PreconditionFailed",
     "AmbiguousScope",
@@ -145,11 +144,6 @@ class StoreUnavailable(CitegraphError):
 class StoreWriteFailed(StoreUnavailable):
     """Raised when the store's storage refuses a write (a full disk, an I/O error); nothing of the
     write is kept, and the store answers reads as before it."""
-
-
-class SnapshotChanged(StoreUnavailable):
-    """Raised when a read snapshot that could not hold a write off saw one commit while it read
-    (Neo4j); :func:`graph.store.read_snapshot` then reads again."""
 
 
 class NodeConflict(CitegraphError):

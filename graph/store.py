@@ -10,12 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
-from graph.errors import SnapshotChanged
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
 from graph.versions import SetVersion
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot", "SNAPSHOT_ATTEMPTS",
+__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
            "Reach", "SupportsReach", "KeepsVersions", "SEARCH_FIELDS", "projected"]
 
 T = TypeVar("T")
@@ -136,59 +135,35 @@ class SupportsSnapshot(Protocol):
     made through one view sees the same store, as if no write ran meanwhile. Callers use
     :func:`read_snapshot`, which also serves stores without it."""
 
-    def snapshot(self, *, exclusive: bool = False) -> ContextManager[GraphStore]:
+    def snapshot(self) -> ContextManager[GraphStore]:
         """A read-only view of one committed state of the store, for the block.
 
         The view answers every read of :class:`GraphStore` (and of the store's optional read
         protocols) and refuses writes. It may be used from several threads, one call at a time.
-        A store that cannot hold writes off while a view is open (Neo4j reads at read-committed
-        isolation) checks on leaving the block that none committed, and raises
-        :class:`~graph.errors.SnapshotChanged` if one did, whatever the block raised;
-        ``exclusive`` makes such a store hold writes off for the block instead (they wait), so the
-        block cannot fail that way. A store whose readers see one state anyway (SQLite in WAL
-        mode) ignores ``exclusive``.
-
-        Raises
-        ------
-        SnapshotChanged
-            Not ``exclusive``, and a write committed while the view was open."""
+        How a store keeps the state is its own: SQLite in WAL mode reads one snapshot while writers
+        commit; Neo4j, which reads at read-committed isolation, holds commits off until the block
+        ends (a write's work goes on meanwhile)."""
 
 
-SNAPSHOT_ATTEMPTS = 4
-"""How often :func:`read_snapshot` reads; the last attempt is exclusive."""
-
-
-def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T], *, attempts: int = SNAPSHOT_ATTEMPTS) -> T:
+def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T]) -> T:
     """``read(view)`` on one committed state of ``store``: every store call ``read`` makes sees the
     same data (a set listed has its documents, a record found is still there when its closure is
-    read). This is how a face serves one request.
-
-    On a :class:`SupportsSnapshot` store, ``read`` runs in a :meth:`~SupportsSnapshot.snapshot`;
-    when a write committed meanwhile (:class:`~graph.errors.SnapshotChanged`), whatever ``read``
-    returned or raised is dropped and it runs again, the last of ``attempts`` times holding writes
-    off. A store without snapshots is read as it is. ``read`` must only read, since it may run more
-    than once.
+    read). This is how a face serves one request. A store without snapshots is read as it is.
 
     Returns
     -------
     T
-        What ``read`` returned on a view no write changed.
+        What ``read`` returned.
 
     Raises
     ------
     Exception
-        Whatever ``read`` raised on such a view (a :class:`~graph.errors.NotFound`, …).
+        Whatever ``read`` raised (a :class:`~graph.errors.NotFound`, …).
     """
     if not isinstance(store, SupportsSnapshot):
         return read(store)
-    for attempt in range(1, attempts + 1):
-        try:
-            with store.snapshot(exclusive=attempt == attempts) as view:
-                return read(view)
-        except SnapshotChanged:
-            if attempt == attempts:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
+    with store.snapshot() as view:
+        return read(view)
 
 
 @dataclass(frozen=True, slots=True)

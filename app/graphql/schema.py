@@ -62,8 +62,7 @@ from app.graphql.types import (
 from app.wiring import allowed_repository
 from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
-from graph.store import SNAPSHOT_ATTEMPTS, SupportsSnapshot
-from graph.errors import SnapshotChanged
+from graph.store import SupportsSnapshot
 from ingest.git import GitRepository
 from queries.documents import find_document
 from queries.read import GraphRead
@@ -261,9 +260,7 @@ class CitegraphSchema(strawberry.Schema):
 
     A query (not a mutation) executed with a :class:`Context` reads one snapshot of the store
     (:meth:`graph.store.SupportsSnapshot.snapshot`): every resolver of the request sees the same
-    committed state. When a write committed meanwhile on a store that cannot hold writes off
-    (Neo4j), the whole query runs again, the last of :data:`graph.store.SNAPSHOT_ATTEMPTS` times
-    holding writes off, as :func:`graph.store.read_snapshot` does for REST.
+    committed state, as :func:`graph.store.read_snapshot` gives REST.
     """
 
     def __init__(self, limits: GraphQLLimits):
@@ -281,25 +278,18 @@ class CitegraphSchema(strawberry.Schema):
                 or not self._is_query(query, operation_name):
             return await run()
         store = context_value.store
-        for attempt in range(1, SNAPSHOT_ATTEMPTS + 1):
-            snapshot = store.snapshot(exclusive=attempt == SNAPSHOT_ATTEMPTS)
-            context_value.read_from(await call(snapshot.__enter__))
-            try:
-                result = await run()
-            except BaseException:
-                if not await call(snapshot.__exit__, *sys.exc_info()):
-                    raise
-                raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
-            try:
-                await call(snapshot.__exit__, None, None, None)
-            except SnapshotChanged:
-                if attempt == SNAPSHOT_ATTEMPTS:
-                    raise
-                continue
-            finally:
-                context_value.read_from(store)
-            return result
-        raise AssertionError("unreachable")  # pragma: no cover
+        snapshot = store.snapshot()
+        context_value.read_from(await call(snapshot.__enter__))
+        try:
+            result = await run()
+        except BaseException:
+            if not await call(snapshot.__exit__, *sys.exc_info()):
+                raise
+            raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
+        finally:
+            context_value.read_from(store)
+        await call(snapshot.__exit__, None, None, None)
+        return result
 
     def _is_query(self, query: str | None, operation_name: str | None) -> bool:
         """Whether ``query`` is a query operation (parsed within the token limit; a document that

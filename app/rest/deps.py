@@ -37,7 +37,7 @@ SetFilter = Annotated[Optional[str], Query(alias="set", description="Only this a
 async def in_snapshot(store: GraphStore, read: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """``read(view, *args, **kwargs)`` in a worker thread, on one read snapshot of ``store``
     (:func:`graph.store.read_snapshot`): every store call of the request sees one committed state,
-    so a concurrent write shows whole or not at all. ``read`` must only read (it may run again).
+    so a concurrent write shows whole or not at all. ``read`` must only read.
 
     Raises
     ------

@@ -58,9 +58,9 @@ __all__ = [
     "count_nodes_and_edges",
     "TOTALS",
     "LOCK_WRITES",
-    "WRITE_GENERATION",
-    "GENERATION_DONE",
-    "HOLD_WRITES",
+    "READ_SLOTS",
+    "HOLD_READ_SLOT",
+    "LOCK_READERS",
     "EXISTING_NODES",
     "EXISTING_KINDS",
     "SET_DOCUMENTS",
@@ -133,15 +133,14 @@ def _key(key: str) -> str:
 
 
 def schema_statements() -> list[str]:
-    """Idempotent schema: uniqueness of ``:CgNode(id)`` and ``:CgWriteLock(name)``, the index of
-    ``:CgWriteLock(done)`` read snapshots look a write's end up in (:data:`GENERATION_DONE`), and indexes for
+    """Idempotent schema: uniqueness of ``:CgNode(id)`` and ``:CgWriteLock(name)`` (the write lock
+    and the read slots, :data:`LOCK_WRITES` and :data:`LOCK_READERS`), and indexes for
     every lookup the store runs: ``:CgNode(document_id)`` (document deletes), ``(set_id)`` per model
     label (``find_nodes(label, set_id=…)``, orphan collection), ``:Record(record_id)`` (rests-on start
     nodes) and ``owner`` per relationship type (deleting a document's or a set's edges)."""
     out = [
         f"CREATE CONSTRAINT cg_node_id IF NOT EXISTS FOR (n:{NODE_LABEL}) REQUIRE n.id IS UNIQUE",
         f"CREATE CONSTRAINT cg_write_lock IF NOT EXISTS FOR (l:{LOCK_LABEL}) REQUIRE l.name IS UNIQUE",
-        f"CREATE INDEX cg_write_done IF NOT EXISTS FOR (l:{LOCK_LABEL}) ON (l.done)",
         f"CREATE INDEX cg_node_document IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.document_id)",
         f"CREATE INDEX cg_node_set IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.set_id)",
         "CREATE INDEX cg_record_record_id IF NOT EXISTS FOR (n:Record) ON (n.record_id)",
@@ -396,39 +395,38 @@ RETURN nodes, edges
 
 LOCK_WRITES = f"""
 MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
-WITH l, coalesce(l.writes, 0) + 1 AS generation
-SET l.writes = generation, l.done = generation
+SET l.writes = coalesce(l.writes, 0) + 1
 """
 """Take the store-wide write lock, first thing in every write transaction, and count the write.
 Neo4j runs at read-committed isolation: without the lock two replacements of one document could
 interleave into a mix of both, and a set emptied while another set of its system is written could
-take the shared System node with it. Writers wait for each other (whole-set writes are rare);
-readers never wait.
+take the shared System node with it. Writers wait for each other (whole-set writes are rare)."""
 
-The count is the store's generation, which read snapshots check (:meth:`Neo4jStore.snapshot`):
-``writes`` is read from the node itself, and a commit makes it visible before the changes it
-orders (Neo4j applies a commit's property updates before the updates of relationship chains and
-nodes, its deletions and its index updates); ``done`` is looked up through its index, which a
-commit updates last, so ``done`` found equal to ``writes`` means that write is wholly visible."""
+READ_SLOTS = 32
+"""How many read slots a store has (``:CgWriteLock`` nodes named ``read-0`` … ``read-31``): a read
+snapshot holds one (:data:`HOLD_READ_SLOT`), a write takes them all to commit (:data:`LOCK_READERS`)."""
 
-WRITE_GENERATION = f"""
-OPTIONAL MATCH (l:{LOCK_LABEL} {{name: 'writes'}})
-RETURN coalesce(l.writes, 0) AS generation
+HOLD_READ_SLOT = f"""
+MERGE (s:{LOCK_LABEL} {{name: 'read-' + toString($slot)}})
+SET s.reads = coalesce(s.reads, 0) + 1
 """
-"""The store's generation: how many writes committed (0 before the first)."""
+"""Take read slot ``$slot`` for a read snapshot: the snapshot's transaction holds the slot's lock
+and is rolled back at the end, so nothing is written and the lock goes with it. A slot that does
+not exist yet is created in the transaction, whose uniqueness lock on the name then excludes a
+writer just as the node's lock would."""
 
-GENERATION_DONE = f"""
-MATCH (l:{LOCK_LABEL}) USING INDEX l:{LOCK_LABEL}(done) WHERE l.done = $generation
-RETURN count(l) AS done
+LOCK_READERS = f"""
+UNWIND range(0, $slots - 1) AS slot
+MERGE (s:{LOCK_LABEL} {{name: 'read-' + toString(slot)}})
+SET s.writes = coalesce(s.writes, 0) + 1
 """
-"""1 when the index of ``done`` holds ``$generation``: the write that made it is wholly applied."""
-
-HOLD_WRITES = f"""
-MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
-SET l.reads = coalesce(l.reads, 0) + 1
-"""
-"""Take the write lock for a read (an exclusive snapshot), without counting a write; the
-transaction is rolled back, so nothing is written and the lock goes with it."""
+"""Take every read slot, the last step of every write transaction (``$slots`` is
+:data:`READ_SLOTS`). Neo4j releases a transaction's locks only once its commit is wholly applied,
+and reads at read-committed isolation, so this is what makes a read snapshot one state: a write
+commits only while no snapshot is open (its work runs meanwhile; the commit waits for the open
+snapshots to end), and a snapshot that begins while a commit is applied waits for it. The open
+snapshots of one process hold distinct slots, so readers wait for each other only when those of
+several processes meet on one slot, and then only for the other's read."""
 
 EXISTING_NODES = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids

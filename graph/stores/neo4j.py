@@ -17,8 +17,8 @@ Needs Neo4j 5.23 or later (scoped ``CALL () {…}`` subqueries); 5.26 LTS is wha
 from __future__ import annotations
 
 import json
+import random
 import threading
-import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
@@ -37,14 +37,14 @@ from neo4j.exceptions import (
 )
 
 from graph import versions, writes
-from graph.errors import CitegraphError, DuplicateDeclaration, SnapshotChanged, StoreUnavailable
+from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, Direction, Reach, projected
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
 from graph.versions import SetVersion
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "SETTLE_S"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -55,10 +55,6 @@ deprecation and performance notices stay on."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges; a write stays one transaction."""
-
-SETTLE_S = 2.0
-"""How long a snapshot waits, at most, for a write that is being applied to become wholly visible
-before it starts (seconds); then it counts as changed (see :meth:`Neo4jStore.snapshot`)."""
 
 _INT64 = (-(2**63), 2**63 - 1)
 _ALREADY_EXISTS = {
@@ -88,9 +84,9 @@ class Neo4jStore:
     -----
     The schema is not touched here; call :meth:`ensure_schema` once (``connect`` does). Writers
     take a store-wide lock (:data:`graph.stores.cypher.LOCK_WRITES`), so concurrent writes run one
-    after the other; reads never wait. A query made of several reads (rests-on reads the record,
-    then the closure with its nodes) can see a write that committed between them, unless it reads
-    through a :meth:`snapshot` (:func:`graph.store.read_snapshot`), which notices such a write.
+    after the other. A plain read never waits; a query made of several reads (rests-on reads the
+    record, then the closure with its nodes) can see a write that committed between them, unless it
+    reads through a :meth:`snapshot` (:func:`graph.store.read_snapshot`), which no commit crosses.
     Implements :class:`~graph.store.SupportsReach` (:meth:`reach`) and
     :class:`~graph.store.SupportsSnapshot`.
     """
@@ -188,62 +184,57 @@ class Neo4jStore:
 
     def _write(self, work, *args: Any):
         """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
-        ``work`` only reads and writes through ``tx``)."""
+        ``work`` only reads and writes through ``tx``) that takes every read slot last
+        (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no :meth:`snapshot` is open."""
+
+        def then_lock_readers(tx: ManagedTransaction, *args: Any):
+            done = work(tx, *args)
+            _run(tx, cypher.LOCK_READERS, slots=cypher.READ_SLOTS)
+            return done
+
         with _translated(self.database):
             with self.driver.session(database=self.database,
                                      bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-                return session.execute_write(work, *args)
+                return session.execute_write(then_lock_readers, *args)
 
     @contextmanager
-    def snapshot(self, *, exclusive: bool = False) -> Iterator["Neo4jStore"]:
-        """A read-only view whose reads run in one transaction (see
-        :meth:`graph.store.SupportsSnapshot.snapshot`).
+    def snapshot(self) -> Iterator["Neo4jStore"]:
+        """A read-only view whose reads run in one transaction that holds a read slot (see
+        :meth:`graph.store.SupportsSnapshot.snapshot` and :data:`graph.stores.cypher.HOLD_READ_SLOT`).
 
-        Neo4j reads at read-committed isolation, so one transaction is not yet one state: the view
-        reads the store's generation (:data:`graph.stores.cypher.WRITE_GENERATION`) first, waiting
-        up to :data:`SETTLE_S` until the write that made it is wholly applied
-        (:data:`~graph.stores.cypher.GENERATION_DONE`), and again on leaving; a write committed in
-        between raises :class:`~graph.errors.SnapshotChanged`, whatever the block raised. With
-        ``exclusive`` the view holds the store's write lock instead (writers wait for the block;
-        :data:`~graph.stores.cypher.HOLD_WRITES`), and the transaction is rolled back at the end.
+        Neo4j reads at read-committed isolation, so one transaction alone is not one state; but a
+        write commits only when it holds every read slot (:data:`~graph.stores.cypher.LOCK_READERS`),
+        so no commit lands while the view is open: a write's work runs meanwhile and its commit
+        waits for the block to end, and a view opened while a commit is applied waits for it. The
+        slot is taken by writing it, so the session is a write session (on a cluster, snapshots read
+        from the leader); the transaction is rolled back at the end, so nothing is written.
 
         Raises
         ------
-        SnapshotChanged
-            Not ``exclusive``, and a write committed while the view was open (or kept being
-            applied for longer than :data:`SETTLE_S`).
         StoreUnavailable
             The server does not answer.
         """
-        access = "WRITE" if exclusive else "READ"
-        with _translated(self.database):
-            session = self.driver.session(database=self.database, default_access_mode=access,
-                                          bookmark_manager=self.driver.execute_query_bookmark_manager)
-        tx = None
+        slot = _READ_SLOTS.take()
         try:
             with _translated(self.database):
-                tx = session.begin_transaction()
-            view = _Snapshot(self, tx)
-            generation = None
-            if exclusive:
-                view._read(cypher.HOLD_WRITES)
-            else:
-                generation = view._settled_generation()
-            try:
-                yield view
-            except BaseException as exc:
-                if generation is not None and not isinstance(exc, SnapshotChanged) and view._generation() != generation:
-                    raise SnapshotChanged("a write committed while the request read the store") from exc
-                raise
-            if generation is not None and view._generation() != generation:
-                raise SnapshotChanged("a write committed while the request read the store")
-        finally:
+                session = self.driver.session(database=self.database, default_access_mode="WRITE",
+                                              bookmark_manager=self.driver.execute_query_bookmark_manager)
+            tx = None
             try:
                 with _translated(self.database):
-                    if tx is not None and not tx.closed():
-                        tx.rollback()
+                    tx = session.begin_transaction()
+                view = _Snapshot(self, tx)
+                view._read(cypher.HOLD_READ_SLOT, slot=slot)
+                yield view
             finally:
-                session.close()
+                try:
+                    with _translated(self.database):
+                        if tx is not None and not tx.closed():
+                            tx.rollback()
+                finally:
+                    session.close()
+        finally:
+            _READ_SLOTS.give(slot)
 
     # -- contract: reads -------------------------------------------------------------------------
 
@@ -642,27 +633,37 @@ class _Snapshot(Neo4jStore):
     def _write(self, work, *args: Any):
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
-    def _generation(self) -> int:
-        return self._read(cypher.WRITE_GENERATION)[0]["generation"]
-
-    def _settled_generation(self) -> int:
-        """The generation once the write that made it is wholly applied (see
-        :data:`graph.stores.cypher.LOCK_WRITES`)."""
-        deadline = time.monotonic() + SETTLE_S
-        while True:
-            generation = self._generation()
-            if generation == 0 or self._read(cypher.GENERATION_DONE, generation=generation)[0]["done"]:
-                return generation
-            if time.monotonic() > deadline:
-                raise SnapshotChanged("a write kept being applied while the request began to read")
-            time.sleep(0.001)
-
     @contextmanager
-    def snapshot(self, *, exclusive: bool = False) -> Iterator["Neo4jStore"]:
+    def snapshot(self) -> Iterator["Neo4jStore"]:
         yield self
 
     def clear(self) -> None:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
+
+
+class _ReadSlots:
+    """The read slots (:data:`graph.stores.cypher.READ_SLOTS`) this process's open snapshots hold:
+    each takes one of the least held at random, so while fewer than that many are open, two
+    snapshots of the process never wait for each other (nor one opened inside another for the outer
+    one); beyond, slots are shared."""
+
+    def __init__(self, count: int):
+        self._holders = [0] * count  # open snapshots per slot
+        self._lock = threading.Lock()
+
+    def take(self) -> int:
+        with self._lock:
+            fewest = min(self._holders)
+            slot = random.choice([k for k, held in enumerate(self._holders) if held == fewest])
+            self._holders[slot] += 1
+            return slot
+
+    def give(self, slot: int) -> None:
+        with self._lock:
+            self._holders[slot] -= 1
+
+
+_READ_SLOTS = _ReadSlots(cypher.READ_SLOTS)
 
 
 # -- encoding -------------------------------------------------------------------------------------

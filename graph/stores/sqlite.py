@@ -357,12 +357,11 @@ class SQLiteStore:
             yield
 
     @contextmanager
-    def snapshot(self, *, exclusive: bool = False) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator["SQLiteStore"]:
         """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`):
         one SQLite read transaction held open for the block, on a connection of its own. WAL makes
         it a true snapshot: writers, here and in other processes, go on and commit meanwhile, and
-        the view sees none of it, so it never raises :class:`~graph.errors.SnapshotChanged` and
-        ``exclusive`` changes nothing. An in-memory store (one connection) is its own view."""
+        the view sees none of it. An in-memory store (one connection) is its own view."""
         if self.path is None:
             yield self
             return
@@ -810,7 +809,7 @@ class _Snapshot(SQLiteStore):
         yield  # pragma: no cover
 
     @contextmanager
-    def snapshot(self, *, exclusive: bool = False) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator["SQLiteStore"]:
         yield self
 
     def close(self) -> None:
