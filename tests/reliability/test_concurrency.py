@@ -68,7 +68,9 @@ def test_two_servers_on_one_store_lose_no_acknowledged_put(request, store, tmp_p
             system = f"shared{n % 4}"
             server = servers[n % 2]
             for _ in range(30):  # retried on 412 with the ETag read again
-                etag = httpx.get(f"{server}/documents/{system}/synthesis", timeout=60).headers["etag"]
+                read = httpx.get(f"{server}/documents/{system}/synthesis", timeout=60)
+                assert read.status_code == 200, (read.status_code, read.text)
+                etag = read.headers["etag"]
                 body = synthesis_of(system.title(), f"Replacement {n} through server {n % 2}.")
                 done = httpx.put(f"{server}/documents/{system}/synthesis", content=body,
                                  headers={**AUTH, "If-Match": etag}, timeout=120)
