@@ -20,7 +20,8 @@ Layout in Neo4j
 - Every ``:Statement`` also carries ``search_words``: the words of its text
   (:func:`graph.text.words`) joined by single spaces, which the full-text index
   :data:`SEARCH_INDEX` (``whitespace`` analyzer) indexes, so its tokens are exactly those words.
-- One ``:CgWriteLock`` node serialises writers (see :data:`LOCK_WRITES`).
+- ``:CgWriteLock`` nodes: ``writes`` serialises writers (see :data:`LOCK_WRITES`); ``read-0`` …
+  ``read-31`` are the read slots that keep commits out of read snapshots (:data:`LOCK_READERS`).
 - Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
   ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
   :mod:`graph.versions`.
