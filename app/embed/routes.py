@@ -20,15 +20,16 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Security
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.embed.history import compare_view, history_view, version_selector
 from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
-from app.embed.subgraph import rests_on_graph
+from app.embed.subgraph import RestsOnGraphOut, rests_on_graph
 from app.errors import face_of, hint_of
+from app.rest.openapi import READ_BEARER, STATUSES, WRITE_BEARER, errors
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot, read_version
 from app.rest.security import require_read
 from graph.errors import CitegraphError
@@ -50,7 +51,17 @@ VENDOR_DIR = STATIC_DIR / "vendor"
 GRAPH_LIBRARY = "cytoscape.min.js"
 """The vendored graph library's file name."""
 
-router = APIRouter(prefix="/embed", tags=["embed"], dependencies=[Depends(require_read)])
+router = APIRouter(prefix="/embed", tags=["embed"],
+                   dependencies=[Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)])
+
+_ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+_PAGE_ERRORS = {
+    **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (401, 403, "default")},
+    **{status: {"description": f"{STATUSES[status]} An error page (a malformed parameter: the JSON error body).",
+                "content": {**_ERROR_BODY, "text/html": {"schema": {"type": "string"}}}} for status in (400, 404, 422)},
+}
+"""The answers of a page besides 200: the error page, the JSON error body when a token is missing
+or wrong or a parameter malformed (:data:`app.rest.openapi.STATUSES`)."""
 
 
 def graph_library() -> str | None:
@@ -158,7 +169,8 @@ def _record_view(store: GraphStore, record_id: str, set_id: str | None, max_dept
                       selector=selector, version_of=shown)
 
 
-@router.get("/rests-on/{record_id:path}/graph")
+@router.get("/rests-on/{record_id:path}/graph", operation_id="embedRestsOnGraph", response_model=RestsOnGraphOut,
+            responses=errors(400, 401, 403, 404, 422))
 async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
                                direct: bool = False, max_depth: Depth = None) -> JSONResponse:
     """The graph the page draws: ``{"record", "kind", "set", "records", "count", "nodes", "edges"}``
@@ -169,7 +181,8 @@ async def embed_rests_on_graph(record_id: str, store: StoreDep, settings: Settin
     return JSONResponse(rests_on_graph(sub))
 
 
-@router.get("/rests-on/{record_id:path}", response_class=HTMLResponse)
+@router.get("/rests-on/{record_id:path}", operation_id="embedRestsOn", response_class=HTMLResponse,
+            responses=_PAGE_ERRORS)
 async def embed_rests_on(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                          set_id: SetFilter = None, direct: bool = False, max_depth: Depth = None) -> HTMLResponse:
     """The graph of the record (or source ``SRC-1``, or cited file ``mcp-server/vault.js``) and the
@@ -178,7 +191,8 @@ async def embed_rests_on(record_id: str, request: Request, store: StoreDep, sett
                        _base(request), _version(request))
 
 
-@router.get("/records/{record_id}", response_class=HTMLResponse)
+@router.get("/records/{record_id}", operation_id="embedRecord", response_class=HTMLResponse,
+            responses=_PAGE_ERRORS)
 async def embed_record(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                        set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier beside the graph of what rests on it."""
@@ -186,7 +200,8 @@ async def embed_record(record_id: str, request: Request, store: StoreDep, settin
                        _version(request))
 
 
-@router.get("/records/{record_id}/dossier", response_class=HTMLResponse)
+@router.get("/records/{record_id}/dossier", operation_id="embedDossier", response_class=HTMLResponse,
+            responses=_PAGE_ERRORS)
 async def embed_dossier(record_id: str, request: Request, store: StoreDep, settings: SettingsDep,
                         set_id: SetFilter = None, max_depth: Depth = None) -> HTMLResponse:
     """The record's dossier as an HTML fragment (the rendered dossier's body), for the pages' pane."""
@@ -206,7 +221,8 @@ async def embed_dossier(record_id: str, request: Request, store: StoreDep, setti
 VersionNumber = Annotated[Optional[int], Query(ge=1, description="A version number of the set.")]
 
 
-@router.get("/history/{set_id}", response_class=HTMLResponse)
+@router.get("/history/{set_id}", operation_id="embedHistory", response_class=HTMLResponse,
+            responses=_PAGE_ERRORS)
 async def embed_history(set_id: str, request: Request, store: StoreDep,
                         from_: Annotated[VersionNumber, Query(alias="from")] = None,
                         to: VersionNumber = None) -> HTMLResponse:
@@ -215,7 +231,8 @@ async def embed_history(set_id: str, request: Request, store: StoreDep,
     return await _page(request, history_view, store, set_id, from_, to, _base(request))
 
 
-@router.get("/compare", response_class=HTMLResponse)
+@router.get("/compare", operation_id="embedCompare", response_class=HTMLResponse,
+            responses=_PAGE_ERRORS)
 async def embed_compare(request: Request, store: StoreDep,
                         a: Annotated[str, Query(description="One run (analysis set).")],
                         b: Annotated[Optional[str], Query(description="Another run of the same system "

@@ -8,11 +8,15 @@ dict and ``GET /embed/rests-on/{record_id}/graph`` serves it, so a notebook draw
 
 from __future__ import annotations
 
+from typing import Optional, Union
+
+from pydantic import BaseModel, Field
+
 from queries.subgraphs import PathStep, RestsOnSubgraph
 from queries.traversal import RestsOnResult
 from render.page import anchor, record_anchor
 
-__all__ = ["KINDS", "EDGE_STYLES", "short_label", "rests_on_graph"]
+__all__ = ["KINDS", "EDGE_STYLES", "short_label", "rests_on_graph", "GraphNodeOut", "GraphEdgeOut", "RestsOnGraphOut"]
 
 KINDS: dict[str, str] = {
     "Record": "record", "Statement": "statement", "Section": "section", "Document": "document",
@@ -173,3 +177,54 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
         "nodes": list(nodes.values()),
         "edges": [edges[k] for k in sorted(edges)],
     }
+
+
+class GraphNodeOut(BaseModel):
+    """A node of :func:`rests_on_graph`: the fields every node has, then those of its ``kind``
+    (absent on other kinds)."""
+
+    id: str
+    kind: str = Field(description="record, statement, section, named_reference, document, quotation, source_file, "
+                                  "source …")
+    label: str = Field(description="What the graph draws (lines of at most 34 characters).")
+    name: str
+    set: str
+    document: Optional[str]
+    hops: int = Field(description="Fewest path hops to a node asked about.")
+    start: bool = Field(description="A node asked about.")
+    anchor: Optional[str] = Field(None, description="Its anchor in the rendered report (records, statements, sections).")
+    record_id: Optional[str] = None
+    record_label: Optional[str] = None
+    source_id: Optional[str] = None
+    section: Optional[str] = None
+    section_heading: Optional[str] = None
+    statement_kind: Optional[str] = None
+    text: Optional[str] = None
+    line: Optional[int] = None
+    direct: Optional[bool] = None
+    depth: Optional[int] = None
+    path: Optional[Union[list[str], str]] = Field(None, description="A statement's explanation path (node ids); a "
+                                                                    "source file's path.")
+
+
+class GraphEdgeOut(BaseModel):
+    """An edge of :func:`rests_on_graph`, from the dependent node to what it rests on."""
+
+    id: str
+    source: str
+    target: str
+    kinds: list[str]
+    drawn_as: str = Field(description="The kind whose line style it has (EDGE_STYLES).")
+
+
+class RestsOnGraphOut(BaseModel):
+    """``GET /embed/rests-on/{record_id}/graph``: :func:`rests_on_graph`."""
+
+    record: str
+    kind: str = Field(description="record, source or source_file: what was asked about.")
+    set: Optional[str]
+    records: list[str]
+    count: int = Field(description="Result statements.")
+    edge_kinds: list[str]
+    nodes: list[GraphNodeOut]
+    edges: list[GraphEdgeOut]

@@ -24,12 +24,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from cross_web import HTTPException
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from strawberry.fastapi import GraphQLRouter
+from strawberry.http import GraphQLHTTPResponse
 from strawberry.http.ides import get_graphql_ide_html
+from strawberry.types.execution import ExecutionResult, PreExecutionError
 
 from app.embed.routes import VENDOR_DIR
+from app.rest.openapi import graphql_operation
 
 __all__ = ["GRAPHIQL_DIR", "GRAPHIQL_URL", "CDN_PREFIX", "LocalGraphiQL", "local_graphiql", "example_query",
            "with_example", "GraphiQLRouter"]
@@ -163,7 +167,9 @@ def with_example(page: str, query: str) -> str | None:
 
 
 class GraphiQLRouter(GraphQLRouter):
-    """Strawberry's FastAPI router, its GraphiQL page loading from the app's vendored files.
+    """Strawberry's FastAPI router, its GraphiQL page loading from the app's vendored files, its
+    two routes described in OpenAPI as a GraphQL-over-HTTP client sees them
+    (:func:`app.rest.openapi.graphql_operation`).
 
     Takes :class:`strawberry.fastapi.GraphQLRouter`'s arguments (``graphql_ide`` is always
     ``"graphiql"``), plus ``graphiql_dir`` (default :data:`GRAPHIQL_DIR`). Built once per app; says in
@@ -184,6 +190,36 @@ class GraphiQLRouter(GraphQLRouter):
                         "from %s, so it needs a browser with internet access. Run scripts/vendor-js (make install "
                         "does) to vendor it from the npm registry.", "; ".join(problems) or "none named",
                         CDN_PREFIX)
+
+    def add_api_route(self, path: str, endpoint: Any, **kwargs: Any) -> None:
+        """Strawberry's route, with the operationId, summary, parameters, body and answers of
+        :func:`app.rest.openapi.graphql_operation` (instead of "Handle Http Get")."""
+        methods = kwargs.get("methods") or ()
+        if len(methods) == 1 and next(iter(methods)).upper() in ("GET", "POST"):
+            kwargs.update(graphql_operation(next(iter(methods)).upper()))
+        super().add_api_route(path, endpoint, **kwargs)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """The JSON of a request body (or of ``?variables=``), refused with strawberry's 400 when it
+        is not UTF-8 or not an object or a list: a GraphQL-over-HTTP request is ``{"query": …}``
+        (strawberry would fail on either with a 500)."""
+        try:
+            value = super().parse_json(data)
+        except UnicodeDecodeError as e:
+            raise HTTPException(400, "Unable to parse request body as JSON (it is not UTF-8)") from e
+        if not isinstance(value, (dict, list)):
+            raise HTTPException(400, 'The request must be a JSON object: {"query": "…", "variables": {…}}')
+        return value
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """Strawberry's response, without ``data`` when the request itself was refused (it does
+        not parse, fails validation or a limit): the GraphQL spec's request error result ("the
+        `data` entry must not be present", §7.1 Response Format; GraphQL-over-HTTP §Body), which
+        strawberry sends as ``"data": null``, the answer of a failed execution."""
+        response = await super().process_result(request, result)
+        if isinstance(result, PreExecutionError):
+            response.pop("data", None)
+        return response
 
     def should_render_graphql_ide(self, request: Any) -> bool:
         """GraphiQL for a browser opening ``/graphql`` (its ``Accept`` names ``text/html``), even

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse
@@ -18,6 +18,7 @@ from app.errors import face_of, hint_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
+from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, operation_id
 from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, require_read
@@ -55,7 +56,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
                 app.state.store.close()
 
     app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  description="Knowledge graph of agentic-system analysis documents.")
+                  description="Knowledge graph of agentic-system analysis documents.", openapi_tags=TAGS,
+                  generate_unique_id_function=operation_id)
     app.state.settings = settings
     if store is not None:
         app.state.store = store  # usable before (and without) the lifespan, e.g. by ASGI test clients
@@ -91,24 +93,22 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         return JSONResponse({"error": {"code": face.code, "message": "internal error", "hint": None}},
                             status_code=face.status)
 
-    @app.get("/health", response_model=HealthOut, tags=["health"])
+    @app.get("/health", response_model=HealthOut, tags=["health"], operation_id="health", responses=errors())
     async def health(store: StoreDep) -> HealthOut:
         """Liveness plus the store's totals."""
         counts = await run_in_threadpool(store.counts)
         return HealthOut(status="ok", store=settings.store or "embedded", nodes=counts["nodes"], edges=counts["edges"])
 
-    reads = [Depends(require_read)]
+    # reads: either token when CITEGRAPH_READ_TOKEN is set; the Security entries only declare the schemes
+    reads = [Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)]
     versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N (issue #17)
-    app.include_router(render.router, dependencies=versioned)  # before documents: its paths hold ids with slashes
-    app.include_router(history.router, dependencies=reads)  # before documents and sets, for the same reason
-    app.include_router(documents.router, dependencies=versioned)
-    app.include_router(records.router, dependencies=versioned)
-    app.include_router(sources.router, dependencies=versioned)
-    app.include_router(search.router, dependencies=versioned)
-    app.include_router(export.router, dependencies=versioned)
-    app.include_router(sets.router, dependencies=versioned)
-    app.include_router(writes.router)  # each write route requires the write token itself
-    app.include_router(impact.router, dependencies=reads)
+    answers = errors(400, 401, 403, 404, 422)  # every read route's error statuses, declared with the error body
+    app.include_router(render.router, dependencies=versioned, responses=answers)  # before documents: its paths hold ids with slashes
+    app.include_router(history.router, dependencies=reads, responses=answers)  # before documents and sets, for the same reason
+    for routes in (documents, records, sources, search, export, sets):
+        app.include_router(routes.router, dependencies=versioned, responses=answers)
+    app.include_router(writes.router, dependencies=[Security(WRITE_BEARER)])  # each write route requires the write token itself
+    app.include_router(impact.router, dependencies=reads, responses={**answers, **errors(413)})
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
     mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
     mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)

@@ -131,7 +131,7 @@ class _BodyTooLarge(Exception):
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = ('{"error":{"code":"PAYLOAD_TOO_LARGE","message":"request body over %d bytes"}}' % limit).encode()
+    body = ('{"error":{"code":"PAYLOAD_TOO_LARGE","message":"request body over %d bytes","hint":null}}' % limit).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

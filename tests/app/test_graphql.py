@@ -466,7 +466,16 @@ def test_http_round_trip(seeds_store):
         results = body["data"]["restsOn"]["results"]
         assert sorted(r["statement"] for r in results if r["direct"]) == sorted(MISSION_DIRECT)
         refused = client.post("/graphql", json={"query": "{ records(first: 1000) { totalCount } }"}).json()
-        assert refused["data"] is None and refused["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED"
+        assert "data" not in refused and refused["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED"  # a request error
+        unparsed = client.post("/graphql", json={"query": "{ records "}).json()
+        assert "data" not in unparsed and unparsed["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+        failed = client.post("/graphql", json={"query": '{ record(id: "RT-RTE-nope") { nodeId } }'}).json()
+        assert failed["data"] is None and failed["errors"][0]["extensions"]["code"] == "NOT_FOUND"  # executed
+        scalar = client.post("/graphql", json="{ records { totalCount } }")  # not a GraphQL-over-HTTP request
+        assert (scalar.status_code, scalar.text) == (
+            400, 'The request must be a JSON object: {"query": "…", "variables": {…}}')
+        binary = client.post("/graphql", content=b"\x80", headers={"Content-Type": "application/json"})
+        assert (binary.status_code, binary.text) == (400, "Unable to parse request body as JSON (it is not UTF-8)")
 
 
 def test_edges_of_the_store_match_the_connections(seeded):

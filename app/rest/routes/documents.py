@@ -13,7 +13,7 @@ from graph.model import Label
 router = APIRouter(prefix="/documents", tags=["documents"])
 
 
-@router.get("", response_model=DocumentsOut)
+@router.get("", operation_id="listDocuments", response_model=DocumentsOut)
 async def list_documents(store: StoreDep, set_id: SetFilter = None) -> DocumentsOut:
     """Every ingested member (optionally of one set, 404 naming the closest sets when that set is
     absent), sorted by id (``citegraph documents --json``)."""
@@ -21,7 +21,7 @@ async def list_documents(store: StoreDep, set_id: SetFilter = None) -> Documents
     return DocumentsOut(data=[plain(d) for d in found], count=len(found))
 
 
-@router.get("/{document_id:path}", response_model=DocumentOut,
+@router.get("/{document_id:path}", operation_id="getDocument", response_model=DocumentOut,
             responses={200: {"headers": {"ETag": {"description": "The member's SHA-256.", "schema": {"type": "string"}}}}})
 async def get_document(document_id: str, store: StoreDep, response: Response) -> dict:
     """One member's metadata; the ``ETag`` header is its SHA-256 (use it in ``If-Match``)."""

@@ -17,7 +17,7 @@ router = APIRouter(tags=["export"])
 _MEDIA = {"graphml": "application/graphml+xml", "json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 
-@router.get("/export", response_class=Response, responses={200: {"content": {m: {} for m in _MEDIA.values()}}})
+@router.get("/export", operation_id="exportGraph", response_class=Response, responses={200: {"content": {m: {} for m in _MEDIA.values()}}})
 async def export_graph(
     store: StoreDep,
     fmt: Annotated[Literal["graphml", "json", "csv"], Query(alias="format", description="graphml, json (node-link) or csv.")],

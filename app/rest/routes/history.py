@@ -35,14 +35,14 @@ router = APIRouter(tags=["history"])
 Version = Annotated[Optional[int], Query(ge=1, description="A version number (GET /sets/{id}/versions lists them).")]
 
 
-@router.get("/sets/{set_id}/versions", response_model=SetHistoryOut)
+@router.get("/sets/{set_id}/versions", operation_id="listVersions", response_model=SetHistoryOut)
 async def get_versions(set_id: str, store: StoreDep) -> dict:
     """The kept versions of the set, oldest first: number, ingest time, members' SHA-256, counts
     (``{"set", "latest", "versions": [...]}``)."""
     return plain(await in_snapshot(store, history, set_id))
 
 
-@router.get("/sets/{set_id}/diff", response_model=SetDiffOut)
+@router.get("/sets/{set_id}/diff", operation_id="diffVersions", response_model=SetDiffOut)
 async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
                    from_: Annotated[Version, Query(alias="from")] = None,
                    to: Version = None, max_depth: Depth = None) -> dict:
@@ -54,14 +54,14 @@ async def get_diff(set_id: str, store: StoreDep, settings: SettingsDep,
     return plain(result)
 
 
-@router.get("/systems/{system}/runs", response_model=SystemRunsOut)
+@router.get("/systems/{system}/runs", operation_id="listRuns", response_model=SystemRunsOut)
 async def get_runs(system: str, store: StoreDep) -> dict:
     """The analysis sets analysing the system (its slug or name): run-id, date, pinned revisions,
     cutoff (``{"system", "name", "runs": [...]}``)."""
     return plain(await in_snapshot(store, runs_of, system))
 
 
-@router.get("/compare", response_model=RunComparisonOut)
+@router.get("/compare", operation_id="compareRuns", response_model=RunComparisonOut)
 async def get_compare(store: StoreDep, a: Annotated[str, Query(description="One run (analysis set).")],
                       b: Annotated[str, Query(description="Another run of the same system.")],
                       version_a: Version = None, version_b: Version = None) -> dict:

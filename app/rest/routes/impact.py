@@ -51,7 +51,7 @@ def _impact(store: GraphStore, repo: GitRepository, body: ImpactIn) -> ImpactRep
                      set_id=body.set, source_id=body.source)
 
 
-@router.post("/impact", response_model=ImpactOut, response_model_by_alias=True)
+@router.post("/impact", operation_id="impact", response_model=ImpactOut, response_model_by_alias=True)
 async def post_impact(body: ImpactIn, store: StoreDep, settings: SettingsDep) -> dict:
     """Changed cited files, quotation drift and suspects between two revisions of the set's source.
     The repository must lie under ``CITEGRAPH_REPO_ROOTS`` (else 403); a folder that is not a git

@@ -19,7 +19,7 @@ Limit = Annotated[int, Query(ge=1, le=500, description="Page size (items).")]
 Offset = Annotated[int, Query(ge=0, description="Items to skip.")]
 
 
-@router.get("", response_model=RecordsOut)
+@router.get("", operation_id="listRecords", response_model=RecordsOut)
 async def list_records(
     store: StoreDep, set_id: SetFilter = None,
     analyst: Annotated[Optional[str], Query(pattern="^(RT|MEM|EPI)$")] = None,
@@ -33,7 +33,7 @@ async def list_records(
     return RecordsOut(data=[plain(r) for r in page], page=Page(offset=offset, limit=limit, total=len(found)))
 
 
-@router.get("/{record_id}", response_model=list[RecordOut])
+@router.get("/{record_id}", operation_id="getRecord", response_model=list[RecordOut])
 async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) -> list[dict]:
     """The record in every set holding it (or in ``set``); 404 when none does."""
     found = await in_snapshot(store, records_of, set_id=set_id, record_id=record_id)
@@ -42,14 +42,14 @@ async def get_record(record_id: str, store: StoreDep, set_id: SetFilter = None) 
     return [plain(r) for r in found]
 
 
-@router.get("/{record_id}/citations", response_model=CitationsOut)
+@router.get("/{record_id}/citations", operation_id="listCitations", response_model=CitationsOut)
 async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = None) -> CitationsOut:
     """Every statement citing the record, with the citation's form and token."""
     found = await in_snapshot(store, citations_of, record_id, set_id=set_id)
     return CitationsOut(data=[plain(c) for c in found], count=len(found))
 
 
-@router.get("/{record_id}/rests-on", response_model=RestsOnOut)
+@router.get("/{record_id}/rests-on", operation_id="restsOn", response_model=RestsOnOut)
 async def get_rests_on(
     record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,

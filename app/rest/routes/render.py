@@ -25,14 +25,14 @@ def _response(rendered: Rendered) -> Response:
     return Response(rendered.text.encode("utf-8"), media_type=rendered.media_type)
 
 
-@router.get("/documents/{document_id:path}/render", response_class=Response, responses=_TEXT)
+@router.get("/documents/{document_id:path}/render", operation_id="renderDocument", response_class=Response, responses=_TEXT)
 async def render_document(document_id: str, store: StoreDep, fmt: FormatParam = None) -> Response:
     """A stored member rebuilt from its graph nodes: exact in its own format (the default), the
     seeds' plain text for ``txt`` of a Markdown member, an HTML page for ``html``."""
     return _response(await in_snapshot(store, render_request, document=document_id, fmt=fmt))
 
 
-@router.get("/records/{record_id}/dossier", response_class=Response, responses=_TEXT)
+@router.get("/records/{record_id}/dossier", operation_id="renderDossier", response_class=Response, responses=_TEXT)
 async def render_dossier(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
                          fmt: FormatParam = None, max_depth: Depth = None) -> Response:
     """The record's dossier: declaration and fields, annotations, amendments and supersessions,
@@ -41,7 +41,7 @@ async def render_dossier(record_id: str, store: StoreDep, settings: SettingsDep,
                                        max_depth=settings.depth(max_depth)))
 
 
-@router.get("/records/{record_id}/rests-on/report", response_class=Response, responses=_TEXT)
+@router.get("/records/{record_id}/rests-on/report", operation_id="renderRestsOn", response_class=Response, responses=_TEXT)
 async def render_rests_on(record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None,
                           fmt: FormatParam = None, max_depth: Depth = None) -> Response:
     """The statements resting on the record under their original headings, each marked direct or
@@ -50,7 +50,7 @@ async def render_rests_on(record_id: str, store: StoreDep, settings: SettingsDep
                                        max_depth=settings.depth(max_depth)))
 
 
-@router.get("/sets/{set_id}/render", response_class=Response, responses=_TEXT)
+@router.get("/sets/{set_id}/render", operation_id="renderSet", response_class=Response, responses=_TEXT)
 async def render_set(set_id: str, store: StoreDep, fmt: FormatParam = None) -> Response:
     """The whole analysis set as one document with a record index (default ``md``)."""
     return _response(await in_snapshot(store, render_request, set_id=set_id, fmt=fmt))

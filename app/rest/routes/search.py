@@ -14,7 +14,7 @@ from queries.shapes import plain
 router = APIRouter(tags=["search"])
 
 
-@router.get("/search", response_model=SearchOut)
+@router.get("/search", operation_id="search", response_model=SearchOut)
 async def search_statements(
     store: StoreDep,
     q: Annotated[str, Query(min_length=1, max_length=500, description='Words to find: compare-and-swap, "the note", vau*.')],

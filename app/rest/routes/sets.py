@@ -14,27 +14,27 @@ from queries.validation import check
 router = APIRouter(tags=["sets"])
 
 
-@router.get("/sets", response_model=SetsOut)
+@router.get("/sets", operation_id="listSets", response_model=SetsOut)
 async def list_sets(store: StoreDep) -> SetsOut:
     """Every analysis set with its members and sizes, sorted by id (``citegraph sets --json``)."""
     data = [plain(s) for s in await in_snapshot(store, analysis_sets)]
     return SetsOut(data=data, count=len(data))
 
 
-@router.get("/sets/{set_id}", response_model=SetOut)
+@router.get("/sets/{set_id}", operation_id="getSet", response_model=SetOut)
 async def get_set(set_id: str, store: StoreDep) -> dict:
     """One analysis set with its members and sizes; 404 naming the closest sets when absent."""
     (found,) = await in_snapshot(store, lambda view: analysis_sets(view, set_id=set_id))
     return plain(found)
 
 
-@router.get("/stats")
+@router.get("/stats", operation_id="getStats")
 async def get_stats(store: StoreDep) -> dict:
     """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
     return {"store": store_location(store), **plain(await in_snapshot(store, stats))}
 
 
-@router.get("/check")
+@router.get("/check", operation_id="check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
     return plain(await in_snapshot(store, check, set_id=set_id))

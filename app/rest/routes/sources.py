@@ -12,7 +12,7 @@ from queries.traversal import rests_on
 router = APIRouter(tags=["records"])
 
 
-@router.get("/sources/{source_id}/rests-on", response_model=RestsOnOut)
+@router.get("/sources/{source_id}/rests-on", operation_id="sourceRestsOn", response_model=RestsOnOut)
 async def get_source_rests_on(
     source_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,
@@ -24,7 +24,7 @@ async def get_source_rests_on(
     return rests_on_body(report)
 
 
-@router.get("/source-files/{path:path}/rests-on", response_model=RestsOnOut)
+@router.get("/source-files/{path:path}/rests-on", operation_id="sourceFileRestsOn", response_model=RestsOnOut)
 async def get_source_file_rests_on(
     path: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import StoreDep
+from app.rest.openapi import errors
 from app.rest.schemas import IngestOut
 from app.rest.security import WriteAccess
 from graph.errors import DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
@@ -30,6 +31,20 @@ router = APIRouter(tags=["writes"])
 SkipInvalid = Annotated[bool, Query(description="Ingest the valid sets and list the refused files.")]
 Partial = Annotated[bool, Query(description="Ingest a set copied in part: the members its manifest pins that are "
                                             "absent are listed as missing and stay manifest-missing-member findings.")]
+
+
+_ETAG = {"ETag": {"description": "The member's SHA-256, quoted (use it in `If-Match`).", "schema": {"type": "string"}}}
+_SETS_BODY = {"required": True, "content": {
+    "multipart/form-data": {"schema": {
+        "type": "object", "required": ["files"],
+        "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"},
+                                 "description": "Members, ARTIFACT.yaml manifests or .zip archives of them."}}}},
+    "application/zip": {"schema": {"type": "string", "format": "binary", "description": "A .zip of members."}},
+}}
+_MEMBER_BODY = {"required": True, "description": "The member's bytes (UTF-8). The format comes from `name`, else from "
+                                                 "the content type: text/markdown is Markdown, anything else plain text.",
+                "content": {media: {"schema": {"type": "string", "format": "binary"}}
+                            for media in ("text/markdown", "text/plain", "application/octet-stream")}}
 
 
 def _etag(sha: str) -> str:
@@ -50,7 +65,9 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
     return {document_id: tag.strip('"')}
 
 
-@router.post("/sets", status_code=201, response_model=IngestOut)
+@router.post("/sets", operation_id="ingestSets", status_code=201, response_model=IngestOut,
+             responses={200: {"model": IngestOut, "description": "Every member was already stored unchanged."},
+                        **errors(401, 403, 409, 413, 422)}, openapi_extra={"requestBody": _SETS_BODY})
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
                     skip_invalid: SkipInvalid = False, partial: Partial = False) -> dict:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
@@ -86,7 +103,10 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
     return plain(report)
 
 
-@router.put("/documents/{document_id:path}", response_model=IngestOut)
+@router.put("/documents/{document_id:path}", operation_id="putDocument", response_model=IngestOut,
+            responses={200: {"description": "Replaced, or found unchanged.", "headers": _ETAG},
+                       201: {"model": IngestOut, "description": "Created.", "headers": _ETAG},
+                       **errors(401, 403, 409, 412, 413, 422)}, openapi_extra={"requestBody": _MEMBER_BODY})
 async def put_document(
     document_id: str, request: Request, response: Response, store: StoreDep, _: WriteAccess,
     name: Annotated[Optional[str], Query(description="File name of the member (its suffix picks the format).")] = None,
@@ -127,7 +147,8 @@ async def put_document(
     return plain(report)
 
 
-@router.delete("/documents/{document_id:path}", status_code=204)
+@router.delete("/documents/{document_id:path}", operation_id="deleteDocument", status_code=204,
+               responses=errors(401, 403, 404, 412))
 async def delete_document(
     document_id: str, store: StoreDep, _: WriteAccess, if_match: Annotated[Optional[str], Header()] = None,
 ) -> Response:
@@ -145,7 +166,7 @@ async def delete_document(
     return Response(status_code=204)
 
 
-@router.delete("/sets/{set_id}", status_code=204)
+@router.delete("/sets/{set_id}", operation_id="deleteSet", status_code=204, responses=errors(401, 403, 404))
 async def delete_set(set_id: str, store: StoreDep, _: WriteAccess) -> Response:
     """Delete every member of a set (and so the set), in one write that finds them; 404 naming the
     closest sets when the set has no member (of two concurrent deletes of a set, one answers 204
