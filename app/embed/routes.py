@@ -29,7 +29,7 @@ from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
 from app.embed.subgraph import RestsOnGraphOut, rests_on_graph
 from app.errors import face_of, hint_of
-from app.rest.openapi import READ_BEARER, STATUSES, WRITE_BEARER, errors
+from app.rest.openapi import CHALLENGE, READ_BEARER, STATUSES, WRITE_BEARER, errors
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot, read_version
 from app.rest.security import require_read
 from graph.errors import CitegraphError
@@ -56,7 +56,8 @@ router = APIRouter(prefix="/embed", tags=["embed"],
 
 _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
 _PAGE_ERRORS = {
-    **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (401, 403, "default")},
+    401: {"description": STATUSES[401], "content": _ERROR_BODY, "headers": CHALLENGE},
+    **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (403, "default")},
     **{status: {"description": f"{STATUSES[status]} An error page (a malformed parameter: the JSON error body).",
                 "content": {**_ERROR_BODY, "text/html": {"schema": {"type": "string"}}}} for status in (400, 404, 422)},
 }

@@ -18,7 +18,7 @@ from app.errors import face_of, hint_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
-from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, operation_id
+from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, open_reads, operation_id
 from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, require_read
@@ -112,6 +112,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
     mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
     mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)
+    if settings.read_token is None:
+        open_reads(app)  # the spec says reads need no token here
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CORSMiddleware, **cors_options(settings.embed_origins))  # only CITEGRAPH_EMBED_ORIGINS
     app.add_middleware(SecurityHeaders)  # outermost: nosniff and frame-ancestors on every response

@@ -7,6 +7,8 @@ openapi-python-client) can parse every answer and send every request.
   is never sent, so never declared.
 - :data:`READ_BEARER`, :data:`WRITE_BEARER`: the bearer ``securitySchemes`` (Swagger UI's Authorize
   button). They only declare: :mod:`app.rest.security` checks the tokens.
+- :func:`open_reads`: on a server without ``CITEGRAPH_READ_TOKEN``, reads declare the token
+  optional (the empty requirement ``{}``), so generated clients may call them without one.
 - :func:`operation_id`: the fallback of routes without an explicit ``operation_id`` (every route of
   the app names its own, short and stable under refactors: ``restsOn``, ``getDocument``).
 - :data:`TAGS`: the tags' order and descriptions.
@@ -18,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
 __all__ = ["ErrorOut", "ErrorBody", "ErrorSource", "Problem", "errors", "READ_BEARER", "WRITE_BEARER",
-           "operation_id", "TAGS", "STATUSES", "GraphQLRequestIn", "GraphQLErrorOut", "GraphQLResponseOut",
+           "operation_id", "open_reads", "TAGS", "STATUSES", "GraphQLRequestIn", "GraphQLErrorOut", "GraphQLResponseOut",
            "graphql_operation"]
 
 
@@ -78,6 +81,10 @@ STATUSES: dict[int | str, str] = {
 """What each status means on this API (the descriptions :func:`errors` declares)."""
 
 
+CHALLENGE = {"WWW-Authenticate": {"description": "`Bearer` (RFC 6750).", "schema": {"type": "string"}}}
+"""The header of a 401."""
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route (or router) that can answer ``statuses``, each with
     :class:`ErrorOut`, plus ``default`` (503, 500).
@@ -85,7 +92,11 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     >>> sorted(errors(404, 422), key=str)
     [404, 422, 'default']
     """
-    return {status: {"model": ErrorOut, "description": STATUSES[status]} for status in (*statuses, "default")}
+    answers: dict[int | str, dict[str, Any]] = {
+        status: {"model": ErrorOut, "description": STATUSES[status]} for status in (*statuses, "default")}
+    if 401 in answers:
+        answers[401]["headers"] = CHALLENGE
+    return answers
 
 
 READ_BEARER = HTTPBearer(
@@ -100,10 +111,31 @@ WRITE_BEARER = HTTPBearer(
 """The write token's security scheme (declares only; :func:`app.rest.security.require_write` checks)."""
 
 
+READS = [{"readToken": []}, {"writeToken": []}]
+"""The security requirement of a read: either token (:data:`READ_BEARER`, :data:`WRITE_BEARER`)."""
+
+
+def open_reads(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI declare its reads' token optional (``security`` ends with ``{}``):
+    for a server whose reads are open (no ``CITEGRAPH_READ_TOKEN``); writes still need theirs."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            for operations in build()["paths"].values():
+                for operation in operations.values():
+                    if operation.get("security") == READS:
+                        operation["security"] = [*READS, {}]
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def operation_id(route: APIRoute) -> str:
     """The operationId of a route that names none: its function's name in camelCase.
 
-    >>> from fastapi.routing import APIRoute
+    >>> from fastapi import FastAPI
+from fastapi.routing import APIRoute
     >>> operation_id(APIRoute("/x", lambda: None, name="list_things"))
     'listThings'
     """

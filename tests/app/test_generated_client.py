@@ -137,6 +137,10 @@ def test_every_operation_declares_its_errors_and_security(spec):
     assert bodies == {"putDocument": ["application/octet-stream", "text/markdown", "text/plain"],
                       "ingestSets": ["application/zip", "multipart/form-data"],
                       "impact": ["application/json"], "graphql": ["application/json"]}
+    open_server = create_app(Settings(write_token=WRITE), store=SQLiteStore(None)).openapi()["paths"]
+    assert open_server["/records/{record_id}/rests-on"]["get"]["security"] == [{"readToken": []}, {"writeToken": []}, {}]
+    assert open_server["/embed/rests-on/{record_id}"]["get"]["security"][-1] == {}  # reads open: a token optional
+    assert open_server["/sets"]["post"]["security"] == [{"writeToken": []}]
     graph = spec["paths"]["/embed/rests-on/{record_id}/graph"]["get"]["responses"]["200"]["content"]
     assert graph["application/json"]["schema"] == {"$ref": "#/components/schemas/RestsOnGraphOut"}
     assert spec["paths"]["/graphql"]["post"]["summary"] == "GraphQL query or mutation"
