@@ -2,8 +2,9 @@
 
 - ``GET /docs``: Swagger UI and ``GET /redoc``: ReDoc, FastAPI's own pages loading Swagger UI
   (``swagger-ui-dist``) and ReDoc's standalone bundle from the copies ``scripts/vendor-js`` took from
-  the npm registry (``/embed/static/vendor/swagger-ui/``, ``…/redoc/``), like GraphiQL's assets;
-  no CDN, no Google fonts, no online validator badge. Without the vendored files (an install with
+  the npm registry (``/embed/static/vendor/swagger-ui/``, ``…/redoc/``; ReDoc's as
+  ``/redoc/redoc.standalone.js``, its CDN logo blanked by :func:`redoc_bundle`), like GraphiQL's
+  assets; no CDN, no Google fonts, no online validator badge. Without the vendored files (an install with
   ``CITEGRAPH_SKIP_VENDOR_JS=1``) the pages load from FastAPI's CDN defaults, and the log says so.
 - ``GET /``: a start page linking GraphiQL (opening on the mission's question), the API docs, the
   analysis sets (their JSON and their rendered page) and an example embedded view, with the store
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import html
 import logging
+from functools import lru_cache
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.embed.routes import VENDOR_DIR
@@ -26,7 +29,8 @@ from app.embed.security import embed_policy
 from app.wiring import store_location
 from graph.store import GraphStore
 
-__all__ = ["SWAGGER_FILES", "REDOC_FILE", "DOCS_POLICY", "mount_docs", "start_page"]
+__all__ = ["SWAGGER_FILES", "REDOC_FILE", "DOCS_POLICY", "REDOC_LOGO", "BLANK_IMAGE", "REDOC_URL", "redoc_bundle",
+           "mount_docs", "start_page"]
 
 log = logging.getLogger("citegraph")
 
@@ -44,8 +48,23 @@ DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src
 """The ``Content-Security-Policy`` of ``/docs`` and ``/redoc`` with vendored assets: everything from
 the app itself (FastAPI's pages start Swagger UI with an inline script; both libraries style inline;
 ReDoc's search runs in a worker made from a blob), nothing from elsewhere, so the pages work offline
-and cannot call out (ReDoc's side menu would load Redocly's logo from its CDN: the policy refuses it
-and ReDoc leaves the image out)."""
+and cannot call out (ReDoc's side menu loads Redocly's logo from its CDN: :func:`redoc_bundle` serves
+the bundle with a blank inline image in its place, so the policy has nothing to refuse)."""
+
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""The image ReDoc's side menu loads from Redocly's CDN, whatever its options (redoc 2.5)."""
+BLANK_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E"
+"""What ReDoc's menu shows instead: nothing (the "API docs by Redocly" link stays)."""
+REDOC_URL = "/redoc/redoc.standalone.js"
+"""Where the app serves :func:`redoc_bundle`."""
+
+
+@lru_cache(maxsize=2)
+def redoc_bundle(path: Path) -> bytes:
+    """ReDoc's vendored standalone bundle with :data:`REDOC_LOGO` replaced by :data:`BLANK_IMAGE`:
+    the docs' policy would refuse the CDN image and the browser log a console error for it (and
+    offline, nothing may be fetched from elsewhere). A bundle without that URL is served as it is."""
+    return path.read_bytes().replace(REDOC_LOGO.encode("ascii"), BLANK_IMAGE.encode("ascii"))
 
 
 def _base(request: Request) -> str:
@@ -82,12 +101,18 @@ def mount_docs(app: FastAPI) -> None:
         assets = {}
         if vendored:
             static = f"{base}/embed/static/vendor"
-            assets = {"redoc_js_url": f"{static}/{REDOC_FILE}", "redoc_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
+            assets = {"redoc_js_url": f"{base}{REDOC_URL}", "redoc_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
         page = get_redoc_html(openapi_url=f"{base}{app.openapi_url}", title="citegraph API (ReDoc)",
                               with_google_fonts=False, **assets)
         if vendored:
             page.headers["Content-Security-Policy"] = DOCS_POLICY
         return page
+
+    if vendored:
+        @app.get(REDOC_URL, include_in_schema=False)
+        async def redoc_script() -> Response:
+            return Response(redoc_bundle(VENDOR_DIR / REDOC_FILE), media_type="text/javascript; charset=utf-8",
+                            headers={"Cache-Control": "public, max-age=3600"})
 
     @app.get("/", include_in_schema=False, response_class=HTMLResponse)
     async def start(request: Request) -> HTMLResponse:

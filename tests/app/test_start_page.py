@@ -55,7 +55,7 @@ def test_an_empty_store_says_how_to_fill_it():
 @pytest.mark.parametrize("path, assets", [
     ("/docs", ["/embed/static/vendor/swagger-ui/swagger-ui.css", "/embed/static/vendor/swagger-ui/favicon-32x32.png",
                "/embed/static/vendor/swagger-ui/swagger-ui-bundle.js"]),
-    ("/redoc", ["/embed/static/vendor/swagger-ui/favicon-32x32.png", "/embed/static/vendor/redoc/redoc.standalone.js"]),
+    ("/redoc", ["/embed/static/vendor/swagger-ui/favicon-32x32.png", "/redoc/redoc.standalone.js"]),
 ])
 def test_the_docs_load_only_the_vendored_assets(client, path, assets):
     response = client.get(path)
@@ -66,6 +66,14 @@ def test_the_docs_load_only_the_vendored_assets(client, path, assets):
     for asset in assets:
         assert client.get(asset).status_code == 200, asset
     assert '"validatorUrl": null' in response.text or path == "/redoc"  # no online validator badge
+
+
+def test_redoc_is_served_without_its_cdn_logo(client):
+    vendored = (docs.VENDOR_DIR / docs.REDOC_FILE).read_bytes()
+    served = client.get("/redoc/redoc.standalone.js")
+    assert served.status_code == 200 and served.headers["content-type"] == "text/javascript; charset=utf-8"
+    assert vendored.count(docs.REDOC_LOGO.encode()) == 1 and docs.REDOC_LOGO.encode() not in served.content
+    assert served.content == vendored.replace(docs.REDOC_LOGO.encode(), docs.BLANK_IMAGE.encode())
 
 
 def test_missing_assets_fall_back_to_the_cdn_and_say_so(tmp_path, monkeypatch, caplog):
