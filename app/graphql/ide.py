@@ -19,6 +19,7 @@ import html
 import json
 import logging
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,39 +131,72 @@ _EXAMPLE = re.compile(r"const EXAMPLE_QUERY = `.*?`;", re.DOTALL)
 _QUERY_PARAMETER = "parameters.q || EXAMPLE_QUERY"
 
 
+COMMENT_WIDTH = 50
+"""Longest line of the example query's comments and fields, in characters: the editor's toolbar
+(run, prettify, merge, copy) covers the text from about 52 characters on at a 1280 px window."""
+
+TITLE = "citegraph GraphiQL"
+"""The GraphiQL page's title (strawberry's says "Strawberry GraphiQL")."""
+
+
 def example_query(example: tuple[str, str] | None) -> str:
     """The query GraphiQL opens with: the mission's question about ``example`` (``(record ID,
-    set)``, :func:`queries.catalog.example_record`), or the store's sets when it is empty.
+    set)``, :func:`queries.catalog.example_record`), or the store's sets when it is empty; its
+    comments wrapped at :data:`COMMENT_WIDTH`, one argument a line.
 
-    >>> print(example_query(("RT-RTE-mcp-write", "tolaria")).splitlines()[3])
-      restsOn(record: "RT-RTE-mcp-write", set: "tolaria") {
+    >>> print(example_query(("RT-RTE-mcp-write", "tolaria")))
+    # What rests on RT-RTE-mcp-write? Every statement
+    # resting on the record, with the citation path
+    # that explains it. Run it with ▶ or Ctrl-Enter;
+    # the Docs pane lists every field.
+    {
+      restsOn(
+        record: "RT-RTE-mcp-write"
+        set: "tolaria"
+      ) {
+        count
+        results { statement direct depth text path }
+      }
+    }
+    <BLANKLINE>
     """
     if example is None:
-        return ("# The store holds no analysis set yet: `citegraph ingest corpus/seeds` adds the seeds.\n"
-                "{\n  sets { totalCount edges { node { nodeId system } } }\n}\n")
+        return (_comment("The store holds no analysis set yet: `citegraph ingest corpus/seeds` adds the seeds.")
+                + "{\n  sets { totalCount edges { node { nodeId system } } }\n}\n")
     record_id, set_id = example
-    return (f"# What rests on {record_id}? Every statement resting on the record, with the citation path\n"
-            f"# that explains it. Run it with ▶ or Ctrl-Enter; the Docs pane lists every field.\n"
-            "{\n"
-            f"  restsOn(record: {json.dumps(record_id)}, set: {json.dumps(set_id)}) {{\n"
+    return (_comment(f"What rests on {record_id}? Every statement resting on the record, with the citation "
+                     "path that explains it. Run it with ▶ or Ctrl-Enter; the Docs pane lists every field.")
+            + "{\n"
+            "  restsOn(\n"
+            f"    record: {json.dumps(record_id)}\n"
+            f"    set: {json.dumps(set_id)}\n"
+            "  ) {\n"
             "    count\n"
             "    results { statement direct depth text path }\n"
             "  }\n"
             "}\n")
 
 
-def with_example(page: str, query: str) -> str | None:
-    """Strawberry's GraphiQL ``page`` opening on ``query``, and taking a query from ``?query=`` as
-    well as strawberry's own ``?q=``; None when the page is not the one this expects (then it is
-    served as it is).
+def _comment(text: str) -> str:
+    return "".join(f"# {line}\n" for line in textwrap.wrap(text, COMMENT_WIDTH - 2, break_on_hyphens=False))
 
-    >>> with_example('const EXAMPLE_QUERY = `# hi`; x(parameters.q || EXAMPLE_QUERY)', "{ a }")
-    'const EXAMPLE_QUERY = "{ a }"; x(parameters.q || parameters.query || EXAMPLE_QUERY)'
+
+_TITLE = re.compile(r"<title>[^<]*</title>")
+
+
+def with_example(page: str, query: str) -> str | None:
+    """Strawberry's GraphiQL ``page`` opening on ``query``, taking a query from ``?query=`` as
+    well as strawberry's own ``?q=``, titled :data:`TITLE`; None when the page is not the one this
+    expects (then it is served as it is).
+
+    >>> with_example('<title>S</title> const EXAMPLE_QUERY = `# hi`; x(parameters.q || EXAMPLE_QUERY)', "{ a }")
+    '<title>citegraph GraphiQL</title> const EXAMPLE_QUERY = "{ a }"; x(parameters.q || parameters.query || EXAMPLE_QUERY)'
     """
     if not _EXAMPLE.search(page) or _QUERY_PARAMETER not in page:
         return None
     literal = json.dumps(query, ensure_ascii=False).replace("<", "\\u003c")  # a JS string that cannot end the script
     page = _EXAMPLE.sub(lambda _: f"const EXAMPLE_QUERY = {literal};", page, count=1)
+    page = _TITLE.sub(f"<title>{TITLE}</title>", page, count=1)
     return page.replace(_QUERY_PARAMETER, "parameters.q || parameters.query || EXAMPLE_QUERY", 1)
 
 

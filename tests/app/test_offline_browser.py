@@ -91,12 +91,40 @@ def test_the_start_page_leads_to_graphiql_on_the_missions_question(context, offl
     page.screenshot(path=str(ARTIFACTS / "start-page-offline.png"))
     page.click("#graphiql")
     page.locator(".graphiql-query-editor .CodeMirror").wait_for(state="visible")
-    assert 'restsOn(record: "RT-RTE-mcp-write", set: "tolaria")' in page.inner_text(".graphiql-query-editor")
+    editor = page.inner_text(".graphiql-query-editor")
+    assert 'record: "RT-RTE-mcp-write"' in editor and 'set: "tolaria"' in editor
     page.click(".graphiql-execute-button")
     page.wait_for_function("""() => /"count":\\s*14/.test(document.querySelector('.graphiql-response')?.innerText || '')""")
     page.screenshot(path=str(ARTIFACTS / "graphiql-example-offline.png"))
     assert offline == [] and local_only(page) == []
     assert page.problems == []
+
+
+def test_graphiql_at_1280px_is_titled_and_its_example_clears_the_toolbar(context, offline, server):  # noqa: F811
+    """Every line of the opening query (comments included) ends left of the editor's toolbar (run,
+    prettify, merge, copy) in a 1280×800 window; the tab is citegraph's."""
+    page = visit(context, f"{server}/graphql", viewport={"width": 1280, "height": 800})
+    page.locator(".graphiql-query-editor .CodeMirror").wait_for(state="visible")
+    assert page.title() == "citegraph GraphiQL"
+    layout = page.evaluate("""() => {
+        const toolbar = document.querySelector('.graphiql-query-editor ~ .graphiql-toolbar, .graphiql-toolbar')
+            .getBoundingClientRect();  // the query editor's buttons
+        const lines = [...document.querySelectorAll('.graphiql-query-editor .CodeMirror-line')].map(line => {
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            const boxes = [...range.getClientRects()];
+            return [line.innerText, boxes.length ? Math.max(...boxes.map(b => b.right)) : 0];
+        });
+        return {toolbarLeft: toolbar.left, lines};
+    }""")
+    texts = [text for text, _ in layout["lines"]]
+    assert texts[:4] == ["# What rests on RT-RTE-mcp-write? Every statement", "# resting on the record, with the citation path",
+                         "# that explains it. Run it with ▶ or Ctrl-Enter;", "# the Docs pane lists every field."]
+    over = [(text, right) for text, right in layout["lines"] if right > layout["toolbarLeft"]]
+    assert over == [], (layout["toolbarLeft"], over)
+    page.screenshot(path=str(ARTIFACTS / "graphiql-1280.png"))
+    assert offline == [] and local_only(page) == []
+    assert page.problems == [] and page.console_errors == []
 
 
 def test_graphiql_opens_on_the_query_of_the_url(context, offline, server):  # noqa: F811
