@@ -59,7 +59,7 @@ _PAGE_ERRORS = {
     401: {"description": STATUSES[401], "content": _ERROR_BODY, "headers": CHALLENGE},
     **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (403, "default")},
     **{status: {"description": f"{STATUSES[status]} An error page (a malformed parameter: the JSON error body).",
-                "content": {**_ERROR_BODY, "text/html": {"schema": {"type": "string"}}}} for status in (400, 404, 422)},
+                "content": {"text/html": {"schema": {"type": "string"}}, **_ERROR_BODY}} for status in (400, 404, 422)},
 }
 """The answers of a page besides 200: the error page, the JSON error body when a token is missing
 or wrong or a parameter malformed (:data:`app.rest.openapi.STATUSES`)."""

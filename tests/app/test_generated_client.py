@@ -164,11 +164,13 @@ def test_generated_client_reads_writes_and_parses_errors(client_package, server)
     package, _ = client_package
     from citegraph_client import AuthenticatedClient  # noqa: F401 (imported through the generated package)
     from citegraph_client.api.documents import get_document
-    from citegraph_client.api.embed import embed_rests_on_graph
+    from citegraph_client.api.embed import embed_record, embed_rests_on_graph
+    from citegraph_client.api.export import export_graph
+    from citegraph_client.api.render import render_document
     from citegraph_client.api.graphql import graphql
     from citegraph_client.api.records import get_record, rests_on
     from citegraph_client.api.writes import put_document
-    from citegraph_client.models import (ErrorOut, GraphQLResponseOut, GraphqlBody, GraphqlBodyVariablesType0, IngestOut,
+    from citegraph_client.models import (ExportGraphFormat, ErrorOut, GraphQLResponseOut, GraphqlBody, GraphqlBodyVariablesType0, IngestOut,
                                          RecordOut, RestsOnGraphOut, RestsOnOut)
     from citegraph_client.types import UNSET, File
 
@@ -186,6 +188,13 @@ def test_generated_client_reads_writes_and_parses_errors(client_package, server)
     assert isinstance(graph, RestsOnGraphOut) and (graph.count, len(graph.nodes), len(graph.edges)) == (14, 18, 17)
     assert [(n.id, n.kind, n.start) for n in graph.nodes[:2]] == [
         ("tolaria/RT-RTE-mcp-write", "record", True), (answer.results[0].statement, "statement", False)]
+
+    rendered = render_document.sync(client=reader, document_id="tolaria/synthesis")  # text bodies read as text
+    assert rendered.encode("utf-8") == SEED_SYNTHESIS.read_bytes()  # the seeds round-trip exactly
+    exported = export_graph.sync(client=reader, format_=ExportGraphFormat.GRAPHML, set_="tolaria")
+    assert "<graphml " in exported and exported.rstrip().endswith("</graphml>")
+    page_missing = embed_record.sync_detailed(client=reader, record_id="RT-RTE-nope")
+    assert page_missing.status_code == 404 and "NOT_FOUND" in page_missing.parsed  # the error page, as text
 
     query = GraphqlBody(query='query($r: String!) { restsOn(record: $r, set: "tolaria") { count } }',
                         variables=GraphqlBodyVariablesType0.from_dict({"r": "RT-RTE-mcp-write"}))

@@ -17,7 +17,7 @@ from render import Format
 router = APIRouter(tags=["render"])
 
 FormatParam = Annotated[Optional[Format], Query(alias="format", description="md, txt or html.")]
-_TEXT = {200: {"content": {"text/markdown": {}, "text/plain": {}, "text/html": {}},
+_TEXT = {200: {"content": {media: {"schema": {"type": "string"}} for media in ("text/markdown", "text/plain", "text/html")},
                "description": "The rendering (UTF-8)."}}
 
 
