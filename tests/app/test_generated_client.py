@@ -245,3 +245,42 @@ def test_generated_client_reads_writes_and_parses_errors(client_package, server)
     assert written.headers["etag"] != etag
     after = get_document.sync(client=reader, document_id="tolaria/synthesis")
     assert f'"{after.sha256}"' == written.headers["etag"]
+
+
+def test_every_error_the_server_sends_is_the_declared_model():
+    """Each kind of error body (a refused parameter, a file that does not parse, a token, a version
+    without its set, a precondition, a body over the limit) validates against ``ErrorOut``."""
+    from fastapi.testclient import TestClient
+
+    from app.rest.openapi import ErrorOut
+
+    store = SQLiteStore(None)
+    ingest_into(store, SEEDS)
+    read, write = {"Authorization": f"Bearer {READ}"}, {"Authorization": f"Bearer {WRITE}"}
+    with TestClient(create_app(Settings(read_token=READ, write_token=WRITE, max_body_bytes=200_000),
+                               store=store)) as client:
+        answers = {
+            "query": client.get("/records", params={"limit": 0}, headers=read),
+            "file": client.post("/sets", files=[("files", ("broken.txt", b"Only a title\n", "text/plain"))],
+                                headers=write),
+            "no token": client.get("/records"),
+            "read token writing": client.delete("/sets/tolaria", headers=read),
+            "version without set": client.get("/records", params={"version": 1}, headers=read),
+            "unknown set": client.get("/sets/nope", headers=read),
+            "precondition": client.delete("/documents/tolaria/synthesis", headers={**write, "If-Match": '"0"'}),
+            "too large": client.put("/documents/tolaria/synthesis", content=b"x" * 200_001, headers=write),
+            "no route": client.get("/nope", headers=read),
+        }
+    statuses = {name: r.status_code for name, r in answers.items()}
+    assert statuses == {"query": 422, "file": 422, "no token": 401, "read token writing": 403,
+                        "version without set": 400, "unknown set": 404, "precondition": 412, "too large": 413,
+                        "no route": 404}
+    errors = {name: ErrorOut.model_validate(r.json()).error for name, r in answers.items()}
+    assert [(p.where, p.message) for p in errors["query"].details] == [
+        ("query.limit", "Input should be greater than or equal to 1")]
+    assert (errors["file"].code, errors["file"].source.path, errors["file"].source.line) == ("INVALID_INPUT", "broken.txt", 2)
+    assert {name: e.code for name, e in errors.items()} == {
+        "query": "INVALID_INPUT", "file": "INVALID_INPUT", "no token": "UNAUTHENTICATED",
+        "read token writing": "FORBIDDEN", "version without set": "BAD_REQUEST", "unknown set": "NOT_FOUND",
+        "precondition": "PRECONDITION_FAILED", "too large": "PAYLOAD_TOO_LARGE", "no route": "NOT_FOUND"}
+    assert answers["no token"].headers["www-authenticate"].startswith("Bearer")
