@@ -8,7 +8,11 @@ The tags keep strawberry's ``integrity`` hashes, so the browser itself checks th
 are the ones strawberry pinned; the router checks the same when it is built. When a file is missing
 (``CITEGRAPH_SKIP_VENDOR_JS=1`` installs), differs, or strawberry's page names a version that was not
 vendored, ``/graphql`` serves strawberry's page unchanged (assets from the CDN) and the log says so
-once.
+once. The page is titled :data:`TITLE` and opens on :func:`example_query`.
+
+:class:`GraphiQLRouter` also fixes what a GraphQL-over-HTTP client sees of strawberry's two routes:
+their OpenAPI (operationIds, body, answers), no ``data`` entry for a request error, a 400 (not a
+500) for a body that is not a UTF-8 JSON object.
 """
 
 from __future__ import annotations
