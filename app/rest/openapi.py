@@ -134,8 +134,7 @@ def open_reads(app: FastAPI) -> None:
 def operation_id(route: APIRoute) -> str:
     """The operationId of a route that names none: its function's name in camelCase.
 
-    >>> from fastapi import FastAPI
-from fastapi.routing import APIRoute
+    >>> from fastapi.routing import APIRoute
     >>> operation_id(APIRoute("/x", lambda: None, name="list_things"))
     'listThings'
     """
