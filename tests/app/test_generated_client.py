@@ -284,3 +284,11 @@ def test_every_error_the_server_sends_is_the_declared_model():
         "read token writing": "FORBIDDEN", "version without set": "BAD_REQUEST", "unknown set": "NOT_FOUND",
         "precondition": "PRECONDITION_FAILED", "too large": "PAYLOAD_TOO_LARGE", "no route": "NOT_FOUND"}
     assert answers["no token"].headers["www-authenticate"].startswith("Bearer")
+
+
+@pytest.mark.parametrize("name", ["app.rest.openapi", "app.graphql.ide"])
+def test_doctests(name):
+    import doctest
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
