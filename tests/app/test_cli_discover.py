@@ -349,3 +349,25 @@ def test_a_clipped_snippet_never_cuts_a_match_in_two():
     clipped = _clip(text, width)
     assert clipped.plain == "x" * (room - 3) + "…"
     assert _clip(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
+
+
+def test_every_table_command_takes_json_as_format_json(home):
+    """The README: ``--json`` is ``--format json`` on every command printing a table (``--format
+    table|json|csv``); it prints the same bytes."""
+    import typer.main
+
+    group = typer.main.get_command(cli)
+    table_commands = sorted(
+        name for name, command in group.commands.items()
+        if any("--format" in p.opts and {"table", "json", "csv"} <= set(getattr(p.type, "choices", ()))
+               for p in command.params))
+    without_json = [name for name in table_commands
+                    if not any("--json" in p.opts for p in group.commands[name].params)]
+    assert table_commands == ["documents", "impact", "ingest", "records", "rests-on", "search", "sets", "stats"]
+    assert without_json == []
+    for args in (["sets"], ["documents", "--set", "tolaria"], ["records", "--set", "tolaria", "--kind", "RTE"],
+                 ["search", "compare-and-swap"]):
+        flag, fmt = run(*args, "--json", home=home), run(*args, "--format", "json", home=home)
+        assert (flag.exit_code, flag.stdout) == (0, fmt.stdout)
+    assert [r["record_id"] for r in json.loads(run("records", "--set", "tolaria", "--kind", "RTE", "--json",
+                                                   home=home).stdout)["data"]] == TOLARIA_ROUTES
