@@ -96,3 +96,21 @@ def test_citegraph_serve_from_the_wheel_serves_docs_and_their_assets_offline(ven
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+
+
+def test_the_editable_install_draws_no_setuptools_warning(tmp_path):
+    """``pip install -e .`` (``make install``): with the packages named and the root as their
+    directory, setuptools makes a plain path entry and warns of nothing (before: "Please be careful
+    with folders in your working directory with the same name as your package")."""
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
+    pip = str(tmp_path / "venv" / "bin" / "pip")
+    subprocess.run([pip, "install", "--quiet", "--upgrade", "pip"], check=True, timeout=300, env=_clean_env())
+    # as the Makefile does: an older pip (venv's own) does not pass setuptools' warnings on
+    install = subprocess.run([pip, "install", "--no-deps", "-e", str(ROOT)],
+                             capture_output=True, text=True, timeout=600, env=_clean_env())
+    assert install.returncode == 0, install.stderr
+    said = install.stdout + install.stderr
+    assert "Successfully installed citegraph-0.1.0" in said
+    assert [line for line in said.splitlines() if "arning" in line or "careful" in line] == []
+    (pth,) = (tmp_path / "venv").glob("lib/python*/site-packages/__editable__.citegraph-*.pth")
+    assert pth.read_text().strip() == str(ROOT)
