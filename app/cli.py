@@ -127,12 +127,17 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
     return base.replace(**update) if update else base
 
 
-def _store(neo4j: str | None, home: Path | None) -> GraphStore:
-    """The store the options and settings select, opened; its location is said on stderr (issue #15)."""
-    from app.wiring import open_store, store_location
+def _store(neo4j: str | None, home: Path | None, *, reads: bool = True) -> GraphStore:
+    """The store the options and settings select, opened; its location is said on stderr (issue #15),
+    and, for a command that ``reads`` it, a ``note:`` line when it is absent or holds no analysis set
+    (:func:`app.wiring.empty_store_note`). Standard output and the exit code stay the command's."""
+    from app.wiring import empty_store_note, open_store, store_location
 
     store = open_store(_settings(neo4j, home))
     sys.stderr.write(f"store: {store_location(store)}\n")  # plain text: a --json command need not import rich
+    note = empty_store_note(store) if reads else None
+    if note:
+        sys.stderr.write(f"note: {note}\n")
     sys.stderr.flush()
     return store
 
@@ -233,7 +238,7 @@ def ingest_cmd(
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
-    store = _store(neo4j, home)
+    store = _store(neo4j, home, reads=False)
     try:
         members = sum(p.name != MANIFEST_NAME for p in member_files(paths))
         with progress_bar(err, "ingesting", total=members, unit="files") as advance:
@@ -524,16 +529,18 @@ def serve_cmd(
     import uvicorn
 
     from app.rest.main import create_app
-    from app.wiring import open_store, store_location
+    from app.wiring import empty_store_note, open_store, store_location
 
     settings = _settings(neo4j, home)
     base = f"http://{host}:{port}"
     store = open_store(settings)
     try:
-        where = store_location(store)
+        where, note = store_location(store), empty_store_note(store)
     finally:
         store.close()
     listening = _listen(host, port)
+    if note:
+        err.print(f"note: {note}", markup=False, highlight=False)
     out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
     out.print(f"  GraphiQL:  {base}/graphql", markup=False, highlight=False)
     out.print(f"  API docs:  {base}/docs (Swagger UI), {base}/redoc", markup=False, highlight=False)

@@ -3,7 +3,7 @@ and ``search``.
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, call
 one function of :mod:`queries.catalog`, :mod:`queries.records` or :mod:`queries.search`, print it
-with :func:`app.cli_tables.emit` (``--format table|json|csv``; the JSON is what the REST API
+with :func:`app.cli_tables.emit` (``--format table|json|csv``, ``--json`` for ``--format json``; the JSON is what the REST API
 answers). Unknown sets get the closest names and the list of sets (exit 66).
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
+from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
@@ -22,7 +22,7 @@ __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
 
 @cli.command("sets")
 @handles_errors
-def sets_cmd(fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """The analysis sets in the store, with their members and sizes.
 
     Example: citegraph sets; citegraph sets --format csv > sets.csv
@@ -34,7 +34,7 @@ def sets_cmd(fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None
         found = analysis_sets(store)
     finally:
         store.close()
-    emit(out, fmt=chosen_format(fmt), title="Analysis sets",
+    emit(out, fmt=chosen_format(fmt, as_json), title="Analysis sets",
          columns=[Column("set"), Column("system"), Column("documents", "number"), Column("statements", "number"),
                   Column("records", "number")],
          rows=[(s.id, s.system, len(s.documents), s.statements, s.records) for s in found],
@@ -44,7 +44,7 @@ def sets_cmd(fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None
 
 @cli.command("documents")
 @handles_errors
-def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """The members (documents) in the store, or of one set, with their format and title.
 
     Example: citegraph documents --set tolaria
@@ -56,7 +56,7 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, neo4j: Neo4jOpt 
         found = documents_of(store, set_id=set_id)
     finally:
         store.close()
-    emit(out, fmt=chosen_format(fmt), title="Documents" + (f" of {set_id}" if set_id else ""),
+    emit(out, fmt=chosen_format(fmt, as_json), title="Documents" + (f" of {set_id}" if set_id else ""),
          columns=[Column("document"), Column("format"), Column("title", "text")],
          rows=[(d.id, d.format, d.title) for d in found],
          data={"data": [plain(d) for d in found], "count": len(found)},
@@ -71,6 +71,7 @@ def records_cmd(
     kind: Annotated[Optional[str], typer.Option("--kind", help="Record kind: RTE, OBJ, CMP, CLM, ABS, BAP (any case).")] = None,
     analyst: Annotated[Optional[str], typer.Option("--analyst", help="RT, MEM or EPI (any case).")] = None,
     fmt: FormatOpt = None,
+    as_json: JsonOpt = False,
     verbose: VerboseOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -87,7 +88,7 @@ def records_cmd(
                            analyst=analyst.upper() if analyst else None, text=text)
     finally:
         store.close()
-    emit(out, fmt=chosen_format(fmt), title="Records", verbose=verbose, fold=50,
+    emit(out, fmt=chosen_format(fmt, as_json), title="Records", verbose=verbose, fold=50,
          columns=[Column("record"), Column("set"), Column("declared in"), Column("citations", "number"),
                   Column("label", "text")],
          rows=[(r.record_id, r.set, r.declared_in or "", r.citations, r.label) for r in found],
@@ -103,6 +104,7 @@ def search_cmd(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most hits shown.")] = 20,
     version: VersionOpt = None,
     fmt: FormatOpt = None,
+    as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -131,7 +133,7 @@ def search_cmd(
             snippet.stylize("bold reverse", start, end)
         rows.append((h.rank, h.statement, h.matches, snippet))
     more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
-    emit(out, fmt=chosen_format(fmt), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
+    emit(out, fmt=chosen_format(fmt, as_json), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
          rows=rows, data=plain(report),
          footer=[f"{counted(report.total, 'statement')} {'holds' if report.total == 1 else 'hold'} it{more}"])

@@ -90,9 +90,11 @@ def _print_impact(report: ImpactReport) -> None:
          title=f"Changed cited files ({len(report.changes)}; {len(report.uncited_changes)} uncited not shown)",
          columns=[Column("status"), Column("path"), Column("now"), Column("cited by", "number")],
          rows=[(c.status, c.path, c.new_path if c.renamed else "", len(c.cited_by)) for c in report.changes])
+    # no path column: every reason names the file it looked in, and the table fits 100 columns boxed
     emit(out, fmt=TableFormat.table, title="Quotations at " + report.to_revision[:12],
-         columns=[Column("quotation"), Column("state"), Column("path"), Column("why", "text")],
-         rows=[(q.quotation, q.state, q.path, q.reason) for q in report.quotations])
+         columns=[Column("quotation"), Column("state"), Column("why", "text")],
+         rows=[(q.quotation, q.state, q.reason if q.path and q.path in q.reason else f"{q.path}: {q.reason}")
+               for q in report.quotations])
     for q in report.quotations:
         if q.diff:
             out.print(f"{q.quotation} ({q.state}):", markup=False, highlight=False)

@@ -61,6 +61,33 @@ def store_location(store: GraphStore) -> str:
     return f"embedded store in {Path(path).resolve().parent}"
 
 
+def empty_store_note(store: GraphStore) -> str | None:
+    """What to tell a reader whose store holds nothing, ``None`` when it holds an analysis set.
+
+    A command run from another folder opens ``./.citegraph`` there, which is absent or empty; this
+    says so with the store's place and how to choose another (``--home``, ``CITEGRAPH_HOME``; for
+    Neo4j ``--neo4j``, ``CITEGRAPH_NEO4J_URI``). One cheap count (:meth:`GraphStore.counts`).
+
+    >>> from graph.stores import open_embedded
+    >>> print(empty_store_note(open_embedded(None)))
+    the embedded store in memory holds no analysis sets; ingest some with citegraph ingest PATHS
+    """
+    path = getattr(store, "path", None)
+    if hasattr(store, "driver"):
+        choose = "choose another server with --neo4j URI or CITEGRAPH_NEO4J_URI"
+    else:
+        choose = "choose another store with --home DIR or CITEGRAPH_HOME=DIR (default: ./.citegraph of the current folder)"
+    if path is not None and not Path(path).exists():
+        return (f"there is no store in {Path(path).resolve().parent} ({Path(path).name} is absent), so this answers "
+                f"from an empty store; {choose}, or ingest into this one with citegraph ingest PATHS")
+    if store.counts().get("AnalysisSet", 0):
+        return None
+    where = store_location(store)
+    if path is None and not hasattr(store, "driver"):
+        return f"the {where} holds no analysis sets; ingest some with citegraph ingest PATHS"
+    return f"the {where} holds no analysis sets; {choose}, or ingest some with citegraph ingest PATHS"
+
+
 def _without_credentials(uri: str) -> str:
     """``uri`` with any ``user:password@`` taken out.
 

@@ -112,6 +112,26 @@ class Manifest:
         return [p.name for p in self.pins]
 
 
+def _gap_hint(manifest: Manifest, pin: ManifestPin, set_id: str | None) -> str:
+    """What to pass for a pinned member that is not among the inputs: the folder beside the
+    manifest's that holds it, when there is one on disk (a set split over ``retained/<system>/`` and
+    ``retained-archive/<run-id>/``, GRAMMAR §2: a folder named ``set_id`` up to three levels
+    above, holding ``pin.name`` with the pinned hash); otherwise only the file's name, never a
+    folder that does not exist."""
+    import pathlib
+
+    here = pathlib.Path(manifest.folder)
+    if set_id and here.is_dir():
+        for above in [here, *here.parents][1:4]:
+            for found in sorted(above.glob(f"*/{set_id}/{pin.name}")):
+                try:
+                    if found.is_file() and hashlib.sha256(found.read_bytes()).hexdigest() == pin.sha256:
+                        return f"pass the folder holding {pin.name} too: {found.parent}/"
+                except OSError:
+                    continue
+    return f"pass the folder holding {pin.name} too"
+
+
 def parse_manifest(data: bytes, path: str) -> Manifest:
     r"""Parse a set manifest (GRAMMAR §2.1 schema: ``type`` const, ``members`` map of file name →
     ``{sha256: <64 hex>}``, optional ``worker``).
@@ -612,7 +632,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 problems.append(SetProblem(
                     GAP, "error", manifest.path, pin.line,
                     f"the manifest pins {pin.name}, which is not among the inputs", set_id,
-                    f"pass the folder holding {pin.name} too (e.g. retained-archive/{set_id or '<run-id>'}/)",
+                    _gap_hint(manifest, pin, set_id),
                     member=pin.name))
                 continue
             doc = docs[index]

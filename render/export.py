@@ -18,6 +18,15 @@ parallel edges stay apart. Properties:
   number or boolean under its own name, unless the name is one of the fields above (a Markdown
   field's ``label`` lives in ``props_json`` only). GraphML keeps such a column only when it has one
   type everywhere (GraphML types a key once).
+
+GraphML follows its schema (``tests/fixtures/graphml/graphml.xsd``; the tests validate every export
+against it): ids there are XML name tokens, which citegraph's ids (``tolaria/synthesis#L11``) are
+not, and edge ids are unique in the document. So a GraphML node's id is ``n0``, ``n1``, … and an
+edge's ``e0``, ``e1``, … in the snapshot's order (stable: the same store gives the same ids), and
+the graph ids are attributes: a node's ``node_id``, an edge's ``edge_key`` (``<kind>:<owner>:<seq>``).
+``label`` is what Gephi shows on a node (yEd after *Edit › Properties Mapper*, ``label`` to the
+node label): :func:`display_label`, a statement's first words, a record's ID and declared label, a
+heading, a path; an edge's ``label`` is its kind. The model label is ``model_label``.
 """
 
 from __future__ import annotations
@@ -27,18 +36,21 @@ import io
 import json
 from typing import Any, Iterable
 
-from graph.model import Edge, Node
+from graph.codec import declaration_label
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.writes import edge_owner
+from render.labels import short_label
 
-__all__ = ["EXPORT_FORMATS", "edge_key", "graphml", "node_link", "csv_tables"]
+__all__ = ["EXPORT_FORMATS", "edge_key", "display_label", "graphml", "node_link", "csv_tables"]
 
 EXPORT_FORMATS = ("graphml", "json", "csv")
 """What :func:`graphml`, :func:`node_link` and :func:`csv_tables` write."""
 
 _NODE_FIELDS = ("label", "set_id", "document_id", "props_json")
 _EDGE_FIELDS = ("kind", "seq", "set_id", "document_id", "props_json")
-_NODE_RESERVED = frozenset({"id", "props", *_NODE_FIELDS})
-_EDGE_RESERVED = frozenset({"id", "key", "source", "target", "src", "dst", "props", *_EDGE_FIELDS})
+_NODE_RESERVED = frozenset({"id", "props", "node_id", "model_label", *_NODE_FIELDS})
+_EDGE_RESERVED = frozenset({"id", "key", "source", "target", "src", "dst", "props", "edge_key", "label",
+                            *_EDGE_FIELDS})
 
 
 def edge_key(edge: Edge) -> str:
@@ -108,12 +120,63 @@ def _graph(snapshot, *, flat: bool):
     return graph
 
 
+def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
+    """The words a graph tool shows on ``node``: a statement's or quotation's first words, a
+    section's heading, a document's title, a record's ID (and ``declared`` label, by node id), a
+    source's ID, a file's path, a name; the node id when it has none of these.
+
+    >>> display_label(Node("t/a#L4", Label.STATEMENT, "t", "t/a", {"text": "Writes replace the note on save, always"}))
+    'Writes replace the note on save…'
+    >>> display_label(Node("t/RT-RTE-x", Label.RECORD, "t", None, {"record_id": "RT-RTE-x"}), {"t/RT-RTE-x": "MCP write"})
+    'RT-RTE-x: MCP write'
+    """
+    props = node.props
+    if node.label in (Label.STATEMENT, Label.QUOTATION):
+        words = short_label(str(props.get("text") or ""))
+    elif node.label == Label.SECTION:
+        words = short_label(str(props.get("heading") or ""))
+    elif node.label == Label.DOCUMENT:
+        words = short_label(str(props.get("title") or ""))
+    elif node.label == Label.RECORD:
+        record_id, label = str(props.get("record_id") or node.id), (declared or {}).get(node.id)
+        words = f"{record_id}: {short_label(label)}" if label else record_id
+    elif node.label == Label.SOURCE:
+        words = str(props.get("source_id") or "")
+    elif node.label == Label.SOURCE_FILE:
+        words = str(props.get("path") or "")
+    elif node.label in (Label.SYSTEM, Label.NAMED_REFERENCE):
+        words = str(props.get("name") or "")
+    else:
+        words = ""
+    return words or node.id
+
+
 def graphml(snapshot) -> bytes:
-    """The snapshot as GraphML (UTF-8), read back with ``networkx.read_graphml(path,
-    force_multigraph=True)``: node ids, edge keys, the fields of the module docstring, typed."""
+    """The snapshot as GraphML (UTF-8) valid against the GraphML schema, read back with
+    ``networkx.read_graphml(path, force_multigraph=True)`` or igraph's ``Graph.Read_GraphML``:
+    ids ``n0…``/``e0…``, the graph ids as ``node_id``/``edge_key``, a display ``label``, the model
+    label as ``model_label`` and the fields of the module docstring, typed."""
     import networkx as nx
 
-    return ("\n".join(nx.generate_graphml(_graph(snapshot, flat=True), prettyprint=True)) + "\n").encode("utf-8")
+    declared = {e.src: label for e in snapshot.edges
+                if e.kind == EdgeKind.DECLARED_IN and (label := declaration_label(e))}
+    ids = {n.id: f"n{i}" for i, n in enumerate(snapshot.nodes)}
+    node_cols = _typed_columns(snapshot.nodes, _NODE_RESERVED)
+    edge_cols = _typed_columns(snapshot.edges, _EDGE_RESERVED)
+    graph = nx.MultiDiGraph()
+    graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
+    for n in snapshot.nodes:
+        attrs = {k: v for k, v in _node_fields(n).items() if k != "label"}
+        attrs.update(node_id=n.id, model_label=n.label.value, label=display_label(n, declared),
+                     props_json=_json(dict(n.props)))
+        attrs.update({k: v for k, v in n.props.items() if k in node_cols})
+        graph.add_node(ids[n.id], **dict(sorted(attrs.items())))
+    for i, e in enumerate(snapshot.edges):
+        attrs = _edge_fields(e)
+        attrs.update(edge_key=edge_key(e), label=e.kind.value, props_json=_json(dict(e.props)))
+        attrs.update({k: v for k, v in e.props.items() if k in edge_cols})
+        graph.add_edge(ids[e.src], ids[e.dst], key=f"e{i}", **dict(sorted(attrs.items())))
+    return ("\n".join(nx.generate_graphml(graph, prettyprint=True)) + "\n").encode("utf-8")
 
 
 def node_link(snapshot) -> bytes:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from queries.subgraphs import PathStep, RestsOnSubgraph
 from queries.traversal import RestsOnResult
+from render.labels import short_label
 from render.page import anchor, record_anchor
 
 __all__ = ["KINDS", "EDGE_STYLES", "short_label", "rests_on_graph", "GraphNodeOut", "GraphEdgeOut", "RestsOnGraphOut"]
@@ -31,25 +32,6 @@ EDGE_STYLES: tuple[str, ...] = (
 )
 """Edge kinds in the order an edge holding several is drawn as (evidence first, structure last);
 the page draws each in its own line style and lists those present in its legend."""
-
-LABEL_CHARS = 34
-"""Longest node label line, in characters (a statement's first words, a record's label)."""
-
-
-def short_label(text: str, width: int = LABEL_CHARS) -> str:
-    """The first words of ``text`` that fit in ``width`` characters, ``…`` when cut.
-
-    >>> short_label("File effects, UI actions and conversation completion are separate")
-    'File effects, UI actions and…'
-    >>> short_label("| Wiring is not observed. | SRC-1 |")
-    'Wiring is not observed. · SRC-1'
-    """
-    text = " ".join(text.split()).strip("| ").replace(" | ", " · ")  # a table row reads as its cells
-    if len(text) <= width:
-        return text
-    cut = text[: width - 1].rsplit(" ", 1)[0].rstrip(",;:.") if " " in text[: width - 1] else text[: width - 1]
-    return cut + "…"
-
 
 def _set_of(node_id: str) -> str:
     """Every node id but a system's starts with ``<set>/`` (:mod:`graph.model`)."""
@@ -116,7 +98,7 @@ def rests_on_graph(sub: RestsOnSubgraph) -> dict:
         Each node has ``id``, ``kind`` (``record``, ``statement``, ``section``, ``named_reference``,
         ``document``, ``quotation``, ``source_file``, ``source``), ``label`` (for drawing: a
         statement's first words, a record's ID and declared label on two lines, a heading, a
-        name; at most :data:`LABEL_CHARS` characters a line), ``name``, ``set``, ``document``,
+        name; at most :data:`render.labels.LABEL_CHARS` characters a line), ``name``, ``set``, ``document``,
         ``hops`` (fewest path hops to a node asked about) and ``start`` (it is a node asked about:
         the record, source or source file ``kind`` names). Records add ``record_id`` and
         ``record_label`` (declared label or None); statements add ``section``,

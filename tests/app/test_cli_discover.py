@@ -349,3 +349,61 @@ def test_a_clipped_snippet_never_cuts_a_match_in_two():
     clipped = _clip(text, width)
     assert clipped.plain == "x" * (room - 3) + "…"
     assert _clip(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
+
+
+def test_every_table_command_takes_json_as_format_json(home):
+    """The README: ``--json`` is ``--format json`` on every command printing a table (``--format
+    table|json|csv``); it prints the same bytes."""
+    import typer.main
+
+    group = typer.main.get_command(cli)
+    table_commands = sorted(
+        name for name, command in group.commands.items()
+        if any("--format" in p.opts and {"table", "json", "csv"} <= set(getattr(p.type, "choices", ()))
+               for p in command.params))
+    without_json = [name for name in table_commands
+                    if not any("--json" in p.opts for p in group.commands[name].params)]
+    assert table_commands == ["documents", "impact", "ingest", "records", "rests-on", "search", "sets", "stats"]
+    assert without_json == []
+    for args in (["sets"], ["documents", "--set", "tolaria"], ["records", "--set", "tolaria", "--kind", "RTE"],
+                 ["search", "compare-and-swap"]):
+        flag, fmt = run(*args, "--json", home=home), run(*args, "--format", "json", home=home)
+        assert (flag.exit_code, flag.stdout) == (0, fmt.stdout)
+    assert [r["record_id"] for r in json.loads(run("records", "--set", "tolaria", "--kind", "RTE", "--json",
+                                                   home=home).stdout)["data"]] == TOLARIA_ROUTES
+
+
+def test_a_command_run_where_there_is_no_store_says_so_on_stderr_and_keeps_its_output(tmp_path, home):
+    """From another folder, ``./.citegraph`` is absent: ``sets`` still prints 0 sets (the same JSON
+    shape, exit 0), and standard error names the folder and how to choose another store."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
+    run_there = subprocess.run([*CITEGRAPH, "sets", "--json"], cwd=elsewhere, env=env, capture_output=True,
+                               text=True, timeout=60)
+    assert (run_there.returncode, json.loads(run_there.stdout)) == (0, {"data": [], "count": 0})
+    assert run_there.stderr.splitlines() == [
+        f"store: embedded store in {elsewhere / '.citegraph'}",
+        f"note: there is no store in {elsewhere / '.citegraph'} (citegraph.sqlite is absent), so this answers "
+        "from an empty store; choose another store with --home DIR or CITEGRAPH_HOME=DIR (default: ./.citegraph "
+        "of the current folder), or ingest into this one with citegraph ingest PATHS"]
+    assert not (elsewhere / ".citegraph").exists()  # reading made no store
+
+    empty = tmp_path / "empty"  # a store that exists and holds nothing: every set deleted
+    assert run("ingest", str(SEEDS / "000_a3dd65b871acf2aa.txt"), home=empty).exit_code == 0
+    from graph.stores import open_embedded
+    store = open_embedded(empty)
+    try:
+        store.delete_documents([d.id for d in store.find_nodes(Label.DOCUMENT)])
+    finally:
+        store.close()
+    stats = run("stats", "--json", home=empty)
+    assert stats.exit_code == 0 and json.loads(stats.stdout)["sets"] == []
+    assert stats.stderr.splitlines()[1] == (
+        f"note: the embedded store in {empty} holds no analysis sets; choose another store with --home DIR or "
+        "CITEGRAPH_HOME=DIR (default: ./.citegraph of the current folder), or ingest some with citegraph ingest PATHS")
+
+    populated = run("sets", "--json", home=home)  # a store holding sets: only the store line
+    assert populated.stderr == f"store: embedded store in {home}\n"
+    written = run("ingest", str(SEEDS), home=tmp_path / "new")  # ingest into a new store: no note
+    assert written.exit_code == 0 and "note:" not in written.stderr

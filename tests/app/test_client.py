@@ -9,12 +9,12 @@ import sys
 import networkx as nx
 import pytest
 
-from app.client import Client, ClientError, GraphQLRequestError
+from citegraph import Client, ClientError, GraphQLRequestError
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
 from queries.traversal import rests_on
-from tests.conftest import SEEDS
+from tests.conftest import ROOT, SEEDS
 from tests.live_server import free_port, live_server
 
 TOKEN = "notebook-secret"
@@ -133,3 +133,26 @@ def test_unreachable_server_is_a_client_error():
     with Client(f"http://127.0.0.1:{free_port()}", timeout=2) as nowhere, pytest.raises(ClientError) as caught:
         nowhere.health()
     assert caught.value.code == "UNAVAILABLE" and caught.value.status is None
+
+
+def test_a_users_own_app_py_does_not_shadow_the_public_package(tmp_path):
+    """``from citegraph import Client, __version__`` in a folder holding the user's ``app.py`` (first
+    on ``sys.path``): the client loads, ``import app`` is still the user's, and ``Client.ingest``,
+    which alone needs ``ingest.files``, names an ``ingest/`` folder there that stands in its way."""
+    import subprocess
+
+    (tmp_path / "app.py").write_text("MINE = True\n")
+    script = ("from citegraph import Client, __version__\nimport app\nprint(__version__, app.MINE)\n"
+              "try:\n    Client('http://127.0.0.1:9').ingest(%r)\nexcept Exception as exc:\n"
+              "    print(type(exc).__name__, exc)\n" % str(SEEDS))
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines()[0] == "0.1.0 True"
+    assert run.stdout.splitlines()[1].startswith("ClientError UNAVAILABLE: POST http://127.0.0.1:9/sets failed")
+    (tmp_path / "ingest").mkdir()
+    (tmp_path / "ingest" / "__init__.py").write_text("")
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.stdout.splitlines()[1] == (
+        f"ImportError citegraph could not import its own ingest.files from {ROOT} (No module named 'ingest.files'): "
+        f"{tmp_path / 'ingest' / '__init__.py'} stands in its way; a module or folder named "
+        "app/domain/graph/ingest/queries/render in the current folder shadows citegraph's packages of that name: "
+        "rename it")

@@ -213,3 +213,25 @@ def test_impact_over_http_only_opens_allowed_repositories(built, seeds_store, tm
     assert nul.json()["error"]["message"] == f"repository path '{tmp_path}/a\\x00b' holds a NUL character"
     assert outside.status_code == escape.status_code == 403
     assert "is outside the allowed roots" in outside.json()["error"]["message"]
+
+
+def test_the_quotation_table_is_boxed_at_100_columns_as_the_readme_shows_it(built, home):
+    """``impact`` on a 100-column terminal: the quotation table is a grid (no path column, every
+    reason names its file), line for line the README's."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "COLUMNS": "100"}
+    run = subprocess.run([sys.executable, "-c", "from app.cli import main; main()", "impact", "--repo", str(built.path),
+                          "--set", "tolaria", "--from", "53cb39d", "--to", "main", "--home", str(home)],
+                         capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
+    lines = run.stdout.splitlines()
+    start = lines.index("Quotations at e0a4eb677245")
+    table = lines[start:start + 13]
+    assert table[1].startswith("┏") and table[-1].startswith("└") and max(map(len, table)) == 100
+    readme = (ROOT / "README.md").read_text().splitlines()
+    at = readme.index("Quotations at e0a4eb677245")
+    assert table == readme[at:at + 13]

@@ -106,3 +106,20 @@ def test_rest_and_graphql_take_partial_too(copied):
         variables = {"f": [{"name": p.name, "content": p.read_text()} for p in sorted(copied.iterdir())]}
         got = client.post("/graphql", json={"query": mutation, "variables": variables}, headers=auth).json()
         assert [d["status"] for d in got["data"]["ingest"]["documents"]] == ["unchanged", "unchanged"] + ["missing"] * 3
+
+
+def test_the_hint_names_only_a_folder_that_exists(copied):
+    """Copied away from its archive, the hint names no folder (it used to suggest
+    ``retained-archive/<run-id>/``, which was nowhere); the Dynamic Cheatsheet set's manifest folder
+    alone names the archive folder that holds its pinned runtime.md, with that file's pinned hash."""
+    with pytest.raises(IngestError) as info:
+        read_members([copied])
+    assert info.value.hint == "pass the folder holding memory.md too."
+    from tests.conftest import CORPUS
+
+    kb = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
+    with pytest.raises(IngestError) as info:
+        read_members([kb / "retained" / "dynamic-cheatsheet"])
+    # retained/dynamic-cheatsheet/ARTIFACT.yaml:5 pins runtime.md, kept in the archive folder of its run
+    assert (info.value.source.line, info.value.hint) == (
+        5, f"pass the folder holding runtime.md too: {kb / 'retained-archive' / 'AAS-2026-10-04-dynamic-cheatsheet-01'}/.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import networkx as nx
 import pandas as pd
@@ -22,9 +23,10 @@ from graph.stores.sqlite import SQLiteStore
 from graph.writes import edge_owner
 from queries.export import graph_of
 from render.export import csv_tables, graphml, node_link
-from tests.conftest import CORPUS, SEEDS, fresh_neo4j_store, ingest_into
+from tests.conftest import CORPUS, ROOT, SEEDS, fresh_neo4j_store, ingest_into
 from tests.contract.test_store_contract import S, document, edge, node, shared, system_edge
 
+FIXTURES = ROOT / "tests" / "fixtures"
 KB = CORPUS / "commonplace" / "kb" / "agentic-system-analyses"
 DC_FOLDERS = [KB / "retained" / "dynamic-cheatsheet", KB / "retained-archive" / "AAS-2026-10-04-dynamic-cheatsheet-01"]
 
@@ -71,18 +73,71 @@ def test_graphml_round_trip(both_store, tmp_path):
     path = tmp_path / "store.graphml"
     path.write_bytes(graphml(graph_of(both_store)))
     loaded = nx.read_graphml(path, force_multigraph=True)
-    nodes = {n: (d["label"], d.get("set_id"), d.get("document_id"), json.loads(d["props_json"]))
-             for n, d in loaded.nodes(data=True)}
+    by_id = {d["node_id"]: d for _, d in loaded.nodes(data=True)}
+    nodes = {i: (d["model_label"], d.get("set_id"), d.get("document_id"), json.loads(d["props_json"]))
+             for i, d in by_id.items()}
     assert nodes == expected_nodes
-    for n, d in loaded.nodes(data=True):  # the typed columns equal the properties
-        props = expected_nodes[n][3]
-        assert all(props[k] == v for k, v in d.items() if k not in ("label", "set_id", "document_id", "props_json"))
-    edges = Counter((u, d["kind"], v, d["seq"], key.split(":", 1)[1].rsplit(":", 1)[0], d.get("set_id"),
-                     d.get("document_id"), json.dumps(json.loads(d["props_json"]), sort_keys=True))
-                    for u, v, key, d in loaded.edges(keys=True, data=True))
+    for i, d in by_id.items():  # the typed columns equal the properties
+        props = expected_nodes[i][3]
+        assert all(props[k] == v for k, v in d.items()
+                   if k not in ("node_id", "label", "model_label", "set_id", "document_id", "props_json"))
+    graph_id = {n: d["node_id"] for n, d in loaded.nodes(data=True)}
+    edges = Counter((graph_id[u], d["kind"], graph_id[v], d["seq"], d["edge_key"].split(":", 1)[1].rsplit(":", 1)[0],
+                     d.get("set_id"), d.get("document_id"), json.dumps(json.loads(d["props_json"]), sort_keys=True))
+                    for u, v, d in loaded.edges(data=True))
     assert edges == expected_edges
-    statement = loaded.nodes["tolaria/synthesis#L12"]
+    statement = by_id["tolaria/synthesis#L12"]
     assert (statement["kind"], statement["line"]) == ("paragraph", 12)  # GraphML typed them: str, int
+
+
+def _graphml_schema():
+    """The GraphML 1.0 schema vendored in ``tests/fixtures/graphml`` (see its NOTICE), offline: the
+    XLink schema it imports sits beside it, and W3C's address is mapped to xmlschema's own
+    ``xml.xsd``."""
+    import xmlschema
+
+    here = FIXTURES / "graphml"
+    mapper = {"xlink.xsd": str(here / "xlink.xsd"),
+              "http://www.w3.org/2001/xml.xsd": str(Path(xmlschema.__file__).parent / "schemas" / "XML" / "xml.xsd")}
+    return xmlschema.XMLSchema10(str(here / "graphml.xsd"), uri_mapper=mapper)
+
+
+def test_graphml_is_valid_against_the_schema_and_loads_in_networkx_and_igraph(both_store, tmp_path):
+    """A set's and the store's export are valid GraphML (unique edge ids, ids that are name tokens),
+    and networkx and igraph read as many nodes and edges as the store holds; Gephi's ``label`` is
+    the display label, the model label is ``model_label``."""
+    import igraph
+
+    schema = _graphml_schema()
+    broken = (b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">'
+              b'<node id="a"/><node id="b"/><edge id="e0" source="a" target="b"/><edge id="e0" source="b" target="a"/>'
+              b'</graph></graphml>')
+    assert not schema.is_valid(broken.decode())  # the schema does reject repeated edge ids
+    for set_id, nodes, edges in (("tolaria", 126, 246), (None, len(stored(both_store)[0]),
+                                                          sum(stored(both_store)[1].values()))):
+        path = tmp_path / f"{set_id or 'store'}.graphml"
+        path.write_bytes(graphml(graph_of(both_store, set_id=set_id)))
+        assert [str(e)[:300] for e in schema.iter_errors(str(path))] == []
+        loaded = nx.read_graphml(path, force_multigraph=True)
+        assert (loaded.number_of_nodes(), loaded.number_of_edges()) == (nodes, edges)
+        read = igraph.Graph.Read_GraphML(str(path))
+        assert (read.vcount(), read.ecount(), read.is_directed()) == (nodes, edges, True)
+    tolaria = nx.read_graphml(tmp_path / "tolaria.graphml", force_multigraph=True)
+    ids = [k for _, _, k in tolaria.edges(keys=True)]
+    assert len(set(ids)) == len(ids) == 246  # 23 distinct ids before: CONTAINS:tolaria/workflow-report:0 49 times
+    shown = {d["node_id"]: (d["model_label"], d["label"]) for _, d in tolaria.nodes(data=True)}
+    assert shown["tolaria/synthesis#L12"] == ("Statement", "When supplied, the timestamp can…")
+    assert shown["tolaria/RT-RTE-mcp-write"] == ("Record", "RT-RTE-mcp-write")  # the seeds declare no labels
+    store = nx.read_graphml(tmp_path / "store.graphml", force_multigraph=True)
+    declared = {d["node_id"]: d["label"] for _, d in store.nodes(data=True)}
+    # retained-archive/AAS-2026-10-04-dynamic-cheatsheet-01/epistemic.md:156 "#### EPI-CLM-performance — Reported benchmark gains"
+    assert declared["AAS-2026-10-04-dynamic-cheatsheet-01/EPI-CLM-performance"] == (
+        "EPI-CLM-performance: Reported benchmark gains")
+    assert shown["tolaria/file/mcp-server/vault.js"] == ("SourceFile", "mcp-server/vault.js")
+    assert shown["system/tolaria"] == ("System", "Tolaria")
+    assert shown["tolaria/SRC-1"] == ("Source", "SRC-1")
+    read = igraph.Graph.Read_GraphML(str(tmp_path / "tolaria.graphml"))
+    assert sorted(read.vs["node_id"]) == sorted(shown) and set(read.es["label"]) <= {k.value for k in EdgeKind}
 
 
 def test_node_link_round_trip(both_store):
