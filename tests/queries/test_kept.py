@@ -156,3 +156,17 @@ def test_a_store_busy_or_read_only_keeps_nothing_and_answers(tmp_path):
     finally:
         other.close()
         store.close()
+
+
+def test_a_snapshot_keeps_through_its_store(tmp_path):
+    """A server reads each request in a snapshot (one read transaction); what it computes there is
+    kept through the store that made the view, checked against the set's stamp at that moment."""
+    store = file_store(tmp_path, CORPUS / "seeds")
+    try:
+        with store.snapshot() as view:
+            first = plain(check(view))
+        assert kept_rows(tmp_path) == {"check": 2}
+        with store.snapshot() as view:
+            assert plain(check(view)) == first == plain(check(store, fresh=True))
+    finally:
+        store.close()
