@@ -80,6 +80,8 @@ TARGETS: tuple[Target, ...] = (
     Target("whole-store verify process ÷ the same on a one-set store", "whole_verify_vs_one", "<=", 3, "×", "embedded", "L"),
     Target("whole-store answers: kept ≠ --fresh (correctness gate)", "whole_kept_mismatches", "<", 1, "", "embedded"),
     Target("store on disk ÷ corpus bytes", "disk_vs_corpus", "<=", 4, "×", "embedded", "L"),
+    Target("ingest CPU ÷ parse-floor CPU", "ingest_cpu_vs_floor", "<=", 2, "×", "embedded"),
+    Target("ingest wall ÷ (parse-floor CPU ÷ cores)", "ingest_wall_vs_floor_cores", "<=", 1.2, "×", "embedded"),
     Target("serve: first /health 200 after start", "serve_ready_s", "<", 2, "s", "embedded"),
     Target("serve: /health p50", "serve_health_p50_ms", "<", 50, "ms", "embedded"),
     Target("embedded peak RSS", "peak_rss_mb", "<", 1536, "MB", "embedded"),
@@ -921,6 +923,11 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
         else float("nan")
     fig.update(ingest_cpu_s=ing.get("cpu_s"), ingest_vs_floor_cpu=(mb / ing["cpu_s"]) / floor_cpu_mbps
                if ing.get("cpu_s") else float("nan"))
+    if floor.get("parse_cpu_s") and floor.get("bytes") and ing.get("cpu_s"):
+        floor_cpu_s = floor["parse_cpu_s"] * ing["bytes"] / floor["bytes"]  # the floor of ingest's own bytes
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        fig.update(ingest_cpu_vs_floor=ing["cpu_s"] / floor_cpu_s,
+                   ingest_wall_vs_floor_cores=ing["seconds"] / (floor_cpu_s / cores))
     fig.update(documents=ing["documents"], sets=ing["sets"], ingest_s=ing["seconds"],
                ingest_read_parse_s=ing["read_parse_s"], ingest_write_s=ing["write_s"],
                ingest_docs_per_s=ing["documents"] / ing["seconds"], ingest_mb_per_s=mb / ing["seconds"],
@@ -1019,6 +1026,7 @@ _TABLE_ROWS = (
     ("ingest CPU s", "ingest_cpu_s"),
     ("ingest docs/s", "ingest_docs_per_s"), ("ingest MB/s", "ingest_mb_per_s"),
     ("parse floor MB/s (markdown-it)", "floor_mb_per_s"), ("ingest ÷ parse floor (wall / CPU)", ("ingest_vs_floor", "ingest_vs_floor_cpu")),
+    ("ingest CPU ÷ floor CPU / ingest wall ÷ (floor CPU ÷ cores)", ("ingest_cpu_vs_floor", "ingest_wall_vs_floor_cores")),
     ("check errors / warnings", ("check_errors", "check_warnings")),
     ("store open s", "rests_on_open_s"),
     ("rests-on p50 / p95 / p99 ms", ("rests_on_p50_ms", "rests_on_p95_ms", "rests_on_p99_ms")),
