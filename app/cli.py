@@ -102,6 +102,7 @@ Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help=
 HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
+FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
 VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
 from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
 
@@ -316,7 +317,7 @@ def _short(text: str, width: int = 80) -> str:
 @cli.command("stats")
 @handles_errors
 def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, fmt: TableFormatOpt = None,
-              neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+              fresh: FreshOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """Counts of documents, statements, records and citations, per analysis set (--set: of one set,
     whose counts are then the totals), and which store holds them.
 
@@ -331,7 +332,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     store = _store(neo4j, home)
     try:
         view = _at_version(store, set_id, version)
-        result = stats(view) if set_id is None else stats_of_set(view, set_id)
+        result = stats(view, fresh=fresh) if set_id is None else stats_of_set(view, set_id)
         where = store_location(store)
     finally:
         store.close()
@@ -352,6 +353,7 @@ def check_cmd(
     set_id: SetOpt = None,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
+    fresh: FreshOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -380,7 +382,7 @@ def check_cmd(
         store = _store(neo4j, home)
         try:
             with progress_bar(err, "checking", unit="sets") as advance:
-                report = check(_at_version(store, set_id, version), set_id=set_id,
+                report = check(_at_version(store, set_id, version), set_id=set_id, fresh=fresh,
                                progress=lambda done, total: advance(0 if not done else 1, total=total))
         finally:
             store.close()
@@ -399,8 +401,8 @@ def check_cmd(
 
 @cli.command("verify")
 @handles_errors
-def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None,
-               home: HomeOpt = None) -> None:
+def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = False,
+               neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """Rebuild every stored document from its graph nodes; exit 1 if any SHA-256 differs from the original's.
 
     The first differing hunk is shown when the original file is still at its ingested path.
@@ -408,24 +410,19 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
     Example: citegraph verify --set tolaria
     """
     from app.cli_progress import progress_bar
-    from app.rendering import original_bytes
+    from app.rendering import verify_sets
     from graph.model import Label
-    from queries.documents import document_trees
     from queries.names import require_set
-    from render.document import RoundTrip, VerifyReport, verify
+    from render.document import VerifyReport
 
     store = _store(neo4j, home)
-    results: list[RoundTrip] = []
     try:
         view = _at_version(store, set_id, version)
         require_set(view, set_id)
         sets = [set_id] if set_id is not None else [s.id for s in view.find_nodes(Label.ANALYSIS_SET)]
-        total = sum(view.counts(set_id=s)["Document"] for s in sets)
-        with progress_bar(err, "verifying", total=total, unit="documents") as advance:
-            for s in sets:  # a set at a time: memory holds one set's trees
-                for tree in document_trees(view, set_id=s):
-                    results.extend(verify([tree], original=original_bytes).results)
-                    advance(what=tree.id)
+        with progress_bar(err, "verifying", unit="sets") as advance:
+            results = verify_sets(view, sets, fresh=fresh,
+                                  progress=lambda done, total: advance(0 if not done else 1, total=total))
     finally:
         store.close()
     report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order

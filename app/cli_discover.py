@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
+from app.cli import FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
@@ -22,7 +22,8 @@ __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
 
 @cli.command("sets")
 @handles_errors
-def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
+def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = False, neo4j: Neo4jOpt = None,
+             home: HomeOpt = None) -> None:
     """The analysis sets in the store, with their members and sizes.
 
     Example: citegraph sets; citegraph sets --format csv > sets.csv
@@ -31,7 +32,7 @@ def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = 
 
     store = _store(neo4j, home)
     try:
-        found = analysis_sets(store)
+        found = analysis_sets(store, fresh=fresh)
     finally:
         store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Analysis sets",

@@ -9,21 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from graph.codec import member_path
 from graph.errors import CitegraphError, InvalidQuery
 from graph.model import Label
 from graph.store import GraphStore
-from queries.documents import DocumentTree, document_tree, find_document
+from queries.documents import DocumentTree, document_tree, document_trees, find_document
 from queries.dossier import record_dossiers
+from queries.kept import per_set, rows_of
 from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
-from render.document import rebuild
+from render.document import RoundTrip, rebuild, verify
 from render.to_plaintext import plaintext_of
 from render.compose import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
 
-__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request"]
+__all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request",
+           "verify_sets"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,3 +164,17 @@ def original_bytes(tree: DocumentTree) -> bytes | None:
         return path.read_bytes() if path.is_file() else None
     except OSError:
         return None
+
+
+def verify_sets(store: GraphStore, set_ids: list[str], *, fresh: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> tuple[RoundTrip, ...]:
+    """The round trip of every document of each set (``citegraph verify``), in set order, then
+    :func:`queries.documents.document_trees`' order. A set at a time, so memory holds one set's
+    trees; a set unchanged since a round trip that rebuilt every member reuses it
+    (:func:`queries.kept.per_set`; ``fresh`` rebuilds). ``progress(done, total)`` counts sets."""
+    encode, decode = rows_of(RoundTrip)
+    trips = per_set(store, "verify", set_ids,
+                    lambda s: verify(document_trees(store, set_id=s), original=original_bytes).results,
+                    encode=encode, decode=decode, fresh=fresh, reusable=lambda rs: all(r.ok for r in rs),
+                    progress=progress)
+    return tuple(r for s in set_ids for r in trips[s])

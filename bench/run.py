@@ -74,6 +74,14 @@ TARGETS: tuple[Target, ...] = (
     Target("rests-on process vs grep -rlF process", "cli_rests_on_vs_grep", "<", 3, "×", "embedded", "L"),
     Target("rests-on process vs the same at size S", "cli_rests_on_vs_s", "<", 1.5, "×", "embedded", "L"),
     Target("ingest one set: this store vs an empty one", "add_set_ratio", "<", 2, "×", "embedded"),
+    Target("whole-store stats process ÷ the same on a one-set store", "whole_stats_vs_one", "<=", 3, "×", "embedded", "L"),
+    Target("whole-store sets process ÷ the same on a one-set store", "whole_sets_vs_one", "<=", 3, "×", "embedded", "L"),
+    Target("whole-store check process ÷ the same on a one-set store", "whole_check_vs_one", "<=", 3, "×", "embedded", "L"),
+    Target("whole-store verify process ÷ the same on a one-set store", "whole_verify_vs_one", "<=", 3, "×", "embedded", "L"),
+    Target("whole-store answers: kept ≠ --fresh (correctness gate)", "whole_kept_mismatches", "<", 1, "", "embedded"),
+    Target("store on disk ÷ corpus bytes", "disk_vs_corpus", "<=", 4, "×", "embedded", "L"),
+    Target("ingest CPU ÷ parse-floor CPU", "ingest_cpu_vs_floor", "<=", 2, "×", "embedded"),
+    Target("ingest wall ÷ (parse-floor CPU ÷ cores)", "ingest_wall_vs_floor_cores", "<=", 1.2, "×", "embedded"),
     Target("serve: first /health 200 after start", "serve_ready_s", "<", 2, "s", "embedded"),
     Target("serve: /health p50", "serve_health_p50_ms", "<", 50, "ms", "embedded"),
     Target("embedded peak RSS", "peak_rss_mb", "<", 1536, "MB", "embedded"),
@@ -453,6 +461,57 @@ def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected
     return result
 
 
+WHOLE_STORE_COMMANDS: dict[str, tuple[str, ...]] = {
+    "stats": ("stats", "--json"), "sets": ("sets", "--format", "json"), "check": ("check", "--json"),
+    "verify": ("verify", "--json")}
+"""The whole-store commands timed against a one-set store (:func:`whole_store_phase`)."""
+
+
+def whole_store_phase(cli: Path, home: Path, extra: dict, work: Path, args: argparse.Namespace) -> dict:
+    """Each of :data:`WHOLE_STORE_COMMANDS` as a whole process on the store in ``home`` and on a
+    store holding only the extra set (``citegraph ingest SETDIR`` into a fresh home folder, the
+    one-set store), interleaved, after one untimed warm-up of each (which also lets the store keep
+    its per-set results); ``args.add_repeats`` timed rounds. Then each once with ``--fresh`` on the
+    store: its standard output must be byte for byte the kept answer's (``mismatches``)."""
+    one = work / "one-set"
+    shutil.rmtree(one, ignore_errors=True)
+    made = run_process([str(cli), "ingest", extra["dir"], "--home", str(one)], timeout=args.phase_timeout)
+    if "failed" in made:
+        return {"failed": f"phase whole-store: the one-set store: {made['failed']}"}
+    runs: list[dict] = []
+    failed, mismatches = [], []
+    with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
+        def one_run(command: str, where: str, h: Path, *extra_args: str, keep: bool = True) -> Path:
+            out = Path(tmp, f"{command}-{where}{'-'.join(extra_args)}")
+            r = run_process([str(cli), *WHOLE_STORE_COMMANDS[command], *extra_args, "--home", str(h)],
+                            timeout=args.phase_timeout, memory_gb=args.phase_memory, stdout=out,
+                            ok=(0, 1) if command in ("check", "verify") else (0,))
+            r.update(command=command, store=where, fresh=bool(extra_args))
+            if "failed" in r:
+                failed.append(r["failed"])
+            if keep:
+                runs.append(r)
+            return out
+
+        for command in WHOLE_STORE_COMMANDS:
+            one_run(command, "store", home, keep=False)
+            one_run(command, "one-set", one, keep=False)
+        for _ in range(args.add_repeats):
+            for command in WHOLE_STORE_COMMANDS:
+                one_run(command, "store", home)
+                one_run(command, "one-set", one)
+        for command in WHOLE_STORE_COMMANDS:
+            kept = one_run(command, "store", home, keep=False)
+            fresh = one_run(command, "store", home, "--fresh")
+            if kept.read_bytes() != fresh.read_bytes():
+                mismatches.append(command)
+    result: dict[str, Any] = {"runs": runs, "mismatches": mismatches,
+                              "peak_rss_mb": max((r["peak_rss_mb"] for r in runs), default=0)}
+    if failed:
+        result["failed"] = f"phase whole-store: {len(failed)} processes failed; first: {failed[0]}"
+    return result
+
+
 def write_extra_set(out: Path, *, seed: int, commit: str, source_root: str) -> dict:
     """Write the set the add-one-set figure ingests (set :data:`EXTRA_SET_INDEX` of ``seed``) into
     a fresh ``out/<slug>``; its folder, run-id, member count and member bytes."""
@@ -629,6 +688,8 @@ def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: di
     else:
         commit, source_root, extra_dir = "0" * 40, str(work / "extra-source"), work / f"extra-seed{args.seed}"
     extra = write_extra_set(extra_dir, seed=args.seed, commit=commit, source_root=source_root)
+    log(f"  [embedded] whole processes: {', '.join(WHOLE_STORE_COMMANDS)} on the store and on a one-set store …")
+    phases["whole-store"] = whole_store_phase(cli, home, extra, work, args)
     log(f"  [embedded] whole processes: ingest one more set ({extra['documents']} members) × {args.add_repeats} …")
     phases["add-set"] = add_set_phase(cli, home, extra, work, args)
     log("  [embedded] whole processes: serve …")
@@ -757,6 +818,24 @@ def process_figures(phases: dict) -> dict:
         fig["cli_rests_on_mismatches"] = len(cli.get("mismatches", []))
         if by.get("rests-on@S"):
             fig["cli_rests_on_s_p50_ms"] = _median_ms(by["rests-on@S"])
+    whole = phases.get("whole-store") or {}
+    for command in WHOLE_STORE_COMMANDS:
+        rows = {w: [r for r in whole.get("runs", []) if r["command"] == command and r["store"] == w
+                    and not r["fresh"] and "failed" not in r] for w in ("store", "one-set")}
+        fresh = [r for r in whole.get("runs", []) if r["command"] == command and r["fresh"] and "failed" not in r]
+        if rows["store"] and rows["one-set"]:
+            fig[f"whole_{command}_p50_ms"] = ms = _median_ms(rows["store"])
+            fig[f"whole_{command}_cpu_p50_ms"] = _median_ms(rows["store"], "cpu_s")
+            fig[f"whole_{command}_rss_mb"] = max(r["peak_rss_mb"] for r in rows["store"])
+            fig[f"whole_{command}_one_p50_ms"] = one = _median_ms(rows["one-set"])
+            fig[f"whole_{command}_one_cpu_p50_ms"] = _median_ms(rows["one-set"], "cpu_s")
+            fig[f"whole_{command}_vs_one"] = ms / one if one else None
+        if fresh:
+            fig[f"whole_{command}_fresh_ms"] = _median_ms(fresh)
+            fig[f"whole_{command}_fresh_cpu_ms"] = _median_ms(fresh, "cpu_s")
+            fig[f"whole_{command}_fresh_rss_mb"] = max(r["peak_rss_mb"] for r in fresh)
+    if "runs" in whole:
+        fig["whole_kept_mismatches"] = len(whole.get("mismatches", []))
     add = phases.get("add-set") or {}
     into, empty = ([r for r in add.get(k, []) if "failed" not in r] for k in ("store", "empty"))
     if into and empty:
@@ -844,6 +923,11 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
         else float("nan")
     fig.update(ingest_cpu_s=ing.get("cpu_s"), ingest_vs_floor_cpu=(mb / ing["cpu_s"]) / floor_cpu_mbps
                if ing.get("cpu_s") else float("nan"))
+    if floor.get("parse_cpu_s") and floor.get("bytes") and ing.get("cpu_s"):
+        floor_cpu_s = floor["parse_cpu_s"] * ing["bytes"] / floor["bytes"]  # the floor of ingest's own bytes
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        fig.update(ingest_cpu_vs_floor=ing["cpu_s"] / floor_cpu_s,
+                   ingest_wall_vs_floor_cores=ing["seconds"] / (floor_cpu_s / cores))
     fig.update(documents=ing["documents"], sets=ing["sets"], ingest_s=ing["seconds"],
                ingest_read_parse_s=ing["read_parse_s"], ingest_write_s=ing["write_s"],
                ingest_docs_per_s=ing["documents"] / ing["seconds"], ingest_mb_per_s=mb / ing["seconds"],
@@ -884,6 +968,8 @@ def _flat(store_out: dict, floor: dict, grep: list[dict] | None) -> dict:
     for name, v in p.items():
         fig[f"rss_{name}_mb"] = v.get("peak_rss_mb")
     fig["disk_mb"] = store_out.get("disk_bytes", 0) / 1e6 if store_out.get("disk_bytes") is not None else None
+    if fig["disk_mb"] and ing.get("bytes"):
+        fig["disk_vs_corpus"] = fig["disk_mb"] / (ing["bytes"] / 1e6)
     fig["tx_log_mb"] = store_out["tx_log_bytes"] / 1e6 if store_out.get("tx_log_bytes") is not None else None
     return fig
 
@@ -940,6 +1026,7 @@ _TABLE_ROWS = (
     ("ingest CPU s", "ingest_cpu_s"),
     ("ingest docs/s", "ingest_docs_per_s"), ("ingest MB/s", "ingest_mb_per_s"),
     ("parse floor MB/s (markdown-it)", "floor_mb_per_s"), ("ingest ÷ parse floor (wall / CPU)", ("ingest_vs_floor", "ingest_vs_floor_cpu")),
+    ("ingest CPU ÷ floor CPU / ingest wall ÷ (floor CPU ÷ cores)", ("ingest_cpu_vs_floor", "ingest_wall_vs_floor_cores")),
     ("check errors / warnings", ("check_errors", "check_warnings")),
     ("store open s", "rests_on_open_s"),
     ("rests-on p50 / p95 / p99 ms", ("rests_on_p50_ms", "rests_on_p95_ms", "rests_on_p99_ms")),
@@ -960,13 +1047,22 @@ _TABLE_ROWS = (
     ("rests-on process on the size-S store, side by side, p50 ms", "cli_rests_on_s_p50_ms"),
     ("rests-on process ÷ the same at size S", "cli_rests_on_vs_s"), ("  (size S figure)", "cli_rests_on_vs_s_note"),
     ("one-set query peak RSS MB (rests-on process, largest)", "cli_rests_on_rss_mb"),
+    ("whole store ÷ one-set store, process p50: stats / sets / check / verify",
+     ("whole_stats_vs_one", "whole_sets_vs_one", "whole_check_vs_one", "whole_verify_vs_one")),
+    ("whole store, process p50 ms (kept): stats / sets / check / verify",
+     ("whole_stats_p50_ms", "whole_sets_p50_ms", "whole_check_p50_ms", "whole_verify_p50_ms")),
+    ("whole store, process ms with --fresh: stats / sets / check / verify",
+     ("whole_stats_fresh_ms", "whole_sets_fresh_ms", "whole_check_fresh_ms", "whole_verify_fresh_ms")),
+    ("whole store, peak RSS MB (kept): stats / sets / check / verify",
+     ("whole_stats_rss_mb", "whole_sets_rss_mb", "whole_check_rss_mb", "whole_verify_rss_mb")),
+    ("whole store answers: kept ≠ --fresh", "whole_kept_mismatches"),
     ("ingest one more set s: this store / empty store (ratio)", ("add_set_s", "add_set_empty_s", "add_set_ratio")),
     ("ingest one more set: home grew / bytes changed / empty home MB",
      ("add_set_grew_mb", "add_set_changed_mb", "add_set_empty_mb")),
     ("serve: first /health 200 s / /health p50 / p95 ms", ("serve_ready_s", "serve_health_p50_ms", "serve_health_p95_ms")),
     ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
     ("peak RSS MB, whole processes: commands / ingest one set / serve", ("rss_cli_mb", "rss_add-set_mb", "rss_serve_mb")),
-    ("store on disk MB (Neo4j: store files)", "disk_mb"), ("Neo4j transaction logs MB", "tx_log_mb"),
+    ("store on disk MB (Neo4j: store files)", "disk_mb"), ("store on disk ÷ corpus bytes", "disk_vs_corpus"), ("Neo4j transaction logs MB", "tx_log_mb"),
     ("history: version diff s, first / repeat", ("diff_first_s", "diff_s")),
     ("history: comparison of two runs s, first / repeat", ("compare_first_s", "compare_s")),
     ("history: rests-on p50 ms, 10 versions / 1 version (ratio)",

@@ -15,7 +15,7 @@ from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
-           "Reach", "SupportsReach", "KeepsVersions", "SEARCH_FIELDS", "projected"]
+           "Reach", "SupportsReach", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS", "projected"]
 
 T = TypeVar("T")
 
@@ -237,3 +237,29 @@ class KeepsVersions(Protocol):
         ------
         CitegraphError
             The set is not in the store, or a version names another set; nothing changes."""
+
+
+@runtime_checkable
+class KeepsSetResults(Protocol):
+    """An optional store that keeps what a query computed from one analysis set (its ``check``
+    findings, its ``stats`` row, its round-trip digests), reused while the set stands as it was.
+
+    A kept result is tied to the set's *stamp*, a number that every write touching a row of the
+    set (a node or an edge whose ``set_id`` is the set) replaces by one never used before, in the
+    write's own transaction. Results are opaque bytes: what they hold and how they are computed
+    is :mod:`queries.kept`'s, so every store answers the same whether it keeps them or not (Neo4j
+    does not: it computes them each time)."""
+
+    def set_stamps(self, set_ids: Collection[str]) -> dict[str, int]:
+        """The current stamp of each set of ``set_ids`` that is in the store (others are absent),
+        one round trip."""
+
+    def kept_results(self, name: str, stamps: Mapping[str, int]) -> dict[str, bytes]:
+        """The results kept under ``name`` for each set of ``stamps`` whose result was kept at
+        exactly that stamp (sets without one are absent), one round trip."""
+
+    def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
+        """Keep ``results[set_id] = (stamp, result)`` under ``name`` for each set whose stamp is
+        still ``stamp`` (a result computed from an older state is dropped), atomically; returns
+        how many were kept. Never waits for another writer and never fails a read: a store that is
+        busy or read-only keeps nothing and returns 0."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from graph.codec import analysis_set_of, member_of, record_id_of, system_name
 from graph.model import Label, Node
 from graph.store import GraphStore
+from queries.kept import per_set, rows_of
 from queries.names import require_set
 
 __all__ = ["MISSION_RECORD", "SetSummary", "analysis_sets", "DocumentSummary", "documents_of", "example_record"]
@@ -36,8 +37,11 @@ class SetSummary:
     quotations: int
 
 
-def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | None = None) -> list[SetSummary]:
-    """Every analysis set (or only ``set_id``; or the first ``limit`` sets), sorted by id.
+def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | None = None,
+                  fresh: bool = False) -> list[SetSummary]:
+    """Every analysis set (or only ``set_id``; or the first ``limit`` sets), sorted by id; each
+    set's sizes kept by a store that keeps results (:func:`queries.kept.per_set`; ``fresh``
+    computes them again).
 
     Raises
     ------
@@ -53,7 +57,7 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | 
     Notes
     -----
     The sizes are the store's kept counts (``counts(set_id=…)``); the members are the set's
-    Document nodes, read a set at a time (their properties are large).
+    Document nodes, read a set at a time (their properties are large) when not kept.
     """
     require_set(store, set_id)
     sets = store.find_nodes(Label.ANALYSIS_SET)
@@ -61,19 +65,40 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | 
         sets = [s for s in sets if s.id == set_id]
     if limit is not None:
         sets = sets[:limit]
-    stated = [analysis_set_of(s) for s in sets]
-    systems = store.get_nodes({a.system for a in stated if a.system})
+    stated = {s.id: analysis_set_of(s) for s in sets}
+    systems = store.get_nodes({a.system for a in stated.values() if a.system})
+    encode, decode = rows_of(_SetSizes)
+    sizes = per_set(store, "sets", list(stated), lambda s: (_set_sizes(store, s),), encode=encode, decode=decode,
+                    fresh=fresh)
     out = []
-    for s, a in zip(sets, stated):
-        counts = store.counts(set_id=s.id)
+    for s, a in stated.items():
+        (size,) = sizes[s]
         system = systems.get(a.system)
         out.append(SetSummary(
-            id=s.id, system=system_name(system) if system is not None else (a.system or None), run_id=a.run_id,
-            reviewed_boundary=a.reviewed_boundary,
-            documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),
-            statements=counts[Label.STATEMENT], records=counts[Label.RECORD], sources=counts[Label.SOURCE],
-            source_files=counts[Label.SOURCE_FILE], quotations=counts[Label.QUOTATION]))
+            id=s, system=system_name(system) if system is not None else (a.system or None), run_id=a.run_id,
+            reviewed_boundary=a.reviewed_boundary, documents=size.documents, statements=size.statements,
+            records=size.records, sources=size.sources, source_files=size.source_files, quotations=size.quotations))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _SetSizes:
+    """What :class:`SetSummary` reads from one set's rows (its system's name is read each time:
+    the System node is shared by the sets of a system)."""
+
+    documents: tuple[str, ...]
+    statements: int
+    records: int
+    sources: int
+    source_files: int
+    quotations: int
+
+
+def _set_sizes(store: GraphStore, set_id: str) -> _SetSizes:
+    counts = store.counts(set_id=set_id)
+    return _SetSizes(documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)),
+                     statements=counts[Label.STATEMENT], records=counts[Label.RECORD], sources=counts[Label.SOURCE],
+                     source_files=counts[Label.SOURCE_FILE], quotations=counts[Label.QUOTATION])
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ wire name with ``field(metadata=wire("from"))`` (:mod:`domain.wire`, re-exported
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from typing import Any
 
 from domain.wire import WIRE, wire, wire_name
@@ -30,10 +31,21 @@ def plain(value: Any) -> Any:
     >>> plain(Span(3, (3, 4)))
     {'from': 3, 'lines': [3, 4]}
     """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {wire_name(f): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {wire: plain(getattr(value, name)) for name, wire in _names(type(value))}
     return value
+
+
+_SCALARS = (str, int, float, type(None))
+
+
+@lru_cache(maxsize=None)
+def _names(cls: type) -> tuple[tuple[str, str], ...]:
+    """``(field name, wire name)`` of each field of dataclass ``cls``, in declaration order."""
+    return tuple((f.name, wire_name(f)) for f in dataclasses.fields(cls))

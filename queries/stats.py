@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from graph.codec import source_file_path
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
+from queries.kept import per_set, rows_of
 from queries.names import require_set
 
 __all__ = ["SetStats", "Stats", "stats", "stats_of_set"]
@@ -36,29 +36,15 @@ class Stats:
     sets: tuple[SetStats, ...]
 
 
-def stats(store: GraphStore) -> Stats:
-    """Counts of the whole store and of each analysis set: a few store-wide reads of light nodes, and
-    per set its kept counts and its documents (whose properties are large, so memory stays one
-    set's); statements, quotations and record citations are counted, not read."""
-    by_set: dict[str | None, dict[Label, list]] = defaultdict(lambda: defaultdict(list))
-    for label, where in ((Label.RECORD, None), (Label.SOURCE_FILE, None), (Label.SECTION, {"kind": "annotation"})):
-        for node in store.find_nodes(label, where=where):
-            by_set[node.set_id][label].append(node)
-    records = [r.id for found in by_set.values() for r in found[Label.RECORD]]
-    cites = store.degrees(records, kinds=[EdgeKind.CITES], direction=Direction.IN)
-    sets = []
-    for s in store.find_nodes(Label.ANALYSIS_SET):
-        counts, found = store.counts(set_id=s.id), by_set[s.id]
-        sets.append(SetStats(
-            set=s.id,
-            documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=s.id)),  # heavy: a set at a time
-            statements=counts[Label.STATEMENT],
-            records=len(found[Label.RECORD]),
-            record_occurrences=sum(cites[r.id] for r in found[Label.RECORD]) + len(found[Label.SECTION]),
-            source_files=tuple(source_file_path(f) for f in found[Label.SOURCE_FILE]),
-            quotations=counts[Label.QUOTATION],
-        ))
-    return Stats(store.counts(), tuple(sets))
+def stats(store: GraphStore, *, fresh: bool = False) -> Stats:
+    """Counts of the whole store (its kept counts) and of each analysis set (:func:`stats_of_set`'s
+    row), each set's row kept by a store that keeps results (:func:`queries.kept.per_set`) and
+    reused while the set is unchanged; ``fresh`` computes every row again."""
+    sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
+    encode, decode = rows_of(SetStats)
+    rows = per_set(store, "stats", sets, lambda set_id: (_set_row(store, set_id),), encode=encode, decode=decode,
+                   fresh=fresh)
+    return Stats(store.counts(), tuple(row for set_id in sets for row in rows[set_id]))
 
 
 def stats_of_set(store: GraphStore, set_id: str) -> Stats:
@@ -71,12 +57,19 @@ def stats_of_set(store: GraphStore, set_id: str) -> Stats:
         ``set_id`` is not in the store.
     """
     require_set(store, set_id)
+    return Stats(store.counts(set_id=set_id), (_set_row(store, set_id),))
+
+
+def _set_row(store: GraphStore, set_id: str) -> SetStats:
+    """One set's :class:`SetStats`: its kept counts, its documents (whose properties are large, so
+    memory stays one set's) and its light nodes; statements, quotations and record citations are
+    counted, not read."""
     records = store.find_nodes(Label.RECORD, set_id=set_id)
     files = store.find_nodes(Label.SOURCE_FILE, set_id=set_id)
     annotations = store.find_nodes(Label.SECTION, set_id=set_id, where={"kind": "annotation"})
     cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
     counts = store.counts(set_id=set_id)
-    row = SetStats(
+    return SetStats(
         set=set_id,
         documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)),
         statements=counts[Label.STATEMENT],
@@ -85,4 +78,3 @@ def stats_of_set(store: GraphStore, set_id: str) -> Stats:
         source_files=tuple(source_file_path(f) for f in files),
         quotations=counts[Label.QUOTATION],
     )
-    return Stats(counts, (row,))

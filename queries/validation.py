@@ -23,6 +23,7 @@ from graph.codec import (amended_record, annotation_of, block_line, block_positi
                          record_of, section_of, source_of, stated_by, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
+from queries.kept import per_set, rows_of
 from queries.names import unknown_set
 
 __all__ = ["Finding", "CheckReport", "check", "CODES", "STATUS_VALUES", "ROUTE_FIELDS"]
@@ -460,8 +461,23 @@ class _Checker:
                      f"{ref.set_id}", place=where[ref.id])
 
 
+def _check_set(store: GraphStore, scope: str, refused: frozenset[tuple[str | None, str]] = frozenset()
+               ) -> tuple[Finding, ...]:
+    """Every rule of :data:`CODES` over the stored set ``scope``, in rule order."""
+    checker = _Checker(store, scope, refused)
+    checker.declarations()
+    checker.statements()
+    checker.records_fields()
+    checker.citations()
+    checker.sources(scope)
+    checker.members()
+    checker.amendment_index()
+    checker.references(scope)
+    return tuple(checker.findings)
+
+
 def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[Any] = (),
-          progress: Callable[[int, int], None] | None = None) -> CheckReport:
+          progress: Callable[[int, int], None] | None = None, fresh: bool = False) -> CheckReport:
     """Validate the stored sets (or one set).
 
     Parameters
@@ -477,6 +493,10 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
         by an error among them is not reported as ``manifest-missing-member``.
     progress : callable, optional
         ``progress(done, total)`` after each set checked (units: sets).
+    fresh : bool
+        Check every set again instead of reusing the findings a store keeps for a set unchanged
+        since it was last checked (:func:`queries.kept.per_set`; kept only when no ``problems``
+        name a refused member).
 
     Returns
     -------
@@ -511,24 +531,22 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
     # A pinned member that is present but was refused (unparsable, pin mismatch) is not missing.
     refused = frozenset((p.set_id, PurePosixPath(p.path.replace("\\", "/")).name)
                         for p in problems if p.severity == "error")
-    findings: list[Finding] = []
-    # Every rule is one set's, so the store is checked set by set: memory is one set's, not the store's.
+    # Every rule is one set's, so the store is checked set by set: memory is one set's, not the
+    # store's, and a store that keeps results keeps each set's findings while the set is unchanged.
     scopes = [set_id] if set_id is not None else [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
-    for done, scope in enumerate(scopes):
+    if refused:  # findings that depend on files read now: computed, never kept
+        found = {}
+        for done, scope in enumerate(scopes):
+            if progress is not None:
+                progress(done, len(scopes))
+            found[scope] = _check_set(store, scope, refused)
         if progress is not None:
-            progress(done, len(scopes))
-        checker = _Checker(store, scope, refused)
-        checker.declarations()
-        checker.statements()
-        checker.records_fields()
-        checker.citations()
-        checker.sources(scope)
-        checker.members()
-        checker.amendment_index()
-        checker.references(scope)
-        findings += checker.findings
-    if progress is not None:
-        progress(len(scopes), len(scopes))
+            progress(len(scopes), len(scopes))
+    else:
+        encode, decode = rows_of(Finding)
+        found = per_set(store, "check", scopes, lambda scope: _check_set(store, scope), encode=encode,
+                        decode=decode, fresh=fresh, progress=progress)
+    findings: list[Finding] = [f for scope in scopes for f in found[scope]]
     seen = {(f.code, f.file, f.line) for f in findings}
     for p in problems:
         if set_id is not None and p.set_id not in (None, set_id):

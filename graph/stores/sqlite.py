@@ -19,12 +19,17 @@ Layout (format 2)::
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
     versions (set_id, number PRIMARY KEY together, created, digest, summary JSON, blob)
                                                 the kept versions of each set (:mod:`graph.versions`)
+    set_results (set_id, name PRIMARY KEY together, stamp, result)
+                                                what a query computed from one set at the stamp
+                                                (``scopes.version``) it read (:mod:`queries.kept`)
     statement_search (FTS5, contentless)        statements' text, kept by triggers on nodes (search)
     statement_search_keys (key, node_id)        the FTS5 row of each statement (stable under VACUUM)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. A store of format 2 written before versions were kept gets
-its ``versions`` table on its first write.
+its ``versions`` table on its first write, and one written before set results were kept its
+``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
+writing does not, so a kept result is only read while its stamp is the set's version).
 """
 
 from __future__ import annotations
@@ -91,6 +96,7 @@ CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT N
 CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 {{versions}}
+{{set_results}}
 INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
 COMMIT;
 """
@@ -98,7 +104,10 @@ COMMIT;
 _VERSIONS_TABLE = """CREATE TABLE IF NOT EXISTS versions (
   set_id TEXT NOT NULL, number INTEGER NOT NULL, created TEXT, digest TEXT NOT NULL, summary TEXT NOT NULL,
   blob BLOB NOT NULL, PRIMARY KEY (set_id, number));"""
-_SCHEMA = _SCHEMA.replace("{versions}", _VERSIONS_TABLE)
+_RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS set_results (
+  set_id TEXT NOT NULL, name TEXT NOT NULL, stamp INTEGER NOT NULL, result BLOB NOT NULL,
+  PRIMARY KEY (set_id, name)) WITHOUT ROWID;"""
+_SCHEMA = _SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
 _SEARCH_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
@@ -160,7 +169,8 @@ class SetEdges:
 
 class SQLiteStore:
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
-    :class:`~graph.store.SupportsReach` and :class:`~graph.store.SupportsSnapshot`).
+    :class:`~graph.store.SupportsReach`, :class:`~graph.store.SupportsSnapshot` and
+    :class:`~graph.store.KeepsSetResults`).
 
     Parameters
     ----------
@@ -429,6 +439,7 @@ class SQLiteStore:
                 self._local.writing = True
                 try:
                     conn.execute(_VERSIONS_TABLE)  # a store written before versions were kept gets the table
+                    conn.execute(_RESULTS_TABLE)  # and one written before set results were kept, that one
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
@@ -704,6 +715,71 @@ class SQLiteStore:
             _bump(conn, {n.set_id or "" for n in reviews})
         return len(reviews)
 
+    # -- kept results of one set (queries.kept) ----------------------------------------------------
+
+    def set_stamps(self, set_ids: Collection[str]) -> dict[str, int]:
+        """See :meth:`graph.store.KeepsSetResults.set_stamps`: the sets' ``scopes.version``."""
+        ids = sorted(set(set_ids) - {""})
+        if not ids:
+            return {}
+        with self._reading() as conn:
+            return dict(conn.execute(
+                f"SELECT s.scope, s.version FROM scopes s JOIN nodes n ON n.id = s.scope AND n.label = 'AnalysisSet' "
+                f"WHERE s.scope IN {_IDS}", (_dumps(ids),)))
+
+    def kept_results(self, name: str, stamps: Mapping[str, int]) -> dict[str, bytes]:
+        """See :meth:`graph.store.KeepsSetResults.kept_results`."""
+        if not stamps:
+            return {}
+        with self._reading() as conn:
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'set_results'").fetchone():
+                return {}
+            rows = conn.execute(f"SELECT set_id, stamp, result FROM set_results WHERE name = ? AND set_id IN {_IDS}",
+                                (name, _dumps(sorted(stamps))))
+            return {set_id: bytes(result) for set_id, stamp, result in rows if stamps.get(set_id) == stamp}
+
+    def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsSetResults.keep_results`: one short write transaction, taken
+        only if no other writer holds the lock (inside :meth:`bulk`, the enclosing one)."""
+        if not results:
+            return 0
+        with self._guard():
+            conn = self._connection()
+            if conn is None:
+                return 0
+            if getattr(self._local, "bulk", 0) or getattr(self._local, "writing", False):
+                return self._keep_results(conn, name, results)
+            try:
+                conn.execute("PRAGMA busy_timeout = 0")
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:  # another writer, or a store this user may only read
+                return 0
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            try:
+                kept = self._keep_results(conn, name, results)
+                conn.execute("COMMIT")
+                return kept
+            except sqlite3.OperationalError as exc:  # read-only, full: a result not kept costs only time
+                log.debug("set results not kept in %s: %s", self.path, exc)
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                return 0
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    def _keep_results(conn: sqlite3.Connection, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
+        conn.execute(_RESULTS_TABLE)
+        current = dict(conn.execute(f"SELECT scope, version FROM scopes WHERE scope IN {_IDS}",
+                                    (_dumps(sorted(results)),)))
+        rows = [(set_id, name, stamp, result) for set_id, (stamp, result) in sorted(results.items())
+                if current.get(set_id) == stamp]
+        conn.executemany("INSERT OR REPLACE INTO set_results VALUES (?, ?, ?, ?)", rows)
+        return len(rows)
+
     # -- versions (graph.versions) ----------------------------------------------------------------
 
     def _versions_before(self, conn: sqlite3.Connection, set_ids: Iterable[str]
@@ -792,6 +868,7 @@ class _Snapshot(SQLiteStore):
         self._conn = conn
         self._begun = begun
         self._use = threading.RLock()
+        self._store = store
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -811,6 +888,11 @@ class _Snapshot(SQLiteStore):
     @contextmanager
     def snapshot(self) -> Iterator["SQLiteStore"]:
         yield self
+
+    def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
+        """Kept through the store that made the view (its own write transaction, which keeps only
+        the results whose stamp is still current)."""
+        return self._store.keep_results(name, results)
 
     def close(self) -> None:
         """Nothing to release: the store that made the view owns its connection."""
@@ -1022,6 +1104,7 @@ def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
         conn.executemany("INSERT INTO totals VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n",
                          [(k, after.get(k, 0) - before.get(k, 0)) for k in after.keys() | before.keys()])
         conn.execute("INSERT OR REPLACE INTO scopes VALUES (?, ?)", (scope, generation))
+        conn.execute("DELETE FROM set_results WHERE set_id = ?", (scope,))
     totals = _totals(conn)
     return totals["nodes"], totals["edges"]
 

@@ -268,7 +268,7 @@ def test_progress_bars_on_a_terminal_and_none_in_a_pipe(tmp_path):
     assert code == 0 and "3 documents in 2 sets: 3 written" in stdout
     assert "ingesting" in terminal and "3/3" in terminal and "files" in terminal  # the bar, drawn then removed
     code, _, terminal = _on_a_terminal(["verify", "--home", str(home)])
-    assert code == 0 and "verifying" in terminal and "documents" in terminal
+    assert code == 0 and "verifying" in terminal and "sets" in terminal
     code, _, terminal = _on_a_terminal(["check", "--home", str(home)])
     assert code == 0 and "checking" in terminal and "sets" in terminal
     for args in (["ingest", str(SEEDS)], ["verify"], ["check"]):

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import pytest
 
+from app.rendering import verify_sets
 from graph.errors import CitegraphError
 from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, Label
 from graph.store import Direction, GraphStore
@@ -24,8 +25,10 @@ from graph.stores.neo4j import Neo4jStore
 from ingest.files import read_members
 from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
+from queries.catalog import analysis_sets
 from queries.documents import document_trees
 from queries.dossier import record_dossiers
+from queries.kept import code_digest
 from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from queries.stats import stats
 from queries.traversal import generic_reach, reach, rests_on
@@ -109,6 +112,22 @@ def test_stats_and_check(pair):
     for analysis_set in embedded.find_nodes(Label.ANALYSIS_SET):
         questions[f"check {analysis_set.id}"] = lambda s, k=analysis_set.id: check(s, set_id=k)
     assert differences(pair, questions) == []
+
+
+def test_kept_whole_store_answers_are_neo4js(pair):
+    """The embedded store answers from the per-set results it kept (queries.kept); Neo4j keeps
+    none and computes every set: the answers are the same, and the same as --fresh."""
+    embedded, _ = pair
+    sets = sorted(s.id for s in embedded.find_nodes(Label.ANALYSIS_SET))
+    questions = {"stats": lambda s: stats(s), "sets": lambda s: analysis_sets(s), "check": lambda s: check(s),
+                 "verify": lambda s: verify_sets(s, sets)}
+    assert differences(pair, questions) == []  # the first asks compute and keep
+    assert embedded.kept_results(f"check@{code_digest()}", embedded.set_stamps(sets)).keys() == set(sets)
+    assert differences(pair, questions) == []  # now read back from the kept results
+    assert [answer(lambda: ask(embedded)) for ask in questions.values()] == \
+        [answer(lambda: ask(embedded, fresh=True)) for ask in (
+            lambda s, fresh: stats(s, fresh=fresh), lambda s, fresh: analysis_sets(s, fresh=fresh),
+            lambda s, fresh: check(s, fresh=fresh), lambda s, fresh: verify_sets(s, sets, fresh=fresh))]
 
 
 def test_find_nodes_for_every_label_and_set(pair):

@@ -1,0 +1,172 @@
+"""Kept per-set results (``queries.kept``): what ``stats``, ``sets``, ``check`` and ``verify`` read
+back from the embedded store is byte for byte what they compute fresh, on every real set of
+``corpus/`` and on the generated corpus of size S; a write drops only its own set's results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+import queries.catalog
+import queries.stats
+import queries.validation
+from app.rendering import verify_sets
+from bench.generate import generate
+from graph.model import Label
+from graph.stores.sqlite import STORE_FILE, SQLiteStore
+from ingest.files import read_members, read_sets
+from ingest.loader import ingest_parsed
+from queries import kept
+from queries.catalog import analysis_sets
+from queries.shapes import plain
+from queries.stats import stats
+from queries.validation import check
+from tests.analysis_sets import DYNAMIC_CHEATSHEET, copy_set, edit
+from tests.conftest import CORPUS
+
+
+def answers(store, *, fresh: bool = False) -> dict[str, bytes]:
+    """The JSON of each whole-store answer, as the faces print it."""
+    sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
+    out = {"stats": plain(stats(store, fresh=fresh)), "sets": plain(analysis_sets(store, fresh=fresh)),
+           "check": plain(check(store, fresh=fresh)), "verify": plain(verify_sets(store, sets, fresh=fresh))}
+    return {k: json.dumps(v, ensure_ascii=False, indent=2).encode() for k, v in out.items()}
+
+
+def kept_rows(home) -> dict[str, int]:
+    """Kept results per name (without the code digest)."""
+    with sqlite3.connect(home / STORE_FILE) as conn:
+        return {name.split("@")[0]: n for name, n in conn.execute(
+            "SELECT name, count(*) FROM set_results GROUP BY name ORDER BY name")}
+
+
+def file_store(tmp_path, *paths) -> SQLiteStore:
+    store = SQLiteStore(tmp_path / STORE_FILE)
+    ingest_parsed(store, list(read_sets(list(paths)).documents))
+    return store
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    """Every real set of ``corpus/`` in one embedded store on disk."""
+    home = tmp_path_factory.mktemp("real")
+    store = file_store(home, CORPUS)
+    yield home, store
+    store.close()
+
+
+def no_computing(monkeypatch):
+    """Make every per-set computation fail: an answer now comes from kept results only."""
+    def refuse(*_, **__):
+        raise AssertionError("computed, not read from the kept results")
+    monkeypatch.setattr(queries.validation, "_check_set", refuse)
+    monkeypatch.setattr(queries.stats, "_set_row", refuse)
+    monkeypatch.setattr(queries.catalog, "_set_sizes", refuse)
+    monkeypatch.setattr("app.rendering.document_trees", refuse)
+
+
+def test_kept_answers_are_the_fresh_ones_on_every_real_set(real, monkeypatch):
+    home, store = real
+    sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
+    assert len(sets) == 11  # the 11 sets `citegraph ingest corpus` writes (9 commonplace, 2 seeds)
+    first = answers(store)  # computes and keeps
+    assert kept_rows(home) == {"check": 11, "sets": 11, "stats": 11, "verify": 11}
+    fresh = answers(store, fresh=True)
+    no_computing(monkeypatch)
+    again = answers(store)
+    assert again == first == fresh
+    assert json.loads(again["verify"])[0]["ok"] is True and len(json.loads(again["verify"])) == 22
+
+
+def test_kept_answers_are_the_fresh_ones_on_the_generated_corpus(tmp_path_factory, monkeypatch):
+    corpus = generate(tmp_path_factory.mktemp("bench") / "S", size="S", seed=0)
+    store = file_store(tmp_path_factory.mktemp("home-s"), corpus.root / "corpus")
+    try:
+        first = answers(store)
+        fresh = answers(store, fresh=True)
+        no_computing(monkeypatch)
+        assert answers(store) == first == fresh
+        assert len(json.loads(first["sets"])) == 15  # S: 15 sets, 98 members (bench/generate.py SIZES)
+        assert len(json.loads(first["verify"])) == 98
+    finally:
+        store.close()
+
+
+def test_a_write_drops_only_its_own_sets_results(tmp_path):
+    dc = copy_set(DYNAMIC_CHEATSHEET[0], tmp_path / "dc" / "retained")
+    copy_set(DYNAMIC_CHEATSHEET[1], tmp_path / "dc" / "archive")
+    store = file_store(tmp_path, tmp_path / "dc", CORPUS / "seeds")
+    home = tmp_path
+    try:
+        before = answers(store)
+        assert kept_rows(home) == {"check": 3, "sets": 3, "stats": 3, "verify": 3}
+        # overview.md of the set (line 22), one word of a sentence changed, re-pinned in its manifest
+        edit(dc, "overview.md", "The example notebook also demonstrates", "The example notebook also shows")
+        ingest_parsed(store, read_members([tmp_path / "dc"]).parsed)
+        with sqlite3.connect(home / STORE_FILE) as conn:
+            left = sorted(conn.execute("SELECT DISTINCT set_id FROM set_results"))
+        assert left == [("talorys",), ("tolaria",)]
+        after = answers(store)
+        assert after == answers(store, fresh=True)
+        assert after["check"] == before["check"] and after["sets"] == before["sets"]
+        assert after["verify"] != before["verify"]  # the member's new SHA-256
+    finally:
+        store.close()
+
+
+def test_a_result_computed_before_a_write_is_not_kept(tmp_path):
+    store = file_store(tmp_path, CORPUS / "seeds")
+    try:
+        stamps = store.set_stamps(["tolaria", "talorys", "no-such-set"])
+        assert sorted(stamps) == ["talorys", "tolaria"]
+        store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
+        assert store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
+        assert store.kept_results("x", stamps) == {"talorys": b"[]"}
+        assert store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
+    finally:
+        store.close()
+
+
+def test_results_of_other_code_are_not_read(tmp_path, monkeypatch):
+    store = file_store(tmp_path, CORPUS / "seeds")
+    try:
+        check(store)
+        monkeypatch.setattr(kept, "code_digest", lambda: "0" * 16)
+        calls = []
+        real_check_set = queries.validation._check_set
+        monkeypatch.setattr(queries.validation, "_check_set", lambda *a: calls.append(a[1]) or real_check_set(*a))
+        check(store)
+        assert calls == ["talorys", "tolaria"]
+    finally:
+        store.close()
+
+
+def test_a_store_busy_or_read_only_keeps_nothing_and_answers(tmp_path):
+    store = file_store(tmp_path, CORPUS / "seeds")
+    other = sqlite3.connect(tmp_path / STORE_FILE)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+        assert check(store).warnings == 74  # tolaria 24 + 6, talorys 38 + 6 (test_check_real_sets)
+        assert kept_rows(tmp_path) == {}
+        other.execute("ROLLBACK")
+        check(store)
+        assert kept_rows(tmp_path) == {"check": 2}
+    finally:
+        other.close()
+        store.close()
+
+
+def test_a_snapshot_keeps_through_its_store(tmp_path):
+    """A server reads each request in a snapshot (one read transaction); what it computes there is
+    kept through the store that made the view, checked against the set's stamp at that moment."""
+    store = file_store(tmp_path, CORPUS / "seeds")
+    try:
+        with store.snapshot() as view:
+            first = plain(check(view))
+        assert kept_rows(tmp_path) == {"check": 2}
+        with store.snapshot() as view:
+            assert plain(check(view)) == first == plain(check(store, fresh=True))
+    finally:
+        store.close()
