@@ -47,6 +47,7 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
+from ingest.accounting import unaccounted_ids
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 
@@ -131,6 +132,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     Sections nest by heading level; every statement hangs under the innermost open section (or
     the document before the first heading). Statements inside an annotation section ANNOTATE its
     record, as does the section itself; a declaration section is where its Record is DECLARED_IN.
+    A block holding record IDs nothing accounts for (:mod:`ingest.accounting`) stores them as
+    ``unaccounted_ids``, and its document their number as ``unaccounted_record_ids``.
 
     Returns
     -------
@@ -140,13 +143,16 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     """
     set_id, doc_id = set_id_of(doc), document_id_of(doc)
     b = _Builder(set_id, doc_id)
+    unaccounted = {n: ids for n, block in enumerate(doc.blocks, start=1)
+                   if (ids := unaccounted_ids(block.kind, block.text, block.citations, block.extra))}
     system_id = f"system/{slugify(doc.system)}"
     b.share(Node(system_id, Label.SYSTEM, None, None, system_props(doc.system, slugify(doc.system))))
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
                  analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
     document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
         Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
-        doc.extra, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
+        {**doc.extra, "unaccounted_record_ids": sum(map(len, unaccounted.values()))} if unaccounted else doc.extra,
+        preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
@@ -155,12 +161,13 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     for order, block in enumerate(doc.blocks, start=1):
         # an inline declaration shares its line with the statement after it (G1): #D<line>
         node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') == 'inline' else 'L'}{block.line}"
+        extra = {**block.extra, "unaccounted_ids": unaccounted[order]} if order in unaccounted else block.extra
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
             b.own(node_id, Label.SECTION, section_props(Section(
                 NodeId(node_id), block.text, block.level, block.section_kind, order, block.line, block.markup,
-                block.gap), block.extra))
+                block.gap), extra))
             b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
             if block.section_kind == "annotation":
                 b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
@@ -171,7 +178,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             stack.append((block.level, node_id, block))
             continue
         b.own(node_id, Label.STATEMENT, statement_props(Statement(
-            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), block.extra))
+            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), extra))
         b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
         _cite(b, node_id, block.citations)
         annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)

@@ -68,6 +68,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+    "unaccounted-record-id": ("warning", "issue 23: a record ID in prose that is no citation, declaration, alias "
+                                         "or ignored occurrence (a form the parser does not know)"),
 }
 """Every graph rule: code → (severity, rule and source). Set assembly adds its own codes
 (``ingest.sets``: ``malformed-frontmatter``, ``unknown-member-type``, ``parse-error`` …)."""
@@ -247,8 +249,14 @@ class _Checker:
                              f"{what} heading {section_of(node).heading!r} does not name a well-formed record ID")
 
     def statements(self) -> None:
-        """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed."""
+        """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed,
+        unaccounted-record-id (statements and headings)."""
         for node in self.nodes.values():
+            if node.label == Label.SECTION and (flaws := flaws_of(node)) is not None:
+                for token in flaws.unaccounted_ids:
+                    self.add("unaccounted-record-id", node.set_id or "", node.id,
+                             f"{token} in a heading is neither cited, declared, aliased nor ignored: a form the "
+                             "parser does not read")
             if node.label != Label.STATEMENT:
                 continue
             flaws = flaws_of(node)
@@ -265,6 +273,10 @@ class _Checker:
             for token, reason in flaws.unexpanded_ranges:
                 self.add("record-range", set_id, node.id,
                          f"record range {token!r} cannot be expanded exactly ({reason}): only its ends are cited")
+            for token in flaws.unaccounted_ids:
+                self.add("unaccounted-record-id", set_id, node.id,
+                         f"{token} is neither cited, declared, aliased nor ignored here: a form the parser "
+                         "does not read")
             if flaws.unattributed:
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
             if flaws.part_of_malformed:
