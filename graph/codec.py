@@ -69,6 +69,8 @@ if TYPE_CHECKING:  # imported where decoded: only a checking process builds thes
 
 __all__ = [
     "unaccounted_count",
+    "alias_props",
+    "is_alias",
     "citation_props",
     "citation_of",
     "citation_form",
@@ -379,6 +381,17 @@ def contains_props(order: int) -> dict[str, Any]:
 def stated_in_props(statement: str) -> dict[str, Any]:
     """The SUPERSEDED_BY or PART_OF edge properties naming the ``statement`` (node id) that states it."""
     return {"statement": statement}
+
+
+def alias_props(statement: str) -> dict[str, Any]:
+    """The properties of a SUPERSEDED_BY edge that makes a retired proposal tag an alias of its
+    canonical record (issue 23 item 7), naming the ``statement`` (node id) that maps it."""
+    return {"statement": statement, "alias": True}
+
+
+def is_alias(edge: Edge) -> bool:
+    """Whether a SUPERSEDED_BY ``edge`` is an alias mapping (:func:`alias_props`), not an amendment."""
+    return bool(edge.props.get("alias"))
 
 
 def stated_by(edge: Edge) -> str | None:

@@ -10,7 +10,8 @@ A token is accounted for when
 
 - a record citation of the block covers it (its token's offsets ``[start, end)`` hold the token:
   a mention, a citation-group token, a range, a link labelled with it or listing it);
-- it is the record the block declares (``record_id``) or annotates (``annotates``), or one side of
+- it is the record the block declares (``record_id``, a declaring table row's ``declares``) or
+  annotates (``annotates``), or one side of
   an alias mapping the block states (``aliases``, GRAMMAR notes in :mod:`domain.grammar`), or of an
   amendment's ``supersedes`` pair;
 - the block is ignored as a whole: quotations, fenced or indented code, raw HTML and rules
@@ -46,7 +47,8 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     citations : iterable of Citation
         The block's citations.
     extra : dict
-        The block's parser facts: ``record_id``, ``annotates``, ``aliases`` ([alias, canonical]
+        The block's parser facts: ``record_id``, ``annotates``, ``declares`` (a declaring table
+        row's record), ``aliases`` ([alias, canonical]
         pairs), ``supersedes`` ([old, new] pairs) name records the block accounts for by what it is.
 
     >>> from ingest.citations import extract_citations
@@ -63,7 +65,7 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     matches = list(RECORD_ID.finditer(text))
     if not matches:
         return []
-    known = {extra.get("record_id"), extra.get("annotates")}
+    known = {extra.get("record_id"), extra.get("annotates"), extra.get("declares")}
     for pair in (*(extra.get("aliases") or ()), *(extra.get("supersedes") or ())):
         known.update(pair)
     spans = sorted((c.start, c.end) for c in citations if c.target_kind == "record" and c.end > c.start)

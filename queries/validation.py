@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from domain.checks import MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
-                         citation_line, citation_member, declaration_of, field_of, field_part_of, flaws_of,
+                         citation_line, citation_member, declaration_of, is_alias, field_of, field_part_of, flaws_of,
                          member_identity_of, member_of, member_path, named_reference_name, pinning_of, record_id_of,
                          record_of, section_of, source_of, stated_by, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
@@ -151,7 +151,8 @@ class _Checker:
             blocks.sort(key=block_position)
         self.records = store.find_nodes(Label.RECORD, set_id=set_id)
         ids = [r.id for r in self.records]
-        self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
+        self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF, EdgeKind.SUPERSEDED_BY],
+                                      direction=Direction.OUT)
         self.record_in = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.ANNOTATES], direction=Direction.IN)
         self.bodies = self._bodies()
 
@@ -190,6 +191,8 @@ class _Checker:
                     record = next((s for s, _, is_record in reversed(stack) if is_record), None)
                     if record is not None:
                         out[record.id].append(n)
+                    if stack and stack[-1][0].get("heading_form") == "row":
+                        stack.pop()  # a declaring table row is its record's whole body (the loader's nesting)
         return out
 
     def in_record(self, section: Node) -> list[Node]:
@@ -313,6 +316,8 @@ class _Checker:
             set_id, rid = section.set_id or "", declaration.record_id
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
+            if not labels:  # G1: the kind section's opening sentence states every record's status (issue 23 item 8)
+                labels = Counter(str(entry[0]).lower() for entry in section.get("inherited_statuses") or ())
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
                 # G2 sets (numbered IDs) predate the rule, as they predate the route fields
@@ -367,8 +372,9 @@ class _Checker:
                     self.add("link-target", set_id, e.src,
                              f"{record_id_of(record)} is cited in {member}, but declared in "
                              f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
-            if declared or not citing:
-                continue
+            if declared or not citing or any(e.kind == EdgeKind.SUPERSEDED_BY and is_alias(e)
+                                             for e in self.record_out[record.id]):
+                continue  # an alias (a retired proposal tag, issue 23 item 7) is its canonical record
             expected = {citation_member(e) for e in citing if citation_member(e)}
             role = _ANALYST_ROLES.get(record_of(record).analyst, "runtime")
             named_present = [m for m in expected if m in present[set_id]]

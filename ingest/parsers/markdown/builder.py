@@ -18,7 +18,7 @@ from ingest.citations import extract_citations
 from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
 from ingest.parsers.parsed import ParsedBlock
 
-__all__ = ["MD", "Context", "Builder", "closing", "statement", "field_extra", "LABEL"]
+__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "field_extra", "LABEL"]
 
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -43,6 +43,13 @@ class Context:
     declaration: dict | None = None
     annotation: str | None = None
     first_in_record: bool = False
+    kind_statuses: list[list[str]] | None = None
+    """Statuses the open kind section's opening sentence states for every record under it
+    (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
+    id_table: list[str] | None = None
+    """Header cells of the last table under the open heading whose first header cell is ``ID``
+    (a declaring table, GRAMMAR §0; G1 kind sections): a headerless fragment of rows after it
+    continues it."""
 
 
 @dataclass
@@ -76,6 +83,16 @@ class Builder:
         self.blocks.append(block)
         self.prev_end = end
         return block
+
+
+def open_declaration(ctx: Context, extra: dict[str, Any]) -> dict[str, Any]:
+    """Enter the declaration whose heading facts are ``extra`` (a record's ``record_id``,
+    ``label``, ``heading_form``), adding the statuses its kind section states for every record
+    under it as ``inherited_statuses`` (G1, issue 23 item 8); returns ``extra``."""
+    if ctx.kind_statuses:
+        extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
+    ctx.declaration, ctx.annotation, ctx.first_in_record = extra, None, True
+    return extra
 
 
 def closing(tokens: list[Token], i: int) -> int:

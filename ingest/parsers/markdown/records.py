@@ -12,7 +12,7 @@ from markdown_it.token import Token
 
 from domain.grammar import RECORD_ID
 from domain.vocabulary import KIND_HEADINGS
-from ingest.parsers.markdown.builder import Builder, Context, statement
+from ingest.parsers.markdown.builder import Builder, Context, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, link_citations, render_inline
 
 __all__ = ["heading", "inline_declaration"]
@@ -42,13 +42,17 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     text = text.strip()
     extra: dict[str, Any] = {}
     kind = "subsection"
+    ctx.id_table = None
     if level <= 2:
         extra = {"h1": True} if level == 1 else {}
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
+        ctx.kind_statuses = None
     elif level == 3:
         within_kind = ctx.record_kind
         ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
+        if not (ctx.h2 == "Shared records" and within_kind and _DECLARATION.match(text)):
+            ctx.kind_statuses = None  # a new H3 opens a new kind section (a G1 H3 declaration stays in it)
         if ctx.h2 == "Shared records" and text in _KIND_NAMES:
             kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
             extra = {"record_kind": ctx.record_kind}
@@ -56,7 +60,7 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
             # G1 (the Napkin result): `### CMP-1 — Label` under the `### Components` kind heading
             kind, ctx.record_kind = "declaration", within_kind
             extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-            ctx.declaration, ctx.first_in_record = extra, True
+            open_declaration(ctx, extra)
     elif level == 4:
         ctx.declaration, ctx.annotation = None, None
         if ctx.h2 == "Shared records" and ctx.record_kind:
@@ -64,7 +68,7 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
             if m:
                 kind = "declaration"
                 extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-                ctx.declaration, ctx.first_in_record = extra, True
+                open_declaration(ctx, extra)
             elif like := _DECLARATION_LIKE.match(text):
                 extra = {"malformed_declaration": like.group(1)}
         elif ctx.h2 == "Annotations" and text.startswith("On"):
@@ -109,10 +113,9 @@ def inline_declaration(inline: Token, first: int, stop: int, b: Builder, ctx: Co
     lead = m.end()
     body = text[lead:]
     label = re.split(r"\.(?:\s|$)", body, maxsplit=1)[0].strip() or None
-    extra = {"record_id": m.group(1), "label": label, "heading_form": "inline"}
+    extra = open_declaration(ctx, {"record_id": m.group(1), "label": label, "heading_form": "inline"})
     b.emit_at("heading", first, start, start + m.end(2), text=m.group(1), level=4, section_kind="declaration",
               extra=extra)
-    ctx.declaration, ctx.first_in_record = extra, True
     shifted = [replace(link, start=link.start - lead, end=link.end - lead) for link in links if link.start >= lead]
     _, end, _ = b.bounds(first, stop)
     statement(b, ctx, "paragraph", first, stop, body, links=shifted, at=(start + lead, end))
