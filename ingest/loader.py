@@ -179,6 +179,9 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
+        if block.extra.get("closes_record"):  # a paragraph ending an inline declaration (issue 23 item 8)
+            while stack[-1][2] is not None and stack[-1][2].section_kind == "declaration":
+                stack.pop()
         b.own(node_id, Label.STATEMENT, statement_props(Statement(
             NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), extra))
         b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))

@@ -188,6 +188,9 @@ class _Checker:
                         stack.pop()
                     stack.append((n, level, section.kind in ("declaration", "annotation")))
                 elif n.label == Label.STATEMENT:
+                    if n.get("closes_record"):  # the loader's nesting: it ends the declaration before it
+                        while stack and stack[-1][2] and section_of(stack[-1][0]).kind == "declaration":
+                            stack.pop()
                     record = next((s for s, _, is_record in reversed(stack) if is_record), None)
                     if record is not None:
                         out[record.id].append(n)

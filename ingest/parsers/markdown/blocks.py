@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from markdown_it.token import Token
 
-from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER, kind_statuses
+from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER, RECORD_ID, kind_statuses
 from domain.model import Citation, Quotation
 from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, field_extra, statement
 from ingest.parsers.markdown.inline import GITHUB_BLOB, Link, bold_label, inline_lines, render_inline
@@ -110,6 +110,13 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
         return
     if text.startswith(CONFLICT):
         statement(b, ctx, "conflict", first, stop, text, links=links)
+        return
+    if (ctx.declaration is not None and ctx.declaration.get("heading_form") == "inline"
+            and (opening := RECORD_ID.match(text)) and opening.group() != ctx.declaration.get("record_id")):
+        # G1: an inline declaration's body ends at a paragraph that opens with another record ID
+        # (issue 23 item 8); the paragraph is the kind section's, not the record's
+        ctx.declaration = None
+        statement(b, ctx, "paragraph", first, stop, text, links=links, closes_record=True)
         return
     in_record = ctx.declaration is not None or ctx.annotation is not None
     if not in_record and ctx.h2 == "Shared records" and ctx.record_kind and (stated := kind_statuses(text)):

@@ -16,9 +16,11 @@ from domain.grammar import RECORD_ID, MemberType, anchor_record
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations
 from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
+from domain.model import Citation
 from ingest.parsers.parsed import ParsedBlock
 
-__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "field_extra", "LABEL"]
+__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "heading_citations", "field_extra",
+           "LABEL"]
 
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -43,6 +45,11 @@ class Context:
     declaration: dict | None = None
     annotation: str | None = None
     first_in_record: bool = False
+    h3: str = ""
+    heading_ids: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    """Open headings that are no declaration or annotation but name records (a ledger's ``### RTE-5
+    — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites
+    (issue 23 item 10)."""
     kind_statuses: list[list[str]] | None = None
     """Statuses the open kind section's opening sentence states for every record under it
     (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
@@ -118,6 +125,8 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
     if scan:
         if citations is None:
             citations = with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
+        if ctx.heading_ids:
+            citations = heading_citations(citations, ctx, len(text))
         extra.update(id_findings(text))
         if ctx.declaration is not None or ctx.annotation is not None:
             statuses = status_facts(text, extra.get("label"), extra.get("value"), extra.get("form"))
@@ -141,6 +150,20 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
                 and not ctx.declaration.get("label")):
             ctx.declaration["label"] = extra.get("value")
     return block
+
+
+def heading_citations(citations, ctx: Context, length: int) -> tuple[Citation, ...]:
+    """``citations`` and, for each record an open ledger heading names that they do not cite, a
+    citation of form ``heading`` over the whole statement (``line`` the heading's; issue 23 item
+    10: a bullet under ``### RTE-5 — …`` that does not repeat the ID still rests on RTE-5)."""
+    cited = {c.target for c in citations if c.target_kind == "record"}
+    added = []
+    for level in sorted(ctx.heading_ids):
+        for record, line in ctx.heading_ids[level]:
+            if record not in cited:
+                cited.add(record)
+                added.append(Citation(record, "record", record, "heading", 0, 0, 0, length, line=line))
+    return (*citations, *added) if added else tuple(citations)
 
 
 def field_extra(label: str, value: str, form: str, raw: str, ctx: Context) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from markdown_it.token import Token
 from domain.grammar import RECORD_ID
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.markdown.builder import Builder, Context, open_declaration, statement
+from ingest.citations import extract_citations
 from ingest.parsers.markdown.inline import Link, link_citations, render_inline
 
 __all__ = ["heading", "inline_declaration"]
@@ -30,6 +31,11 @@ _DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
 _INLINE_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})[ \t]+(\u2014)[ \t]+(?=\S)")
 
 
+_ANNOTATIONS_H3 = re.compile(r"(?i)^annotations\b")
+"""An H3 that holds annotations under another H2 (G1: ``### Annotations of runtime records``;
+GRAMMAR §4.6 puts them directly under ``## Annotations``; issue 23 item 4)."""
+
+
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 
 
@@ -43,12 +49,14 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     extra: dict[str, Any] = {}
     kind = "subsection"
     ctx.id_table = None
+    ctx.heading_ids = {n: ids for n, ids in ctx.heading_ids.items() if n < max(level, 2)}
     if level <= 2:
         extra = {"h1": True} if level == 1 else {}
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
-        ctx.kind_statuses = None
+        ctx.kind_statuses, ctx.h3 = None, ""
     elif level == 3:
+        ctx.h3 = text
         within_kind = ctx.record_kind
         ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
         if not (ctx.h2 == "Shared records" and within_kind and _DECLARATION.match(text)):
@@ -71,7 +79,7 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
                 open_declaration(ctx, extra)
             elif like := _DECLARATION_LIKE.match(text):
                 extra = {"malformed_declaration": like.group(1)}
-        elif ctx.h2 == "Annotations" and text.startswith("On"):
+        elif (ctx.h2 == "Annotations" or _ANNOTATIONS_H3.match(ctx.h3)) and text.startswith("On"):
             record, label = _annotated(text, links, ctx.file_name)
             if record:
                 kind = "annotation"
@@ -79,7 +87,14 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
                 ctx.annotation, ctx.first_in_record = record, True
             else:
                 extra = {"malformed_annotation": text}
-    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra)
+    citations: tuple = ()
+    if kind == "subsection" and not extra:
+        # a ledger heading naming records (`### RTE-5 — …`, issue 23 item 10) cites them, and so
+        # does every statement under it (:func:`~ingest.parsers.markdown.builder.heading_citations`)
+        citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
+        if citations:
+            ctx.heading_ids[level] = list(dict.fromkeys((c.target, first + 1) for c in citations))
+    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra, citations=citations)
 
 
 def _annotated(text: str, links: list[Link], own_file: str) -> tuple[str | None, str | None]:
