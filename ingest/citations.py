@@ -76,7 +76,9 @@ def _is_short_name(token: str) -> bool:
 
 
 def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[Citation]:
-    """Classify the tokens of one citation group; IDs inside a longer token are cited on their own."""
+    """Classify the tokens of one citation group; IDs inside a longer token are cited on their own;
+    a token naming no member or known section (:func:`~ingest.resolve.names_part`) is prose, not
+    a named reference (issue 23 item 11: a plain-text rendering invents none)."""
     out: list[Citation] = []
     current_source: str | None = None
     for tok in tokens:
@@ -102,7 +104,8 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
                 k = "source" if im.group().startswith("SRC-") else "record"
                 out.append(Citation(im.group(), k, im.group(), form, start + im.start(), start + im.end(), *span))
             continue
-        out.append(Citation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
+        if names_part(text):  # prose in a group that cites (`(§2.1, SRC-1)`, `(about 11; RTE-1)`) names nothing
+            out.append(Citation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
     return out
 
 
