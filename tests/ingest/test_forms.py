@@ -307,3 +307,12 @@ def test_every_real_document_accounts_for_every_record_id():
     store, _ = stage(CORPUS)
     assert [f for f in check(store).findings if f.code == "unaccounted-record-id"] == []
     assert sum(row.unaccounted for row in stats(store).sets) == 0
+
+
+# -- item 11: ordinary parentheses name nothing --------------------------------------------------------
+
+
+def test_prose_in_a_citation_group_is_no_named_reference():
+    text = "The counts grew (about 11; RTE-1), see (workflow account, RTE-2)."
+    assert [(c.target_kind, c.target) for c in extract_citations(text)] == [
+        ("record", "RTE-1"), ("named", "workflow account"), ("record", "RTE-2")]
