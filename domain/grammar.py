@@ -5,6 +5,26 @@ the grammar is described in the README); the closed vocabularies it uses (kinds,
 statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
+
+Where the real G1 results disagree with GRAMMAR.md (issue 23; files under
+``corpus/commonplace/kb/reports/retained/agentic-system-analysis/<run>/result.md``), the documents
+win, and the rule here says so:
+
+- a table whose header's first cell is ``ID`` declares its rows' records (:func:`declaring_table`;
+  GRAMMAR §0 names the form for G0 only; AIDE2-01 146-155, 246-255), rows continued after a blank
+  line without the header included;
+- proposal-to-canonical mappings make aliases (:func:`alias_pairs`, :func:`mapping_table`;
+  Fragility Grid-01 489, AIDE2-01 326, Napkin-02 752-754, Supermemory-01 1179, Mem0-01 877);
+- a kind section's opening sentence states every record's status (:data:`KIND_STATUSES`;
+  AIDE2-01 161), and status labels hold slashes and qualifiers (:data:`STATUS_LABEL`);
+- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`);
+- an attribution may pin a capture's digest, `` @ `sha256:…` `` (:data:`ATTRIBUTION`; AIDE2-01 140);
+- a citation token of slash-joined IDs, a dotted identifier or a host name is no file
+  (:func:`classify_token`, :data:`~domain.vocabulary.FILE_EXTENSIONS`).
+
+The parsers add the structural forms (annotations under ``### Annotations of …``, ledger headings
+citing their records, an inline declaration ending at a paragraph opening with another ID), and
+:mod:`ingest.accounting` reports any record ID that none of the forms accounts for.
 """
 
 from __future__ import annotations
