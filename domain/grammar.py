@@ -657,7 +657,7 @@ def mapping_table(header_cells: list[str]) -> bool:
 
 _MAPPING_WORD = re.compile(r"(?i)\bmap(?:ped|ping|pings|s)?\b")
 _ARROW = re.compile(rf"({RECORD_ID.pattern})[ \t]*(?:\u2192|->)[ \t]*([^;.\n]*)")
-_MERGED = re.compile(rf"({RECORD_ID.pattern})[ \t]+(?:was[ \t]+|were[ \t]+)?(?:merged|separated|split)\b([^;.\n]*?)"
+_MERGED = re.compile(rf"({RECORD_ID.pattern})[ \t]+(?:was[ \t]+|were[ \t]+)?(?:merged|separated|split)\b([^;.\n]{{0,200}}?)"
                      r"\binto\b([^;\n]*?)(?:\.(?:\s|$)|;|$)")
 
 

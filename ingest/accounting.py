@@ -23,10 +23,16 @@ plain text the citation rules read has no backticks), so it is accounted by its 
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Iterable
 
 from domain.grammar import RECORD_ID
 from domain.model import Citation
+from domain.vocabulary import KINDS
+
+_RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
+"""Every record ID holds one of these: most blocks skip the ID scan (as in :mod:`ingest.citations`)."""
 
 __all__ = ["IGNORED_KINDS", "unaccounted_ids"]
 
@@ -36,7 +42,7 @@ IGNORED_KINDS = frozenset({"quotation", "code", "html", "rule"})
 
 def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: dict) -> list[str]:
     """The record-ID-shaped tokens of one block's plain ``text`` that nothing accounts for, in
-    order (one entry per occurrence).
+    order (one entry per occurrence); linear in the text and its citations (a binary search per ID).
 
     Parameters
     ----------
@@ -60,7 +66,7 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     >>> unaccounted_ids("quotation", "See OBJ-1.", (), {})
     []
     """
-    if kind in IGNORED_KINDS or not text:
+    if kind in IGNORED_KINDS or not text or not any(mark in text for mark in _RECORD_MARKS):
         return []
     matches = list(RECORD_ID.finditer(text))
     if not matches:
@@ -69,11 +75,14 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     for pair in (*(extra.get("aliases") or ()), *(extra.get("supersedes") or ())):
         known.update(pair)
     spans = sorted((c.start, c.end) for c in citations if c.target_kind == "record" and c.end > c.start)
+    starts = [s for s, _ in spans]
+    reach = list(accumulate((e for _, e in spans), max))  # furthest end among spans starting earlier
     out = []
     for m in matches:
         if m.group() in known:
             continue
-        if any(s <= m.start() and m.end() <= e for s, e in spans):
+        i = bisect_right(starts, m.start()) - 1  # a span covers m when one starting at or before it ends after it
+        if i >= 0 and reach[i] >= m.end():
             continue
         out.append(m.group())
     return out
