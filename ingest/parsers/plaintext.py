@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
-from ingest.citations import extract_citations, split_cell_citations
+from ingest.citations import extract_citations, split_cell_citations, with_heading_records
 from domain.grammar import (
     EMPTY_KIND,
     RECORD_ID,
@@ -212,6 +212,8 @@ class _Context:
     another record ID ends it (issue 23 item 8)."""
     annotations_h3: bool = False
     kind_statuses: list[list[str]] | None = None
+    heading_ids: list[tuple[str, int]] = field(default_factory=list)
+    """(record ID, line) pairs the open ledger heading names (issue 23 item 10)."""
     id_table: list[str] | None = None
     """Header cells of the declaring table just before (GRAMMAR §0; a fragment after a blank line
     continues it)."""
@@ -236,6 +238,11 @@ def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
         return 4, "annotation", {"annotates": m.group(1)}
     if ctx.h2 == "Shared records" and ctx.h3_kind and (m := _DECLARATION.match(line)):
         return 4, "declaration", {"record_id": m.group(1), "label": m.group(2)}
+    if (ctx.h2 != "Shared records" and _DECLARATION.match(line) and " \u2014 " in line
+            and len(line) < _FREE_HEADING_MAX and line[-1] not in ".:;,)"):
+        return 4, "subsection", {"ledger": True}  # `RTE-5 — acceptance` heading a ledger block (item 10)
+    if ctx.heading_ids and len(line) < _FREE_HEADING_MAX and line[-1] not in ".:;,)" and not _FIELD.match(line):
+        return 4, "subsection", {}  # a short unpunctuated line ends a ledger block: the next heading
     if (
         ctx.h2 in ctx.member.free
         and len(line) < _FREE_HEADING_MAX
@@ -367,8 +374,13 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         elif level == 3:
             ctx.h3_kind, ctx.in_declaration, ctx.kind_statuses = "", False, None
             ctx.annotations_h3 = bool(_ANNOTATIONS_H3.match(line))
+        citations: tuple = ()
+        ctx.heading_ids = []
+        if extra.pop("ledger", False):
+            citations = tuple(c for c in extract_citations(line) if c.target_kind == "record")
+            ctx.heading_ids = list(dict.fromkeys((c.target, ln.number) for c in citations))
         ctx.blocks.append(ParsedBlock("heading", ln.number, line, gap, text=line, level=level,
-                                      section_kind=kind, extra=extra))
+                                      section_kind=kind, extra=extra, citations=citations))
         return
     if EMPTY_KIND.match(line):
         ctx.blocks.append(ParsedBlock("empty_marker", ln.number, line, gap, text=line))
@@ -380,6 +392,8 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
     kind = "paragraph"
     extra: dict = {}
     citations = extract_citations(line)
+    if ctx.heading_ids:
+        citations = with_heading_records(citations, ctx.heading_ids, len(line))
     if ctx.in_declaration and ctx.inline and (opening := RECORD_ID.match(line)) and opening.group() != ctx.declaration:
         ctx.in_declaration = False  # as in Markdown: the paragraph ends the inline declaration
         extra["closes_record"] = True

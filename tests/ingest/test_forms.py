@@ -316,3 +316,16 @@ def test_prose_in_a_citation_group_is_no_named_reference():
     text = "The counts grew (about 11; RTE-1), see (workflow account, RTE-2)."
     assert [(c.target_kind, c.target) for c in extract_citations(text)] == [
         ("record", "RTE-1"), ("named", "workflow account"), ("record", "RTE-2")]
+
+
+def test_a_ledger_heading_in_plain_text_cites_as_in_markdown(store):
+    from ingest.parsers.plaintext import parse_plaintext
+    from queries.documents import document_tree
+    from render.to_plaintext import plaintext_of
+
+    stored(store, "\n## Lens outputs\n\n### Epistemic lens\n\n#### RTE-5 — acceptance\n\n- Keeps the grade.\n"
+                  "- Also OBJ-1.\n\n#### Other\n\n- Unrelated.\n")
+    text = plaintext_of(document_tree(store, f"{RUN}/result"))
+    plain = parse_plaintext(text.encode(), "result.txt")
+    cited = [(b.text, sorted(c.target for c in b.citations)) for b in plain.blocks if b.kind != "heading"]
+    assert cited == [("Keeps the grade.", ["RTE-5"]), ("Also OBJ-1.", ["OBJ-1", "RTE-5"]), ("Unrelated.", [])]

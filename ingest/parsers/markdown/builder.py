@@ -14,7 +14,7 @@ from markdown_it.token import Token
 
 from domain.grammar import RECORD_ID, MemberType, anchor_record
 from graph.errors import ParseError, SourceSpan
-from ingest.citations import extract_citations
+from ingest.citations import extract_citations, with_heading_records
 from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
 from domain.model import Citation
 from ingest.parsers.parsed import ParsedBlock
@@ -154,16 +154,9 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
 
 def heading_citations(citations, ctx: Context, length: int) -> tuple[Citation, ...]:
     """``citations`` and, for each record an open ledger heading names that they do not cite, a
-    citation of form ``heading`` over the whole statement (``line`` the heading's; issue 23 item
-    10: a bullet under ``### RTE-5 — …`` that does not repeat the ID still rests on RTE-5)."""
-    cited = {c.target for c in citations if c.target_kind == "record"}
-    added = []
-    for level in sorted(ctx.heading_ids):
-        for record, line in ctx.heading_ids[level]:
-            if record not in cited:
-                cited.add(record)
-                added.append(Citation(record, "record", record, "heading", 0, 0, 0, length, line=line))
-    return (*citations, *added) if added else tuple(citations)
+    citation of form ``heading`` (:func:`ingest.citations.with_heading_records`)."""
+    return with_heading_records(citations, [r for level in sorted(ctx.heading_ids) for r in ctx.heading_ids[level]],
+                                length)
 
 
 def field_extra(label: str, value: str, form: str, raw: str, ctx: Context) -> dict[str, Any]:
