@@ -339,9 +339,10 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     t = result.totals
     emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
          columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
-                                                                  "record occurrences", "source files", "quotations"))],
+                                                                  "record occurrences", "source files", "quotations",
+                                                                  "unaccounted IDs"))],
          rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
-                s.quotations) for s in result.sets],
+                s.quotations, s.unaccounted) for s in result.sets],
          data={"store": where, **plain(result)},
          footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
 

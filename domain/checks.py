@@ -79,6 +79,9 @@ class Flaws:
     malformed_declaration, malformed_annotation : str or None
         Of a heading: the ID-like token of one shaped like a declaration (§4.2), the text of an
         ``On …`` heading naming no record (§4.6); else None.
+    unaccounted_ids : tuple of str
+        Record-ID tokens of the block's prose that are no citation, declaration, alias or ignored
+        occurrence (issue 23's accounting invariant, :mod:`ingest.accounting`), one per occurrence.
     """
 
     malformed_ids: tuple[str, ...] = ()
@@ -89,3 +92,4 @@ class Flaws:
     part_of_malformed: str | None = None
     malformed_declaration: str | None = None
     malformed_annotation: str | None = None
+    unaccounted_ids: tuple[str, ...] = ()

@@ -5,6 +5,26 @@ the grammar is described in the README); the closed vocabularies it uses (kinds,
 statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
+
+Where the real G1 results disagree with GRAMMAR.md (issue 23; files under
+``corpus/commonplace/kb/reports/retained/agentic-system-analysis/<run>/result.md``), the documents
+win, and the rule here says so:
+
+- a table whose header's first cell is ``ID`` declares its rows' records (:func:`declaring_table`;
+  GRAMMAR §0 names the form for G0 only; AIDE2-01 146-155, 246-255), rows continued after a blank
+  line without the header included;
+- proposal-to-canonical mappings make aliases (:func:`alias_pairs`, :func:`mapping_table`;
+  Fragility Grid-01 489, AIDE2-01 326, Napkin-02 752-754, Supermemory-01 1179, Mem0-01 877);
+- a kind section's opening sentence states every record's status (:data:`KIND_STATUSES`;
+  AIDE2-01 161), and status labels hold slashes and qualifiers (:data:`STATUS_LABEL`);
+- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`);
+- an attribution may pin a capture's digest, `` @ `sha256:…` `` (:data:`ATTRIBUTION`; AIDE2-01 140);
+- a citation token of slash-joined IDs, a dotted identifier or a host name is no file
+  (:func:`classify_token`, :data:`~domain.vocabulary.FILE_EXTENSIONS`).
+
+The parsers add the structural forms (annotations under ``### Annotations of …``, ledger headings
+citing their records, an inline declaration ending at a paragraph opening with another ID), and
+:mod:`ingest.accounting` reports any record ID that none of the forms accounts for.
 """
 
 from __future__ import annotations
@@ -12,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, KIND_HEADINGS, STATUS_VALUES
+from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, FILE_EXTENSIONS, KIND_HEADINGS, STATUS_VALUES
 
 
 __all__ = [
@@ -41,12 +61,18 @@ __all__ = [
     "MAX_RANGE",
     "RecordRange",
     "record_ranges",
+    "declaring_table",
+    "row_declaration",
+    "mapping_table",
+    "alias_pairs",
     "MEMBER_FILES",
     "NON_MEMBER_TYPES",
     "record_id_from_anchor",
     "anchor_record",
     "STATUS_LABEL",
     "STATUS_IN_PROSE",
+    "KIND_STATUSES",
+    "kind_statuses",
     "split_status",
     "role_of",
     "role_file",
@@ -262,12 +288,24 @@ def classify_token(token: str) -> str:
     ['record', 'source', 'file', 'named']
     >>> classify_token("doctrine/design")  # an evidence layer (GRAMMAR §7), not a path
     'named'
+
+    A token made of record IDs joined by ``/`` (``OBJ-5/OBJ-9``) is no path: it is ``named``, and
+    the citation rules cite each ID in it; a token without ``/`` is a file only when it ends with
+    a file extension (:data:`~domain.vocabulary.FILE_EXTENSIONS`), so dotted identifiers and host
+    names are not (issue 23 item 5).
+
+    >>> [classify_token(t) for t in ["OBJ-5/OBJ-9", "json.dump", "api.example.com", "run_benchmark.py"]]
+    ['named', 'named', 'named', 'file']
     """
     if RECORD_ID.fullmatch(token):
         return "record"
     if SOURCE_ID.fullmatch(token):
         return "source"
     if " " not in token and PATH_TOKEN.match(token) and token.lower() not in EVIDENCE_LAYERS:
+        if "/" in token.rstrip("/") and all(RECORD_ID.fullmatch(part) for part in token.split("/")):
+            return "named"
+        if "/" not in token and token.rsplit(".", 1)[-1].lower() not in FILE_EXTENSIONS:
+            return "named"
         return "file"
     return "named"
 
@@ -301,11 +339,17 @@ def system_from_title(title: str) -> str:
 
 
 ATTRIBUTION = re.compile(
-    r"^[ \t]*>[ \t]*---[ \t]+`([^`]+)`(?:[ \t]*@[ \t]*`([0-9a-f]{7,64})`)?[ \t]*$"
+    r"^[ \t]*>[ \t]*---[ \t]+`([^`]+)`(?:[ \t]*@[ \t]*`((?:sha256:)?[0-9a-f]{7,64})`)?[ \t]*$"
 )
 """A quotation's attribution line (GRAMMAR §6, tolerant): ``> --- `path` `` with optional
 ``:lines`` inside the code span and an optional `` @ `rev` ``; leading indentation allowed for quotes
-nested in list items. Group 1 is the code span, group 2 the revision."""
+nested in list items. Group 1 is the code span, group 2 the revision. G1 extends the revision to a
+pinned capture's digest, ``sha256:`` and its hex (AIDE2-01 ``result.md`` 140: ``> ---
+`kb/sources/.snapshots/aide2-….md` @ `sha256:86d1…` ``); GRAMMAR §6 knows only a commit.
+
+>>> ATTRIBUTION.match("> --- `kb/sources/.snapshots/x.md` @ `sha256:86d1b094`").groups()
+('kb/sources/.snapshots/x.md', 'sha256:86d1b094')
+"""
 
 QUOTE_MARKER = re.compile(r"^[ \t]*>[ ]?")
 """The block-quote marker that opens each line of a quotation (GRAMMAR §6): ``>`` and one optional
@@ -359,12 +403,20 @@ def record_ranges(text: str) -> list[RecordRange]:
     [('RT-BAP-1', 'RT-BAP-2', 'RT-BAP-3'), ('RTE-2', 'RTE-3')]
     >>> [(r.records, r.reason) for r in record_ranges("RT-OBJ-1 through EPI-OBJ-4")]
     [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
+
+    Ends of different kinds are no range: ``RTE-2 through OBJ-4`` means "via" (a route through
+    an object, G1 prose; issue 23 item 6), and each ID is cited on its own.
+
+    >>> record_ranges("the write reaches RTE-2 through OBJ-4")
+    []
     """
     if "through" not in text and "\u2013" not in text:
         return []
     out = []
     for m in RECORD_RANGE.finditer(text):
         first, last = m.group(1), m.group(2)
+        if parse_record_id(first).kind != parse_record_id(last).kind:
+            continue
         records, reason = _expand(first, last)
         out.append(RecordRange(m.start(), m.end(), m.group(), records, reason))
     return out
@@ -497,18 +549,43 @@ def anchor_record(anchor: str) -> str | None:
 _STATUS_TERMS = "|".join(re.escape(v) for v in sorted(STATUS_VALUES, key=lambda v: (-len(v), v)))
 _STATUS_TERM = re.compile(rf"^({_STATUS_TERMS})(?![\w-])")
 
-STATUS_LABEL = re.compile(r"(?i)^(?:[\w-]+ )*conclusion status$")
+STATUS_LABEL = re.compile(r"(?i)^(?:[\w/-]+ )*conclusion status(?: for [^:;.\n]{1,80})?$")
 """A conclusion-status label (GRAMMAR §4.4): ``implementation conclusion status``, ``operation
-conclusion status``, ``Component existence and roles conclusion status`` (G1) …"""
+conclusion status``, ``Component existence and roles conclusion status`` (G1) …; G1 also writes a
+slash in the label (``Activation/effect conclusion status``) and qualifies it (``Implementation
+conclusion status for host execution``; issue 23 item 8)."""
 
 STATUS_IN_PROSE = re.compile(
-    rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w-]+ ){{0,5}}conclusion status)(?::[ \t]*|[ \t]+(?=`?(?:{_STATUS_TERMS})(?![\w-])))"
+    rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w/-]+ ){{0,5}}conclusion status(?: for [^:;.\n]{{1,80}}?)?)"
+    rf"(?::[ \t]*|[ \t]+(?=`?(?:{_STATUS_TERMS})(?![\w-])))"
     r"([^;.\n]*)"
 )
 """A conclusion status stated inside running prose (GRAMMAR §4.4, G2): ``… conclusion status:
 value`` up to the next ``;`` or ``.``, at the start of a line or after ``.``/``;``/``:``; also
 without the colon when a vocabulary term follows (the G2.5 rewrite's ``Activation/effect:
-implementation conclusion status `wired` for context output``)."""
+implementation conclusion status `wired` for context output``). The label may hold a slash
+(``Activation/effect conclusion status: wired``) and a qualifier (``Implementation conclusion
+status for host execution: afforded.``), each part of the label (issue 23 item 8)."""
+
+KIND_STATUSES = re.compile(
+    rf"(?i)(?:^|(?<=[.;]\s))(?:all[ \t]+)?((?:[\w/-]+[ \t]+){{0,6}}?conclusion status(?:es)?)(?:[ \t]+for[ \t]+[^:;.\n]{{1,80}})?:"
+    rf"[ \t]*`?({_STATUS_TERMS})`?(?![\w-])"
+)
+"""A sentence heading a kind section that states the status of every record under it (G1, issue
+23 item 8; GRAMMAR §4.4 knows only per-record statuses): AIDE2-01 ``result.md`` 161 ``All
+described route operation conclusion statuses: claimed. Implementation conclusion status:
+uninspected.``. Group 1 is the label (``statuses`` read as ``status``), group 2 the value."""
+
+
+def kind_statuses(text: str) -> list[list[str]]:
+    """``[label, value]`` pairs a kind section's opening paragraph states for every record under
+    it (:data:`KIND_STATUSES`), labels singular and without ``All``; empty when it states none.
+
+    >>> kind_statuses("All described route operation conclusion statuses: claimed. Implementation "
+    ...               "conclusion status: uninspected. These records distinguish scheduling.")
+    [['described route operation conclusion status', 'claimed'], ['Implementation conclusion status', 'uninspected']]
+    """
+    return [[re.sub(r"(?i)statuses$", "status", m.group(1).strip()), m.group(2)] for m in KIND_STATUSES.finditer(text)]
 
 
 def split_status(stated: str) -> tuple[str, str | None]:
@@ -540,3 +617,82 @@ def split_status(stated: str) -> tuple[str, str | None]:
     if _STATUS_TERM.match(qualifier):
         return text, None
     return m.group(1), qualifier
+
+
+def declaring_table(header_cells: list[str]) -> bool:
+    """Whether a pipe table declares its rows' records: its header's first cell is ``ID``
+    (GRAMMAR §0: G0 prototypes declare ``CMP-01``, ``OBJ-11`` … in tables; G1 results do the same
+    under a kind heading, AIDE2-01 ``result.md`` 146 ``| ID | Source-native object | … |`` and 246).
+
+    >>> declaring_table(["ID", "Consumer"]), declaring_table(["Route", "Function"])
+    (True, False)
+    """
+    return bool(header_cells) and header_cells[0].strip().strip("*").strip() == "ID"
+
+
+def row_declaration(cells: list[str]) -> str | None:
+    """The record a declaring table's row declares: its first cell when that cell is exactly one
+    record ID (``| OBJ-8 | … |``), else None (:func:`declaring_table`).
+
+    >>> row_declaration(["OBJ-8", "Held-out scoring script"]), row_declaration(["OBJ-1, OBJ-2", "x"])
+    ('OBJ-8', None)
+    """
+    first = cells[0].strip() if cells else ""
+    return first if RECORD_ID.fullmatch(first) else None
+
+
+def mapping_table(header_cells: list[str]) -> bool:
+    """Whether a pipe table maps proposal IDs to canonical records: its first header cell names a
+    proposal and its second a canonical record (G1 reconciliations: Supermemory-01 ``result.md``
+    1179 ``| Specialist proposal | Canonical record |``, Mem0-01 877 ``| specialist proposal |
+    canonical registration | disposition |``). Each row whose first two cells are record IDs makes
+    the first a retired alias of the second (:func:`alias_pairs`).
+
+    >>> mapping_table(["Specialist proposal", "Canonical record"]), mapping_table(["ID", "Label"])
+    (True, False)
+    """
+    return (len(header_cells) >= 2 and "proposal" in header_cells[0].lower()
+            and "canonical" in header_cells[1].lower())
+
+
+_MAPPING_WORD = re.compile(r"(?i)\bmap(?:ped|ping|pings|s)?\b")
+_ARROW = re.compile(rf"({RECORD_ID.pattern})[ \t]*(?:\u2192|->)[ \t]*([^;.\n]*)")
+_MERGED = re.compile(rf"({RECORD_ID.pattern})[ \t]+(?:was[ \t]+|were[ \t]+)?(?:merged|separated|split)\b([^;.\n]{{0,200}}?)"
+                     r"\binto\b([^;\n]*?)(?:\.(?:\s|$)|;|$)")
+
+
+def alias_pairs(text: str) -> list[tuple[str, str]]:
+    """(alias, canonical) pairs a proposal-to-canonical mapping states (G1 reconciliations; GRAMMAR
+    knows no such form): in a statement that speaks of mapping (``Mapped``, ``mapping``,
+    ``mappings``), each ``ALIAS → … CANONICAL`` (the first record ID after the arrow, before the
+    next ``;`` or ``.``), ``ALIAS merged into existing CANONICAL`` and ``ALIAS was separated …
+    into CANONICAL-1 (…), CANONICAL-2 …`` (every record ID of that clause). The left-hand ID is a retired
+    proposal tag of the right-hand record: not dangling, not undeclared, and ``rests-on`` of it
+    answers through the canonical record.
+
+    Real forms: Fragility Grid-01 ``result.md`` 489 ``Mapped MEM-RTE-1 → RTE-6; …``; AIDE2-01 326
+    ``Proposal mapping: MEM-OBJ-1 → OBJ-9; MEM-RTE-1 → the already described outer-reviewer branch
+    of RTE-2``; Napkin-02 752-754 ``Exact-token mappings: …``, ``MEM-OBJ-5 was separated before
+    canonical allocation into OBJ-8 (bases/database), OBJ-9 (canvas), …``, ``MEM-CLM-2 merged into
+    existing CLM-2``.
+
+    >>> alias_pairs("Mapped MEM-RTE-1 → RTE-6; MEM-ABS-1 → ABS-1. Existing IDs retain referents.")
+    [('MEM-RTE-1', 'RTE-6'), ('MEM-ABS-1', 'ABS-1')]
+    >>> alias_pairs("Proposal mapping: MEM-RTE-1 → the outer-reviewer branch of RTE-2; MEM-CLM-2 merged into existing CLM-2")
+    [('MEM-RTE-1', 'RTE-2'), ('MEM-CLM-2', 'CLM-2')]
+    >>> alias_pairs("Mappings: MEM-OBJ-5 was separated before allocation into OBJ-8 (bases), OBJ-9 and OBJ-10, because X.")
+    [('MEM-OBJ-5', 'OBJ-8'), ('MEM-OBJ-5', 'OBJ-9'), ('MEM-OBJ-5', 'OBJ-10')]
+    >>> alias_pairs("RTE-1 → RTE-2 hands the candidate on")  # a flow, not a mapping
+    []
+    """
+    if not _MAPPING_WORD.search(text):
+        return []
+    out = []
+    for m in _ARROW.finditer(text):
+        right = RECORD_ID.search(m.group(2))
+        if right and right.group() != m.group(1):
+            out.append(((m.start(), 0), m.group(1), right.group()))
+    for m in _MERGED.finditer(text):
+        out.extend(((m.start(), c.start()), m.group(1), c.group())
+                   for c in RECORD_ID.finditer(m.group(3)) if c.group() != m.group(1))
+    return [(a, c) for _, a, c in sorted(out)]

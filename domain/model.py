@@ -43,10 +43,11 @@ __all__ = [
     "Review",
 ]
 
-CITATION_FORMS = ("citation", "mention", "quotation", "link", "range", "frontmatter")
+CITATION_FORMS = ("citation", "mention", "quotation", "link", "range", "frontmatter", "heading")
 """How a citation is written (GRAMMAR §9 rule 5, §5, §6, §1.1): in a citation group, cell or trailing
 list; in running prose; as a quotation's attribution; as a Markdown link; as a record inside a
-record range; as a frontmatter ``records`` entry."""
+record range; as a frontmatter ``records`` entry; by a ledger heading over the statements under it
+(issue 23 item 10; ``line`` is the heading's)."""
 
 TARGET_KINDS = ("record", "source", "file", "named")
 """What a citation token names (GRAMMAR §9 rule 5, :func:`domain.grammar.classify_token`)."""

@@ -10,6 +10,7 @@ from here.
 from __future__ import annotations
 
 __all__ = [
+    "FILE_EXTENSIONS",
     "ANY_ANALYST",
     "STATUS_VALUES",
     "KINDS",
@@ -46,6 +47,19 @@ KIND_HEADINGS = (
     ("BAP", "Behavioral-authority paths"),
 )
 """The six H3 kind headings under ``## Shared records``, in order (GRAMMAR §4.1)."""
+
+FILE_EXTENSIONS = frozenset("""
+    md markdown mdx rst txt adoc tex py pyi ipynb js mjs cjs jsx ts mts cts tsx vue svelte json jsonc jsonl ndjson
+    yaml yml toml ini cfg conf env lock lockb xml html htm css scss sass less sql graphql gql proto sh bash zsh fish
+    ps1 bat rs go java kt kts scala groovy gradle c h cc cpp cxx hpp hh m mm swift rb php pl pm lua r jl ex exs erl
+    hrl hs ml mli clj cljs dart zig nim cs fs vb tf hcl dockerfile makefile mk cmake csv tsv parquet pkl pt bin wasm
+    svg png jpg jpeg gif webp ico pdf log patch diff gitignore gitattributes dockerignore editorconfig npmrc nvmrc
+    example sample tmpl tpl j2 jinja properties plist xcconfig pbxproj sqlite db
+""".split())
+"""File-name extensions a citation token without ``/`` must end with to be taken for a source
+file (GRAMMAR §9 rule 5 says a path ``contains / or a .ext``; real documents also write dotted
+identifiers and host names, `` `json.dump` ``, `` `api.example.com` ``, which are no files: issue 23
+item 5). A token holding ``/`` is a path whatever it ends with."""
 
 EVIDENCE_LAYERS = ("implementation", "doctrine/design", "reported operation", "observed run", "causal experiment")
 """Evidence layers of the Source register (GRAMMAR §7, §8)."""

@@ -25,7 +25,9 @@ Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` 
 (amendment)     Statement node      ``amends`` (the amended record ID, on a statement of kind ``amendment``)
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
-                                    ``malformed_declaration``, ``malformed_annotation`` (headings)
+                                    ``malformed_declaration``, ``malformed_annotation`` (headings);
+                                    ``unaccounted_ids`` (issue 23's accounting invariant)
+(accounting)    Document node       ``unaccounted_record_ids``: how many of its blocks' IDs are unaccounted
 TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
@@ -66,6 +68,9 @@ if TYPE_CHECKING:  # imported where decoded: only a checking process builds thes
     from domain.checks import Flaws, MemberIdentity, Pinning
 
 __all__ = [
+    "unaccounted_count",
+    "alias_props",
+    "is_alias",
     "citation_props",
     "citation_of",
     "citation_form",
@@ -325,7 +330,7 @@ def amended_record(node: Node) -> str | None:
 
 
 _FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
-                        "part_of_malformed", "malformed_declaration", "malformed_annotation"})
+                        "part_of_malformed", "malformed_declaration", "malformed_annotation", "unaccounted_ids"})
 
 
 def flaws_of(node: Node) -> Flaws | None:
@@ -338,14 +343,21 @@ def flaws_of(node: Node) -> Flaws | None:
                                                      get("record_ranges"), get("unexpanded_ranges"))
     unattributed, part_of = get("unattributed"), get("part_of_malformed")
     declaration, annotation = get("malformed_declaration"), get("malformed_annotation")
+    unaccounted = get("unaccounted_ids")
     if not (ids or source_ranges or record_ranges or unexpanded or unattributed or part_of or declaration
-            or annotation):
+            or annotation or unaccounted):
         return None
     from domain.checks import Flaws
 
     return Flaws(tuple(ids or ()), tuple(source_ranges or ()), tuple(record_ranges or ()),
                  tuple(tuple(pair) for pair in unexpanded or ()), bool(unattributed), part_of or None,
-                 declaration or None, annotation or None)
+                 declaration or None, annotation or None, tuple(unaccounted or ()))
+
+
+def unaccounted_count(node: Node) -> int:
+    """How many record-ID tokens of a Document ``node``'s prose nothing accounts for
+    (:mod:`ingest.accounting`; ``unaccounted_record_ids``, 0 when unstated)."""
+    return int(node.get("unaccounted_record_ids") or 0)
 
 
 def table_row_of(node: Node) -> TableRow | None:
@@ -369,6 +381,17 @@ def contains_props(order: int) -> dict[str, Any]:
 def stated_in_props(statement: str) -> dict[str, Any]:
     """The SUPERSEDED_BY or PART_OF edge properties naming the ``statement`` (node id) that states it."""
     return {"statement": statement}
+
+
+def alias_props(statement: str) -> dict[str, Any]:
+    """The properties of a SUPERSEDED_BY edge that makes a retired proposal tag an alias of its
+    canonical record (issue 23 item 7), naming the ``statement`` (node id) that maps it."""
+    return {"statement": statement, "alias": True}
+
+
+def is_alias(edge: Edge) -> bool:
+    """Whether a SUPERSEDED_BY ``edge`` is an alias mapping (:func:`alias_props`), not an amendment."""
+    return bool(edge.props.get("alias"))
 
 
 def stated_by(edge: Edge) -> str | None:

@@ -32,7 +32,7 @@ from domain.vocabulary import KINDS
 from domain.model import Citation
 from ingest.resolve import names_part
 
-__all__ = ["extract_citations", "split_cell_citations"]
+__all__ = ["extract_citations", "split_cell_citations", "with_heading_records"]
 
 _GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
 _RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
@@ -76,7 +76,9 @@ def _is_short_name(token: str) -> bool:
 
 
 def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[Citation]:
-    """Classify the tokens of one citation group; IDs inside a longer token are cited on their own."""
+    """Classify the tokens of one citation group; IDs inside a longer token are cited on their own;
+    a token naming no member or known section (:func:`~ingest.resolve.names_part`) is prose, not
+    a named reference (issue 23 item 11: a plain-text rendering invents none)."""
     out: list[Citation] = []
     current_source: str | None = None
     for tok in tokens:
@@ -102,7 +104,8 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
                 k = "source" if im.group().startswith("SRC-") else "record"
                 out.append(Citation(im.group(), k, im.group(), form, start + im.start(), start + im.end(), *span))
             continue
-        out.append(Citation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
+        if names_part(text):  # prose in a group that cites (`(§2.1, SRC-1)`, `(about 11; RTE-1)`) names nothing
+            out.append(Citation(text, "named", " ".join(text.split()), form, start, start + len(text), *span))
     return out
 
 
@@ -270,3 +273,22 @@ def split_cell_citations(cell: str, base: int) -> tuple[Citation, ...]:
     tokens = _split(cell, base)
     found = _group_citations(tokens, "citation", (base, base + len(cell)))
     return _with_ranges(cell, found, lambda s, e: (base, base + len(cell)), base)
+
+
+def with_heading_records(citations, records: list[tuple[str, int]], length: int) -> tuple[Citation, ...]:
+    """``citations`` of a statement of ``length`` characters and, for each (record ID, heading
+    line) of ``records`` (what the open headings that are no declaration name: a ledger's ``###
+    RTE-5 — …``) that they do not cite, a citation of form ``heading`` over the whole statement,
+    ``line`` the heading's (issue 23 item 10: a bullet under it that does not repeat the ID still
+    rests on it).
+
+    >>> [(c.target, c.form, c.line) for c in with_heading_records(extract_citations("Keeps OBJ-1."), [("RTE-5", 12)], 12)]
+    [('OBJ-1', 'mention', None), ('RTE-5', 'heading', 12)]
+    """
+    cited = {c.target for c in citations if c.target_kind == "record"}
+    added = []
+    for record, line in records:
+        if record not in cited:
+            cited.add(record)
+            added.append(Citation(record, "record", record, "heading", 0, 0, 0, length, line=line))
+    return (*citations, *added) if added else tuple(citations)

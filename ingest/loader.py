@@ -7,7 +7,7 @@ from itertools import chain
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping
 
-from domain.grammar import parse_record_id
+from domain.grammar import alias_pairs, parse_record_id
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import AnalysisSet, Citation, Member, NamedReference, Record, Section, SourceFile, Statement
 from graph.codec import (
@@ -30,6 +30,7 @@ from graph.codec import (
     source_props,
     stated_in_props,
     statement_props,
+    alias_props,
     system_props,
 )
 from graph.errors import CitegraphError, IngestError, PreconditionFailed, SourceSpan
@@ -47,6 +48,7 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
+from ingest.accounting import IGNORED_KINDS, unaccounted_ids
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 
@@ -131,6 +133,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     Sections nest by heading level; every statement hangs under the innermost open section (or
     the document before the first heading). Statements inside an annotation section ANNOTATE its
     record, as does the section itself; a declaration section is where its Record is DECLARED_IN.
+    A block holding record IDs nothing accounts for (:mod:`ingest.accounting`) stores them as
+    ``unaccounted_ids``, and its document their number as ``unaccounted_record_ids``.
 
     Returns
     -------
@@ -140,27 +144,32 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     """
     set_id, doc_id = set_id_of(doc), document_id_of(doc)
     b = _Builder(set_id, doc_id)
+    unaccounted = {n: ids for n, block in enumerate(doc.blocks, start=1)
+                   if (ids := unaccounted_ids(block.kind, block.text, block.citations, block.extra))}
     system_id = f"system/{slugify(doc.system)}"
     b.share(Node(system_id, Label.SYSTEM, None, None, system_props(doc.system, slugify(doc.system))))
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
                  analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
     document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
         Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
-        doc.extra, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
+        {**doc.extra, "unaccounted_record_ids": sum(map(len, unaccounted.values()))} if unaccounted else doc.extra,
+        preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
     _cite(b, doc_id, doc.frontmatter_citations)
     stack: list[tuple[int, str, ParsedBlock | None]] = [(1, doc_id, None)]
+    aliased: set[tuple[str, str]] = set()
     for order, block in enumerate(doc.blocks, start=1):
         # an inline declaration shares its line with the statement after it (G1): #D<line>
-        node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') == 'inline' else 'L'}{block.line}"
+        node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') in ('inline', 'row') else 'L'}{block.line}"
+        extra = {**block.extra, "unaccounted_ids": unaccounted[order]} if order in unaccounted else block.extra
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
             b.own(node_id, Label.SECTION, section_props(Section(
                 NodeId(node_id), block.text, block.level, block.section_kind, order, block.line, block.markup,
-                block.gap), block.extra))
+                block.gap), extra))
             b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
             if block.section_kind == "annotation":
                 b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
@@ -170,9 +179,13 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
+        if block.extra.get("closes_record"):  # a paragraph ending an inline declaration (issue 23 item 8)
+            while stack[-1][2] is not None and stack[-1][2].section_kind == "declaration":
+                stack.pop()
         b.own(node_id, Label.STATEMENT, statement_props(Statement(
-            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), block.extra))
+            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), extra))
         b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
+        row_declaration = stack[-1][2] is not None and stack[-1][2].extra.get("heading_form") == "row"
         _cite(b, node_id, block.citations)
         annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)
         if annotation is not None:
@@ -192,6 +205,13 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             if declared is not None:
                 b.edge(EdgeKind.PART_OF, b.record(declared.extra["record_id"]), b.record(block.extra["part_of"]), 0,
                        stated_in_props(node_id))
+        mapped = [*block.extra.get("aliases", ()), *(alias_pairs(block.text) if block.kind not in IGNORED_KINDS else ())]
+        for alias, canonical in mapped:
+            if (alias, canonical) not in aliased:  # a mapping restated later in the member adds nothing
+                aliased.add((alias, canonical))
+                b.edge(EdgeKind.SUPERSEDED_BY, b.record(alias), b.record(canonical), 0, alias_props(node_id))
+        if row_declaration:  # a declaring table row (issue 23 item 3) is the whole body of its record
+            stack.pop()
     return DocumentGraph(document, tuple(b.nodes), tuple(b.edges)), list(b.shared.values())
 
 

@@ -1,6 +1,6 @@
 """What a statement states besides its citations, read the same way by both parsers from its
-plain text and citations: amendments (GRAMMAR §4.8) and the sources a Source register row
-declares (§7). A plain-text rendering of a Markdown member must give the same facts as the
+plain text and citations: amendments (GRAMMAR §4.8), the sources a Source register row
+declares (§7), ID findings (§1), conclusion statuses (§4.4) and run-on fields (§4.3). A plain-text rendering of a Markdown member must give the same facts as the
 member (issue 13, item 6), so each rule is written once, here.
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from domain.grammar import RECORD_ID
+from domain.grammar import ID_LIKE, RECORD_ID, SOURCE_RANGE, STATUS_IN_PROSE, STATUS_LABEL, record_ranges, split_status
 from domain.model import Citation, Source
 
-__all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin"]
+__all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin", "id_findings", "status_facts",
+           "run_on_fields"]
 
 AMENDMENT = "Amendment:"
 """Opening of an amendment paragraph (GRAMMAR §4.8)."""
@@ -66,3 +67,55 @@ def register_pin(cells: Sequence[str], identity: str | None = None) -> Source:
     if identity is None and len(cells) > 2:
         identity = _ACCESS_ROOT.split(cells[2])[0].strip() or None
     return Source(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4), declared=True)
+
+
+def id_findings(text: str) -> dict[str, list[str]]:
+    """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
+    out: dict[str, list[str]] = {}
+    # Each scan only runs when its literal is in the text: ID_LIKE needs an analyst prefix and
+    # ``-``, SOURCE_RANGE ``SRC-``, record ranges ``through`` or ``–`` (most statements have none).
+    if "RT-" in text or "MEM-" in text or "EPI-" in text:
+        malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
+        if malformed:
+            out["malformed_ids"] = malformed
+    if "SRC-" in text:
+        ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
+        if ranges:
+            out["source_ranges"] = ranges
+    ranges = record_ranges(text)
+    if any(r.reason is None for r in ranges):
+        out["record_ranges"] = [r.text for r in ranges if r.reason is None]
+    if any(r.reason is not None for r in ranges):
+        out["unexpanded_ranges"] = [[r.text, r.reason] for r in ranges if r.reason is not None]
+    return out
+
+
+def status_facts(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
+    """Conclusion-status fields stated by one statement (GRAMMAR §4.4), each ``[label, value]`` or
+    ``[label, value, qualifier]`` (:func:`~domain.grammar.split_status`): a ``label: value`` bullet
+    or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
+    and run-on prose (G2) give each ``… conclusion status: value`` (or ``… conclusion status
+    `wired```, no colon) up to the next ``;`` or ``.``."""
+    if (label is not None and form in ("bullet", "line") and STATUS_LABEL.match(label)
+            and not STATUS_IN_PROSE.search(value or "")):
+        stated = [(label, value or "")]
+    else:
+        stated = [(m.group(1), m.group(2)) for m in STATUS_IN_PROSE.finditer(text)]
+    out = []
+    for name, raw in stated:
+        status, qualifier = split_status(raw)
+        out.append([name.strip(), status] + ([qualifier] if qualifier else []))
+    return out
+
+
+_RUN_ON_LABEL = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w/,' -]{2,80}?):\s")
+
+
+def run_on_fields(text: str) -> list[list[str]]:
+    """``[label, value]`` pairs of a run-on prose record body (G2: ``Source-native identity: …
+    Representational form: … Storage substrate: …``, GRAMMAR §4.3); empty unless it has two."""
+    marks = list(_RUN_ON_LABEL.finditer(text))
+    if len(marks) < 2:
+        return []
+    return [[m.group(1).strip(), text[m.end():nxt.start() if nxt else len(text)].strip()]
+            for m, nxt in zip(marks, [*marks[1:], None])]

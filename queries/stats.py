@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.codec import source_file_path
+from graph.codec import source_file_path, unaccounted_count
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 from queries.kept import per_set, rows_of
@@ -16,7 +16,9 @@ __all__ = ["SetStats", "Stats", "stats", "stats_of_set"]
 @dataclass(frozen=True, slots=True)
 class SetStats:
     """Counts for one analysis set: members, statements, distinct records, record-ID occurrences
-    (citations of records plus annotation headings), source files cited, quotations."""
+    (citations of records plus annotation headings), source files cited, quotations, and the
+    record-ID tokens of its prose that nothing accounts for (``unaccounted``, issue 23's invariant:
+    0 on every real document; ``check`` names each as ``unaccounted-record-id``)."""
 
     set: str
     documents: tuple[str, ...]
@@ -25,6 +27,7 @@ class SetStats:
     record_occurrences: int
     source_files: tuple[str, ...]
     quotations: int
+    unaccounted: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +72,14 @@ def _set_row(store: GraphStore, set_id: str) -> SetStats:
     annotations = store.find_nodes(Label.SECTION, set_id=set_id, where={"kind": "annotation"})
     cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
     counts = store.counts(set_id=set_id)
+    docs = store.find_nodes(Label.DOCUMENT, set_id=set_id)
     return SetStats(
         set=set_id,
-        documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)),
+        documents=tuple(d.id for d in docs),
         statements=counts[Label.STATEMENT],
         records=len(records),
         record_occurrences=sum(cites[r.id] for r in records) + len(annotations),
         source_files=tuple(source_file_path(f) for f in files),
         quotations=counts[Label.QUOTATION],
+        unaccounted=sum(map(unaccounted_count, docs)),
     )

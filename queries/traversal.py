@@ -16,7 +16,8 @@ from typing import Collection, Iterable, Mapping
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
                          source_file_node_id, source_node_id)
-from graph.store import GraphStore, Reach, SupportsReach, projected
+from graph.codec import is_alias
+from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
 from queries.names import unknown_record, unknown_set
 
 __all__ = [
@@ -245,6 +246,17 @@ def _named(store: GraphStore, label: Label, name: str, set_id: str | None) -> li
     return store.find_nodes(label, where={prop: name})
 
 
+def _with_canonical(store: GraphStore, records: list[Node]) -> list[Node]:
+    """``records`` and the canonical record of each that is an alias (a retired proposal tag a
+    reconciliation maps, issue 23 item 7: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
+    rests on an alias is what rests on its record. One store call, two when there are aliases."""
+    out = store.edges([r.id for r in records], kinds=[EdgeKind.SUPERSEDED_BY], direction=Direction.OUT)
+    canonical = {e.dst for es in out.values() for e in es if is_alias(e)} - {r.id for r in records}
+    if not canonical:
+        return records
+    return sorted([*records, *store.get_nodes(canonical).values()], key=lambda n: n.id)
+
+
 def starts_named(store: GraphStore, name: str, set_id: str | None = None, *,
                  kind: str | None = None) -> tuple[str, list[Node]]:
     """What a rests-on query starting at ``name`` starts from: ``(kind, nodes)``.
@@ -264,7 +276,8 @@ def starts_named(store: GraphStore, name: str, set_id: str | None = None, *,
     Returns
     -------
     (str, list of Node)
-        The kind found and its nodes, sorted by id (one per set holding the name).
+        The kind found and its nodes, sorted by id (one per set holding the name); a record that
+        is an alias brings its canonical record with it (:func:`_with_canonical`).
 
     Raises
     ------
@@ -287,7 +300,7 @@ def starts_named(store: GraphStore, name: str, set_id: str | None = None, *,
     for k in kinds:
         found = _named(store, START_KINDS[k], name, set_id)
         if found:
-            return k, found
+            return k, (_with_canonical(store, found) if k == "record" else found)
     raise unknown_record(store, name, set_id, also=[START_KINDS[k] for k in kinds if k != "record"])
 
 

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from domain.checks import MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
-                         citation_line, citation_member, declaration_of, field_of, field_part_of, flaws_of,
+                         citation_line, citation_member, declaration_of, is_alias, field_of, field_part_of, flaws_of,
                          member_identity_of, member_of, member_path, named_reference_name, pinning_of, record_id_of,
                          record_of, section_of, source_of, stated_by, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
@@ -69,6 +69,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+    "unaccounted-record-id": ("warning", "issue 23: a record ID in prose that is no citation, declaration, alias "
+                                         "or ignored occurrence (a form the parser does not know)"),
 }
 """Every graph rule: code → (severity, rule and source). Set assembly adds its own codes
 (``ingest.sets``: ``malformed-frontmatter``, ``unknown-member-type``, ``parse-error`` …)."""
@@ -150,7 +152,8 @@ class _Checker:
             blocks.sort(key=block_position)
         self.records = store.find_nodes(Label.RECORD, set_id=set_id)
         ids = [r.id for r in self.records]
-        self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF], direction=Direction.OUT)
+        self.record_out = store.edges(ids, kinds=[EdgeKind.DECLARED_IN, EdgeKind.PART_OF, EdgeKind.SUPERSEDED_BY],
+                                      direction=Direction.OUT)
         self.record_in = store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.ANNOTATES], direction=Direction.IN)
         self.bodies = self._bodies()
 
@@ -186,9 +189,14 @@ class _Checker:
                         stack.pop()
                     stack.append((n, level, section.kind in ("declaration", "annotation")))
                 elif n.label == Label.STATEMENT:
+                    if n.get("closes_record"):  # the loader's nesting: it ends the declaration before it
+                        while stack and stack[-1][2] and section_of(stack[-1][0]).kind == "declaration":
+                            stack.pop()
                     record = next((s for s, _, is_record in reversed(stack) if is_record), None)
                     if record is not None:
                         out[record.id].append(n)
+                    if stack and stack[-1][0].get("heading_form") == "row":
+                        stack.pop()  # a declaring table row is its record's whole body (the loader's nesting)
         return out
 
     def in_record(self, section: Node) -> list[Node]:
@@ -248,8 +256,14 @@ class _Checker:
                              f"{what} heading {section_of(node).heading!r} does not name a well-formed record ID")
 
     def statements(self) -> None:
-        """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed."""
+        """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed,
+        unaccounted-record-id (statements and headings)."""
         for node in self.nodes.values():
+            if node.label == Label.SECTION and (flaws := flaws_of(node)) is not None:
+                for token in flaws.unaccounted_ids:
+                    self.add("unaccounted-record-id", node.set_id or "", node.id,
+                             f"{token} in a heading is neither cited, declared, aliased nor ignored: a form the "
+                             "parser does not read")
             if node.label != Label.STATEMENT:
                 continue
             flaws = flaws_of(node)
@@ -266,6 +280,10 @@ class _Checker:
             for token, reason in flaws.unexpanded_ranges:
                 self.add("record-range", set_id, node.id,
                          f"record range {token!r} cannot be expanded exactly ({reason}): only its ends are cited")
+            for token in flaws.unaccounted_ids:
+                self.add("unaccounted-record-id", set_id, node.id,
+                         f"{token} is neither cited, declared, aliased nor ignored here: a form the parser "
+                         "does not read")
             if flaws.unattributed:
                 self.add("unattributed-quotation", set_id, node.id, "blockquote without a `> --- `path`` attribution")
             if flaws.part_of_malformed:
@@ -302,6 +320,8 @@ class _Checker:
             set_id, rid = section.set_id or "", declaration.record_id
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
+            if not labels:  # G1: the kind section's opening sentence states every record's status (issue 23 item 8)
+                labels = Counter(str(entry[0]).lower() for entry in section.get("inherited_statuses") or ())
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
                 # G2 sets (numbered IDs) predate the rule, as they predate the route fields
@@ -356,8 +376,9 @@ class _Checker:
                     self.add("link-target", set_id, e.src,
                              f"{record_id_of(record)} is cited in {member}, but declared in "
                              f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
-            if declared or not citing:
-                continue
+            if declared or not citing or any(e.kind == EdgeKind.SUPERSEDED_BY and is_alias(e)
+                                             for e in self.record_out[record.id]):
+                continue  # an alias (a retired proposal tag, issue 23 item 7) is its canonical record
             expected = {citation_member(e) for e in citing if citation_member(e)}
             role = _ANALYST_ROLES.get(record_of(record).analyst, "runtime")
             named_present = [m for m in expected if m in present[set_id]]

@@ -20,19 +20,23 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from graph.errors import ParseError, SourceSpan
-from ingest.citations import extract_citations, split_cell_citations
+from ingest.citations import extract_citations, split_cell_citations, with_heading_records
 from domain.grammar import (
     EMPTY_KIND,
     RECORD_ID,
     SOURCE_ID,
     MemberType,
+    declaring_table,
+    kind_statuses,
+    mapping_table,
     member_type,
+    row_declaration,
     system_from_title,
 )
 from domain.model import Citation, Quotation, Source
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
-from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, register_pin
+from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, status_facts
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
            "source_pins_from_prose"]
@@ -43,6 +47,7 @@ _TABLE_SEPARATOR = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
 _ANNOTATION_HEADING = re.compile(rf"^On ({RECORD_ID.pattern})(?: \u2014 (.+))?$")  # G2/G3 add `— label` (§4.6)
 _DECLARATION = re.compile(rf"^({RECORD_ID.pattern})(?: \u2014(?: (.+))?)?$")  # `ID —`: a G1 inline declaration
 _FIELD = re.compile(r"^(?:- )?([A-Z][^:\n]{0,80}?):\s+(\S.*)$")
+_ANNOTATIONS_H3 = re.compile(r"^Annotations(?: of [^.:;]{1,80})?$")  # G1 `### Annotations of runtime records`
 _SOURCE_ROW = re.compile(r"^SRC-\d+$")
 _FREE_HEADING_MAX = 100
 _KIND_NAMES = {name: kind for kind, name in KIND_HEADINGS}
@@ -200,6 +205,18 @@ class _Context:
     h3_kind: str = ""
     annotates: str | None = None
     in_declaration: bool = False
+    declaration: str | None = None
+    """The record the open declaration declares."""
+    inline: bool = False
+    """The open declaration is a G1 inline one (rendered ``ID —``): a paragraph opening with
+    another record ID ends it (issue 23 item 8)."""
+    annotations_h3: bool = False
+    kind_statuses: list[list[str]] | None = None
+    heading_ids: list[tuple[str, int]] = field(default_factory=list)
+    """(record ID, line) pairs the open ledger heading names (issue 23 item 10)."""
+    id_table: list[str] | None = None
+    """Header cells of the declaring table just before (GRAMMAR §0; a fragment after a blank line
+    continues it)."""
     blocks: list[ParsedBlock] = field(default_factory=list)
     pins: list[Source] = field(default_factory=list)
     checked: int = 0
@@ -215,12 +232,17 @@ def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
         return 2, "section", {}
     if line in _KIND_NAMES and ctx.h2 == "Shared records":
         return 3, "kinds", {"record_kind": _KIND_NAMES[line]}
-    if line in ctx.member.subsections:
+    if line in ctx.member.subsections or _ANNOTATIONS_H3.match(line):
         return 3, "subsection", {}
-    if ctx.h2 == "Annotations" and (m := _ANNOTATION_HEADING.match(line)):
+    if (ctx.h2 == "Annotations" or ctx.annotations_h3) and (m := _ANNOTATION_HEADING.match(line)):
         return 4, "annotation", {"annotates": m.group(1)}
     if ctx.h2 == "Shared records" and ctx.h3_kind and (m := _DECLARATION.match(line)):
         return 4, "declaration", {"record_id": m.group(1), "label": m.group(2)}
+    if (ctx.h2 != "Shared records" and _DECLARATION.match(line) and " \u2014 " in line
+            and len(line) < _FREE_HEADING_MAX and line[-1] not in ".:;,)"):
+        return 4, "subsection", {"ledger": True}  # `RTE-5 — acceptance` heading a ledger block (item 10)
+    if ctx.heading_ids and len(line) < _FREE_HEADING_MAX and line[-1] not in ".:;,)" and not _FIELD.match(line):
+        return 4, "subsection", {}  # a short unpunctuated line ends a ledger block: the next heading
     if (
         ctx.h2 in ctx.member.free
         and len(line) < _FREE_HEADING_MAX
@@ -333,21 +355,32 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
 
 def _block(ln: _Line, gap: str, ctx: _Context) -> None:
     line = ln.text
+    ctx.id_table = None  # a table fragment continues a declaring table only right after it
     heading = _heading(line, ctx)
     if heading:
         level, kind, extra = heading
         if level == 2:
             ctx.h2, ctx.h3_kind, ctx.annotates, ctx.in_declaration = line, "", None, False
+            ctx.kind_statuses, ctx.annotations_h3 = None, False
         elif kind == "kinds":
-            ctx.h3_kind, ctx.in_declaration = line, False
+            ctx.h3_kind, ctx.in_declaration, ctx.kind_statuses, ctx.annotations_h3 = line, False, None, False
         elif kind == "annotation":
-            ctx.annotates = extra["annotates"]
+            ctx.annotates, ctx.in_declaration = extra["annotates"], False
         elif kind == "declaration":
-            ctx.in_declaration = True
+            ctx.in_declaration, ctx.annotates, ctx.declaration = True, None, extra["record_id"]
+            ctx.inline = extra.get("label") is None and line.endswith("\u2014")
+            if ctx.kind_statuses:
+                extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
         elif level == 3:
-            ctx.h3_kind, ctx.in_declaration = "", False
+            ctx.h3_kind, ctx.in_declaration, ctx.kind_statuses = "", False, None
+            ctx.annotations_h3 = bool(_ANNOTATIONS_H3.match(line))
+        citations: tuple = ()
+        ctx.heading_ids = []
+        if extra.pop("ledger", False):
+            citations = tuple(c for c in extract_citations(line) if c.target_kind == "record")
+            ctx.heading_ids = list(dict.fromkeys((c.target, ln.number) for c in citations))
         ctx.blocks.append(ParsedBlock("heading", ln.number, line, gap, text=line, level=level,
-                                      section_kind=kind, extra=extra))
+                                      section_kind=kind, extra=extra, citations=citations))
         return
     if EMPTY_KIND.match(line):
         ctx.blocks.append(ParsedBlock("empty_marker", ln.number, line, gap, text=line))
@@ -359,14 +392,30 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
     kind = "paragraph"
     extra: dict = {}
     citations = extract_citations(line)
+    if ctx.heading_ids:
+        citations = with_heading_records(citations, ctx.heading_ids, len(line))
+    if ctx.in_declaration and ctx.inline and (opening := RECORD_ID.match(line)) and opening.group() != ctx.declaration:
+        ctx.in_declaration = False  # as in Markdown: the paragraph ends the inline declaration
+        extra["closes_record"] = True
     if line.startswith(AMENDMENT):
         kind, extra = "amendment", amendment_facts(line, citations)
     elif line.startswith(CONFLICT):
         kind = "conflict"
     elif ctx.in_declaration and (m := _FIELD.match(line)):
-        kind, extra = "field", {"label": m.group(1), "value": m.group(2)}
+        label = m.group(1)
+        # the rendering drops list markers: a field is a bullet, but for the `Part of:` line (§4.7)
+        kind, extra = "field", {"label": label, "value": m.group(2), "form": "line" if label == "Part of" else "bullet"}
     elif ctx.annotates:
         kind = "annotation_body"
+    elif (ctx.h2 == "Shared records" and ctx.h3_kind and not ctx.in_declaration
+          and (stated := kind_statuses(line))):
+        ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
+        extra["kind_statuses"] = stated
+    extra.update(id_findings(line))
+    if ctx.in_declaration or ctx.annotates:
+        statuses = status_facts(line, extra.get("label"), extra.get("value"), extra.get("form"))
+        if statuses:
+            extra["statuses"] = statuses
     ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=citations, extra=extra))
 
 
@@ -397,31 +446,61 @@ def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> Non
 
 def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tuple[int, int]:
     """Consume a pipe table starting at ``rest[i]``: one ``table_header`` block (header and
-    separator rows) and one ``table_row`` block per row (GRAMMAR §9 rule 6)."""
+    separator rows) and one ``table_row`` block per row (GRAMMAR §9 rule 6). A table whose header's
+    first cell is ``ID`` declares its rows' records as in Markdown (:func:`~domain.grammar.declaring_table`),
+    and rows after a blank line that open with a record ID continue it without a header."""
     header = rest[i]
     j = i + 1
-    if j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text) and rest[j].number == header.number + 1:
-        end = rest[j]
-        j += 1
-    else:
-        end = header
-    header_cells = [c for c, _ in table_cells(header.text)]
+    fragment = (ctx.id_table is not None and not (j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text))
+                and row_declaration([c for c, _ in table_cells(header.text)]) is not None)
     table = "limitations" if ctx.h2.startswith("Limitations") else ("register" if ctx.h2 == "Source register" else "table")
-    ctx.blocks.append(ParsedBlock("table_header", header.number, text[header.start : end.end], gap,
-                                  text=header.text, extra={"cells": header_cells, "table": table}))
+    if fragment:
+        header_cells, prev_end, j = ctx.id_table, None, i
+    else:
+        if j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text) and rest[j].number == header.number + 1:
+            end = rest[j]
+            j += 1
+        else:
+            end = header
+        header_cells = [c for c, _ in table_cells(header.text)]
+        ctx.blocks.append(ParsedBlock("table_header", header.number, text[header.start : end.end], gap,
+                                      text=header.text, extra={"cells": header_cells, "table": table}))
+        prev_end = end.end
+    ctx.id_table = None
+    declares = declaring_table(header_cells)
     cite_cols = citation_columns(ctx.h2, header_cells)
-    prev_end = end.end
-    while j < len(rest) and rest[j].text.startswith("|") and rest[j].number == rest[j - 1].number + 1:
+    while j < len(rest) and rest[j].text.startswith("|") and (j == i or rest[j].number == rest[j - 1].number + 1):
         row = rest[j]
+        row_gap = gap if prev_end is None else text[prev_end : row.start]
         cells = table_cells(row.text)
-        extra: dict = {"cells": [c for c, _ in cells], "table": table}
+        plain = [c for c, _ in cells]
+        extra: dict = {"cells": plain, "table": table}
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
             extra["source_id"] = cells[0][0]
             ctx.pins.append(register_pin([c.replace("\\|", "|") for c, _ in cells]))
+        if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
+            if plain[0] != plain[1]:
+                extra["aliases"] = [[plain[0], plain[1]]]
+        declared = row_declaration(plain) if declares else None
+        citations = row_citations(cells[1:] if declared else cells, {n - 1 for n in cite_cols} if declared else cite_cols)
+        if declared is not None:
+            heading = {"record_id": declared, "heading_form": "row", "label": plain[1] if len(plain) > 1 and plain[1] else None}
+            if ctx.kind_statuses:
+                heading["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
+            ctx.blocks.append(ParsedBlock("heading", row.number, "", row_gap, text=declared, level=4,
+                                          section_kind="declaration", extra=heading))
+            row_gap = ""
+            extra["declares"] = declared
+        extra.update(id_findings(row.text))
+        if declared is not None:
+            statuses = status_facts(row.text, None, None, None)
+            if statuses:
+                extra["statuses"] = statuses
         ctx.blocks.append(ParsedBlock(
-            "table_row", row.number, row.text, text[prev_end : row.start], text=row.text,
-            citations=row_citations(cells, cite_cols), extra=extra,
+            "table_row", row.number, row.text, row_gap, text=row.text, citations=citations, extra=extra,
         ))
         prev_end = row.end
         j += 1
+    ctx.id_table = header_cells if declares else None
+    ctx.in_declaration = False if declares else ctx.in_declaration
     return j, prev_end

@@ -206,7 +206,7 @@ def test_stats_and_ingest_tables_fit_80_columns(home, tmp_path):
         assert max(len(line) for line in rows) <= 80, args
     stats = piped("stats", home=home).stdout
     assert ("tolaria  documents 2  statements 54  records 24  record occurrences 72\n"
-            "    source files 9  quotations 4\n") in stats
+            "    source files 9  quotations 4  unaccounted IDs 0\n") in stats
 
 
 def test_rests_on_csv_has_every_row_in_full(home, seeds_store):

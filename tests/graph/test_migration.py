@@ -43,7 +43,10 @@ def home(tmp_path) -> Path:
 def test_every_query_answers_as_the_former_store_did(home):
     store = open_embedded(home)
     assert store.counts() == ANSWERS["counts"] and store.counts()["nodes"] == 738
-    assert plain(shapes.plain(stats(store))) == ANSWERS["stats"]
+    answered = plain(shapes.plain(stats(store)))
+    for row in answered["sets"]:
+        assert row.pop("unaccounted") == 0  # issue 23: unaccounted record IDs, not in the former answers
+    assert answered == ANSWERS["stats"]
     records = store.find_nodes(Label.RECORD)
     assert len(records) == len(ANSWERS["rests_on"]) == 82
     for record in records:

@@ -186,3 +186,61 @@ def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
 
     assert answer(plain, set_id) == answer(markdown, IM01_SET)
     assert len(answer(markdown, IM01_SET)) == 17
+
+
+# -- every real Markdown set rendered to plain text (issue 23, item 11) ------------------------------
+
+
+REAL_MD_SETS = [
+    # every set under corpus/ with Markdown members (the seeds are plain text already)
+    "AAS-2026-09-21-supermemory-01", "AAS-2026-09-25-aide2-01", "AAS-2026-09-25-fragility-grid-01",
+    "AAS-2026-09-26-mem0-01", "AAS-2026-09-27-napkin-02", "AAS-2026-09-30-instinctual-memory-02",
+    "AAS-2026-10-01-instinctual-memory-01", "AAS-2026-10-02-instinctual-memory-01",
+    "AAS-2026-10-04-dynamic-cheatsheet-01",
+]
+
+
+@pytest.fixture(scope="module")
+def corpus_markdown():
+    from tests.analysis_sets import stage
+    from tests.conftest import CORPUS
+
+    store, _ = stage(CORPUS)
+    return store
+
+
+def test_the_real_markdown_sets_are_all_tried(corpus_markdown):
+    assert sorted({d.set_id for d in corpus_markdown.find_nodes(Label.DOCUMENT)
+                   if d.get("format") == "md"}) == REAL_MD_SETS
+
+
+def _facts(store, set_id):
+    """Per member role: the multiset of the record/source IDs each citing statement cites, the
+    multiset of stated statuses, and the findings of ``check`` by code."""
+    from collections import Counter
+
+    from queries.validation import check
+
+    out = {}
+    for tree in document_trees(store, set_id=set_id):
+        cites = Counter(frozenset(c.target for c in b.citations if c.target_kind in ("record", "source"))
+                        for b in tree.blocks if not b.is_section)
+        cites.pop(frozenset(), None)
+        statuses = Counter(tuple(map(tuple, b.props.get("statuses"))) for b in tree.blocks if b.props.get("statuses"))
+        out[tree.document.get("role")] = (cites, statuses)
+    findings = Counter(f.code for f in check(store, set_id=set_id).findings)
+    return out, findings
+
+
+@pytest.mark.parametrize("set_id", REAL_MD_SETS)
+def test_every_real_set_in_plain_text_cites_states_and_finds_what_its_markdown_does(corpus_markdown, set_id):
+    trees = document_trees(corpus_markdown, set_id=set_id)
+    parsed = [parse_plaintext(plaintext_of(t).encode("utf-8"),
+                              t.document.get("path").rsplit("/", 1)[-1].rsplit(".", 1)[0] + ".txt") for t in trees]
+    plain = SQLiteStore(None)
+    (plain_set,) = ingest_parsed(plain, parsed).sets
+    md_members, md_findings = _facts(corpus_markdown, set_id)
+    txt_members, txt_findings = _facts(plain, plain_set)
+    assert txt_members == md_members
+    assert txt_findings == md_findings
+    assert sum(len(c) for c, _ in md_members.values()) > 0

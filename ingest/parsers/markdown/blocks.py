@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from markdown_it.token import Token
 
-from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER
+from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER, RECORD_ID, kind_statuses
 from domain.model import Citation, Quotation
 from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, field_extra, statement
 from ingest.parsers.markdown.inline import GITHUB_BLOB, Link, bold_label, inline_lines, render_inline
 from ingest.parsers.markdown.records import heading, inline_declaration
-from ingest.parsers.markdown.tables import parse_table
+from ingest.parsers.markdown.tables import parse_table, table_fragment
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts
 
 __all__ = ["top_block"]
@@ -33,6 +33,8 @@ def top_block(tokens: list[Token], i: int, close: int, base: int, b: Builder, ct
         if parts:
             _split_at_part_of(first, parts, stop, b, ctx)
             return
+    if tok.type not in ("paragraph_open", "table_open"):
+        ctx.id_table = None
     if tok.type == "heading_open":
         heading(tokens[i + 1], int(tok.tag[1:]), first, stop, b, ctx)
     elif tok.type == "paragraph_open":
@@ -93,6 +95,9 @@ def _blocks_of(first: int, stop: int, b: Builder, ctx: Context) -> None:
 
 
 def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -> None:
+    if table_fragment(first, stop, b, ctx):
+        return
+    ctx.id_table = None  # a fragment continues a declaring table only right after it
     if inline_declaration(inline, first, stop, b, ctx):
         return
     text, links = render_inline(inline.children)
@@ -106,7 +111,18 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
     if text.startswith(CONFLICT):
         statement(b, ctx, "conflict", first, stop, text, links=links)
         return
+    if (ctx.declaration is not None and ctx.declaration.get("heading_form") == "inline"
+            and (opening := RECORD_ID.match(text)) and opening.group() != ctx.declaration.get("record_id")):
+        # G1: an inline declaration's body ends at a paragraph that opens with another record ID
+        # (issue 23 item 8); the paragraph is the kind section's, not the record's
+        ctx.declaration = None
+        statement(b, ctx, "paragraph", first, stop, text, links=links, closes_record=True)
+        return
     in_record = ctx.declaration is not None or ctx.annotation is not None
+    if not in_record and ctx.h2 == "Shared records" and ctx.record_kind and (stated := kind_statuses(text)):
+        ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
+        statement(b, ctx, "paragraph", first, stop, text, links=links, kind_statuses=stated)
+        return
     ledger = ctx.h2 == "Authority-route ledger" and text.startswith("Route ID:")
     if in_record or ledger:
         per_line = [render_inline(line) for line in inline_lines(inline.children)]

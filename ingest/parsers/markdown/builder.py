@@ -14,11 +14,13 @@ from markdown_it.token import Token
 
 from domain.grammar import RECORD_ID, MemberType, anchor_record
 from graph.errors import ParseError, SourceSpan
-from ingest.citations import extract_citations
+from ingest.citations import extract_citations, with_heading_records
 from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
+from domain.model import Citation
 from ingest.parsers.parsed import ParsedBlock
 
-__all__ = ["MD", "Context", "Builder", "closing", "statement", "field_extra", "LABEL"]
+__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "heading_citations", "field_extra",
+           "LABEL"]
 
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -43,6 +45,18 @@ class Context:
     declaration: dict | None = None
     annotation: str | None = None
     first_in_record: bool = False
+    h3: str = ""
+    heading_ids: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    """Open headings that are no declaration or annotation but name records (a ledger's ``### RTE-5
+    — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites
+    (issue 23 item 10)."""
+    kind_statuses: list[list[str]] | None = None
+    """Statuses the open kind section's opening sentence states for every record under it
+    (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
+    id_table: list[str] | None = None
+    """Header cells of the last table under the open heading whose first header cell is ``ID``
+    (a declaring table, GRAMMAR §0; G1 kind sections): a headerless fragment of rows after it
+    continues it."""
 
 
 @dataclass
@@ -78,6 +92,16 @@ class Builder:
         return block
 
 
+def open_declaration(ctx: Context, extra: dict[str, Any]) -> dict[str, Any]:
+    """Enter the declaration whose heading facts are ``extra`` (a record's ``record_id``,
+    ``label``, ``heading_form``), adding the statuses its kind section states for every record
+    under it as ``inherited_statuses`` (G1, issue 23 item 8); returns ``extra``."""
+    if ctx.kind_statuses:
+        extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
+    ctx.declaration, ctx.annotation, ctx.first_in_record = extra, None, True
+    return extra
+
+
 def closing(tokens: list[Token], i: int) -> int:
     """Index of the token closing ``tokens[i]`` (``i`` itself for self-contained tokens)."""
     if tokens[i].nesting != 1:
@@ -101,6 +125,8 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
     if scan:
         if citations is None:
             citations = with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
+        if ctx.heading_ids:
+            citations = heading_citations(citations, ctx, len(text))
         extra.update(id_findings(text))
         if ctx.declaration is not None or ctx.annotation is not None:
             statuses = status_facts(text, extra.get("label"), extra.get("value"), extra.get("form"))
@@ -124,6 +150,13 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
                 and not ctx.declaration.get("label")):
             ctx.declaration["label"] = extra.get("value")
     return block
+
+
+def heading_citations(citations, ctx: Context, length: int) -> tuple[Citation, ...]:
+    """``citations`` and, for each record an open ledger heading names that they do not cite, a
+    citation of form ``heading`` (:func:`ingest.citations.with_heading_records`)."""
+    return with_heading_records(citations, [r for level in sorted(ctx.heading_ids) for r in ctx.heading_ids[level]],
+                                length)
 
 
 def field_extra(label: str, value: str, form: str, raw: str, ctx: Context) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""Inline Markdown: the plain text of inline tokens and the links in it (GRAMMAR §9), the
-citations a link makes (§5) and the facts a statement's text carries: ID findings (§1.1, §1.2),
-conclusion statuses (§4.4) and run-on fields.
+"""Inline Markdown: the plain text of inline tokens and the links in it (GRAMMAR §9) and the
+citations a link makes (§5). The facts a statement's plain text carries (ID findings, statuses,
+run-on fields) are :mod:`ingest.statements`', shared with the plain-text parser.
 """
 
 from __future__ import annotations
@@ -12,18 +12,9 @@ from pathlib import PurePosixPath
 
 from markdown_it.token import Token
 
-from domain.grammar import (
-    ID_LIKE,
-    MEMBER_FILES,
-    RECORD_ID,
-    SOURCE_RANGE,
-    STATUS_IN_PROSE,
-    STATUS_LABEL,
-    anchor_record,
-    record_ranges,
-    split_status,
-)
+from domain.grammar import MEMBER_FILES, RECORD_ID, anchor_record
 from domain.model import Citation
+from ingest.statements import id_findings, run_on_fields, status_facts  # re-exported: shared by both parsers
 
 __all__ = ["Link", "render_inline", "inline_lines", "bold_label", "link_citations", "with_links", "shift", "id_findings", "status_facts", "run_on_fields", "GITHUB_BLOB"]
 
@@ -205,55 +196,3 @@ def shift(citations, offset: int) -> list[Citation]:
     """``citations`` with every offset (token and span) moved by ``offset`` characters."""
     return [replace(c, start=c.start + offset, end=c.end + offset, span_start=c.span_start + offset,
                     span_end=c.span_end + offset) for c in citations]
-
-
-def id_findings(text: str) -> dict[str, list[str]]:
-    """Malformed ID-shaped tokens and refused ranges in one statement's plain text (GRAMMAR §1)."""
-    out: dict[str, list[str]] = {}
-    # Each scan only runs when its literal is in the text: ID_LIKE needs an analyst prefix and
-    # ``-``, SOURCE_RANGE ``SRC-``, record ranges ``through`` or ``–`` (most statements have none).
-    if "RT-" in text or "MEM-" in text or "EPI-" in text:
-        malformed = [m.group() for m in ID_LIKE.finditer(text) if not RECORD_ID.fullmatch(m.group())]
-        if malformed:
-            out["malformed_ids"] = malformed
-    if "SRC-" in text:
-        ranges = [m.group() for m in SOURCE_RANGE.finditer(text)]
-        if ranges:
-            out["source_ranges"] = ranges
-    ranges = record_ranges(text)
-    if any(r.reason is None for r in ranges):
-        out["record_ranges"] = [r.text for r in ranges if r.reason is None]
-    if any(r.reason is not None for r in ranges):
-        out["unexpanded_ranges"] = [[r.text, r.reason] for r in ranges if r.reason is not None]
-    return out
-
-
-def status_facts(text: str, label: str | None, value: str | None, form: str | None) -> list[list[str]]:
-    """Conclusion-status fields stated by one statement (GRAMMAR §4.4), each ``[label, value]`` or
-    ``[label, value, qualifier]`` (:func:`~domain.grammar.split_status`): a ``label: value`` bullet
-    or line gives its whole value (so ``wired; observed`` is kept whole and refused); bold bullets
-    and run-on prose (G2) give each ``… conclusion status: value`` (or ``… conclusion status
-    `wired```, no colon) up to the next ``;`` or ``.``."""
-    if (label is not None and form in ("bullet", "line") and STATUS_LABEL.match(label)
-            and not STATUS_IN_PROSE.search(value or "")):
-        stated = [(label, value or "")]
-    else:
-        stated = [(m.group(1), m.group(2)) for m in STATUS_IN_PROSE.finditer(text)]
-    out = []
-    for name, raw in stated:
-        status, qualifier = split_status(raw)
-        out.append([name.strip(), status] + ([qualifier] if qualifier else []))
-    return out
-
-
-_RUN_ON_LABEL = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w/,' -]{2,80}?):\s")
-
-
-def run_on_fields(text: str) -> list[list[str]]:
-    """``[label, value]`` pairs of a run-on prose record body (G2: ``Source-native identity: …
-    Representational form: … Storage substrate: …``, GRAMMAR §4.3); empty unless it has two."""
-    marks = list(_RUN_ON_LABEL.finditer(text))
-    if len(marks) < 2:
-        return []
-    return [[m.group(1).strip(), text[m.end():nxt.start() if nxt else len(text)].strip()]
-            for m, nxt in zip(marks, [*marks[1:], None])]

@@ -12,7 +12,8 @@ from markdown_it.token import Token
 
 from domain.grammar import RECORD_ID
 from domain.vocabulary import KIND_HEADINGS
-from ingest.parsers.markdown.builder import Builder, Context, statement
+from ingest.parsers.markdown.builder import Builder, Context, open_declaration, statement
+from ingest.citations import extract_citations
 from ingest.parsers.markdown.inline import Link, link_citations, render_inline
 
 __all__ = ["heading", "inline_declaration"]
@@ -30,6 +31,11 @@ _DECLARATION_LIKE = re.compile(r"^([A-Z]{2,}(?:-[A-Za-z0-9]+)+)(?:\s|$)")
 _INLINE_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})[ \t]+(\u2014)[ \t]+(?=\S)")
 
 
+_ANNOTATIONS_H3 = re.compile(r"(?i)^annotations\b")
+"""An H3 that holds annotations under another H2 (G1: ``### Annotations of runtime records``;
+GRAMMAR §4.6 puts them directly under ``## Annotations``; issue 23 item 4)."""
+
+
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
 
 
@@ -42,13 +48,19 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     text = text.strip()
     extra: dict[str, Any] = {}
     kind = "subsection"
+    ctx.id_table = None
+    ctx.heading_ids = {n: ids for n, ids in ctx.heading_ids.items() if n < max(level, 2)}
     if level <= 2:
         extra = {"h1": True} if level == 1 else {}
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
+        ctx.kind_statuses, ctx.h3 = None, ""
     elif level == 3:
+        ctx.h3 = text
         within_kind = ctx.record_kind
         ctx.declaration, ctx.annotation, ctx.record_kind = None, None, None
+        if not (ctx.h2 == "Shared records" and within_kind and _DECLARATION.match(text)):
+            ctx.kind_statuses = None  # a new H3 opens a new kind section (a G1 H3 declaration stays in it)
         if ctx.h2 == "Shared records" and text in _KIND_NAMES:
             kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
             extra = {"record_kind": ctx.record_kind}
@@ -56,7 +68,7 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
             # G1 (the Napkin result): `### CMP-1 — Label` under the `### Components` kind heading
             kind, ctx.record_kind = "declaration", within_kind
             extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-            ctx.declaration, ctx.first_in_record = extra, True
+            open_declaration(ctx, extra)
     elif level == 4:
         ctx.declaration, ctx.annotation = None, None
         if ctx.h2 == "Shared records" and ctx.record_kind:
@@ -64,10 +76,10 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
             if m:
                 kind = "declaration"
                 extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-                ctx.declaration, ctx.first_in_record = extra, True
+                open_declaration(ctx, extra)
             elif like := _DECLARATION_LIKE.match(text):
                 extra = {"malformed_declaration": like.group(1)}
-        elif ctx.h2 == "Annotations" and text.startswith("On"):
+        elif (ctx.h2 == "Annotations" or _ANNOTATIONS_H3.match(ctx.h3)) and text.startswith("On"):
             record, label = _annotated(text, links, ctx.file_name)
             if record:
                 kind = "annotation"
@@ -75,7 +87,14 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
                 ctx.annotation, ctx.first_in_record = record, True
             else:
                 extra = {"malformed_annotation": text}
-    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra)
+    citations: tuple = ()
+    if kind == "subsection" and not extra:
+        # a ledger heading naming records (`### RTE-5 — …`, issue 23 item 10) cites them, and so
+        # does every statement under it (:func:`~ingest.parsers.markdown.builder.heading_citations`)
+        citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
+        if citations:
+            ctx.heading_ids[level] = list(dict.fromkeys((c.target, first + 1) for c in citations))
+    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra, citations=citations)
 
 
 def _annotated(text: str, links: list[Link], own_file: str) -> tuple[str | None, str | None]:
@@ -109,10 +128,9 @@ def inline_declaration(inline: Token, first: int, stop: int, b: Builder, ctx: Co
     lead = m.end()
     body = text[lead:]
     label = re.split(r"\.(?:\s|$)", body, maxsplit=1)[0].strip() or None
-    extra = {"record_id": m.group(1), "label": label, "heading_form": "inline"}
+    extra = open_declaration(ctx, {"record_id": m.group(1), "label": label, "heading_form": "inline"})
     b.emit_at("heading", first, start, start + m.end(2), text=m.group(1), level=4, section_kind="declaration",
               extra=extra)
-    ctx.declaration, ctx.first_in_record = extra, True
     shifted = [replace(link, start=link.start - lead, end=link.end - lead) for link in links if link.start >= lead]
     _, end, _ = b.bounds(first, stop)
     statement(b, ctx, "paragraph", first, stop, body, links=shifted, at=(start + lead, end))

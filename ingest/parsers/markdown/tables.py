@@ -11,14 +11,15 @@ from typing import Any
 
 from markdown_it.token import Token
 
+from domain.grammar import declaring_table, mapping_table, row_declaration
 from domain.model import Citation
 from ingest.citations import extract_citations, split_cell_citations
-from ingest.parsers.markdown.builder import Builder, Context, closing, statement
+from ingest.parsers.markdown.builder import MD, Builder, Context, closing, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, render_inline, shift, with_links
 from ingest.parsers.plaintext import citation_columns
 from ingest.statements import register_pin
 
-__all__ = ["escaped_split", "library_escaped_split", "parse_table"]
+__all__ = ["escaped_split", "library_escaped_split", "parse_table", "table_fragment"]
 
 
 def escaped_split(row: str) -> list[str]:
@@ -100,7 +101,10 @@ def _row(cells: list[tuple[str, list[Link], list[Token]]]) -> tuple[str, list[tu
 
 def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, ctx: Context) -> None:
     """A pipe table: one ``table_header`` block (header and separator rows) and one ``table_row``
-    per body row (GRAMMAR §7); Source register rows also pin their source."""
+    per body row (GRAMMAR §7); Source register rows also pin their source. A table whose header's
+    first cell is ``ID`` declares the record each row opens with (:func:`~domain.grammar.declaring_table`);
+    a proposal-to-canonical mapping table makes each row's first ID an alias of its second
+    (:func:`~domain.grammar.mapping_table`)."""
     rows = [j for j in range(i, close) if tokens[j].type == "tr_open"]
     table = _TABLE_ROLES.get(ctx.h2.strip().lower(), "table")
     header_close = closing(tokens, rows[0])
@@ -111,24 +115,71 @@ def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, 
     header_stop = base + tokens[rows[1]].map[0] if len(rows) > 1 else base + tokens[i].map[1]
     statement(b, ctx, "table_header", first, header_stop, header_text, scan=False,
                cells=header_cells, table=table)
-    cite_cols = citation_columns(ctx.h2, header_cells) if table == "limitations" else {
-        n for n, h in enumerate(header_cells) if "record citations" in h.lower()}
+    ctx.id_table = header_cells if declaring_table(header_cells) else None
     for tr in rows[1:]:
         cells = _cells(tokens, tr, closing(tokens, tr))
-        text, placed = _row(cells)
-        found: list[Citation] = []
-        links: list[Link] = []
-        for n, (cell, offset, cell_links) in enumerate(placed):
-            links.extend(cell_links)
-            if n in cite_cols:
-                found.extend(split_cell_citations(cell, offset))
-            else:
-                found.extend(shift(extract_citations(cell), offset))
-        citations = with_links(found, links, ctx.file_name, ctx.member.projection)
-        extra: dict[str, Any] = {"cells": [c for c, _, _ in cells], "table": table}
-        if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
-            extra["source_id"] = cells[0][0]
-            spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
-            extra["_pin"] = register_pin([c for c, _, _ in cells], identity=spans[0] if spans else None)
-        row_first = base + tokens[tr].map[0]
-        statement(b, ctx, "table_row", row_first, base + tokens[tr].map[1], text, citations=citations, **extra)
+        _body_row(cells, base + tokens[tr].map[0], base + tokens[tr].map[1], header_cells, table, b, ctx)
+
+
+def table_fragment(first: int, stop: int, b: Builder, ctx: Context) -> bool:
+    """File lines ``[first, stop)`` of a paragraph that continue the declaring table before it
+    after a blank line, without its header (G1; issue 23 item 3): every line a pipe row. Emits one
+    ``table_row`` per line as if the header stood above them; whether it was such a fragment."""
+    if ctx.id_table is None:
+        return False
+    lines = b.lines[first:stop]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    if not lines or not all(line.strip().startswith("|") and line.strip().endswith("|") for line in lines):
+        return False
+    for n, line in enumerate(lines):
+        parts = escaped_split(line.strip())[1:-1]
+        cells = []
+        for part in parts:
+            children = MD.parseInline(part.strip())[0].children
+            text, links = render_inline(children)
+            cells.append((text.strip(), links, children or []))
+        _body_row(cells, first + n, first + n + 1, ctx.id_table, "table", b, ctx)
+    return True
+
+
+def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, row_stop: int,
+              header_cells: list[str], table: str, b: Builder, ctx: Context) -> None:
+    """One body row of file lines ``[row_first, row_stop)``: its citations, a register pin, and
+    for a declaring table the declaration of the record in its first cell (a zero-width
+    ``declaration`` heading, ``heading_form`` ``row``, before the row: the row is its body and the
+    declaring cell no citation of it)."""
+    cite_cols = citation_columns(ctx.h2, header_cells) if table == "limitations" else {
+        n for n, h in enumerate(header_cells) if "record citations" in h.lower()}
+    text, placed = _row(cells)
+    plain = [c for c, _, _ in cells]
+    declared = row_declaration(plain) if declaring_table(header_cells) else None
+    found: list[Citation] = []
+    links: list[Link] = []
+    for n, (cell, offset, cell_links) in enumerate(placed):
+        if declared is not None and n == 0:
+            continue
+        links.extend(cell_links)
+        if n in cite_cols:
+            found.extend(split_cell_citations(cell, offset))
+        else:
+            found.extend(shift(extract_citations(cell), offset))
+    citations = with_links(found, links, ctx.file_name, ctx.member.projection)
+    extra: dict[str, Any] = {"cells": plain, "table": table}
+    if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
+        extra["source_id"] = cells[0][0]
+        spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
+        extra["_pin"] = register_pin(plain, identity=spans[0] if spans else None)
+    if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
+        if plain[0] != plain[1]:
+            extra["aliases"] = [[plain[0], plain[1]]]
+    if declared is not None:
+        start = b.starts[row_first]
+        heading = open_declaration(ctx, {"record_id": declared, "heading_form": "row",
+                                         "label": plain[1] if len(plain) > 1 and plain[1] else None})
+        b.emit_at("heading", row_first, start, start, text=declared, level=4, section_kind="declaration",
+                  extra=heading)
+        extra["declares"] = declared
+    statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
+    if declared is not None:
+        ctx.declaration = None

@@ -1,0 +1,88 @@
+"""The accounting invariant (issue 23 item 12): every record-ID-shaped token in a member's prose is
+a citation, a declaration, an alias or an explicitly ignored occurrence.
+
+Both parsers reduce a block to its plain ``text`` and the citations found in it; this module is the
+one place that compares the two, so a form neither parser knows (the next unknown one) is not lost
+silently: each record ID it holds is *unaccounted*, stored on its block as ``unaccounted_ids`` and
+reported by ``citegraph check`` as ``unaccounted-record-id`` (counted by ``stats``).
+
+A token is accounted for when
+
+- a record citation of the block covers it (its token's offsets ``[start, end)`` hold the token:
+  a mention, a citation-group token, a range, a link labelled with it or listing it);
+- it is the record the block declares (``record_id``, a declaring table row's ``declares``) or
+  annotates (``annotates``), or one side of
+  an alias mapping the block states (``aliases``, GRAMMAR notes in :mod:`domain.grammar`), or of an
+  amendment's ``supersedes`` pair;
+- the block is ignored as a whole: quotations, fenced or indented code, raw HTML and rules
+  (GRAMMAR §6: quoted and fenced text yields no citations).
+
+Nothing else is ignored: an ID inside a code span of running prose is cited like any other (the
+plain text the citation rules read has no backticks), so it is accounted by its citation.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Iterable
+
+from domain.grammar import RECORD_ID
+from domain.model import Citation
+from domain.vocabulary import KINDS
+
+_RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
+"""Every record ID holds one of these: most blocks skip the ID scan (as in :mod:`ingest.citations`)."""
+
+__all__ = ["IGNORED_KINDS", "unaccounted_ids"]
+
+IGNORED_KINDS = frozenset({"quotation", "code", "html", "rule"})
+"""Block kinds whose text is explicitly ignored by the invariant (GRAMMAR §6)."""
+
+
+def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: dict) -> list[str]:
+    """The record-ID-shaped tokens of one block's plain ``text`` that nothing accounts for, in
+    order (one entry per occurrence); linear in the text and its citations (a binary search per ID).
+
+    Parameters
+    ----------
+    kind : str
+        The block kind (``paragraph``, ``table_row``, ``heading`` …); :data:`IGNORED_KINDS` give ``[]``.
+    text : str
+        The block's plain text, the text its citations' offsets index.
+    citations : iterable of Citation
+        The block's citations.
+    extra : dict
+        The block's parser facts: ``record_id``, ``annotates``, ``declares`` (a declaring table
+        row's record), ``aliases`` ([alias, canonical]
+        pairs), ``supersedes`` ([old, new] pairs) name records the block accounts for by what it is.
+
+    >>> from ingest.citations import extract_citations
+    >>> text = "Both (OBJ-5/OBJ-9) and RTE-2."
+    >>> unaccounted_ids("paragraph", text, extract_citations(text), {})
+    []
+    >>> unaccounted_ids("paragraph", "See OBJ-1.", (), {})
+    ['OBJ-1']
+    >>> unaccounted_ids("quotation", "See OBJ-1.", (), {})
+    []
+    """
+    if kind in IGNORED_KINDS or not text or not any(mark in text for mark in _RECORD_MARKS):
+        return []
+    matches = list(RECORD_ID.finditer(text))
+    if not matches:
+        return []
+    known = {extra.get("record_id"), extra.get("annotates"), extra.get("declares")}
+    for pair in (*(extra.get("aliases") or ()), *(extra.get("supersedes") or ())):
+        known.update(pair)
+    spans = sorted((c.start, c.end) for c in citations if c.target_kind == "record" and c.end > c.start)
+    starts = [s for s, _ in spans]
+    reach = list(accumulate((e for _, e in spans), max))  # furthest end among spans starting earlier
+    out = []
+    for m in matches:
+        if m.group() in known:
+            continue
+        i = bisect_right(starts, m.start()) - 1  # a span covers m when one starting at or before it ends after it
+        if i >= 0 and reach[i] >= m.end():
+            continue
+        out.append(m.group())
+    return out
