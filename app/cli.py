@@ -261,7 +261,7 @@ def ingest_cmd(
     emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
-         rows=[(d.document if d.document and d.status != "manifest" else d.path,
+         rows=[(d.document or d.path,
                 d.reason or d.status, d.sections, d.statements, d.records, d.citations) for d in rows],
          data=plain(report), footer=[total])
     for d in rows:
@@ -278,8 +278,9 @@ def _other_files(rows) -> str:
     reasons = Counter(d.reason for d in rows if d.reason is not None)
     if not manifests and not reasons:
         return ""
-    names = {"type-definition": "type definition", "instruction": "instruction", "not-a-document": "not a document"}
-    parts = [f"{n} {names.get(r, r)}{'s' * (n != 1 and r != 'not-a-document')}"
+    names = {"type-definition": "type definition", "instruction": "instruction",
+             "unsupported-generation": "unsupported generation", "not-a-document": "not a document"}
+    parts = [f"{n} {names.get(r, r)}{'s' * (n != 1 and r in ('type-definition', 'instruction'))}"
              for r, n in sorted(reasons.items(), key=lambda rn: list(SKIP_REASONS).index(rn[0]))]
     skipped = f"{sum(reasons.values())} skipped ({', '.join(parts)})" if reasons else ""
     listed = ", ".join(filter(None, [f"{manifests} manifest{'s' * (manifests != 1)}" if manifests else "", skipped]))
@@ -410,7 +411,8 @@ def check_cmd(
         for f in report.findings:
             where = f"{f.file}:{f.line}: " if f.file else ""
             out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
-        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}")
+        skipped = f", {report.skipped} file{'s' * (report.skipped != 1)} skipped" if report.skipped else ""
+        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
     if report.errors:
         raise typer.Exit(1)
 

@@ -289,6 +289,7 @@ def member_identity(frontmatter: dict, member: MemberType, path: str | None = No
 SKIP_REASONS = {
     "type-definition": "a type definition of the format",
     "instruction": "an instruction of the format",
+    "unsupported-generation": "an analysis document of a form this citegraph does not read",
     "not-a-document": "no analysis document",
 }
 """Why a file found in the input is not ingested, by stable code (the knowledge base holds
@@ -322,6 +323,9 @@ def skip_reason(file_name: str, folder: str, frontmatter: dict | None) -> tuple[
         return "not-a-document", f"{SKIP_REASONS['not-a-document']}: no frontmatter"
     if type_path is None:
         return "not-a-document", f"{SKIP_REASONS['not-a-document']}: its frontmatter has no `type`"
+    if frontmatter.get("generated-by") == _REVIEW_GENERATOR:
+        return "unsupported-generation", (f"{SKIP_REASONS['unsupported-generation']} (`generated-by: "
+                                          f"{_REVIEW_GENERATOR}`, type {type_path!r}, no `analysis-run`)")
     if type_name == "note":
         return "not-a-document", (f"{SKIP_REASONS['not-a-document']}: a note (type {type_path!r} without "
                                   f"`generated-by: {_REVIEW_GENERATOR}` and `analysis-run`)")
@@ -379,7 +383,7 @@ def classify_token(token: str) -> str:
 _ROLE_WORDS = frozenset(
     "synthesis workflow report runtime memory epistemic reconciliation profile overview boundary "
     "verification analysis agent agentic system agentic-system record synthesis-verification generated review "
-    "result".split()
+    "result lens account".split()
 )
 
 

@@ -245,7 +245,7 @@ class DocumentOutcome:
     """What ingest did with one file of its input (every file is named): ``status`` is
     ``written``, ``unchanged``, ``skipped``, ``missing`` (a member its set's manifest pins but that
     is absent, where the manifest expects it, ingested ``partial``; ``error`` says which pin) or
-    ``manifest`` (a set's ``ARTIFACT.yaml``, consumed by the set ``document`` names). A file
+    ``manifest`` (a set's ``ARTIFACT.yaml``, consumed by the set its ``note`` names). A file
     skipped because it is no analysis document has a ``reason`` (code of
     :data:`domain.grammar.SKIP_REASONS`: ``type-definition``, ``instruction``, ``not-a-document``)
     and a ``note`` saying why; one refused as invalid has its ``error``. Counts are of the
@@ -430,7 +430,7 @@ def ordered_report(loaded: IngestReport, order: Iterable[str], errors: Iterable[
     rows = [outcomes[p] for p in order if p in outcomes and p not in refused]
     rows += [DocumentOutcome(path, None, "skipped", error=str(err)) for path, err in errors]
     rows += [DocumentOutcome(path, None, "missing", error=str(err)) for path, err in gaps]
-    rows += [DocumentOutcome(path, set_id, "manifest",
+    rows += [DocumentOutcome(path, None, "manifest",
                              note=f"the manifest of set {set_id}, pinning {pins} members" if set_id
                              else f"a manifest pinning {pins} members, none of them among the inputs")
              for path, set_id, pins in manifests if path not in refused]

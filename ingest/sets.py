@@ -343,20 +343,26 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
             type_path = fm.data.get("type") if fm is not None else None
             run_id = fm.data.get("run-id") if fm is not None else None
             line = fm.lines.get("type", 2) if fm is not None else 1
+            type_name = PurePosixPath(type_path).stem if isinstance(type_path, str) else None
             code, why = skip_reason(f.name, f.folder, fm.data if fm is not None else None)
-            if named:  # a manifest pins it: it was meant to be a member
-                problems.append(SetProblem("not-a-member", "error", f.path, line,
-                                           f"not an analysis-set member: {why}",
+            if fm is None and named:  # a manifest pins it: it was meant to be a member
+                problems.append(SetProblem("not-a-member", "error", f.path, 1,
+                                           "not an analysis-set member: no YAML frontmatter",
                                            hint="members open with `---` frontmatter naming their `type`"))
-            elif run_id is not None and not (isinstance(type_path, str) and
-                                             PurePosixPath(type_path).stem in NON_MEMBER_TYPES):
-                # it states a run: an analysis document this citegraph cannot read is no silent skip
-                problems.append(SetProblem(
-                    "unknown-member-type", "error", f.path, line,
-                    f"unknown member type {type_path!r}" if isinstance(type_path, str)
-                    else "the frontmatter has no `type`", str(run_id),
-                    "expected an agentic-system analysis member type such as "
-                    "agentic-system-analyses/types/agentic-system-runtime-report.md"))
+            elif named or (run_id is not None and type_name not in NON_MEMBER_TYPES):
+                # pinned, or it states a run: an analysis document that cannot be read is no silent skip
+                if not isinstance(type_path, str):
+                    problems.append(SetProblem("unknown-member-type", "error", f.path, line,
+                                               "the frontmatter has no `type`", str(run_id) if run_id else None))
+                elif type_name in NON_MEMBER_TYPES:
+                    problems.append(SetProblem("not-a-member", "error", f.path, line,
+                                               f"not an analysis-set member: its type is {type_path!r}"))
+                else:
+                    problems.append(SetProblem(
+                        "unknown-member-type", "error", f.path, line, f"unknown member type {type_path!r}",
+                        str(run_id) if run_id is not None else None,
+                        "expected an agentic-system analysis member type such as "
+                        "agentic-system-analyses/types/agentic-system-runtime-report.md"))
             else:
                 problems.append(SetProblem(code, SKIPPED, f.path, 0, why))
             return None
