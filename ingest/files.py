@@ -175,7 +175,7 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = Fa
     gaps = [(p.subject, p.to_error()) for p in assembly.problems if p.severity == "error" and not p.refuses(partial)]
     skips = [p for p in assembly.problems if p.severity == SKIPPED and not strict]
     if not assembly.documents and not problems and not gaps:
-        raise no_members_error(len(skips))
+        raise no_members_error([(p.path, p.message) for p in skips])
     if problems and not skip_invalid:
         raise refusal_of(problems)
     refused = assembly.refused(partial, strict)
@@ -197,8 +197,16 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = Fa
     return ReadResult(parsed, errors, gaps, manifests, [(p.path, p.code, p.message) for p in skips])
 
 
-def no_members_error(skipped: int = 0) -> IngestError:
-    """``no analysis-set members found in the input``, saying how many files were skipped as no
-    analysis document (each is named in the report of a run that has members)."""
-    more = f" ({skipped} file{'s' * (skipped != 1)} skipped as no analysis document)" if skipped else ""
-    return IngestError(NO_MEMBERS[0] + more, hint=NO_MEMBERS[1])
+def no_members_error(skipped: list[tuple[str, str]] = ()) -> IngestError:
+    """``no analysis-set members found in the input``; when files were skipped as no analysis
+    document (``skipped``: their ``(path, reason)`` in input order), placed at the first of them,
+    with its reason and the count of the others.
+
+    >>> str(no_members_error([("notes/README.md", "no analysis document: no frontmatter")]))
+    'notes/README.md:1: no analysis-set members found in the input; no analysis document: no frontmatter'
+    """
+    if not skipped:
+        return IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
+    more = f" (and {len(skipped) - 1} more file{'s' * (len(skipped) != 2)} skipped)" if len(skipped) > 1 else ""
+    return IngestError(f"{NO_MEMBERS[0]}; {skipped[0][1]}{more}", hint=NO_MEMBERS[1],
+                       source=SourceSpan(skipped[0][0], 1))

@@ -378,7 +378,7 @@ class _Pass:
                 yield docs
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
         if not self.documents and not problems and not self.gaps:
-            raise no_members_error(len(self.skipped))
+            raise no_members_error([(p.path, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])])
         if failing:
             raise refusal_of(problems)
 

@@ -103,9 +103,12 @@ def test_strict_makes_each_skipped_file_an_error_and_writes_nothing(store):
 
 
 def test_a_folder_of_type_definitions_alone_has_no_member_and_says_how_many_it_skipped(store):
-    with pytest.raises(IngestError, match=r"^no analysis-set members found in the input \(28 files skipped as no "
-                                          r"analysis document\)$"):
-        ingest_paths(store, [COMMONPLACE / "agentic-system-analyses" / "types"])
+    types = COMMONPLACE / "agentic-system-analyses" / "types"
+    with pytest.raises(IngestError) as refused:
+        ingest_paths(store, [types])
+    assert refused.value.message == ("no analysis-set members found in the input; a type definition of the format "
+                                     "(type 'types/type-spec.md') (and 27 more files skipped)")
+    assert (refused.value.source.path, refused.value.source.line) == (str(types / "agent-memory-analysis-report.md"), 1)
 
 
 def test_check_of_the_kb_folder_names_the_skipped_files(tmp_path):
