@@ -270,8 +270,9 @@ def ingest_cmd(
 
 
 def _other_files(rows) -> str:
-    """The total line's account of the files that are no document: ``; 59 files: 2 manifests, 38
-    skipped (34 type definitions, 3 instructions, 1 not a document)``, or ``""`` when there are none."""
+    """The total line's account of the files that are no document: ``; 59 files: 2 manifests, 32
+    skipped (28 type definitions, 3 instructions, 1 not a document)`` (files: every row but the
+    ``missing`` ones, which are absent), or ``""`` when there are none."""
     from domain.grammar import SKIP_REASONS
 
     manifests = sum(d.status == "manifest" for d in rows)
@@ -284,7 +285,7 @@ def _other_files(rows) -> str:
              for r, n in sorted(reasons.items(), key=lambda rn: list(SKIP_REASONS).index(rn[0]))]
     skipped = f"{sum(reasons.values())} skipped ({', '.join(parts)})" if reasons else ""
     listed = ", ".join(filter(None, [f"{manifests} manifest{'s' * (manifests != 1)}" if manifests else "", skipped]))
-    return f"; {len(rows)} files: {listed}"
+    return f"; {sum(d.status != 'missing' for d in rows)} files: {listed}"
 
 
 @cli.command("rests-on")

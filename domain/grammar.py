@@ -5,6 +5,21 @@ the grammar is described in the README); the closed vocabularies it uses (kinds,
 statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
+
+Where the real knowledge base goes beyond GRAMMAR (the documents win):
+
+- A member is known by its frontmatter and path (:func:`member_type_of`), not by ``type:`` alone.
+  September-generation reviews (``kb/agentic-systems/reviews/*.md``, Sep 2026) say ``type:
+  kb/types/note.md`` or ``types/note.md``, ``generated-by: analyse-agentic-system`` and
+  ``analysis-run``, usually ``analysis-result`` and ``analysis-result-sha256`` (the SHA-256 of the
+  result file's bytes); they are generated reviews (§3.11) of their run. ``dualgraph.md`` writes
+  its frontmatter as one JSON object, which is YAML.
+- A G0 prototype file (§0) has no member type, often no frontmatter; it is named by its folder
+  (:data:`G0_RUN_ID`), its role by its file name (:func:`role_of`).
+- The knowledge base holds the format's own files beside its members: ``types/*.md``
+  (``type: types/type-spec.md``) with their ``*.schema.yaml``, ``instructions/*.md``
+  (``type: types/note.md``), tools' hidden files. They are skipped, each with its reason
+  (:func:`skip_reason`), never silently.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
 from ingest.loader import set_id_of
-from ingest.parsers import MEMBER_SUFFIXES
 from ingest.parsers.parsed import ParsedDocument
 from ingest.sets import (GAP, MANIFEST_NAME, MAX_MEMBER_BYTES, SKIPPED, Assembly, InputFile, SetProblem, assemble,
                          member_file, oversize)
