@@ -262,7 +262,8 @@ def ingest_cmd(
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
          rows=[(d.document or d.path,
-                d.reason or d.status, d.sections, d.statements, d.records, d.citations) for d in rows],
+                f"{d.status} ({d.reason})" if d.reason else d.status, d.sections, d.statements, d.records,
+                d.citations) for d in rows],
          data=plain(report), footer=[total])
     for d in rows:
         if d.status in ("skipped", "missing"):
@@ -271,19 +272,20 @@ def ingest_cmd(
 
 def _other_files(rows) -> str:
     """The total line's account of the files that are no document: ``; 59 files: 2 manifests, 32
-    skipped (28 type definitions, 3 instructions, 1 not a document)`` (files: every row but the
-    ``missing`` ones, which are absent), or ``""`` when there are none."""
+    skipped as no analysis document (28 type definitions, 3 instructions, 1 other)`` (files: every
+    row but the ``missing`` ones, which are absent), or ``""`` when there are none."""
     from domain.grammar import SKIP_REASONS
 
     manifests = sum(d.status == "manifest" for d in rows)
     reasons = Counter(d.reason for d in rows if d.reason is not None)
     if not manifests and not reasons:
         return ""
-    names = {"type-definition": "type definition", "instruction": "instruction",
-             "unsupported-generation": "unsupported generation", "not-a-document": "not a document"}
-    parts = [f"{n} {names.get(r, r)}{'s' * (n != 1 and r in ('type-definition', 'instruction'))}"
+    names = {"type-definition": ("type definition", "type definitions"), "instruction": ("instruction", "instructions"),
+             "unsupported-generation": ("unsupported generation", "unsupported generations"),
+             "not-a-document": ("other", "others")}
+    parts = [f"{n} {names.get(r, (r, r))[n != 1]}"
              for r, n in sorted(reasons.items(), key=lambda rn: list(SKIP_REASONS).index(rn[0]))]
-    skipped = f"{sum(reasons.values())} skipped ({', '.join(parts)})" if reasons else ""
+    skipped = f"{sum(reasons.values())} skipped as no analysis document ({', '.join(parts)})" if reasons else ""
     listed = ", ".join(filter(None, [f"{manifests} manifest{'s' * (manifests != 1)}" if manifests else "", skipped]))
     return f"; {sum(d.status != 'missing' for d in rows)} files: {listed}"
 

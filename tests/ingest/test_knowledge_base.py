@@ -199,7 +199,8 @@ def test_cli_total_line_and_json_of_the_kb_folder(tmp_path):
     assert result.exit_code == 0, result.output
     total = result.stdout.strip().splitlines()[-1]
     assert total.startswith("25 documents in 13 sets: 25 written, 0 unchanged, 0 skipped; ")
-    assert "; 59 files: 2 manifests, 32 skipped (28 type definitions, 3 instructions, 1 not a document) (" in total
+    assert ("; 59 files: 2 manifests, 32 skipped as no analysis document (28 type definitions, 3 instructions, "
+            "1 other) (") in total
     assert f"skipped {COMMONPLACE}/agentic-system-analyses/types/generated-review.md: a type definition" in \
         result.stderr
     again = runner.invoke(cli, ["ingest", str(COMMONPLACE), "--json", "--home", home])
