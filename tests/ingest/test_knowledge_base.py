@@ -226,3 +226,12 @@ def test_rest_and_graphql_answers_name_each_file_sent(store):
         assert got["data"]["ingest"]["documents"][-1] == {
             "path": "generated-review.schema.yaml", "status": "skipped", "reason": "type-definition",
             "note": "a type definition of the format (a schema)"}
+
+
+def test_a_review_ingested_after_its_result_joins_the_stored_set(store, tmp_path):
+    run = "AAS-2026-09-25-fragility-grid-01"
+    ingest_paths(store, [G1_RESULTS / run])
+    report = ingest_paths(store, [REVIEWS / "fragility-grid.md"])
+    assert report.sets == (run,) and [d.document for d in report.documents] == [f"{run}/generated-review"]
+    assert sorted(d.get("role") for d in store.find_nodes(Label.DOCUMENT, set_id=run)) == ["generated-review", "result"]
+    assert [f for f in check(store, set_id=run).findings if f.code == "result-digest-mismatch"] == []
