@@ -222,7 +222,9 @@ def ingest_cmd(
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
-    Ends with one total line; past 20 documents the table is folded (--verbose lists them all).
+    Every file is named: written, unchanged, a manifest, or skipped with its reason (a type
+    definition, an instruction, a note: --strict makes these errors). Ends with one total line;
+    past 20 documents the table is folded (--verbose lists them all).
 
     Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """

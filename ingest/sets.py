@@ -311,8 +311,8 @@ def _guess_run_id(data: bytes | None) -> str | None:
 
 
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
-    """Parse one candidate member, or record why not; None also for walked non-member Markdown.
-    Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
+    """Parse one candidate member, or record why not (a file that is no member: a :data:`SKIPPED`
+    problem with its reason). Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
     rule (:func:`domain.grammar.run_id_problem`) hold for every face."""
     if not member_file(f.name):
         code, why = skip_reason(f.name, f.folder, None)
@@ -455,9 +455,10 @@ def assemble(files: Iterable[InputFile], *, workers: int | None = 1) -> Assembly
     Parameters
     ----------
     files : iterable of InputFile
-        Member files (``.md``, ``.txt``) and manifests (``ARTIFACT.yaml``), in input order.
-        Walked (not ``explicit``) Markdown without member frontmatter — ``NOTICE.md``, type
-        definitions, instructions — is skipped; given explicitly it is a ``not-a-member`` error.
+        Every file of the input, in input order: members (``.md``, ``.txt``), manifests
+        (``ARTIFACT.yaml``) and any other. A file that is no member — ``NOTICE.md``, type
+        definitions, schemas, instructions — is a :data:`SKIPPED` problem naming why, whether
+        given by path or found in a folder; one a manifest pins is a ``not-a-member`` error.
     workers : int or None, default 1
         Processes that parse members: 1 parses in this process; None picks one per available CPU.
         More than one is only used for at least :data:`PARALLEL_MIN_FILES` members, on Linux

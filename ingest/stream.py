@@ -49,6 +49,7 @@ from ingest.sets import (
     MANIFEST_NAME,
     SKIPPED,
     InputFile,
+    member_file,
     SetProblem,
     _guess_run_id,
     _pool_size,
@@ -448,7 +449,7 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
     files: list[Path] | None = member_files(paths)
     plan: _Plan | None = None
     restarts = 0
-    with _Parser(workers, sum(p.name != MANIFEST_NAME for p in files)) as parser:
+    with _Parser(workers, sum(member_file(p.name) and p.name != MANIFEST_NAME for p in files)) as parser:
         while True:
             if plan is None:
                 plan, files = _Plan.read(paths, parser, files), None
