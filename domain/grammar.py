@@ -44,6 +44,7 @@ __all__ = [
     "SECTION_NAMES",
     "member_type",
     "member_type_of",
+    "type_path",
     "member_identity",
     "G0_PROTOTYPE",
     "G0_RUN_ID",
@@ -229,7 +230,19 @@ def member_type(type_path: str) -> MemberType | None:
     else:
         return None
     name = path.removesuffix(".md")
-    return next((t for t in _MEMBER_TYPES if t.name == name), None)
+    return next((t for t in (*_MEMBER_TYPES, G0_PROTOTYPE) if t.name == name), None)
+
+
+def type_path(member: MemberType) -> str:
+    """The newest ``type:`` path naming ``member`` (GRAMMAR §10), what a plain-text rendering
+    states for a member its frontmatter names otherwise (a September review, a G0 prototype).
+
+    >>> type_path(member_type("types/generated-review.md"))
+    'agentic-system-analyses/types/generated-review.md'
+    >>> member_type(type_path(G0_PROTOTYPE)) is G0_PROTOTYPE
+    True
+    """
+    return f"{_TYPE_PREFIXES[0]}{member.name}.md"
 
 
 G0_PROTOTYPE = MemberType("g0-prototype", "result", (), _KIND_NAMES, record_prefix=ANY_ANALYST)
@@ -556,7 +569,7 @@ def role_of(member: MemberType, file_name: str) -> str:
     'memory-profile'
     """
     if member is G0_PROTOTYPE:
-        return file_name.removesuffix(".md")
+        return PurePosixPath(file_name).stem
     if member.role == "verification":
         return _FILE_ROLES.get(file_name, "verification") if file_name.endswith("verification.md") else "verification"
     return member.role

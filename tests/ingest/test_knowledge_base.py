@@ -235,3 +235,24 @@ def test_a_review_ingested_after_its_result_joins_the_stored_set(store, tmp_path
     assert report.sets == (run,) and [d.document for d in report.documents] == [f"{run}/generated-review"]
     assert sorted(d.get("role") for d in store.find_nodes(Label.DOCUMENT, set_id=run)) == ["generated-review", "result"]
     assert [f for f in check(store, set_id=run).findings if f.code == "result-digest-mismatch"] == []
+
+
+def test_a_september_review_and_a_g0_file_rendered_as_plain_text_ingest_again(store, tmp_path):
+    from queries.documents import document_tree
+    from render.to_plaintext import plaintext_of
+
+    ingest_paths(store, [REVIEWS / "mem0.md", G0])
+    rendered = tmp_path / "txt"
+    rendered.mkdir()
+    texts = {}
+    for document, name in (("AAS-2026-09-27-mem0-04/generated-review", "mem0.txt"), (f"{G0_RUN}/result", "result.txt")):
+        texts[name] = plaintext_of(document_tree(store, document))
+        (rendered / name).write_text(texts[name], encoding="utf-8")
+    # the Type: line names what the Markdown was read as, not its frontmatter's note type (or none)
+    assert texts["mem0.txt"].splitlines()[2] == "Type: agentic-system-analyses/types/generated-review.md"
+    assert texts["result.txt"].splitlines()[2] == "Type: agentic-system-analyses/types/g0-prototype.md"
+    from graph.stores.sqlite import SQLiteStore
+
+    again = ingest_paths(SQLiteStore(tmp_path / "again.sqlite"), [rendered])
+    assert sorted((d.document.rsplit("/", 1)[1], d.status) for d in again.documents) == [
+        ("generated-review", "written"), ("result", "written")]
