@@ -59,7 +59,8 @@ def refusal_of(problems: list[SetProblem]) -> CitegraphError:
 
 def member_files(paths: list[Path]) -> list[Path]:
     """Files to account for: each file as given, and every file under each folder (recursively,
-    sorted; hidden folders such as ``.git`` are not searched, hidden files are listed). Only
+    sorted, following links; hidden folders such as ``.git`` are not searched, hidden files are
+    listed). Only
     members and manifests are read (:func:`ingest.sets.member_file`); every other file is named
     with the reason it is skipped.
 
@@ -72,10 +73,10 @@ def member_files(paths: list[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found = []
-            for folder, dirs, names in os.walk(path):
+            for folder, dirs, names in os.walk(path, followlinks=True):  # as Path.rglob walked them
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 found.extend(Path(folder) / name for name in names)
-            out.extend(sorted(p for p in found if p.is_file()))
+            out.extend(sorted(found))  # a broken link too: named, as a file that cannot be read
         elif path.is_file():
             out.append(path)
         else:
@@ -89,6 +90,8 @@ def input_file(path: Path, explicit: bool) -> InputFile:
     :data:`MAX_MEMBER_BYTES`, ``refusal`` says why), nothing of any other file."""
     if not member_file(path.name):
         return InputFile(str(path), None, explicit)
+    if not path.is_file():
+        return InputFile(str(path), None, explicit, "not a regular file that can be read (a broken link?)")
     size = path.stat().st_size
     if size > MAX_MEMBER_BYTES:
         return InputFile(str(path), None, explicit, oversize(size))

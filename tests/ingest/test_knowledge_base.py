@@ -256,3 +256,18 @@ def test_a_september_review_and_a_g0_file_rendered_as_plain_text_ingest_again(st
     again = ingest_paths(SQLiteStore(tmp_path / "again.sqlite"), [rendered])
     assert sorted((d.document.rsplit("/", 1)[1], d.status) for d in again.documents) == [
         ("generated-review", "written"), ("result", "written")]
+
+
+def test_a_broken_link_is_named_never_dropped(store, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SEEDS / "003_68dfe0dcb1db1ebb.txt", folder / "talorys.txt")
+    (folder / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    (folder / "gone.png").symlink_to(tmp_path / "nowhere.png")
+    with pytest.raises(ParseError) as refused:
+        ingest_paths(store, [folder])
+    assert (refused.value.source.path, refused.value.message) == (
+        str(folder / "gone.md"), "not a regular file that can be read (a broken link?)")
+    report = ingest_paths(store, [folder], skip_invalid=True)
+    assert [(Path(d.path).name, d.status, d.reason) for d in report.documents] == [
+        ("talorys.txt", "written", None), ("gone.md", "skipped", None), ("gone.png", "skipped", "not-a-document")]
