@@ -68,12 +68,14 @@ def member_files(paths: list[Path]) -> list[Path]:
     ------
     InputNotFound
         A path does not exist (``no such file or folder: PATH``).
+    IngestError
+        A folder under a path cannot be listed (``cannot read the folder …``).
     """
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
             found = []
-            for folder, dirs, names in os.walk(path, followlinks=True):  # as Path.rglob walked them
+            for folder, dirs, names in os.walk(path, onerror=_unreadable, followlinks=True):  # as rglob walked
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 found.extend(Path(folder) / name for name in names)
             out.extend(sorted(found))  # a broken link too: named, as a file that cannot be read
@@ -83,6 +85,12 @@ def member_files(paths: list[Path]) -> list[Path]:
             raise InputNotFound(f"no such file or folder: {path}",
                                 hint="give member files or folders that exist (folders are searched recursively)")
     return out
+
+
+def _unreadable(exc: OSError) -> None:
+    """A folder of the input that cannot be listed is an error, never skipped in silence."""
+    raise IngestError(f"cannot read the folder {exc.filename}: {exc.strerror}",
+                      hint="give folders this user may read") from None
 
 
 def input_file(path: Path, explicit: bool) -> InputFile:

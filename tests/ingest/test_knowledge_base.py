@@ -271,3 +271,16 @@ def test_a_broken_link_is_named_never_dropped(store, tmp_path):
     report = ingest_paths(store, [folder], skip_invalid=True)
     assert [(Path(d.path).name, d.status, d.reason) for d in report.documents] == [
         ("talorys.txt", "written", None), ("gone.md", "skipped", None), ("gone.png", "skipped", "not-a-document")]
+
+
+def test_a_folder_that_cannot_be_listed_is_an_error(tmp_path, monkeypatch):
+    """(The tests may run as root, who can list any folder: the walk's error is simulated.)"""
+    import ingest.files
+
+    def walk(top, onerror=None, followlinks=False):
+        yield str(top), ["locked"], []
+        onerror(PermissionError(13, "Permission denied", str(top / "locked")))
+
+    monkeypatch.setattr(ingest.files.os, "walk", walk)
+    with pytest.raises(IngestError, match=rf"^cannot read the folder {tmp_path / 'locked'}: Permission denied$"):
+        ingest.files.member_files([tmp_path])
