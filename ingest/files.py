@@ -12,8 +12,8 @@ from ingest.parsers.parsed import ParsedDocument
 from ingest.sets import (GAP, MANIFEST_NAME, MAX_MEMBER_BYTES, SKIPPED, Assembly, InputFile, SetProblem, assemble,
                          member_file, oversize)
 
-__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "input_file", "read_inputs", "read_sets", "read_members", "accept",
-           "no_members", "no_members_error"]
+__all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "input_file", "read_inputs", "read_sets", "read_members",
+           "accept", "no_members", "no_members_error"]
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:

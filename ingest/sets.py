@@ -312,8 +312,9 @@ def _guess_run_id(data: bytes | None) -> str | None:
 
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
     """Parse one candidate member, or record why not (a file that is no member: a :data:`SKIPPED`
-    problem with its reason). Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
-    rule (:func:`domain.grammar.run_id_problem`) hold for every face."""
+    problem with its reason). Every input passes here, so here the member limit
+    (:data:`MAX_MEMBER_BYTES`) and the run-id rule (:func:`domain.grammar.run_id_problem`) hold
+    for every face."""
     if not member_file(f.name):
         code, why = skip_reason(f.name, f.folder, None)
         if named:
