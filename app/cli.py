@@ -7,6 +7,8 @@ exit with the code from :mod:`app.errors`.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import functools
 import os
 import json
@@ -216,6 +218,7 @@ def handles_errors(fn: Callable) -> Callable:
 def ingest_cmd(
     paths: Annotated[list[Path], typer.Argument(metavar="PATHS...", help="Member files or folders (searched recursively).")],
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="A file that is no analysis document (a type definition, an instruction, a note) is an error, instead of being listed as skipped with its reason.")] = False,
     partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
     fmt: TableFormatOpt = None,
@@ -225,7 +228,9 @@ def ingest_cmd(
 ) -> None:
     """Ingest analysis-set members; each set is written all or nothing.
 
-    Ends with one total line; past 20 documents the table is folded (--verbose lists them all).
+    Every file is named: written, unchanged, a manifest, or skipped with its reason (a type
+    definition, an instruction, a note: --strict makes these errors). Ends with one total line;
+    past 20 documents the table is folded (--verbose lists them all).
 
     Example: citegraph ingest corpus/seeds; citegraph ingest --partial copied/AAS-2026-10-01-instinctual-memory-01
     """
@@ -235,38 +240,62 @@ def ingest_cmd(
     from app.cli_tables import Column, chosen_format, emit
     from ingest.files import MANIFEST_NAME, member_files
     from ingest.pipeline import ingest_paths
+    from ingest.sets import member_file
     from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
     store = _store(neo4j, home, reads=False)
     try:
-        members = sum(p.name != MANIFEST_NAME for p in member_files(paths))
+        members = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in member_files(paths))
         with progress_bar(err, "ingesting", total=members, unit="files") as advance:
             def observe(event: str, names: tuple[str, ...]) -> None:
                 if event == "load":
                     advance(len(names) - 1, what=names[0])
 
-            report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial,
+            report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial, strict=strict,
                                   workers=get_settings().ingest_workers, observe=observe)
     finally:
         store.close()
-    docs = report.documents
+    rows = report.documents
+    docs = [d for d in rows if d.status != "manifest" and d.reason is None]
     status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
     total = (f"{len(docs)} document{'s' * (len(docs) != 1)} in {len(report.sets)} set{'s' * (len(report.sets) != 1)}: "
              f"{status['written']} written, "
              f"{status['unchanged']} unchanged, {status['skipped']} skipped"
              f"{', ' + str(status['missing']) + ' missing' if status['missing'] else ''}; {sum(d.sections for d in docs)} sections, "
              f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
-             f"{sum(d.citations for d in docs)} citations ({time.monotonic() - started:.1f} s)")
+             f"{sum(d.citations for d in docs)} citations{_other_files(rows)} ({time.monotonic() - started:.1f} s)")
     emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
-         rows=[(d.document or d.path, d.status, d.sections, d.statements, d.records, d.citations) for d in docs],
+         rows=[(d.document or d.path,
+                f"{d.status} ({d.reason})" if d.reason else d.status, d.sections, d.statements, d.records,
+                d.citations) for d in rows],
          data=plain(report), footer=[total])
-    for d in docs:
+    for d in rows:
         if d.status in ("skipped", "missing"):
-            err.print(f"{d.status} {d.path}: {d.error}", markup=False, highlight=False)
+            err.print(f"{d.status} {d.path}: {d.error or d.note}", markup=False, highlight=False)
+
+
+def _other_files(rows) -> str:
+    """The total line's account of the files that are no document: ``; 59 files: 2 manifests, 32
+    skipped as no analysis document (28 type definitions, 3 instructions, 1 other)`` (files: every
+    row but the ``missing`` ones, which are absent), or ``""`` when there are none."""
+    from domain.grammar import SKIP_REASONS
+
+    manifests = sum(d.status == "manifest" for d in rows)
+    reasons = Counter(d.reason for d in rows if d.reason is not None)
+    if not manifests and not reasons:
+        return ""
+    names = {"type-definition": ("type definition", "type definitions"), "instruction": ("instruction", "instructions"),
+             "unsupported-generation": ("unsupported generation", "unsupported generations"),
+             "not-a-document": ("other", "others")}
+    parts = [f"{n} {names.get(r, (r, r))[n != 1]}"
+             for r, n in sorted(reasons.items(), key=lambda rn: list(SKIP_REASONS).index(rn[0]))]
+    skipped = f"{sum(reasons.values())} skipped as no analysis document ({', '.join(parts)})" if reasons else ""
+    listed = ", ".join(filter(None, [f"{manifests} manifest{'s' * (manifests != 1)}" if manifests else "", skipped]))
+    return f"; {sum(d.status != 'missing' for d in rows)} files: {listed}"
 
 
 @cli.command("rests-on")
@@ -395,7 +424,8 @@ def check_cmd(
         for f in report.findings:
             where = f"{f.file}:{f.line}: " if f.file else ""
             out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
-        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}")
+        skipped = f", {report.skipped} file{'s' * (report.skipped != 1)} skipped" if report.skipped else ""
+        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
     if report.errors:
         raise typer.Exit(1)
 

@@ -228,17 +228,19 @@ class Client:
         columns = ["id", "set", "role", "title", "member_type", "format", "path", "sha256", "size"]
         return pandas.DataFrame(rows, columns=columns)
 
-    def ingest(self, *paths: str | Path, skip_invalid: bool = False, partial: bool = False) -> dict:
+    def ingest(self, *paths: str | Path, skip_invalid: bool = False, partial: bool = False,
+               strict: bool = False) -> dict:
         """Upload member files to ``POST /sets``: each file as given (a member, an ``ARTIFACT.yaml``
         manifest or a ``.zip``), and every member file and manifest under each folder (recursively,
-        hidden entries skipped), as the CLI's ``citegraph ingest`` reads them; ``skip_invalid`` and
-        ``partial`` as its ``--skip-invalid`` and ``--partial``.
+        hidden entries skipped), as the CLI's ``citegraph ingest`` reads them (the other files of a
+        folder are not sent, so the answer does not name them); ``skip_invalid``, ``partial`` and
+        ``strict`` as its ``--skip-invalid``, ``--partial`` and ``--strict``.
 
         Returns
         -------
         dict
             The server's report: ``{"sets": [...], "documents": [{"path", "document", "status",
-            "statements", "sections", "records", "citations", "error"}, ...]}``.
+            "statements", "sections", "records", "citations", "error", "reason", "note"}, ...]}``.
 
         Raises
         ------
@@ -251,7 +253,8 @@ class Client:
             raise ClientError(f"no member files under {', '.join(map(str, paths)) or '(nothing)'}",
                               code="INVALID_INPUT")
         fields = [("files", (name, path.read_bytes(), _media_type(name))) for name, path in files]
-        params = {k: "true" for k, on in (("skip_invalid", skip_invalid), ("partial", partial)) if on} or None
+        params = {k: "true" for k, on in (("skip_invalid", skip_invalid), ("partial", partial), ("strict", strict))
+                  if on} or None
         return self._request("POST", "/sets", files=fields, params=params).json()
 
 
@@ -311,13 +314,15 @@ def _upload_files(paths: list[Path]) -> list[tuple[str, Path]]:
     """(upload name, file) for every file to send: a file given by path goes by its own name, files
     found under a folder by their path below the folder's parent (``seeds/000_….txt``), so members
     and manifests of different folders stay apart."""
-    member_files = _internal("ingest.files").member_files  # the CLI's own selection of member files and manifests
+    member_files = _internal("ingest.files").member_files  # the CLI's own walk of a folder
+    member_file = _internal("ingest.sets").member_file  # what it reads: member files and manifests
     out: list[tuple[str, Path]] = []
     for path in paths:
         if not path.exists():
             raise ClientError(f"no such file or folder: {path}", code="INVALID_INPUT")
         if path.is_dir():
-            out.extend((p.relative_to(path.parent).as_posix(), p) for p in member_files([path]))
+            out.extend((p.relative_to(path.parent).as_posix(), p) for p in member_files([path])
+                       if member_file(p.name))
         else:
             out.append((path.name, path))
     return out

@@ -25,11 +25,26 @@ win, and the rule here says so:
 The parsers add the structural forms (annotations under ``### Annotations of …``, ledger headings
 citing their records, an inline declaration ending at a paragraph opening with another ID), and
 :mod:`ingest.accounting` reports any record ID that none of the forms accounts for.
+Where the real knowledge base goes beyond GRAMMAR (the documents win):
+
+- A member is known by its frontmatter and path (:func:`member_type_of`), not by ``type:`` alone.
+  September-generation reviews (``kb/agentic-systems/reviews/*.md``, Sep 2026) say ``type:
+  kb/types/note.md`` or ``types/note.md``, ``generated-by: analyse-agentic-system`` and
+  ``analysis-run``, usually ``analysis-result`` and ``analysis-result-sha256`` (the SHA-256 of the
+  result file's bytes); they are generated reviews (§3.11) of their run. ``dualgraph.md`` writes
+  its frontmatter as one JSON object, which is YAML.
+- A G0 prototype file (§0) has no member type, often no frontmatter; it is named by its folder
+  (:data:`G0_RUN_ID`), its role by its file name (:func:`role_of`).
+- The knowledge base holds the format's own files beside its members: ``types/*.md``
+  (``type: types/type-spec.md``) with their ``*.schema.yaml``, ``instructions/*.md``
+  (``type: types/note.md``), tools' hidden files. They are skipped, each with its reason
+  (:func:`skip_reason`), never silently.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 from dataclasses import dataclass
 
 from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, FILE_EXTENSIONS, KIND_HEADINGS, STATUS_VALUES
@@ -47,7 +62,13 @@ __all__ = [
     "MemberType",
     "SECTION_NAMES",
     "member_type",
+    "member_type_of",
+    "type_path",
     "member_identity",
+    "G0_PROTOTYPE",
+    "G0_RUN_ID",
+    "SKIP_REASONS",
+    "skip_reason",
     "EMPTY_KIND",
     "parse_record_id",
     "ParsedRecordId",
@@ -234,20 +255,134 @@ def member_type(type_path: str) -> MemberType | None:
     else:
         return None
     name = path.removesuffix(".md")
-    return next((t for t in _MEMBER_TYPES if t.name == name), None)
+    return next((t for t in (*_MEMBER_TYPES, G0_PROTOTYPE) if t.name == name), None)
 
 
-def member_identity(frontmatter: dict, member: MemberType) -> tuple[str | None, str | None]:
+def type_path(member: MemberType) -> str:
+    """The newest ``type:`` path naming ``member`` (GRAMMAR §10), what a plain-text rendering
+    states for a member its frontmatter names otherwise (a September review, a G0 prototype).
+
+    >>> type_path(member_type("types/generated-review.md"))
+    'agentic-system-analyses/types/generated-review.md'
+    >>> member_type(type_path(G0_PROTOTYPE)) is G0_PROTOTYPE
+    True
+    """
+    return f"{_TYPE_PREFIXES[0]}{member.name}.md"
+
+
+G0_PROTOTYPE = MemberType("g0-prototype", "result", (), _KIND_NAMES, record_prefix=ANY_ANALYST)
+"""A G0 prototype file (GRAMMAR §0, Aug 2026, ``kb/work/multistage-…/trials/<run-id>/``): no member
+type in its frontmatter (often no frontmatter at all), records declared by table rows
+``| CMP-01 | … |``; one of ``result.md``, ``lens-*.md``, ``runtime-account.md``,
+``reconciliation.md``, its role the file name's stem, its run-id the folder's name."""
+
+G0_RUN_ID = re.compile(r"^AGS-(?:\d{4}-\d{2}-\d{2}|\d{8})-[A-Za-z0-9][A-Za-z0-9-]*$")
+"""A G0 run-id, the name of a prototype's folder (GRAMMAR §1.2: ``AGS-2026-08-20-SWAMP-01``,
+``AGS-20260821-sequentialthinking``)."""
+
+_G0_FILE = re.compile(r"^(?:result|runtime-account|reconciliation|lens-[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
+
+_REVIEW_NOTE_TYPES = frozenset({"kb/types/note.md", "types/note.md"})
+_REVIEW_GENERATOR = "analyse-agentic-system"
+
+
+def _g0_prototype(path: str) -> bool:
+    parts = path.replace("\\", "/").split("/")
+    return len(parts) >= 2 and bool(_G0_FILE.match(parts[-1])) and bool(G0_RUN_ID.match(parts[-2]))
+
+
+def member_type_of(frontmatter: dict | None, path: str) -> MemberType | None:
+    """The member type of a Markdown file, from its frontmatter and path; None when it is no member.
+
+    Besides a ``type:`` naming a member type (:func:`member_type`): a September-generation review
+    (observed in ``kb/agentic-systems/reviews/``: ``type: kb/types/note.md`` or ``types/note.md``,
+    ``generated-by: analyse-agentic-system`` and an ``analysis-run``) is a generated review
+    (§3.11), and a file without a member type in a G0 prototype's folder is a G0 prototype
+    (:data:`G0_PROTOTYPE`).
+
+    >>> member_type_of({"type": "types/note.md", "generated-by": "analyse-agentic-system",
+    ...                 "analysis-run": "AAS-2026-09-26-napkin-03"}, "reviews/napkin.md").name
+    'generated-review'
+    >>> member_type_of({"type": "types/note.md"}, "instructions/agentic-analysis-boundary.md") is None
+    True
+    >>> member_type_of(None, "trials/AGS-2026-08-20-SWAMP-01/lens-memory.md").name
+    'g0-prototype'
+    """
+    type_path = (frontmatter or {}).get("type")
+    if isinstance(type_path, str):
+        found = member_type(type_path)
+        if found is not None:
+            return found
+        if type_path.strip() in _REVIEW_NOTE_TYPES and frontmatter.get("generated-by") == _REVIEW_GENERATOR \
+                and frontmatter.get("analysis-run") is not None:
+            return next(t for t in _MEMBER_TYPES if t.name == "generated-review")
+    if (frontmatter is None or not isinstance(type_path, str)) and _g0_prototype(path):
+        return G0_PROTOTYPE
+    return None
+
+
+def member_identity(frontmatter: dict, member: MemberType, path: str | None = None) -> tuple[str | None, str | None]:
     """(run-id, reviewed boundary) a member's frontmatter states (GRAMMAR §2.2 rule 5): ``run-id``
     and ``reviewed-boundary``, or a generated review's ``analysis-run`` and ``reviewed-revision``
-    (§3.11), which tie it to the set it reviews.
+    (§3.11), which tie it to the set it reviews; a G0 prototype without ``run-id`` is named by its
+    folder (``path``'s parent).
 
     >>> member_identity({"analysis-run": "AAS-2026-10-02-x-01", "reviewed-revision": "6acb"},
     ...                 member_type("agentic-systems/types/generated-review.md"))
     ('AAS-2026-10-02-x-01', '6acb')
+    >>> member_identity({}, G0_PROTOTYPE, "trials/AGS-2026-08-20-SWAMP-01/result.md")
+    ('AGS-2026-08-20-SWAMP-01', None)
     """
     run_id, boundary = frontmatter.get(member.run_id_key), frontmatter.get(member.boundary_key)
+    if run_id is None and member is G0_PROTOTYPE and path is not None:
+        run_id = path.replace("\\", "/").split("/")[-2]
     return (str(run_id) if run_id is not None else None, str(boundary) if boundary is not None else None)
+
+
+SKIP_REASONS = {
+    "type-definition": "a type definition of the format",
+    "instruction": "an instruction of the format",
+    "unsupported-generation": "an analysis document of a form this citegraph does not read",
+    "not-a-document": "no analysis document",
+}
+"""Why a file found in the input is not ingested, by stable code (the knowledge base holds
+members beside the format's own files: ``types/*.md`` and ``*.schema.yaml``, ``instructions/``,
+notes, tools' marker files)."""
+
+
+def skip_reason(file_name: str, folder: str, frontmatter: dict | None) -> tuple[str, str]:
+    """(code of :data:`SKIP_REASONS`, sentence) for a file that is no member: ``frontmatter`` is
+    None for a file without one (or not Markdown).
+
+    >>> skip_reason("agentic-system-set.schema.yaml", "kb/types", None)
+    ('type-definition', 'a type definition of the format (a schema)')
+    >>> skip_reason("records.md", "kb/instructions", {"type": "types/note.md"})
+    ('instruction', "an instruction of the format (type 'types/note.md')")
+    """
+    name = file_name.lower()
+    type_path = (frontmatter or {}).get("type")
+    type_name = PurePosixPath(type_path.strip()).stem if isinstance(type_path, str) else None
+    if name.endswith((".schema.yaml", ".schema.yml", ".schema.json")):
+        return "type-definition", f"{SKIP_REASONS['type-definition']} (a schema)"
+    if type_name == "type-spec":
+        return "type-definition", f"{SKIP_REASONS['type-definition']} (type {type_path!r})"
+    if type_name == "note" and PurePosixPath(folder.replace("\\", "/")).name == "instructions":
+        return "instruction", f"{SKIP_REASONS['instruction']} (type {type_path!r})"
+    if name.startswith("."):
+        return "not-a-document", f"{SKIP_REASONS['not-a-document']}: a hidden file"
+    if not name.endswith((".md", ".txt")):
+        return "not-a-document", f"{SKIP_REASONS['not-a-document']}: not a member file (.md, .txt) or manifest"
+    if frontmatter is None:
+        return "not-a-document", f"{SKIP_REASONS['not-a-document']}: no frontmatter"
+    if type_path is None:
+        return "not-a-document", f"{SKIP_REASONS['not-a-document']}: its frontmatter has no `type`"
+    if frontmatter.get("generated-by") == _REVIEW_GENERATOR:
+        return "unsupported-generation", (f"{SKIP_REASONS['unsupported-generation']} (`generated-by: "
+                                          f"{_REVIEW_GENERATOR}`, type {type_path!r}, no `analysis-run`)")
+    if type_name == "note":
+        return "not-a-document", (f"{SKIP_REASONS['not-a-document']}: a note (type {type_path!r} without "
+                                  f"`generated-by: {_REVIEW_GENERATOR}` and `analysis-run`)")
+    return "not-a-document", f"{SKIP_REASONS['not-a-document']}: its type {type_path!r} is no member type"
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +448,7 @@ def classify_token(token: str) -> str:
 _ROLE_WORDS = frozenset(
     "synthesis workflow report runtime memory epistemic reconciliation profile overview boundary "
     "verification analysis agent agentic system agentic-system record synthesis-verification generated review "
-    "result".split()
+    "result lens account".split()
 )
 
 
@@ -339,16 +474,22 @@ def system_from_title(title: str) -> str:
 
 
 ATTRIBUTION = re.compile(
-    r"^[ \t]*>[ \t]*---[ \t]+`([^`]+)`(?:[ \t]*@[ \t]*`((?:sha256:)?[0-9a-f]{7,64})`)?[ \t]*$"
+    r"^[ \t]*>[ \t]*---[ \t]+(?:`(?P<span>[^`]+)`|(?P<url>https?://[^\s`]+))"
+    r"(?:[ \t]*@[ \t]*`(?P<rev>(?:sha256:)?[0-9a-f]{7,64})`)?[ \t]*$"
 )
 """A quotation's attribution line (GRAMMAR §6, tolerant): ``> --- `path` `` with optional
 ``:lines`` inside the code span and an optional `` @ `rev` ``; leading indentation allowed for quotes
 nested in list items. Group 1 is the code span, group 2 the revision. G1 extends the revision to a
 pinned capture's digest, ``sha256:`` and its hex (AIDE2-01 ``result.md`` 140: ``> ---
-`kb/sources/.snapshots/aide2-….md` @ `sha256:86d1…` ``); GRAMMAR §6 knows only a commit.
+`kb/sources/.snapshots/aide2-….md` @ `sha256:86d1…` ``); GRAMMAR §6 knows only a commit. September
+reviews also attribute to a bare URL that pins its own commit (``napkin.md`` 33: ``> ---
+https://github.com/…/blob/7582d6a…/skills/distill/SKILL.md``). Groups: ``span`` (the code span) or
+``url`` (a bare URL), and ``rev``.
 
->>> ATTRIBUTION.match("> --- `kb/sources/.snapshots/x.md` @ `sha256:86d1b094`").groups()
+>>> ATTRIBUTION.match("> --- `kb/sources/.snapshots/x.md` @ `sha256:86d1b094`").group("span", "rev")
 ('kb/sources/.snapshots/x.md', 'sha256:86d1b094')
+>>> ATTRIBUTION.match("> --- https://example.org/o/r/blob/abc1234/a.md").group("url")
+'https://example.org/o/r/blob/abc1234/a.md'
 """
 
 QUOTE_MARKER = re.compile(r"^[ \t]*>[ ]?")
@@ -475,7 +616,8 @@ def role_of(member: MemberType, file_name: str) -> str:
     """The role of a member of type ``member`` stored as ``file_name``.
 
     The three verification members share one type, so their role comes from the file name
-    (GRAMMAR §2, §3.9); every other role comes from the type.
+    (GRAMMAR §2, §3.9), and a G0 prototype's is its file name's stem (GRAMMAR §0: ``lens-memory``);
+    every other role comes from the type.
 
     >>> role_of(member_type("agentic-system-analyses/types/agentic-system-verification.md"),
     ...         "profile-verification.md")
@@ -483,6 +625,8 @@ def role_of(member: MemberType, file_name: str) -> str:
     >>> role_of(member_type("types/agent-memory-profile.md"), "anything.md")
     'memory-profile'
     """
+    if member is G0_PROTOTYPE:
+        return PurePosixPath(file_name).stem
     if member.role == "verification":
         return _FILE_ROLES.get(file_name, "verification") if file_name.endswith("verification.md") else "verification"
     return member.role

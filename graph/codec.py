@@ -564,6 +564,18 @@ def member_identity_of(node: Node) -> MemberIdentity:
                           lines.get(keys.get("reviewed-boundary", "reviewed-boundary"), 1), bool(get("projection")))
 
 
+def reviewed_result_of(node: Node) -> tuple[str, str | None, int] | None:
+    """(path, pinned SHA-256 or None, its frontmatter line) of the result a generated review
+    names (``analysis-result``, ``analysis-result-sha256``; the parser's ``analysis_result`` keys),
+    None for any other Document ``node``."""
+    path = node.get("analysis_result")
+    if not path:
+        return None
+    lines = node.get("frontmatter_lines") or {}
+    return path, node.get("analysis_result_sha256"), int(lines.get("analysis-result-sha256",
+                                                                    lines.get("analysis-result", 1)))
+
+
 def pinning_of(node: Node) -> Pinning:
     """The :class:`~domain.checks.Pinning` a Document ``node`` stores (a pin without a manifest line
     reads line 0; a member read without a manifest: ``Pinning()``)."""

@@ -262,9 +262,13 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
 
 @dataclass(frozen=True, slots=True)
 class DocumentOutcome:
-    """What ingest did with one file: ``status`` is ``written``, ``unchanged``, ``skipped``
-    (``error`` says why) or ``missing`` (a member its set's manifest pins but that is absent, where
-    the manifest expects it, ingested ``partial``; ``error`` says which pin); counts are of the
+    """What ingest did with one file of its input (every file is named): ``status`` is
+    ``written``, ``unchanged``, ``skipped``, ``missing`` (a member its set's manifest pins but that
+    is absent, where the manifest expects it, ingested ``partial``; ``error`` says which pin) or
+    ``manifest`` (a set's ``ARTIFACT.yaml``, consumed by the set its ``note`` names). A file
+    skipped because it is no analysis document has a ``reason`` (code of
+    :data:`domain.grammar.SKIP_REASONS`: ``type-definition``, ``instruction``, ``not-a-document``)
+    and a ``note`` saying why; one refused as invalid has its ``error``. Counts are of the
     document's own graph."""
 
     path: str
@@ -275,6 +279,8 @@ class DocumentOutcome:
     records: int = 0
     citations: int = 0
     error: str | None = None
+    reason: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,12 +314,15 @@ def ingest_parsed(
     check: Callable[[str, list[ParsedDocument]], None] | None = None,
     expect: Mapping[str, str | None] | None = None,
     gaps: list[tuple[str, CitegraphError]] = (),
+    manifests: list[tuple[str, str | None, int]] = (),
+    skipped: list[tuple[str, str, str]] = (),
 ) -> IngestReport:
     """Write parsed members to ``store``, one atomic write per analysis set.
 
     Members whose SHA-256 equals the stored document's are left untouched (``unchanged``); a set
     with no changed member is not written at all. ``errors`` are files already refused (listed as
-    ``skipped``), ``gaps`` absent pinned members of partial sets (listed as ``missing``). ``check``,
+    ``skipped``), ``gaps`` absent pinned members of partial sets (listed as ``missing``),
+    ``manifests`` and ``skipped`` the other files of the input (:func:`ordered_report`). ``check``,
     when given, is called per set before writing and may raise to refuse it.
     ``expect`` maps document ids to the SHA-256 they must have when written (None: must not exist
     yet); the store checks it atomically with the write (compare-and-swap). A store offering
@@ -331,7 +340,7 @@ def ingest_parsed(
         An ``expect`` item does not match the stored document; that set is not written.
     """
     loaded = ingest_stream(store, [parsed], check=check, expect=expect)
-    return ordered_report(loaded, [d.path for d in parsed], errors, gaps=gaps)
+    return ordered_report(loaded, [d.path for d in parsed], errors, gaps=gaps, manifests=manifests, skipped=skipped)
 
 
 def ingest_stream(
@@ -427,15 +436,24 @@ def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outco
 
 def ordered_report(loaded: IngestReport, order: Iterable[str], errors: Iterable[tuple[str, CitegraphError]] = (),
                    sets: Iterable[str] | None = None,
-                   gaps: Iterable[tuple[str, CitegraphError]] = ()) -> IngestReport:
+                   gaps: Iterable[tuple[str, CitegraphError]] = (),
+                   manifests: Iterable[tuple[str, str | None, int]] = (),
+                   skipped: Iterable[tuple[str, str, str]] = ()) -> IngestReport:
     """The report of a run: the outcome of each path of ``order`` (the members given, as
     :func:`ingest_stream` reported them), then each of ``errors`` as ``skipped`` and each of
-    ``gaps`` as ``missing``, one row each, in that order; the sets written are ``sets`` when
-    given, else those of ``loaded``."""
+    ``gaps`` as ``missing``, then each of ``manifests`` ``(path, set, pins)`` as ``manifest``
+    and each of ``skipped`` ``(path, reason, note)`` as ``skipped`` with its reason, one row
+    each, in that order; the sets written are ``sets`` when given, else those of ``loaded``."""
     outcomes = {d.path: d for d in loaded.documents}
     errors = list(errors)
     refused = {p for p, _ in errors}
     rows = [outcomes[p] for p in order if p in outcomes and p not in refused]
     rows += [DocumentOutcome(path, None, "skipped", error=str(err)) for path, err in errors]
     rows += [DocumentOutcome(path, None, "missing", error=str(err)) for path, err in gaps]
+    rows += [DocumentOutcome(path, None, "manifest",
+                             note=f"the manifest of set {set_id}, pinning {pins} members" if set_id
+                             else f"a manifest pinning {pins} members, none of them among the inputs")
+             for path, set_id, pins in manifests if path not in refused]
+    rows += [DocumentOutcome(path, None, "skipped", reason=reason, note=note)
+             for path, reason, note in skipped if path not in refused]
     return IngestReport(sets=tuple(loaded.sets if sets is None else sets), documents=tuple(rows))

@@ -20,7 +20,7 @@ from graph.store import GraphStore
 from ingest.files import accept, no_members, read_sets
 from ingest.loader import IngestReport, ingest_parsed
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import Assembly, InputFile, assemble
+from ingest.sets import SKIPPED, Assembly, InputFile, assemble
 from ingest.stream import ingest_paths
 
 __all__ = ["ingest_files", "ingest_paths", "stage_paths"]
@@ -32,6 +32,7 @@ def ingest_files(
     *,
     skip_invalid: bool = False,
     partial: bool = False,
+    strict: bool = False,
     expect: Mapping[str, str | None] | None = None,
     vet: Callable[[list[ParsedDocument]], None] | None = None,
 ) -> IngestReport:
@@ -43,7 +44,7 @@ def ingest_files(
         Where to write.
     files : iterable of InputFile
         Members and manifests (an unpacked zip, multipart fields, a ``PUT`` body).
-    skip_invalid, partial : bool, default False
+    skip_invalid, partial, strict : bool, default False
         As :func:`ingest.files.accept`.
     expect : mapping, optional
         Document id → SHA-256 it must have when written (None: must not exist), checked by the
@@ -63,10 +64,11 @@ def ingest_files(
         As :func:`ingest.files.accept` and :func:`ingest.loader.ingest_parsed`, or what ``vet``
         raises; nothing is written then.
     """
-    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial)
+    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial, strict=strict)
     if vet is not None:
         vet(read.parsed)
-    return ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect)
+    return ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect,
+                         manifests=read.manifests, skipped=read.skipped)
 
 
 def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = None) -> Assembly:
@@ -78,10 +80,11 @@ def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = N
     Raises
     ------
     IngestError
-        ``paths`` hold no analysis-set member and no problem (:func:`ingest.files.no_members`).
+        ``paths`` hold no analysis-set member and no problem but skipped files
+        (:func:`ingest.files.no_members`).
     """
     assembly = read_sets(paths, workers=workers)
-    if not assembly.documents and not assembly.problems:
+    if not assembly.documents and all(p.severity == SKIPPED for p in assembly.problems):
         raise no_members(paths)
     ingest_parsed(store, list(assembly.documents))
     return assembly

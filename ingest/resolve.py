@@ -29,8 +29,10 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "boundary": ("boundary",),
     "overview": ("overview",),
     "synthesis": ("synthesis",),
+    "result": ("result",),
 }
-"""Leading words of a named reference that name a member role (GRAMMAR §2 layout roles; the seeds
+"""Leading words of a named reference that name a member role (GRAMMAR §2 layout roles, and §0's
+G1 ``result``, which a September review links as ``[exact analysis](…/result.md)``; the seeds
 cite the workflow report as ``workflow …``)."""
 
 

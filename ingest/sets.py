@@ -9,7 +9,11 @@ Everything that can only be known from the files is reported here as a :class:`S
 stable code: ``malformed-frontmatter``, ``malformed-manifest``, ``unknown-member-type``,
 ``not-a-member``, ``parse-error``, ``manifest-missing-member``, ``pin-mismatch``,
 ``duplicate-manifest``, ``duplicate-member``, ``duplicate-declaration``. A set with an error problem is
-refused as a whole (all or nothing); the checker reports the same problems without ingesting.
+refused as a whole (all or nothing); the checker reports the same problems without ingesting. Every
+other file of the input is accounted for too: a file that is no analysis document (a type
+definition, schema or instruction of the format, a note, a tool's file) is a problem of severity
+:data:`SKIPPED` whose code says why, so each is named, never dropped; given by path or found in a
+folder, a file is classified alike.
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
-from domain.grammar import NON_MEMBER_TYPES, member_type, run_id_problem
+from domain.grammar import NON_MEMBER_TYPES, member_type_of, run_id_problem, skip_reason
 from ingest.loader import set_id_of
-from ingest.parsers import parse_member
+from ingest.parsers import MEMBER_SUFFIXES, parse_member
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
 from ingest.parsers.plaintext import decode_member
@@ -51,6 +55,8 @@ __all__ = [
     "InputFile",
     "SetProblem",
     "GAP",
+    "SKIPPED",
+    "member_file",
     "Assembly",
     "assemble",
 ]
@@ -61,6 +67,19 @@ multipart field, a PUT body, a GraphQL upload); real members are under 100 KiB."
 
 MANIFEST_NAME = "ARTIFACT.yaml"
 """File name of a set's manifest (GRAMMAR §2.1)."""
+
+
+SKIPPED = "skipped"
+"""The severity of a problem that is no error: a file found in the input that is no analysis
+document, named with its reason (:func:`domain.grammar.skip_reason`); with ``strict`` it refuses
+its file like an error."""
+
+
+def member_file(name: str) -> bool:
+    """Whether a file of this name may be a member or a manifest and so is read: ``.md``, ``.txt``
+    or ``ARTIFACT.yaml``, not hidden (``.commonplace-validation-ignore``). Every other file found is
+    skipped with its reason, unread."""
+    return not name.startswith(".") and (name.lower().endswith(MEMBER_SUFFIXES) or name == MANIFEST_NAME)
 
 
 def oversize(size: int) -> str:
@@ -220,7 +239,8 @@ _ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-memb
 class SetProblem:
     """A problem found while reading files and assembling sets.
 
-    ``code`` is stable (see the module docstring), ``severity`` ``error`` or ``warning``, ``path``
+    ``code`` is stable (see the module docstring), ``severity`` ``error``, ``warning`` or
+    :data:`SKIPPED` (``code`` then says why, :data:`domain.grammar.SKIP_REASONS`), ``path``
     and ``line`` where it is (``line`` 0 for a whole file), ``set_id`` the set it refuses (None when
     the file's set is unknown: only that file is refused), ``error`` the parser's own exception,
     ``member`` the pinned file name a ``manifest-missing-member`` problem is about.
@@ -244,9 +264,12 @@ class SetProblem:
             return self.path
         return str(PurePosixPath(self.path.replace("\\", "/")).parent / self.member)
 
-    def refuses(self, partial: bool = False) -> bool:
+    def refuses(self, partial: bool = False, strict: bool = False) -> bool:
         """Whether the problem refuses its set: every error, except, for a partial set (``partial``:
-        a set copied in part), a pinned member that is absent, which is a gap to record instead."""
+        a set copied in part), a pinned member that is absent, which is a gap to record instead;
+        with ``strict`` also a skipped file (:data:`SKIPPED`)."""
+        if self.severity == SKIPPED:
+            return strict
         return self.severity == "error" and not (partial and self.code == GAP)
 
     def to_error(self) -> CitegraphError:
@@ -273,9 +296,14 @@ class Assembly:
         """Sets with at least one error problem: none of their members may be ingested."""
         return self.refused()
 
-    def refused(self, partial: bool = False) -> frozenset[str]:
+    def refused(self, partial: bool = False, strict: bool = False) -> frozenset[str]:
         """Sets with a problem that refuses them (:meth:`SetProblem.refuses`)."""
-        return frozenset(p.set_id for p in self.problems if p.refuses(partial) and p.set_id)
+        return frozenset(p.set_id for p in self.problems if p.refuses(partial, strict) and p.set_id)
+
+    def manifest_sets(self) -> dict[str, str | None]:
+        """Each manifest read (path) → the set it was placed in, None when no member joined it."""
+        placed = {d.extra.get("manifest"): _set_of(d) for d in self.documents if d.extra.get("manifest")}
+        return {m.path: placed.get(m.path) for m in self.manifests}
 
     def accepted(self, partial: bool = False) -> tuple[ParsedDocument, ...]:
         """Members of sets that are not refused."""
@@ -303,9 +331,17 @@ def _guess_run_id(data: bytes | None) -> str | None:
 
 
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
-    """Parse one candidate member, or record why not; None also for walked non-member Markdown.
-    Every input passes here, so here the member limit (:data:`MAX_MEMBER_BYTES`) and the run-id
-    rule (:func:`domain.grammar.run_id_problem`) hold for every face."""
+    """Parse one candidate member, or record why not (a file that is no member: a :data:`SKIPPED`
+    problem with its reason). Every input passes here, so here the member limit
+    (:data:`MAX_MEMBER_BYTES`) and the run-id rule (:func:`domain.grammar.run_id_problem`) hold
+    for every face."""
+    if not member_file(f.name):
+        code, why = skip_reason(f.name, f.folder, None)
+        if named:
+            problems.append(SetProblem("not-a-member", "error", f.path, 1, f"not an analysis-set member: {why}"))
+        else:
+            problems.append(SetProblem(code, SKIPPED, f.path, 0, why))
+        return None
     if f.data is None:
         problems.append(SetProblem("parse-error", "error", f.path, 1, f.refusal or "file was not read"))
         return None
@@ -323,31 +359,33 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
             problems.append(SetProblem(code, "error", f.path, exc.source.line if exc.source else 1, exc.message,
                                        _guess_run_id(f.data), exc.hint, exc))
             return None
-        if fm is None:
-            if f.explicit or named:
+        mtype = member_type_of(fm.data if fm is not None else None, f.path)
+        if mtype is None:
+            type_path = fm.data.get("type") if fm is not None else None
+            run_id = fm.data.get("run-id") if fm is not None else None
+            line = fm.lines.get("type", 2) if fm is not None else 1
+            type_name = PurePosixPath(type_path).stem if isinstance(type_path, str) else None
+            code, why = skip_reason(f.name, f.folder, fm.data if fm is not None else None)
+            if fm is None and named:  # a manifest pins it: it was meant to be a member
                 problems.append(SetProblem("not-a-member", "error", f.path, 1,
                                            "not an analysis-set member: no YAML frontmatter",
                                            hint="members open with `---` frontmatter naming their `type`"))
-            return None
-        type_path = fm.data.get("type")
-        if not isinstance(type_path, str) or member_type(type_path) is None:
-            type_name = PurePosixPath(type_path).stem if isinstance(type_path, str) else None
-            run_id = fm.data.get("run-id")
-            if not (f.explicit or named) and (type_name in NON_MEMBER_TYPES or run_id is None):
-                return None
-            line = fm.lines.get("type", 2)
-            if not isinstance(type_path, str):
-                problems.append(SetProblem("unknown-member-type", "error", f.path, line,
-                                           "the frontmatter has no `type`", str(run_id) if run_id else None))
-            elif type_name in NON_MEMBER_TYPES:
-                problems.append(SetProblem("not-a-member", "error", f.path, line,
-                                           f"not an analysis-set member: its type is {type_path!r}"))
+            elif named or (run_id is not None and type_name not in NON_MEMBER_TYPES):
+                # pinned, or it states a run: an analysis document that cannot be read is no silent skip
+                if not isinstance(type_path, str):
+                    problems.append(SetProblem("unknown-member-type", "error", f.path, line,
+                                               "the frontmatter has no `type`", str(run_id) if run_id else None))
+                elif type_name in NON_MEMBER_TYPES:
+                    problems.append(SetProblem("not-a-member", "error", f.path, line,
+                                               f"not an analysis-set member: its type is {type_path!r}"))
+                else:
+                    problems.append(SetProblem(
+                        "unknown-member-type", "error", f.path, line, f"unknown member type {type_path!r}",
+                        str(run_id) if run_id is not None else None,
+                        "expected an agentic-system analysis member type such as "
+                        "agentic-system-analyses/types/agentic-system-runtime-report.md"))
             else:
-                problems.append(SetProblem(
-                    "unknown-member-type", "error", f.path, line, f"unknown member type {type_path!r}",
-                    str(run_id) if run_id is not None else None,
-                    "expected an agentic-system analysis member type such as "
-                    "agentic-system-analyses/types/agentic-system-runtime-report.md"))
+                problems.append(SetProblem(code, SKIPPED, f.path, 0, why))
             return None
     try:
         if fm is not None:  # a Markdown member: its text and frontmatter are read once, above
@@ -438,9 +476,10 @@ def assemble(files: Iterable[InputFile], *, workers: int | None = 1) -> Assembly
     Parameters
     ----------
     files : iterable of InputFile
-        Member files (``.md``, ``.txt``) and manifests (``ARTIFACT.yaml``), in input order.
-        Walked (not ``explicit``) Markdown without member frontmatter — ``NOTICE.md``, type
-        definitions, instructions — is skipped; given explicitly it is a ``not-a-member`` error.
+        Every file of the input, in input order: members (``.md``, ``.txt``), manifests
+        (``ARTIFACT.yaml``) and any other. A file that is no member — ``NOTICE.md``, type
+        definitions, schemas, instructions — is a :data:`SKIPPED` problem naming why, whether
+        given by path or found in a folder; one a manifest pins is a ``not-a-member`` error.
     workers : int or None, default 1
         Processes that parse members: 1 parses in this process; None picks one per available CPU.
         More than one is only used for at least :data:`PARALLEL_MIN_FILES` members, on Linux

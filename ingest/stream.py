@@ -39,15 +39,17 @@ from typing import Callable, Iterable, Iterator
 from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
 from graph.store import GraphStore, SupportsBulkWrite
-from ingest.files import MAX_MEMBER_BYTES, NO_MEMBERS, member_files, oversize, refusal_of
-from domain.grammar import member_identity, member_type
+from ingest.files import input_file, member_files, no_members_error, refusal_of
+from domain.grammar import member_identity, member_type_of
 from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
 from ingest.parsers.plaintext import decode_member, plaintext_system
 from ingest.sets import (
     MANIFEST_NAME,
+    SKIPPED,
     InputFile,
+    member_file,
     SetProblem,
     _guess_run_id,
     _pool_size,
@@ -119,20 +121,18 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
         if f.name.lower().endswith(".md"):
             text = decode_member(f.data, f.path)
             fm = read_frontmatter(text, f.path)
-            if fm is None:
-                return head
-            run_id = fm.data.get("run-id")
+            data = fm.data if fm is not None else {}
+            run_id = data.get("run-id")
             if run_id is not None:
                 head.keys.add(str(run_id))
-            type_path = fm.data.get("type")
-            mtype = member_type(type_path) if isinstance(type_path, str) else None
+            mtype = member_type_of(fm.data if fm is not None else None, f.path)
             if mtype is None:
                 return head
             head.member = True
-            run_id = member_identity(fm.data, mtype)[0]
+            run_id = member_identity(data, mtype, f.path)[0]
             if run_id is not None:
                 head.keys.add(run_id)
-            system = fm.data.get("system")
+            system = data.get("system")
             if run_id is not None:
                 head.run_id = str(run_id)
             elif system:
@@ -150,10 +150,7 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
 
 def _input(path: Path, explicit: bool) -> InputFile:
     """One input file as :func:`ingest.files.read_inputs` reads it."""
-    size = path.stat().st_size
-    if size > MAX_MEMBER_BYTES:
-        return InputFile(str(path), None, explicit, oversize(size))
-    return InputFile(str(path), path.read_bytes(), explicit)
+    return input_file(path, explicit)
 
 
 class _Plan:
@@ -287,8 +284,12 @@ class _Pass:
     each item's place in the input's order, for :meth:`report`."""
 
     def __init__(self, plan: _Plan, parser: _Parser, *, skip_invalid: bool, observe: Observer | None,
-                 partial: bool = False):
+                 partial: bool = False, strict: bool = False):
         self.plan, self.parser, self.skip_invalid, self.partial = plan, parser, skip_invalid, partial
+        self.strict = strict
+        self.skipped: list[tuple[tuple, SetProblem]] = []  # files that are no analysis document
+        self.manifests: list[tuple[int, str, str | None, int]] = []  # (file index, path, set, pins) consumed
+        self.refused_manifests: list[tuple[int, str, str]] = []  # (file index, path, set) of refused sets
         self.observe = observe or (lambda event, names: None)
         self.problems: list[tuple[tuple, SetProblem]] = []  # error problems, with their order keys
         self.gaps: list[tuple[tuple, SetProblem]] = []  # absent pinned members of partial sets
@@ -343,7 +344,9 @@ class _Pass:
             self._verify(read, assembled)
             assembly = assembled.assembly
             self.documents += len(assembly.documents)
-            errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.refuses(self.partial)]
+            errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.refuses(self.partial, self.strict)]
+            self.skipped.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
+                                if p.severity == SKIPPED and not self.strict)
             self.gaps.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
                              if p.severity == "error" and not p.refuses(self.partial))
             self.problems.extend(errors)
@@ -351,8 +354,16 @@ class _Pass:
                 failing = True
             if failing:
                 continue
-            refused = assembly.refused(self.partial)
+            refused = assembly.refused(self.partial, self.strict)
             listed = {p.path for _, p in errors}
+            index = {str(h.path): h.index for h in read.heads}
+            pins = {m.path: len(m.pins) for m in assembly.manifests}
+            for path, set_id in assembly.manifest_sets().items():
+                if set_id in refused:
+                    if path not in listed:
+                        self.refused_manifests.append((index[path], path, set_id))
+                else:
+                    self.manifests.append((index[path], path, set_id, pins[path]))
             by_set: dict[str, list[ParsedDocument]] = {}
             for doc, n in zip(assembly.documents, assembled.origins):
                 set_id = set_id_of(doc)
@@ -368,7 +379,7 @@ class _Pass:
                 yield docs
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
         if not self.documents and not problems and not self.gaps:
-            raise IngestError(NO_MEMBERS[0], hint=NO_MEMBERS[1])
+            raise no_members_error([(p.path, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])])
         if failing:
             raise refusal_of(problems)
 
@@ -391,14 +402,17 @@ class _Pass:
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
         errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
         errors += [(path, IngestError(f"set {set_id} was refused as a whole", source=SourceSpan(path, 1)))
-                   for _, path, set_id in sorted(self.refused_docs)]
+                   for _, path, set_id in [*sorted(self.refused_docs), *sorted(self.refused_manifests)]]
         written = sorted(loaded.sets, key=lambda s: self.first_doc[s])
         gaps = [(p.subject, p.to_error()) for _, p in sorted(self.gaps, key=lambda kp: kp[0])]
-        return ordered_report(loaded, [path for _, path in sorted(self.accepted)], errors, written, gaps)
+        skipped = [(p.path, p.code, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])]
+        manifests = [(path, set_id, pins) for _, path, set_id, pins in sorted(self.manifests)]
+        return ordered_report(loaded, [path for _, path in sorted(self.accepted)], errors, written, gaps,
+                              manifests, skipped)
 
 
 def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = False, partial: bool = False,
-                 workers: int | None = None, observe: Observer | None = None) -> IngestReport:
+                 workers: int | None = None, observe: Observer | None = None, strict: bool = False) -> IngestReport:
     """Ingest every member under ``paths`` into ``store``, one analysis set at a time.
 
     The same files, sets, refusals, errors and report as
@@ -418,6 +432,8 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
     partial : bool, default False
         Ingest a set whose manifest pins absent members (a set copied in part); each absent member
         is reported ``missing``, and stays a ``manifest-missing-member`` finding of the stored set.
+    strict : bool, default False
+        A file that is no analysis document is an error (as :func:`ingest.files.accept`).
     workers : int or None, default None
         Processes that parse members (as :func:`ingest.files.read_members`).
     observe : callable, optional
@@ -433,15 +449,16 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
     files: list[Path] | None = member_files(paths)
     plan: _Plan | None = None
     restarts = 0
-    with _Parser(workers, sum(p.name != MANIFEST_NAME for p in files)) as parser:
+    with _Parser(workers, sum(member_file(p.name) and p.name != MANIFEST_NAME for p in files)) as parser:
         while True:
             if plan is None:
                 plan, files = _Plan.read(paths, parser, files), None
             try:
                 if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
-                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial).sets():
+                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial,
+                                   strict=strict).sets():
                         pass
-                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial)
+                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial, strict=strict)
                 return run.report(ingest_stream(store, run.sets()))
             except _Replan as again:
                 if again.plan is None:

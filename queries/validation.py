@@ -20,7 +20,8 @@ from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
                          citation_line, citation_member, declaration_of, is_alias, field_of, field_part_of, flaws_of,
                          member_identity_of, member_of, member_path, named_reference_name, pinning_of, record_id_of,
-                         record_of, section_of, source_of, stated_by, statement_of, statuses_of)
+                         record_of, reviewed_result_of, section_of, source_of, stated_by, statement_of,
+                         statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.kept import per_set, rows_of
@@ -61,6 +62,8 @@ CODES: dict[str, tuple[str, str]] = {
                             "record or none (neither lower(ID) nor its declaration heading's slug)"),
     "dangling-source-citation": ("error", "GRAMMAR §2.2 rule 3: an SRC ID the Source register does not declare"),
     "pin-mismatch": ("error", "GRAMMAR §2.1: a member's SHA-256 differs from its manifest pin"),
+    "result-digest-mismatch": ("error", "GRAMMAR §3.11 (September reviews): a generated review's "
+                                        "`analysis-result-sha256` differs from the SHA-256 of the ingested result"),
     "unpinned-member": ("error", "GRAMMAR §2.2 rule 1: a member the set's manifest does not pin"),
     "manifest-missing-member": ("error", "GRAMMAR §2.1: the manifest pins a member that is absent"),
     "run-id-mismatch": ("error", "GRAMMAR §2.2 rule 5: a member's run-id disagrees with its set"),
@@ -80,7 +83,8 @@ CODES: dict[str, tuple[str, str]] = {
 class Finding:
     """One validation finding.
 
-    ``code`` is stable (e.g. ``unresolved-reference``), ``severity`` ``error`` or ``warning``,
+    ``code`` is stable (e.g. ``unresolved-reference``), ``severity`` ``error``, ``warning`` or
+    ``skipped`` (a file checked that is no analysis document; ``code`` says why),
     ``set`` the analysis set, ``file`` and ``line`` where the problem is (``line`` 0 when the
     finding is about a whole file or set), ``node`` the graph node concerned, ``message`` prose.
     """
@@ -96,17 +100,21 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
-    """All findings, sorted by (set, file, line, code, node), and the numbers of ``errors`` and
-    ``warnings`` among them. Its JSON (``check --json``, ``GET /check``) is
-    :func:`queries.shapes.plain` of it: ``{"errors", "warnings", "findings": [...]}``."""
+    """All findings, sorted by (set, file, line, code, node), and the numbers of ``errors``,
+    ``warnings`` and ``skipped`` files among them (checking files: each file that is no analysis
+    document is a finding of severity ``skipped`` whose code says why, ``type-definition`` …). Its
+    JSON (``check --json``, ``GET /check``) is :func:`queries.shapes.plain` of it:
+    ``{"errors", "warnings", "skipped", "findings": [...]}``."""
 
     errors: int = field(init=False)
     warnings: int = field(init=False)
+    skipped: int = field(init=False)
     findings: tuple[Finding, ...]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "errors", sum(1 for f in self.findings if f.severity == "error"))
         object.__setattr__(self, "warnings", sum(1 for f in self.findings if f.severity == "warning"))
+        object.__setattr__(self, "skipped", sum(1 for f in self.findings if f.severity == "skipped"))
 
 
 def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[str, int]]:
@@ -406,7 +414,8 @@ class _Checker:
                      f"{source_of(source).source_id} is cited but the Source register does not declare it", edge=first)
 
     def members(self) -> None:
-        """pin-mismatch, unpinned-member, manifest-missing-member, run-id-mismatch, boundary-mismatch."""
+        """pin-mismatch, unpinned-member, manifest-missing-member, result-digest-mismatch, run-id-mismatch,
+        boundary-mismatch."""
         for set_id, docs in sorted(self.sets().items()):
             pinning = {d.id: pinning_of(d) for d in docs}
             manifests = sorted({p.manifest for p in pinning.values() if p.manifest})
@@ -426,6 +435,7 @@ class _Checker:
                     if name not in files and not {(set_id, name), (None, name)} & self.refused:
                         self.add("manifest-missing-member", set_id, set_id,
                                  f"the manifest pins {name}, which is not among the inputs", place=(manifest, line))
+            self._reviewed_results(set_id, docs)
             md = [(d, self.identity[d.id]) for d in docs if self.member[d.id].format == "md"]
             self._identity(set_id, [(d, i, i.run_id, i.run_id_line) for d, i in md], "run-id", "run-id-mismatch",
                            set_id if re.match(r"^A[AG]S-", set_id) else None)
@@ -433,6 +443,25 @@ class _Checker:
                               if self.member[d.id].role == role and i.reviewed_boundary), None)
             self._identity(set_id, [(d, i, i.reviewed_boundary, i.boundary_line) for d, i in md],
                            "reviewed-boundary", "boundary-mismatch", reference)
+
+    def _reviewed_results(self, set_id: str, docs: list[Node]) -> None:
+        """result-digest-mismatch: a review pins its run's result by SHA-256 over the file's bytes;
+        the result is the set's member at the ``analysis-result`` path (``kb/…``, matched by its
+        tail), else the set's ``result`` member. A result not ingested is not checked."""
+        for d in docs:
+            pinned = reviewed_result_of(d)
+            if pinned is None or not pinned[1]:
+                continue
+            path, sha256, line = pinned
+            tail = path.replace("\\", "/").removeprefix("kb/")
+            results = [r for r in docs if r.id != d.id and self.member[r.id].path.replace("\\", "/").endswith(tail)]
+            results = results or [r for r in docs if self.member[r.id].role == "result"]
+            for result in results[:1]:
+                if self.member[result.id].sha256 != sha256:
+                    self.add("result-digest-mismatch", set_id, d.id,
+                             f"the review pins {path} at SHA-256 {sha256}; the ingested result "
+                             f"{self.member[result.id].path} is {self.member[result.id].sha256}",
+                             place=(self.member[d.id].path, line))
 
     def _identity(self, set_id: str, stated: list[tuple[Node, MemberIdentity, Any, int]], key: str, code: str,
                   reference: Any) -> None:

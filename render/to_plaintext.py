@@ -31,7 +31,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from domain.grammar import ATTRIBUTION, QUOTE_MARKER, RECORD_ID, anchor_record
+from domain.grammar import ATTRIBUTION, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
 from graph.codec import member_frontmatter, member_of
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
@@ -128,7 +128,7 @@ def _quotation(block: DocumentBlock) -> str:
         m = ATTRIBUTION.match(raw)
         if m:
             if not path:
-                path = plain_inline(m.group(1))
+                path = plain_inline(m.group("span") or m.group("url"))
             continue
         body = QUOTE_MARKER.sub("", raw, count=1)
         if not body.strip():
@@ -205,8 +205,12 @@ def plaintext_of(tree: DocumentTree) -> str:
     if tree.format != "md":
         return rebuild(tree)
     frontmatter = member_frontmatter(tree.document)
-    member_type = frontmatter.get("type") if isinstance(frontmatter, dict) else None
-    out = [plain_inline(tree.title), "\n\nType: " + str(member_type or member_of(tree.document).member_type)]
+    stated = frontmatter.get("type") if isinstance(frontmatter, dict) else None
+    member = member_of(tree.document)
+    read_as = member_type_of(dict(frontmatter) if frontmatter else None, member.path)
+    if read_as is not None and (not isinstance(stated, str) or member_type(stated) is None):
+        stated = type_path(read_as)  # a September review (type note), a G0 prototype (no type)
+    out = [plain_inline(tree.title), "\n\nType: " + str(stated or member.member_type)]
     previous: DocumentBlock | None = None
     for block in tree.blocks:
         text = plain_block(block)

@@ -49,11 +49,11 @@ def _inputs(files: list[MemberFileInput]) -> list[InputFile]:
 class Mutation:
     @strawberry.mutation(description="Ingest members (needs the write token); each set is written all or nothing.")
     async def ingest(self, info: Info[Context, None], files: list[MemberFileInput],
-                     skip_invalid: bool = False, partial: bool = False) -> IngestResult:
+                     skip_invalid: bool = False, partial: bool = False, strict: bool = False) -> IngestResult:
         ctx = info.context
 
         def run() -> IngestReport:
             check_write(ctx.authorization, ctx.settings)
-            return ingest_files(ctx.store, _inputs(files), skip_invalid=skip_invalid, partial=partial)
+            return ingest_files(ctx.store, _inputs(files), skip_invalid=skip_invalid, partial=partial, strict=strict)
 
         return await call(run)

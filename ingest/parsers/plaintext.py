@@ -31,6 +31,7 @@ from domain.grammar import (
     mapping_table,
     member_type,
     row_declaration,
+    role_of,
     system_from_title,
 )
 from domain.model import Citation, Quotation, Source
@@ -344,7 +345,7 @@ def parse_plaintext(data: bytes, path: str) -> ParsedDocument:
         size=len(data),
         title=title,
         member_type=type_path,
-        role=mtype.role,
+        role=role_of(mtype, path.replace("\\", "/").rsplit("/", 1)[-1]),
         system=system_from_title(title),
         preamble=text[: type_line.end],
         blocks=tuple(ctx.blocks),

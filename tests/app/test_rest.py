@@ -61,7 +61,9 @@ def test_post_sets_zip_ingests_a_whole_markdown_set(client):
     response = client.post("/sets", content=buf.getvalue(), headers={**AUTH, "Content-Type": "application/zip"})
     assert response.status_code == 201, response.text
     assert response.json()["sets"] == ["AAS-2026-10-04-dynamic-cheatsheet-01"]
-    assert sorted(d["document"].split("/")[1] for d in response.json()["documents"]) == [
+    assert [d["note"] for d in response.json()["documents"] if d["status"] == "manifest"] == [
+        "the manifest of set AAS-2026-10-04-dynamic-cheatsheet-01, pinning 6 members"]
+    assert sorted(d["document"].split("/")[1] for d in response.json()["documents"] if d["document"]) == [
         "epistemic", "memory", "memory-profile", "overview", "reconciliation", "runtime"]
     assert client.get("/check", params={"set": "AAS-2026-10-04-dynamic-cheatsheet-01"}).json()["errors"] == 0
 

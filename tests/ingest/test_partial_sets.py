@@ -59,13 +59,14 @@ def test_partial_ingests_what_is_present_and_the_gaps_stay_findings(copied):
     assert report.sets == (IM01_SET,)
     assert [(d.path, d.status) for d in report.documents] == [
         (str(copied / "overview.md"), "written"), (str(copied / "runtime.md"), "written"),
-        *((str(copied / name), "missing") for name in ABSENT)]
+        *((str(copied / name), "missing") for name in ABSENT), (str(copied / "ARTIFACT.yaml"), "manifest")]
     gaps = [(f.code, f.severity, f.file, f.line) for f in check(store).findings if f.severity == "error"]
     assert gaps == [("manifest-missing-member", "error", str(copied / "ARTIFACT.yaml"), line)
                     for line in ABSENT.values()]
     # the streaming ingest and the read-then-load path agree
     read = read_members([copied], partial=True)
-    again = ingest_parsed(SQLiteStore(None), read.parsed, errors=read.errors, gaps=read.gaps)
+    again = ingest_parsed(SQLiteStore(None), read.parsed, errors=read.errors, gaps=read.gaps,
+                          manifests=read.manifests, skipped=read.skipped)
     assert again == report
 
 
@@ -81,7 +82,8 @@ def test_cli_partial_flag(copied, tmp_path):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["documents"]
     assert [(r["path"].rsplit("/", 1)[1], r["status"]) for r in rows] == [
-        ("overview.md", "written"), ("runtime.md", "written"), *((name, "missing") for name in ABSENT)]
+        ("overview.md", "written"), ("runtime.md", "written"), *((name, "missing") for name in ABSENT),
+        ("ARTIFACT.yaml", "manifest")]
     result = runner.invoke(cli, ["check", "--home", home])
     assert result.exit_code == 1
     assert f"{copied / 'ARTIFACT.yaml'}:9: error: [manifest-missing-member] the manifest pins epistemic.md" in result.stdout
@@ -100,12 +102,13 @@ def test_rest_and_graphql_take_partial_too(copied):
         response = client.post("/sets", files=files, headers=auth, params={"partial": "true"})
         assert response.status_code == 201, response.text
         assert [(d["path"], d["status"]) for d in response.json()["documents"]] == [
-            ("overview.md", "written"), ("runtime.md", "written"), *((name, "missing") for name in ABSENT)]
+            ("overview.md", "written"), ("runtime.md", "written"), *((name, "missing") for name in ABSENT),
+        ("ARTIFACT.yaml", "manifest")]
         mutation = ('mutation($f: [MemberFileInput!]!) { ingest(files: $f, partial: true) '
                     '{ documents { path status } } }')
         variables = {"f": [{"name": p.name, "content": p.read_text()} for p in sorted(copied.iterdir())]}
         got = client.post("/graphql", json={"query": mutation, "variables": variables}, headers=auth).json()
-        assert [d["status"] for d in got["data"]["ingest"]["documents"]] == ["unchanged", "unchanged"] + ["missing"] * 3
+        assert [d["status"] for d in got["data"]["ingest"]["documents"]] == ["unchanged", "unchanged"] + ["missing"] * 3 + ["manifest"]
 
 
 def test_the_hint_names_only_a_folder_that_exists(copied):

@@ -157,13 +157,19 @@ def test_rests_on_the_cheatsheet(dc):
 # -- assembling sets --------------------------------------------------------------------------
 
 
-def test_walking_the_corpus_skips_non_members():
+def test_walking_the_corpus_skips_non_members_each_with_its_reason():
     assembly = read_sets([CORPUS])
     paths = [d.path for d in assembly.documents]
-    assert assembly.problems == ()
-    # 3 seeds; Markdown: Dynamic Cheatsheet 6, Instinctual Memory 01 5, its rewrite 2, a review, 3 G1 results
-    assert len(paths) == 20 and sum(p.endswith(".md") for p in paths) == 17
+    # 3 seeds; Markdown: Dynamic Cheatsheet 6, Instinctual Memory 01 5, its rewrite 2, an October review,
+    # six September reviews, 5 G1 results
+    assert len(paths) == 28 and sum(p.endswith(".md") for p in paths) == 25
     assert not any("/types/" in p or "/instructions/" in p or p.endswith("NOTICE.md") for p in paths)
+    # kb/agentic-system-analyses/types/ holds 14 type definitions and their 14 schemas, instructions/ 3
+    # notes; NOTICE.md has no frontmatter, retained-archive/.commonplace-validation-ignore is hidden
+    assert {p.severity for p in assembly.problems} == {"skipped"}
+    assert Counter(p.code for p in assembly.problems) == {"type-definition": 28, "instruction": 3, "not-a-document": 2}
+    assert sorted(p.path.rsplit("/", 1)[1] for p in assembly.problems if p.code == "not-a-document") == [
+        ".commonplace-validation-ignore", "NOTICE.md"]
     assert [m.path for m in assembly.manifests] == [
         str(DC_RETAINED / "ARTIFACT.yaml"), str(IM01 / "ARTIFACT.yaml")]
 
@@ -175,11 +181,17 @@ def test_members_of_one_set_come_from_two_folders():
         "epistemic.md", "memory.md", "runtime.md", "memory-profile.md", "overview.md", "reconciliation.md"]
 
 
-def test_a_non_member_given_by_path_is_refused():
-    with pytest.raises(ParseError, match="not an analysis-set member"):
-        read_members([CORPUS / "commonplace" / "NOTICE.md"])
-    with pytest.raises(ParseError, match="its type is 'types/type-spec.md'"):
-        read_members([KB / "types" / "agentic-system-runtime-report.md"])
+def test_a_non_member_given_by_path_is_skipped_as_in_a_folder_and_refused_when_strict():
+    runtime_type = KB / "types" / "agentic-system-runtime-report.md"
+    given = read_members([SEEDS, CORPUS / "commonplace" / "NOTICE.md", runtime_type])
+    assert given.skipped == [
+        (str(CORPUS / "commonplace" / "NOTICE.md"), "not-a-document", "no analysis document: no frontmatter"),
+        (str(runtime_type), "type-definition", "a type definition of the format (type 'types/type-spec.md')")]
+    assert given.skipped == [s for s in read_members([CORPUS]).skipped if s[0] in {p for p, _, _ in given.skipped}]
+    with pytest.raises(IngestError, match=r"no analysis-set members found in the input; a type definition"):
+        read_members([runtime_type])
+    with pytest.raises(ParseError, match="type definition of the format"):
+        read_members([SEEDS, runtime_type], strict=True)
 
 
 @pytest.fixture

@@ -30,7 +30,8 @@ LABELS = list(Label)
 def whole_run(store, paths, *, skip_invalid=False):
     """The path ``citegraph ingest`` took before: every member parsed, then written."""
     read = read_members(list(paths), skip_invalid=skip_invalid)
-    return ingest_parsed(store, read.parsed, errors=read.errors)
+    return ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, manifests=read.manifests,
+                         skipped=read.skipped)
 
 
 def content(store) -> tuple:
@@ -66,7 +67,10 @@ def test_seeds_and_a_markdown_set_write_what_the_whole_run_path_writes():
     report = ingest_paths(streamed, paths)
     assert report == whole_run(whole, paths)
     assert report.sets == ("tolaria", "talorys", DC)
-    assert [d.status for d in report.documents] == ["written"] * 9
+    # the 9 members, then the Dynamic Cheatsheet's ARTIFACT.yaml, consumed by its set
+    assert [d.status for d in report.documents] == ["written"] * 9 + ["manifest"]
+    assert report.documents[-1].path == str(DC_RETAINED / "ARTIFACT.yaml")
+    assert report.documents[-1].note == f"the manifest of set {DC}, pinning 6 members"
     counts = streamed.counts()
     assert (counts["nodes"], counts["edges"], counts["Document"], counts["Statement"], counts["CITES"]) == \
         (738, 1395, 9, 467, 646)
@@ -279,7 +283,7 @@ def test_unchanged_members_are_read_from_their_own_set(tmp_path):
             return self._store.get_nodes(ids)
 
     report = ingest_paths(Watched(store), [G2])
-    assert {d.status for d in report.documents} == {"unchanged"} and report.sets == ()
+    assert {d.status for d in report.documents} == {"unchanged", "manifest"} and report.sets == ()
     assert all(c[0] != "find_nodes" or c[2] is not None for c in calls)  # never every document of the store
     assert ("get_nodes", tuple(sorted(f"{G2_SET}/{d.role}" for d in read_members([G2]).parsed))) in calls
 

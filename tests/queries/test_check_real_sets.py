@@ -37,6 +37,20 @@ REMAINING = {
     # BAP-1..8, line 161 states every route's statuses, its attributions pin a digest.
     "AAS-2026-09-21-supermemory-01": {("status-missing", "warning"): 7},
     "AAS-2026-09-25-fragility-grid-01": {("status-missing", "warning"): 7, ("record-range", "warning"): 1},
+    # September reviews whose run is not in the corpus (a set of their own each): every record they
+    # cite is undeclared (jaz-evals.md 25: RTE-3, RTE-4; mem0.md 21: ABS-1, RTE-1, RTE-6, 23: RTE-3,
+    # RTE-4, RTE-8, 27: OBJ-2, OBJ-4, OBJ-5, OBJ-6, RTE-2, 29: RTE-7) and their link to the run's
+    # result.md names no ingested member (dualgraph.md 36, jaz-evals.md 51, napkin.md 49, mem0.md 17).
+    # napkin.md 33 attributes its quotation to a bare URL pinning a commit (`> --- https://…/blob/7582d6a…/…`),
+    # an attributed quotation (domain.grammar.ATTRIBUTION).
+    "AAS-2026-09-25-dualgraph-01": {("unresolved-reference", "warning"): 1},
+    "AAS-2026-09-26-jaz-evals-01": {("undeclared-record", "warning"): 2, ("unresolved-reference", "warning"): 1},
+    "AAS-2026-09-27-mem0-04": {("undeclared-record", "warning"): 12, ("unresolved-reference", "warning"): 1},
+    "AAS-2026-09-26-napkin-03": {("unresolved-reference", "warning"): 1},
+    # files that are no analysis document, each named: kb/agentic-system-analyses/types/ holds 14 type
+    # definitions and their 14 schemas, instructions/ 3 notes; commonplace/NOTICE.md has no frontmatter
+    # and retained-archive/.commonplace-validation-ignore is a hidden file
+    "": {("type-definition", "skipped"): 28, ("instruction", "skipped"): 3, ("not-a-document", "skipped"): 2},
     # the seeds: plain-text members without the runtime member that declares their records, and
     # references to members that are not among them (seeds issue)
     "tolaria": {("undeclared-record", "warning"): 24, ("unresolved-reference", "warning"): 6},
@@ -66,4 +80,6 @@ def test_the_findings_that_remain_on_the_real_sets(corpus_report):
 def test_every_real_document_rebuilds_exactly(corpus_report):
     store, _ = corpus_report
     report = verify(document_trees(store))
-    assert (report.documents, report.differing) == (22, 0)
+    # the 3 seeds and the 25 Markdown members of kb/ (42 Markdown files less 14 type definitions and 3
+    # instructions)
+    assert (report.documents, report.differing) == (28, 0)

@@ -31,6 +31,8 @@ router = APIRouter(tags=["writes"])
 SkipInvalid = Annotated[bool, Query(description="Ingest the valid sets and list the refused files.")]
 Partial = Annotated[bool, Query(description="Ingest a set copied in part: the members its manifest pins that are "
                                             "absent are listed as missing and stay manifest-missing-member findings.")]
+Strict = Annotated[bool, Query(description="A file that is no analysis document (a type definition, an instruction, a "
+                                           "note) is an error, instead of being listed as skipped with its reason.")]
 
 
 _ETAG = {"ETag": {"description": "The member's SHA-256, quoted (use it in `If-Match`).", "schema": {"type": "string"}}}
@@ -69,12 +71,14 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
              responses={200: {"model": IngestOut, "description": "Every member was already stored unchanged."},
                         **errors(401, 403, 409, 413, 422)}, openapi_extra={"requestBody": _SETS_BODY})
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
-                    skip_invalid: SkipInvalid = False, partial: Partial = False) -> dict:
+                    skip_invalid: SkipInvalid = False, partial: Partial = False, strict: Strict = False) -> dict:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
     ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
     written all or nothing; with ``skip_invalid`` refused files are listed instead; with ``partial``
     a set whose manifest pins absent members is written and each absent one listed as ``missing``.
-    201 when a set was written, 200 when every member was already stored unchanged."""
+    Every file sent is named in the answer: a manifest as ``manifest``, a file that is no analysis
+    document as ``skipped`` with its ``reason`` (an error with ``strict``). 201 when a set was
+    written, 200 when every member was already stored unchanged."""
     content_type = request.headers.get("content-type", "")
     inputs: list[InputFile] = []
     if content_type.startswith("multipart/form-data"):
@@ -98,7 +102,8 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
     else:
         raise IngestError(f"unsupported content type {content_type or '(none)'!r}", source=SourceSpan("request", 1),
                           hint="POST multipart/form-data with `files`, or an application/zip body")
-    report = await run_in_threadpool(lambda: ingest_files(store, inputs, skip_invalid=skip_invalid, partial=partial))
+    report = await run_in_threadpool(lambda: ingest_files(store, inputs, skip_invalid=skip_invalid, partial=partial,
+                                                                  strict=strict))
     response.status_code = 201 if report.sets else 200
     return plain(report)
 

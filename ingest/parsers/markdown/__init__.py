@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePosixPath
 
-from domain.grammar import member_identity, member_type, role_of, system_from_title
+from domain.grammar import member_identity, member_type_of, role_of, system_from_title
 from graph.errors import ParseError, SourceSpan
 from ingest.parsers.markdown.blocks import top_block
 from ingest.parsers.markdown.builder import MD, Builder, Context, closing
@@ -106,13 +106,15 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     else:
         fm = frontmatter
     file_name = PurePosixPath(path.replace("\\", "/")).name
+    mtype = member_type_of(fm.data if fm is not None else None, path)
     if fm is None:
-        raise ParseError("expected YAML frontmatter opening with `---` on line 1", source=SourceSpan(path, 1),
-                         hint="analysis-set members start with frontmatter naming their `type`")
+        if mtype is None:
+            raise ParseError("expected YAML frontmatter opening with `---` on line 1", source=SourceSpan(path, 1),
+                             hint="analysis-set members start with frontmatter naming their `type`")
+        fm = Frontmatter({}, {}, None, 0, 0)  # a G0 prototype without frontmatter (GRAMMAR §0)
     type_path = fm.data.get("type")
-    if not isinstance(type_path, str) or not type_path.strip():
+    if mtype is None and (not isinstance(type_path, str) or not type_path.strip()):
         raise ParseError("the frontmatter has no `type`", source=SourceSpan(path, 2))
-    mtype = member_type(type_path)
     if mtype is None:
         raise ParseError(f"unknown member type {type_path!r}", source=SourceSpan(path, fm.lines.get("type", 2)),
                          hint="expected an agentic-system analysis member type such as "
@@ -149,7 +151,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     pins = frontmatter_pins(fm.data, mtype) + tuple(
         b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
     fm_citations = tuple(frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
-    run_id, boundary = member_identity(fm.data, mtype)
+    run_id, boundary = member_identity(fm.data, mtype, path)
     system = fm.data.get("system")
     return ParsedDocument(
         path=path,
@@ -157,7 +159,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         sha256=hashlib.sha256(data).hexdigest(),
         size=len(data),
         title=title,
-        member_type=type_path.strip(),
+        member_type=type_path.strip() if isinstance(type_path, str) and type_path.strip() else mtype.name,
         role=role_of(mtype, file_name),
         system=str(system).strip() if system else system_from_title(title),
         preamble=preamble,
@@ -175,5 +177,9 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
             "frontmatter_lines": fm.lines,
             **({"identity_keys": {"run-id": mtype.run_id_key, "reviewed-boundary": mtype.boundary_key},
                 "projection": True} if mtype.projection else {}),
+            # the result a September review pins (GRAMMAR §3.11 as observed): its path and SHA-256
+            **({"analysis_result": str(fm.data["analysis-result"]),
+                "analysis_result_sha256": str(fm.data.get("analysis-result-sha256") or "") or None}
+               if mtype.projection and fm.data.get("analysis-result") else {}),
         },
     )

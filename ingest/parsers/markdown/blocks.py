@@ -257,7 +257,7 @@ def _quotation(first: int, stop: int, attribution: re.Match | None, b: Builder, 
     if attribution is None:
         statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)
         return
-    span, revision = attribution.group(1), attribution.group(2)
+    span, revision = attribution.group("span") or attribution.group("url"), attribution.group("rev")
     path, lines, rev = _attribution(span)
     text = f"{flat} --- {span}" if flat else f"--- {span}"
     at = len(text) - len(span)
