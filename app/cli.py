@@ -481,7 +481,9 @@ def render_cmd(
         store.close()
     data = rendered.text.encode("utf-8")
     if output is not None:
-        output.write_bytes(data)
+        from app.outputs import protected_files, write_output
+
+        write_output(output, data, protected_files(_settings(neo4j, home)))
         err.print(f"wrote {len(data)} bytes ({rendered.format}) to {output}", markup=False, highlight=False)
         return
     sys.stdout.flush()

@@ -16,6 +16,7 @@ from graph.errors import (
     NodeConflict,
     InvalidQuery,
     NotFound,
+    OutputRefused,
     PreconditionFailed,
     QueryLimitExceeded,
     SettingsInvalid,
@@ -50,6 +51,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (StoreWriteFailed, ErrorFace(503, "UNAVAILABLE", 74)),  # a full disk: EX_IOERR on the CLI
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
+    (OutputRefused, ErrorFace(409, "CONFLICT", 73)),  # EX_CANTCREAT: an output over the store's own files
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),

@@ -32,6 +32,7 @@ __all__ = [
     "VersionNotFound",
     "SystemNotFound",
     "IncomparableSets",
+    "OutputRefused",
 ]
 
 
@@ -194,3 +195,9 @@ class SystemNotFound(NotFound):
 
 class IncomparableSets(CitegraphError):
     """Raised when two analysis sets are compared that do not analyse the same system (or are one set)."""
+
+
+class OutputRefused(CitegraphError):
+    """Raised when a command's output path is, or would replace, a file of the store in use (its
+    database, ``-wal`` or ``-shm``, also through a link or another spelling of the path); nothing
+    is written."""
