@@ -15,6 +15,7 @@ from graph.errors import (
     IngestError,
     NodeConflict,
     InvalidQuery,
+    MalformedCredentials,
     NotFound,
     OutputRefused,
     PreconditionFailed,
@@ -48,6 +49,7 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
     (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
     (Unauthenticated, ErrorFace(401, "UNAUTHENTICATED", 77)),
+    (MalformedCredentials, ErrorFace(400, "BAD_REQUEST", 77)),  # RFC 6750 §3.1 invalid_request
     (StoreWriteFailed, ErrorFace(503, "UNAVAILABLE", 74)),  # a full disk: EX_IOERR on the CLI
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG

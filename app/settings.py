@@ -67,6 +67,21 @@ def _optional_secret(value: Any) -> Secret | None:
     return None if value is None or value == "" else _secret(value)
 
 
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+"""RFC 6750 §2.1 ``b64token`` (the characters of RFC 7235 §2.1 ``token68``): all a bearer token
+sent in an ``Authorization`` header can be."""
+
+
+def _bearer_secret(value: Any) -> Secret | None:
+    """A bearer token: ``b64token`` characters only, since no ``Authorization: Bearer`` header
+    can carry any other (RFC 6750 §2.1)."""
+    secret = _optional_secret(value)
+    if secret is not None and not _B64TOKEN.fullmatch(secret.get_secret_value()):
+        raise ValueError("must be a bearer token of letters, digits and - . _ ~ + / (then = padding): RFC 6750 "
+                         "§2.1 allows no other character in an Authorization header")
+    return secret
+
+
 def _path(value: Any) -> Path:
     if not isinstance(value, (str, os.PathLike)) or str(value) == "":
         raise ValueError("must be a folder path")
@@ -147,8 +162,8 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "neo4j_password": (_secret, lambda: Secret("")),
     "neo4j_database": (_text, lambda: "neo4j"),
     "max_depth": (_integer(1, 16, optional=True), lambda: None),
-    "write_token": (_optional_secret, lambda: None),
-    "read_token": (_optional_secret, lambda: None),
+    "write_token": (_bearer_secret, lambda: None),
+    "read_token": (_bearer_secret, lambda: None),
     "embed_origins": (_origins, list),
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
     "repo_roots": (_roots, list),

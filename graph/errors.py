@@ -33,6 +33,7 @@ __all__ = [
     "SystemNotFound",
     "IncomparableSets",
     "OutputRefused",
+    "MalformedCredentials",
 ]
 
 
@@ -155,6 +156,11 @@ class NodeConflict(CitegraphError):
 
 class Unauthenticated(CitegraphError):
     """Raised when a request that needs a bearer token carries none."""
+
+
+class MalformedCredentials(CitegraphError):
+    """Raised when a request's ``Authorization`` header is not well-formed credentials (RFC 6750
+    §2.1, RFC 7235 §4.2), or the request carries several."""
 
 
 class AccessDenied(CitegraphError):

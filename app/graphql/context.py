@@ -123,4 +123,6 @@ class Context(BaseContext):
 async def get_context(request: Request, store: StoreDep, settings: SettingsDep) -> Context:
     """FastAPI dependency building the GraphQL context from the same dependencies as the REST routes;
     it keeps the ``Authorization`` header for mutations (:func:`app.rest.security.check_write`)."""
-    return Context(store, settings, request.headers.get("authorization"))
+    from app.rest.security import authorization_of
+
+    return Context(store, settings, authorization_of(request))

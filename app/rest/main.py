@@ -20,7 +20,7 @@ from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
 from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
-from app.rest.security import BodyLimit, require_read
+from app.rest.security import BodyLimit, bearer_challenge, require_read
 from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import CitegraphError
@@ -66,7 +66,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         body = {"error": {"code": face.code, "message": exc.message, "hint": hint_of(exc)}}
         if exc.source:
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
-        headers = {"WWW-Authenticate": "Bearer"} if face.status == 401 else None
+        challenge = bearer_challenge(exc)
+        headers = {"WWW-Authenticate": challenge} if challenge else None
         return JSONResponse(body, status_code=face.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
