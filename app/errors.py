@@ -27,7 +27,7 @@ from graph.errors import (
     ValidationFailed,
 )
 
-__all__ = ["ErrorFace", "face_of", "hint_of"]
+__all__ = ["ErrorFace", "face_of", "hint_of", "for_clients"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,3 +120,25 @@ def hint_of(error: CitegraphError) -> str | None:
     """
     advice = _ADVICE.get(error.code or "")
     return advice(error) if advice is not None else error.hint
+
+
+def for_clients(text: str | None, home) -> str | None:
+    """``text`` (an error's message or hint) as a client of the server may read it: the embedded
+    store's folder ``home`` (as configured and resolved), which the CLI names, is written ``the
+    store's folder``, so no answer reveals where the store lives on the server.
+
+    >>> from pathlib import Path
+    >>> for_clients("cannot read the embedded store /srv/cg/citegraph.sqlite: damaged", Path("/srv/cg"))
+    "cannot read the embedded store the store's folder/citegraph.sqlite: damaged"
+    """
+    if not text or home is None:
+        return text
+    from pathlib import Path
+
+    spellings = {str(Path(home).resolve()), str(Path(home).absolute())}
+    if "/" in str(home):
+        spellings.add(str(home).rstrip("/"))
+    for spelling in sorted(spellings, key=len, reverse=True):
+        if spelling and spelling != "/":
+            text = text.replace(spelling, "the store's folder")
+    return text

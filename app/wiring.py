@@ -10,7 +10,7 @@ from graph.stores import open_embedded
 
 from app.settings import Settings
 
-__all__ = ["open_store", "open_throwaway_store", "store_location", "allowed_repository", "git_folders"]
+__all__ = ["open_store", "open_throwaway_store", "store_location", "store_kind", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -59,6 +59,19 @@ def store_location(store: GraphStore) -> str:
     if path is None:
         return "embedded store in memory"
     return f"embedded store in {Path(path).resolve().parent}"
+
+
+def store_kind(store: GraphStore) -> str:
+    """Which store ``store`` is, for a client of the server: its kind, never its folder or host
+    (``embedded store``, ``Neo4j database neo4j``).
+
+    >>> from graph.stores import open_embedded
+    >>> store_kind(open_embedded(None))
+    'embedded store'
+    """
+    if hasattr(store, "driver"):
+        return f"Neo4j database {getattr(store, 'database', 'neo4j')}"
+    return "embedded store"
 
 
 def _without_credentials(uri: str) -> str:

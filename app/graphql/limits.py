@@ -60,7 +60,7 @@ from graphql import (
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.extensions.base_extension import SchemaExtension
 
-from app.errors import face_of, hint_of
+from app.errors import face_of, for_clients, hint_of
 from graph.errors import CitegraphError, QueryLimitExceeded
 
 __all__ = [
@@ -430,6 +430,11 @@ class CodedErrors(MaskErrors):
     def __init__(self) -> None:
         super().__init__(should_mask_error=_masked)
 
+    def _home(self):
+        """The embedded store's folder, which no error message may name (:func:`app.errors.for_clients`)."""
+        settings = getattr(getattr(self.execution_context, "context", None), "settings", None)
+        return getattr(settings, "home", None)
+
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
         out = []
         for error in errors:
@@ -442,7 +447,9 @@ class CodedErrors(MaskErrors):
             original = error.original_error
             if isinstance(original, CitegraphError):
                 extensions.setdefault("code", face_of(original).code)
-                hint = hint_of(original)
+                home = self._home()
+                error.message = for_clients(error.message, home)
+                hint = for_clients(hint_of(original), home)
                 if hint:
                     extensions.setdefault("hint", hint)
                 if original.source:

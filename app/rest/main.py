@@ -14,7 +14,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.embed.routes import mount_embed
 from app.embed.security import SecurityHeaders, cors_options
-from app.errors import face_of, hint_of
+from app.errors import face_of, for_clients, hint_of
 from app.graphql.schema import graphql_router
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
             if owned:
                 app.state.store.close()
 
-    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
+    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   description="Knowledge graph of agentic-system analysis documents.")
     app.state.settings = settings
     if store is not None:
@@ -63,7 +63,9 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     @app.exception_handler(CitegraphError)
     async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
         face = face_of(exc)
-        body = {"error": {"code": face.code, "message": exc.message, "hint": hint_of(exc)}}
+        home = settings.home
+        body = {"error": {"code": face.code, "message": for_clients(exc.message, home),
+                          "hint": for_clients(hint_of(exc), home)}}
         if exc.source:
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
         challenge = bearer_challenge(exc)
