@@ -98,19 +98,27 @@ def allowed_repository(settings: Settings, path: str) -> Path:
         the repository keeps its data outside them (a ``.git`` file's ``gitdir:``, a worktree's
         ``commondir``, an object store's ``alternates``).
     SourceRepositoryError
-        ``path`` holds a NUL character (no file name does).
+        ``path`` holds a NUL character (no file name does), a component over 255 bytes or is over
+        4,095 (:func:`ingest.git.check_path_length`), or the OS refuses it (a loop of links).
     """
+    from ingest.git import check_path_length
+
     if "\0" in path:  # no file name holds one; Path.resolve would raise ValueError
         raise SourceRepositoryError(f"repository path {path!r} holds a NUL character")
-    resolved = Path(path).resolve()
     roots = [Path(r).resolve() for r in settings.repo_roots]
     if not roots:
         raise AccessDenied("impact over HTTP is disabled", hint="set CITEGRAPH_REPO_ROOTS to the folders "
                            "that hold the analysed repositories, e.g. '[\"/srv/repos\"]'")
+    check_path_length(path)
+    try:
+        resolved = Path(path).resolve()
+        folders = git_folders(resolved)
+    except OSError as exc:  # every OS error on a client's path is the client's: a 4xx naming it
+        raise SourceRepositoryError(f"repository path {path}: {exc.strerror or exc}") from None
     if not _under(resolved, roots):
         raise AccessDenied(f"repository {path} is outside the allowed roots",
                            hint="CITEGRAPH_REPO_ROOTS lists the folders impact may open")
-    for folder in git_folders(resolved):
+    for folder in folders:
         if not _under(folder, roots):
             raise AccessDenied(f"repository {path} keeps its git data in {folder}, outside the allowed roots",
                                hint="CITEGRAPH_REPO_ROOTS must hold the repository's git folder too")
