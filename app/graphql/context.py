@@ -3,6 +3,8 @@ contract's primitives, built by a FastAPI dependency so their caches die with th
 
 from __future__ import annotations
 
+import time
+from contextvars import ContextVar
 from functools import partial
 from typing import Any, Callable, Sequence
 
@@ -13,18 +15,43 @@ from strawberry.fastapi import BaseContext
 
 from app.rest.deps import SettingsDep, StoreDep
 from app.settings import Settings
+from graph.errors import QueryLimitExceeded
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree
 from queries.read import GraphRead
 
-__all__ = ["Loaders", "Context", "get_context", "call"]
+__all__ = ["Loaders", "Context", "get_context", "call", "check_deadline", "DEADLINE"]
+
+
+DEADLINE: ContextVar[float | None] = ContextVar("citegraph_graphql_deadline", default=None)
+"""``time.monotonic()`` by which the GraphQL request being executed must end (its time budget,
+``CITEGRAPH_GRAPHQL_TIMEOUT_S``), set by :meth:`app.graphql.schema.CitegraphSchema.execute`."""
+
+
+def check_deadline(where: str) -> None:
+    """Raise ``QueryLimitExceeded`` when the request's time budget (:data:`DEADLINE`) is spent."""
+    deadline = DEADLINE.get()
+    if deadline is not None and time.monotonic() > deadline:
+        raise QueryLimitExceeded(f"the query ran out of its time budget (stopped at {where})",
+                                 hint="ask for fewer or cheaper fields (render, dossier, impact, search), or "
+                                      "raise CITEGRAPH_GRAPHQL_TIMEOUT_S on the server")
 
 
 async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run a blocking store or query call in a worker thread (resolvers stay ``async``)."""
-    return await run_in_threadpool(fn, *args, **kwargs)
+    """Run a blocking store or query call in a worker thread (resolvers stay ``async``); within
+    the request's time budget, checked when the thread starts the call (a call queued behind
+    others starts no work once the budget is spent) and when it returns."""
+    name = getattr(fn, "__name__", "a call")
+
+    def budgeted() -> Any:
+        check_deadline(name)
+        return fn(*args, **kwargs)
+
+    result = await run_in_threadpool(budgeted)
+    check_deadline(name)
+    return result
 
 
 EdgeKey = tuple[str, frozenset[EdgeKind]]

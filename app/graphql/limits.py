@@ -31,6 +31,7 @@ as ``INTERNAL``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from inspect import isawaitable
 from typing import Any, Iterator, Mapping
@@ -74,6 +75,7 @@ __all__ = [
     "CodedErrors",
     "query_cost",
     "limit_extensions",
+    "refused_before_parsing",
 ]
 
 LIMIT_EXCEEDED = face_of(QueryLimitExceeded("")).code
@@ -94,6 +96,13 @@ class GraphQLLimits:
         Aliased fields in the whole document, fragments included.
     max_tokens : int, default 2000
         Lexical tokens of the document (GraphiQL's introspection query has about 180).
+    max_document_bytes : int, default 262144
+        Bytes (UTF-8) of the document, checked before it is parsed (member content goes in
+        variables, which are JSON, not in the document).
+    max_literal_bytes : int, default 65536
+        Bytes of one string literal of the document, checked before it is parsed: the parser reads
+        a string character by character (a 1 MB literal took 11 s), and the token limit counts
+        it as one token.
     max_expanded_fields : int, default 10000
         Fields of the document with every fragment spread expanded.
     max_cost : int, default 10000
@@ -115,6 +124,8 @@ class GraphQLLimits:
     max_depth: int = 16
     max_aliases: int = 20
     max_tokens: int = 2000
+    max_document_bytes: int = 256 * 1024
+    max_literal_bytes: int = 64 * 1024
     max_expanded_fields: int = 10_000
     max_cost: int = 10_000
     default_page_size: int = 50
@@ -129,6 +140,30 @@ class GraphQLLimits:
 
 def _limit_error(message: str, nodes: Any = None) -> GraphQLError:
     return GraphQLError(message, nodes, extensions={"code": LIMIT_EXCEEDED})
+
+
+_STRINGS = re.compile(r'"""(?:\\"""|[^"]|"(?!""))*"""|"(?:[^"\\\n\r]|\\.)*"')
+"""GraphQL string values: block strings and quoted strings (GraphQL spec §2.9.4)."""
+
+
+def refused_before_parsing(query: str | None, limits: GraphQLLimits) -> GraphQLError | None:
+    """The ``LIMIT_EXCEEDED`` error of a document too large to parse, or None: over
+    ``max_document_bytes``, or holding a string literal over ``max_literal_bytes`` (found by one
+    regular-expression scan, in time linear in the document; a quote inside a comment can only make
+    a literal look longer, so the document stays within the size limit either way)."""
+    if not query:
+        return None
+    size = len(query.encode("utf-8", "surrogatepass"))
+    if size > limits.max_document_bytes:
+        return _limit_error(f"the query document is {size} bytes; at most {limits.max_document_bytes} are allowed "
+                            f"(send member content and other long values as variables)")
+    for match in _STRINGS.finditer(query):
+        length = len(match.group().encode("utf-8", "surrogatepass"))
+        if length > limits.max_literal_bytes:
+            line = query.count("\n", 0, match.start()) + 1
+            return _limit_error(f"the string literal at line {line} is {length} bytes; at most "
+                                f"{limits.max_literal_bytes} are allowed (pass long values as variables)")
+    return None
 
 
 # -- fragment expansion guard --------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from typing import Annotated, Any, Iterable, Optional
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
@@ -28,15 +29,16 @@ import strawberry
 from strawberry import relay
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema.config import StrawberryConfig
-from strawberry.types import Info
+from strawberry.types import ExecutionResult, Info
+from starlette.concurrency import run_in_threadpool
 
-from app.graphql.context import Context, call, get_context
+from app.graphql.context import DEADLINE, Context, call, get_context
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
-from app.graphql.limits import GraphQLLimits, limit_extensions
+from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
 from app.graphql.search import SearchResult
@@ -272,6 +274,26 @@ class CitegraphSchema(strawberry.Schema):
     async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,
                       context_value: Any | None = None, root_value: Any | None = None,
                       operation_name: str | None = None, *args: Any, **kwargs: Any):
+        """Execute a request off the server's event loop, within the limits and the time budget.
+
+        A document over ``max_document_bytes``, or with a string literal over
+        ``max_literal_bytes``, is refused before it is parsed. Parsing, validation and execution
+        then run on an event loop of their own in a worker thread, so a CPU-heavy request never
+        holds up another (``/health`` answers meanwhile), and stop with ``LIMIT_EXCEEDED`` when the
+        time budget (``settings.graphql_timeout_s`` of a :class:`Context`) is spent: no resolver
+        call starts after it (:func:`app.graphql.context.call`), and the request is answered
+        once the calls under way have returned.
+        """
+        refused = refused_before_parsing(query, self.limits)
+        if refused is not None:
+            return ExecutionResult(data=None, errors=[refused])
+        budget = getattr(getattr(context_value, "settings", None), "graphql_timeout_s", None)
+        work = self._execute_here(query, variable_values, context_value, root_value, operation_name, *args, **kwargs)
+        return await run_in_threadpool(_run_in_own_loop, work, budget)
+
+    async def _execute_here(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                            context_value: Any | None = None, root_value: Any | None = None,
+                            operation_name: str | None = None, *args: Any, **kwargs: Any):
         run = lambda: super(CitegraphSchema, self).execute(  # noqa: E731
             query, variable_values, context_value, root_value, operation_name, *args, **kwargs)
         if not isinstance(context_value, Context) or not isinstance(context_value.store, SupportsSnapshot) \
@@ -302,6 +324,28 @@ class CitegraphSchema(strawberry.Schema):
             return False
         operation = get_operation_ast(document, operation_name)
         return operation is not None and operation.operation == OperationType.QUERY
+
+
+def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
+    """Run the coroutine ``work`` (one request's execution) to its end on a new event loop in this
+    (worker) thread, with :data:`app.graphql.context.DEADLINE` set ``budget`` seconds ahead; past
+    the budget plus a grace second, the request is answered ``LIMIT_EXCEEDED`` as soon as the
+    calls under way return."""
+
+    async def bounded() -> ExecutionResult:
+        if budget is None:
+            return await work
+        DEADLINE.set(time.monotonic() + budget)
+        try:
+            return await asyncio.wait_for(work, budget + 1.0)
+        except asyncio.TimeoutError:
+            error = QueryLimitExceeded(f"the query ran out of its time budget of {budget:g} s",
+                                       hint="ask for fewer or cheaper fields, or raise CITEGRAPH_GRAPHQL_TIMEOUT_S")
+            return ExecutionResult(data=None, errors=[GraphQLError(error.message, original_error=error,
+                                                                   extensions={"code": LIMIT_EXCEEDED,
+                                                                               "hint": error.hint})])
+
+    return asyncio.run(bounded())
 
 
 def build_schema(limits: GraphQLLimits | None = None) -> CitegraphSchema:

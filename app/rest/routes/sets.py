@@ -32,10 +32,10 @@ async def get_set(set_id: str, store: StoreDep) -> dict:
 async def get_stats(store: StoreDep) -> dict:
     """Counts of the whole store and per set, and which kind of store it is (the JSON of ``citegraph
     stats --json``, whose ``store`` also names the folder or server, which a client is never told)."""
-    return {"store": store_kind(store), **plain(await in_snapshot(store, stats))}
+    return {"store": store_kind(store), **await in_snapshot(store, lambda view: plain(stats(view)))}
 
 
 @router.get("/check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
-    return plain(await in_snapshot(store, check, set_id=set_id))
+    return await in_snapshot(store, lambda view: plain(check(view, set_id=set_id)))
