@@ -40,6 +40,8 @@ from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
+from app.errors import face_of
+from app.logs import log_client_error
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
 from app.graphql.search import SearchResult
 from app.graphql.types import (
@@ -312,6 +314,19 @@ class CitegraphSchema(strawberry.Schema):
             context_value.read_from(store)
         await call(snapshot.__exit__, None, None, None)
         return result
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        """Log each error of a request: one line for a client's (every code but ``INTERNAL``,
+        rate-limited, :func:`app.logs.log_client_error`), the traceback only for an internal one."""
+        for error in errors:
+            original = error.original_error
+            code = (error.extensions or {}).get("code") or (face_of(original).code if isinstance(original, CitegraphError)
+                                                             else None)
+            if code != "INTERNAL" and (original is None or isinstance(original, (CitegraphError, GraphQLError))):
+                where = ".".join(str(p) for p in error.path) if error.path else None
+                log_client_error(str(code or "BAD_REQUEST"), error.message, where=where)
+            else:
+                super().process_errors([error], execution_context)
 
     def _is_query(self, query: str | None, operation_name: str | None) -> bool:
         """Whether ``query`` is a query operation (parsed within the token limit; a document that
