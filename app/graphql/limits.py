@@ -117,8 +117,10 @@ class GraphQLLimits:
         assumed to return when a query's cost is estimated; what it does return is measured as
         the query runs (:class:`CostMeter`).
     weights : mapping of str to int
-        Cost of one call of each traversal field: by field name on any type, or by ``Type.field``
-        (``Query.diff``) when the name also names a plain field elsewhere (a quotation's ``diff``).
+        Cost of one call of each traversal field, in units of about 0.5 ms of the server's time (a
+        member's ``render`` 50, a whole set's 300, ``search`` 200, ``impact`` 1000): by field name on
+        any type, or by ``Type.field`` (``AnalysisSet.render``) where one name costs differently on
+        different types.
     """
 
     max_depth: int = 16
@@ -133,8 +135,13 @@ class GraphQLLimits:
     max_node_ids: int = 200
     list_size: int = 50
     weights: Mapping[str, int] = field(default_factory=lambda: {
-        "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
-        "Query.diff": 500, "Query.compare": 500,  # issue 17: both read two whole sets (a quotation's diff is text)
+        # about 0.5 ms of server time each, measured on the bundled corpus (its largest set, the Dynamic
+        # Cheatsheet's 389 statements), rounded up for larger stores: max_cost is then about 5 s of work
+        "restsOn": 50, "render": 50, "dossier": 100, "check": 200,
+        "AnalysisSet.render": 300, "Query.render": 300,  # a whole set and its record index: 40-145 ms
+        "Query.search": 200,  # counts every hit: a common word takes seconds on a large store
+        "impact": 1000,  # git processes: a diff, a batch read and a grep per revision
+        "Query.diff": 500, "Query.compare": 500,  # both read two whole sets (a quotation's diff is text)
     })
 
 
@@ -423,7 +430,8 @@ class CostMeter(SchemaExtension):
         self.spent = 0
 
     def resolve(self, _next, root, info, *args: Any, **kwargs: Any) -> Any:
-        weight = self.limits.weights.get(info.field_name, 0)
+        weights = self.limits.weights
+        weight = weights.get(f"{info.parent_type.name}.{info.field_name}", weights.get(info.field_name, 0))
         if weight or self.spent > self.limits.max_cost:
             self._spend(weight, info)
         result = _next(root, info, *args, **kwargs)
