@@ -8,6 +8,7 @@ from contextvars import ContextVar
 from functools import partial
 from typing import Any, Callable, Sequence
 
+import anyio.to_thread
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 from strawberry.dataloader import DataLoader
@@ -22,7 +23,7 @@ from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree
 from queries.read import GraphRead
 
-__all__ = ["Loaders", "Context", "get_context", "call", "check_deadline", "DEADLINE"]
+__all__ = ["Loaders", "Context", "get_context", "call", "check_deadline", "DEADLINE", "CALLS", "CONCURRENT_CALLS"]
 
 
 DEADLINE: ContextVar[float | None] = ContextVar("citegraph_graphql_deadline", default=None)
@@ -39,17 +40,28 @@ def check_deadline(where: str) -> None:
                                       "raise CITEGRAPH_GRAPHQL_TIMEOUT_S on the server")
 
 
+CALLS: ContextVar[Any] = ContextVar("citegraph_graphql_calls", default=None)
+"""The ``anyio.CapacityLimiter`` of the request being executed: how many of its calls run at once
+(:data:`CONCURRENT_CALLS`), so that the time budget stops the rest before they start."""
+
+CONCURRENT_CALLS = 4
+"""Worker threads one GraphQL request's resolver calls use at most at once."""
+
+
 async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run a blocking store or query call in a worker thread (resolvers stay ``async``); within
     the request's time budget, checked when the thread starts the call (a call queued behind
-    others starts no work once the budget is spent) and when it returns."""
+    others starts no work once the budget is spent) and when it returns; at most
+    :data:`CONCURRENT_CALLS` of a request at once."""
     name = getattr(fn, "__name__", "a call")
 
     def budgeted() -> Any:
         check_deadline(name)
         return fn(*args, **kwargs)
 
-    result = await run_in_threadpool(budgeted)
+    limiter = CALLS.get()
+    result = await (anyio.to_thread.run_sync(budgeted, limiter=limiter) if limiter is not None
+                    else run_in_threadpool(budgeted))
     check_deadline(name)
     return result
 

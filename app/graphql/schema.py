@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+
+import anyio
 from typing import Annotated, Any, Iterable, Optional
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
@@ -32,7 +34,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionResult, Info
 from starlette.concurrency import run_in_threadpool
 
-from app.graphql.context import DEADLINE, Context, call, get_context
+from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call, get_context
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
@@ -348,6 +350,7 @@ def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
     calls under way return."""
 
     async def bounded() -> ExecutionResult:
+        CALLS.set(anyio.CapacityLimiter(CONCURRENT_CALLS))
         if budget is None:
             return await work
         DEADLINE.set(time.monotonic() + budget)
