@@ -359,6 +359,7 @@ def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
         except asyncio.TimeoutError:
             error = QueryLimitExceeded(f"the query ran out of its time budget of {budget:g} s",
                                        hint="ask for fewer or cheaper fields, or raise CITEGRAPH_GRAPHQL_TIMEOUT_S")
+            log_client_error(LIMIT_EXCEEDED, error.message)
             return ExecutionResult(data=None, errors=[GraphQLError(error.message, original_error=error,
                                                                    extensions={"code": LIMIT_EXCEEDED,
                                                                                "hint": error.hint})])
