@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, err, handles_errors
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _settings, _store, cli, err, handles_errors
+from app.outputs import check_output, protected_files, write_output
 
 __all__ = ["ExportFormat", "export_cmd"]
 
@@ -52,6 +53,10 @@ def export_cmd(
 
     if fmt == ExportFormat.csv and out_path is None:
         raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
+    protected = protected_files(_settings(neo4j, home))
+    tables = ("nodes.csv", "edges.csv") if fmt == ExportFormat.csv else ()
+    for target in [out_path, *(out_path / name for name in tables)] if out_path is not None else []:
+        check_output(target, protected)  # before the store is read: a refused output costs nothing
     store = _store(neo4j, home)
     try:
         snapshot = graph_of(_at_version(store, set_id, version), set_id=set_id)
@@ -61,7 +66,7 @@ def export_cmd(
     if fmt == ExportFormat.csv:
         out_path.mkdir(parents=True, exist_ok=True)
         for name, data in csv_tables(snapshot).items():
-            (out_path / name).write_bytes(data)
+            write_output(out_path / name, data, protected)
             err.print(f"wrote {len(data)} bytes to {out_path / name}", markup=False, highlight=False)
         err.print(f"exported {what}", markup=False, highlight=False)
         return
@@ -71,5 +76,5 @@ def export_cmd(
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    out_path.write_bytes(data)
+    write_output(out_path, data, protected)
     err.print(f"wrote {len(data)} bytes ({fmt.value}: {what}) to {out_path}", markup=False, highlight=False)

@@ -15,7 +15,9 @@ from graph.errors import (
     IngestError,
     NodeConflict,
     InvalidQuery,
+    MalformedCredentials,
     NotFound,
+    OutputRefused,
     PreconditionFailed,
     QueryLimitExceeded,
     SettingsInvalid,
@@ -25,7 +27,7 @@ from graph.errors import (
     ValidationFailed,
 )
 
-__all__ = ["ErrorFace", "face_of", "hint_of"]
+__all__ = ["ErrorFace", "face_of", "hint_of", "for_clients"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +49,11 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (PreconditionFailed, ErrorFace(412, "PRECONDITION_FAILED", 65)),
     (AccessDenied, ErrorFace(403, "FORBIDDEN", 77)),
     (Unauthenticated, ErrorFace(401, "UNAUTHENTICATED", 77)),
+    (MalformedCredentials, ErrorFace(400, "BAD_REQUEST", 77)),  # RFC 6750 §3.1 invalid_request
     (StoreWriteFailed, ErrorFace(503, "UNAVAILABLE", 74)),  # a full disk: EX_IOERR on the CLI
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
+    (OutputRefused, ErrorFace(409, "CONFLICT", 73)),  # EX_CANTCREAT: an output over the store's own files
     (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
     (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
@@ -116,3 +120,25 @@ def hint_of(error: CitegraphError) -> str | None:
     """
     advice = _ADVICE.get(error.code or "")
     return advice(error) if advice is not None else error.hint
+
+
+def for_clients(text: str | None, home) -> str | None:
+    """``text`` (an error's message or hint) as a client of the server may read it: the embedded
+    store's folder ``home`` (as configured and resolved), which the CLI names, is written ``the
+    store's folder``, so no answer reveals where the store lives on the server.
+
+    >>> from pathlib import Path
+    >>> for_clients("cannot read the embedded store /srv/cg/citegraph.sqlite: damaged", Path("/srv/cg"))
+    "cannot read the embedded store the store's folder/citegraph.sqlite: damaged"
+    """
+    if not text or home is None:
+        return text
+    from pathlib import Path
+
+    spellings = {str(Path(home).resolve()), str(Path(home).absolute())}
+    if "/" in str(home):
+        spellings.add(str(home).rstrip("/"))
+    for spelling in sorted(spellings, key=len, reverse=True):
+        if spelling and spelling != "/":
+            text = text.replace(spelling, "the store's folder")
+    return text

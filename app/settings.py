@@ -67,6 +67,32 @@ def _optional_secret(value: Any) -> Secret | None:
     return None if value is None or value == "" else _secret(value)
 
 
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+"""RFC 6750 §2.1 ``b64token`` (the characters of RFC 7235 §2.1 ``token68``): all a bearer token
+sent in an ``Authorization`` header can be."""
+
+
+def _seconds(value: Any) -> float:
+    """A positive number of seconds (``5``, ``2.5``)."""
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else float(_text(value))
+    except ValueError:
+        raise ValueError("must be a number of seconds") from None
+    if not number > 0 or number != number or number == float("inf"):
+        raise ValueError("must be a number of seconds above 0")
+    return number
+
+
+def _bearer_secret(value: Any) -> Secret | None:
+    """A bearer token: ``b64token`` characters only, since no ``Authorization: Bearer`` header
+    can carry any other (RFC 6750 §2.1)."""
+    secret = _optional_secret(value)
+    if secret is not None and not _B64TOKEN.fullmatch(secret.get_secret_value()):
+        raise ValueError("must be a bearer token of letters, digits and - . _ ~ + / (then = padding): RFC 6750 "
+                         "§2.1 allows no other character in an Authorization header")
+    return secret
+
+
 def _path(value: Any) -> Path:
     if not isinstance(value, (str, os.PathLike)) or str(value) == "":
         raise ValueError("must be a folder path")
@@ -147,13 +173,14 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "neo4j_password": (_secret, lambda: Secret("")),
     "neo4j_database": (_text, lambda: "neo4j"),
     "max_depth": (_integer(1, 16, optional=True), lambda: None),
-    "write_token": (_optional_secret, lambda: None),
-    "read_token": (_optional_secret, lambda: None),
+    "write_token": (_bearer_secret, lambda: None),
+    "read_token": (_bearer_secret, lambda: None),
     "embed_origins": (_origins, list),
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
     "repo_roots": (_roots, list),
     "ingest_workers": (_integer(1, optional=True), lambda: None),
     "versions_kept": (_integer(1, optional=False), lambda: 10),
+    "graphql_timeout_s": (_seconds, lambda: 5.0),
 }
 """Each setting: (parser of a raw value, default). The environment variable is ``CITEGRAPH_`` + the
 name in upper case (matched in any case, as in ``.env``)."""
@@ -194,7 +221,8 @@ class Settings:
     CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
     parser processes). ``versions_kept``: versions of each analysis set the store keeps
     (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.versions.VERSIONS_KEPT`),
-    the oldest dropped first.
+    the oldest dropped first. ``graphql_timeout_s``: time budget of one GraphQL request, in
+    seconds (``CITEGRAPH_GRAPHQL_TIMEOUT_S``, default 5), after which it stops with ``LIMIT_EXCEEDED``.
 
     Raises :class:`~graph.errors.SettingsInvalid` naming the variable and what it must be.
 
@@ -220,6 +248,7 @@ class Settings:
     repo_roots: list[Path]
     ingest_workers: int | None
     versions_kept: int
+    graphql_timeout_s: float
 
     __slots__ = tuple(_FIELDS)
 

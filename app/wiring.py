@@ -10,7 +10,7 @@ from graph.stores import open_embedded
 
 from app.settings import Settings
 
-__all__ = ["open_store", "open_throwaway_store", "store_location", "allowed_repository", "git_folders"]
+__all__ = ["open_store", "open_throwaway_store", "store_location", "store_kind", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -88,6 +88,19 @@ def empty_store_note(store: GraphStore) -> str | None:
     return f"the {where} holds no analysis sets; {choose}, or ingest some with citegraph ingest PATHS"
 
 
+def store_kind(store: GraphStore) -> str:
+    """Which store ``store`` is, for a client of the server: its kind, never its folder or host
+    (``embedded store``, ``Neo4j database neo4j``).
+
+    >>> from graph.stores import open_embedded
+    >>> store_kind(open_embedded(None))
+    'embedded store'
+    """
+    if hasattr(store, "driver"):
+        return f"Neo4j database {getattr(store, 'database', 'neo4j')}"
+    return "embedded store"
+
+
 def _without_credentials(uri: str) -> str:
     """``uri`` with any ``user:password@`` taken out.
 
@@ -112,19 +125,27 @@ def allowed_repository(settings: Settings, path: str) -> Path:
         the repository keeps its data outside them (a ``.git`` file's ``gitdir:``, a worktree's
         ``commondir``, an object store's ``alternates``).
     SourceRepositoryError
-        ``path`` holds a NUL character (no file name does).
+        ``path`` holds a NUL character (no file name does), a component over 255 bytes or is over
+        4,095 (:func:`ingest.git.check_path_length`), or the OS refuses it (a loop of links).
     """
+    from ingest.git import check_path_length
+
     if "\0" in path:  # no file name holds one; Path.resolve would raise ValueError
         raise SourceRepositoryError(f"repository path {path!r} holds a NUL character")
-    resolved = Path(path).resolve()
     roots = [Path(r).resolve() for r in settings.repo_roots]
     if not roots:
         raise AccessDenied("impact over HTTP is disabled", hint="set CITEGRAPH_REPO_ROOTS to the folders "
                            "that hold the analysed repositories, e.g. '[\"/srv/repos\"]'")
+    check_path_length(path)
+    try:
+        resolved = Path(path).resolve()
+        folders = git_folders(resolved)
+    except OSError as exc:  # every OS error on a client's path is the client's: a 4xx naming it
+        raise SourceRepositoryError(f"repository path {path}: {exc.strerror or exc}") from None
     if not _under(resolved, roots):
         raise AccessDenied(f"repository {path} is outside the allowed roots",
                            hint="CITEGRAPH_REPO_ROOTS lists the folders impact may open")
-    for folder in git_folders(resolved):
+    for folder in folders:
         if not _under(folder, roots):
             raise AccessDenied(f"repository {path} keeps its git data in {folder}, outside the allowed roots",
                                hint="CITEGRAPH_REPO_ROOTS must hold the repository's git folder too")

@@ -32,6 +32,8 @@ __all__ = [
     "VersionNotFound",
     "SystemNotFound",
     "IncomparableSets",
+    "OutputRefused",
+    "MalformedCredentials",
 ]
 
 
@@ -156,6 +158,11 @@ class Unauthenticated(CitegraphError):
     """Raised when a request that needs a bearer token carries none."""
 
 
+class MalformedCredentials(CitegraphError):
+    """Raised when a request's ``Authorization`` header is not well-formed credentials (RFC 6750
+    §2.1, RFC 7235 §4.2), or the request carries several."""
+
+
 class AccessDenied(CitegraphError):
     """Raised when a request asks for something the configuration does not allow (a repository
     outside the allowed roots)."""
@@ -194,3 +201,9 @@ class SystemNotFound(NotFound):
 
 class IncomparableSets(CitegraphError):
     """Raised when two analysis sets are compared that do not analyse the same system (or are one set)."""
+
+
+class OutputRefused(CitegraphError):
+    """Raised when a command's output path is, or would replace, a file of the store in use (its
+    database, ``-wal`` or ``-shm``, also through a link or another spelling of the path); nothing
+    is written."""

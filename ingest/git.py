@@ -63,6 +63,37 @@ class FileChange:
     new_path: str | None
 
 
+NAME_MAX = 255
+"""Bytes a file name (one path component) may have on Linux file systems (``NAME_MAX``)."""
+PATH_MAX = 4096
+"""Bytes a path may have in one system call on Linux (``PATH_MAX``, the NUL included)."""
+
+
+def check_path_length(path: str) -> None:
+    """Refuse a repository path no file system can hold before any system call sees it.
+
+    >>> check_path_length("/srv/" + "x" * 256)
+    Traceback (most recent call last):
+    ...
+    graph.errors.SourceRepositoryError: repository path /srv/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…: its component xxxxxxxxxxxxxxxx… is 256 bytes, over the 255 a file name may have
+
+    Raises
+    ------
+    SourceRepositoryError
+        A component over :data:`NAME_MAX` bytes, or the whole over :data:`PATH_MAX` - 1 (UTF-8).
+    """
+    encoded = os.fsencode(path)
+    shown = path if len(path) <= 40 else path[:37] + "…"
+    if len(encoded) >= PATH_MAX:
+        raise SourceRepositoryError(f"repository path {shown}: it is {len(encoded)} bytes, over the "
+                                    f"{PATH_MAX - 1} a path may have")
+    for part in encoded.split(b"/"):
+        if len(part) > NAME_MAX:
+            name = os.fsdecode(part)
+            raise SourceRepositoryError(f"repository path {shown}: its component {name[:16]}… is {len(part)} bytes, "
+                                        f"over the {NAME_MAX} a file name may have")
+
+
 class GitRepository:
     """A git repository read through the ``git`` binary; nothing here writes to it.
 
@@ -95,7 +126,12 @@ class GitRepository:
         if self._git is None:
             raise SourceRepositoryError(f"no {git!r} executable found on PATH",
                                         hint="install git 2.24 or later")
-        if not self.path.is_dir():
+        check_path_length(str(self.path))
+        try:
+            folder = self.path.is_dir()
+        except OSError as exc:  # a loop of links, a folder this user may not search
+            raise SourceRepositoryError(f"cannot open the repository {self.path}: {exc.strerror}") from None
+        if not folder:
             raise SourceRepositoryError(f"{self.path} is not a folder", hint="pass the repository's top-level folder")
         self._commits: set[str] = set()  # full commit ids already verified (they never change)
         self._trees: dict[str, list[tuple[str, str]]] = {}  # commit -> (mode, path) of every file

@@ -28,7 +28,7 @@ from app.embed.history import compare_view, history_view, version_selector
 from app.embed.page import embed_page, error_page, main_of
 from app.embed.security import embed_policy
 from app.embed.subgraph import RestsOnGraphOut, rests_on_graph
-from app.errors import face_of, hint_of
+from app.errors import face_of, for_clients, hint_of
 from app.rest.openapi import CHALLENGE, READ_BEARER, STATUSES, WRITE_BEARER, errors
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot, read_version
 from app.rest.security import require_read
@@ -104,7 +104,9 @@ def _base(request: Request) -> str:
 
 def _failed(exc: CitegraphError, request: Request) -> HTMLResponse:
     face = face_of(exc)
-    return _html(error_page(face.status, face.code, exc.message, hint_of(exc), _base(request)), request, face.status)
+    home = request.app.state.settings.home
+    return _html(error_page(face.status, face.code, for_clients(exc.message, home), for_clients(hint_of(exc), home),
+                            _base(request)), request, face.status)
 
 
 async def _page(request: Request, view: Callable[..., str], store: GraphStore, *args: Any) -> HTMLResponse:

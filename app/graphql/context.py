@@ -3,9 +3,12 @@ contract's primitives, built by a FastAPI dependency so their caches die with th
 
 from __future__ import annotations
 
+import time
+from contextvars import ContextVar
 from functools import partial
 from typing import Any, Callable, Sequence
 
+import anyio.to_thread
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 from strawberry.dataloader import DataLoader
@@ -13,18 +16,54 @@ from strawberry.fastapi import BaseContext
 
 from app.rest.deps import SettingsDep, StoreDep
 from app.settings import Settings
+from graph.errors import QueryLimitExceeded
 from graph.model import EdgeKind, Label, Node
 from graph.model import Edge as GraphEdge
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree
 from queries.read import GraphRead
 
-__all__ = ["Loaders", "Context", "get_context", "call"]
+__all__ = ["Loaders", "Context", "get_context", "call", "check_deadline", "DEADLINE", "CALLS", "CONCURRENT_CALLS"]
+
+
+DEADLINE: ContextVar[float | None] = ContextVar("citegraph_graphql_deadline", default=None)
+"""``time.monotonic()`` by which the GraphQL request being executed must end (its time budget,
+``CITEGRAPH_GRAPHQL_TIMEOUT_S``), set by :meth:`app.graphql.schema.CitegraphSchema.execute`."""
+
+
+def check_deadline(where: str) -> None:
+    """Raise ``QueryLimitExceeded`` when the request's time budget (:data:`DEADLINE`) is spent."""
+    deadline = DEADLINE.get()
+    if deadline is not None and time.monotonic() > deadline:
+        raise QueryLimitExceeded(f"the query ran out of its time budget (stopped at {where})",
+                                 hint="ask for fewer or cheaper fields (render, dossier, impact, search), or "
+                                      "raise CITEGRAPH_GRAPHQL_TIMEOUT_S on the server")
+
+
+CALLS: ContextVar[Any] = ContextVar("citegraph_graphql_calls", default=None)
+"""The ``anyio.CapacityLimiter`` of the request being executed: how many of its calls run at once
+(:data:`CONCURRENT_CALLS`), so that the time budget stops the rest before they start."""
+
+CONCURRENT_CALLS = 4
+"""Worker threads one GraphQL request's resolver calls use at most at once."""
 
 
 async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run a blocking store or query call in a worker thread (resolvers stay ``async``)."""
-    return await run_in_threadpool(fn, *args, **kwargs)
+    """Run a blocking store or query call in a worker thread (resolvers stay ``async``); within
+    the request's time budget, checked when the thread starts the call (a call queued behind
+    others starts no work once the budget is spent) and when it returns; at most
+    :data:`CONCURRENT_CALLS` of a request at once."""
+    name = getattr(fn, "__name__", "a call")
+
+    def budgeted() -> Any:
+        check_deadline(name)
+        return fn(*args, **kwargs)
+
+    limiter = CALLS.get()
+    result = await (anyio.to_thread.run_sync(budgeted, limiter=limiter) if limiter is not None
+                    else run_in_threadpool(budgeted))
+    check_deadline(name)
+    return result
 
 
 EdgeKey = tuple[str, frozenset[EdgeKind]]
@@ -123,4 +162,6 @@ class Context(BaseContext):
 async def get_context(request: Request, store: StoreDep, settings: SettingsDep) -> Context:
     """FastAPI dependency building the GraphQL context from the same dependencies as the REST routes;
     it keeps the ``Authorization`` header for mutations (:func:`app.rest.security.check_write`)."""
-    return Context(store, settings, request.headers.get("authorization"))
+    from app.rest.security import authorization_of
+
+    return Context(store, settings, authorization_of(request))

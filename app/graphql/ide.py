@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 from cross_web import HTTPException
 from fastapi import Request
+from fastapi.routing import APIWebSocketRoute
 from fastapi.responses import HTMLResponse
 from strawberry.fastapi import GraphQLRouter
 from strawberry.http import GraphQLHTTPResponse
@@ -216,7 +217,11 @@ class GraphiQLRouter(GraphQLRouter):
 
     def __init__(self, *args: Any, graphiql_dir: Path | None = None, **kwargs: Any):
         kwargs["graphql_ide"] = "graphiql"
+        kwargs["subscription_protocols"] = ()
         super().__init__(*args, **kwargs)
+        # The schema has no subscriptions: no WebSocket route, which the HTTP read-token dependency
+        # could not guard (its dependencies take a Request).
+        self.routes[:] = [route for route in self.routes if not isinstance(route, APIWebSocketRoute)]
         directory = graphiql_dir or GRAPHIQL_DIR
         self.local_graphiql, problems = local_graphiql(get_graphql_ide_html("graphiql"), directory)
         if self.local_graphiql is not None:

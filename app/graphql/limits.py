@@ -31,6 +31,7 @@ as ``INTERNAL``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from inspect import isawaitable
 from typing import Any, Iterator, Mapping
@@ -60,7 +61,7 @@ from graphql import (
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.extensions.base_extension import SchemaExtension
 
-from app.errors import face_of, hint_of
+from app.errors import face_of, for_clients, hint_of
 from graph.errors import CitegraphError, QueryLimitExceeded
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "CodedErrors",
     "query_cost",
     "limit_extensions",
+    "refused_before_parsing",
 ]
 
 LIMIT_EXCEEDED = face_of(QueryLimitExceeded("")).code
@@ -94,6 +96,13 @@ class GraphQLLimits:
         Aliased fields in the whole document, fragments included.
     max_tokens : int, default 2000
         Lexical tokens of the document (GraphiQL's introspection query has about 180).
+    max_document_bytes : int, default 262144
+        Bytes (UTF-8) of the document, checked before it is parsed (member content goes in
+        variables, which are JSON, not in the document).
+    max_literal_bytes : int, default 65536
+        Bytes of one string literal of the document, checked before it is parsed: the parser reads
+        a string character by character (a 1 MB literal took 11 s), and the token limit counts
+        it as one token.
     max_expanded_fields : int, default 10000
         Fields of the document with every fragment spread expanded.
     max_cost : int, default 10000
@@ -108,13 +117,17 @@ class GraphQLLimits:
         assumed to return when a query's cost is estimated; what it does return is measured as
         the query runs (:class:`CostMeter`).
     weights : mapping of str to int
-        Cost of one call of each traversal field: by field name on any type, or by ``Type.field``
-        (``Query.diff``) when the name also names a plain field elsewhere (a quotation's ``diff``).
+        Cost of one call of each traversal field, in units of about 0.5 ms of the server's time (a
+        member's ``render`` 50, a whole set's 300, ``search`` 200, ``impact`` 1000): by field name on
+        any type, or by ``Type.field`` (``AnalysisSet.render``) where one name costs differently on
+        different types.
     """
 
     max_depth: int = 16
     max_aliases: int = 20
     max_tokens: int = 2000
+    max_document_bytes: int = 256 * 1024
+    max_literal_bytes: int = 64 * 1024
     max_expanded_fields: int = 10_000
     max_cost: int = 10_000
     default_page_size: int = 50
@@ -122,13 +135,42 @@ class GraphQLLimits:
     max_node_ids: int = 200
     list_size: int = 50
     weights: Mapping[str, int] = field(default_factory=lambda: {
-        "restsOn": 50, "render": 50, "dossier": 100, "check": 200, "impact": 500,
-        "Query.diff": 500, "Query.compare": 500,  # issue 17: both read two whole sets (a quotation's diff is text)
+        # about 0.5 ms of server time each, measured on the bundled corpus (its largest set, the Dynamic
+        # Cheatsheet's 389 statements), rounded up for larger stores: max_cost is then about 5 s of work
+        "restsOn": 50, "render": 50, "dossier": 100, "check": 200,
+        "AnalysisSet.render": 300, "Query.render": 300,  # a whole set and its record index: 40-145 ms
+        "Query.search": 200,  # counts every hit: a common word takes seconds on a large store
+        "impact": 1000,  # git processes: a diff, a batch read and a grep per revision
+        "Query.diff": 500, "Query.compare": 500,  # both read two whole sets (a quotation's diff is text)
     })
 
 
 def _limit_error(message: str, nodes: Any = None) -> GraphQLError:
     return GraphQLError(message, nodes, extensions={"code": LIMIT_EXCEEDED})
+
+
+_STRINGS = re.compile(r'"""(?:\\"""|[^"]|"(?!""))*"""|"(?:[^"\\\n\r]|\\.)*"')
+"""GraphQL string values: block strings and quoted strings (GraphQL spec §2.9.4)."""
+
+
+def refused_before_parsing(query: str | None, limits: GraphQLLimits) -> GraphQLError | None:
+    """The ``LIMIT_EXCEEDED`` error of a document too large to parse, or None: over
+    ``max_document_bytes``, or holding a string literal over ``max_literal_bytes`` (found by one
+    regular-expression scan, in time linear in the document; a quote inside a comment can only make
+    a literal look longer, so the document stays within the size limit either way)."""
+    if not query:
+        return None
+    size = len(query.encode("utf-8", "surrogatepass"))
+    if size > limits.max_document_bytes:
+        return _limit_error(f"the query document is {size} bytes; at most {limits.max_document_bytes} are allowed "
+                            f"(send member content and other long values as variables)")
+    for match in _STRINGS.finditer(query):
+        length = len(match.group().encode("utf-8", "surrogatepass"))
+        if length > limits.max_literal_bytes:
+            line = query.count("\n", 0, match.start()) + 1
+            return _limit_error(f"the string literal at line {line} is {length} bytes; at most "
+                                f"{limits.max_literal_bytes} are allowed (pass long values as variables)")
+    return None
 
 
 # -- fragment expansion guard --------------------------------------------------------------------
@@ -388,7 +430,8 @@ class CostMeter(SchemaExtension):
         self.spent = 0
 
     def resolve(self, _next, root, info, *args: Any, **kwargs: Any) -> Any:
-        weight = self.limits.weights.get(info.field_name, 0)
+        weights = self.limits.weights
+        weight = weights.get(f"{info.parent_type.name}.{info.field_name}", weights.get(info.field_name, 0))
         if weight or self.spent > self.limits.max_cost:
             self._spend(weight, info)
         result = _next(root, info, *args, **kwargs)
@@ -430,6 +473,11 @@ class CodedErrors(MaskErrors):
     def __init__(self) -> None:
         super().__init__(should_mask_error=_masked)
 
+    def _home(self):
+        """The embedded store's folder, which no error message may name (:func:`app.errors.for_clients`)."""
+        settings = getattr(getattr(self.execution_context, "context", None), "settings", None)
+        return getattr(settings, "home", None)
+
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
         out = []
         for error in errors:
@@ -442,7 +490,9 @@ class CodedErrors(MaskErrors):
             original = error.original_error
             if isinstance(original, CitegraphError):
                 extensions.setdefault("code", face_of(original).code)
-                hint = hint_of(original)
+                home = self._home()
+                error.message = for_clients(error.message, home)
+                hint = for_clients(hint_of(original), home)
                 if hint:
                     extensions.setdefault("hint", hint)
                 if original.source:

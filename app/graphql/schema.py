@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
+
+import anyio
 from typing import Annotated, Any, Iterable, Optional
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
@@ -28,16 +31,19 @@ import strawberry
 from strawberry import relay
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema.config import StrawberryConfig
-from strawberry.types import Info
+from strawberry.types import ExecutionResult, Info
+from starlette.concurrency import run_in_threadpool
 
-from app.graphql.context import Context, call, get_context
+from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call, get_context
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact
 from app.graphql.mutations import Mutation
-from app.graphql.limits import GraphQLLimits, limit_extensions
+from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
+from app.errors import face_of
+from app.logs import log_client_error
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
 from app.graphql.search import SearchResult
 from app.graphql.types import (
@@ -272,6 +278,26 @@ class CitegraphSchema(strawberry.Schema):
     async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,
                       context_value: Any | None = None, root_value: Any | None = None,
                       operation_name: str | None = None, *args: Any, **kwargs: Any):
+        """Execute a request off the server's event loop, within the limits and the time budget.
+
+        A document over ``max_document_bytes``, or with a string literal over
+        ``max_literal_bytes``, is refused before it is parsed. Parsing, validation and execution
+        then run on an event loop of their own in a worker thread, so a CPU-heavy request never
+        holds up another (``/health`` answers meanwhile), and stop with ``LIMIT_EXCEEDED`` when the
+        time budget (``settings.graphql_timeout_s`` of a :class:`Context`) is spent: no resolver
+        call starts after it (:func:`app.graphql.context.call`), and the request is answered
+        once the calls under way have returned.
+        """
+        refused = refused_before_parsing(query, self.limits)
+        if refused is not None:
+            return ExecutionResult(data=None, errors=[refused])
+        budget = getattr(getattr(context_value, "settings", None), "graphql_timeout_s", None)
+        work = self._execute_here(query, variable_values, context_value, root_value, operation_name, *args, **kwargs)
+        return await run_in_threadpool(_run_in_own_loop, work, budget)
+
+    async def _execute_here(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                            context_value: Any | None = None, root_value: Any | None = None,
+                            operation_name: str | None = None, *args: Any, **kwargs: Any):
         run = lambda: super(CitegraphSchema, self).execute(  # noqa: E731
             query, variable_values, context_value, root_value, operation_name, *args, **kwargs)
         if not isinstance(context_value, Context) or not isinstance(context_value.store, SupportsSnapshot) \
@@ -279,17 +305,30 @@ class CitegraphSchema(strawberry.Schema):
             return await run()
         store = context_value.store
         snapshot = store.snapshot()
-        context_value.read_from(await call(snapshot.__enter__))
+        context_value.read_from(await run_in_threadpool(snapshot.__enter__))  # outside the budget
         try:
             result = await run()
         except BaseException:
-            if not await call(snapshot.__exit__, *sys.exc_info()):
+            if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
                 raise
             raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
         finally:
             context_value.read_from(store)
-        await call(snapshot.__exit__, None, None, None)
+        await run_in_threadpool(snapshot.__exit__, None, None, None)
         return result
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        """Log each error of a request: one line for a client's (every code but ``INTERNAL``,
+        rate-limited, :func:`app.logs.log_client_error`), the traceback only for an internal one."""
+        for error in errors:
+            original = error.original_error
+            code = (error.extensions or {}).get("code") or (face_of(original).code if isinstance(original, CitegraphError)
+                                                             else None)
+            if code != "INTERNAL" and (original is None or isinstance(original, (CitegraphError, GraphQLError))):
+                where = ".".join(str(p) for p in error.path) if error.path else None
+                log_client_error(str(code or "BAD_REQUEST"), error.message, where=where)
+            else:
+                super().process_errors([error], execution_context)
 
     def _is_query(self, query: str | None, operation_name: str | None) -> bool:
         """Whether ``query`` is a query operation (parsed within the token limit; a document that
@@ -302,6 +341,30 @@ class CitegraphSchema(strawberry.Schema):
             return False
         operation = get_operation_ast(document, operation_name)
         return operation is not None and operation.operation == OperationType.QUERY
+
+
+def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
+    """Run the coroutine ``work`` (one request's execution) to its end on a new event loop in this
+    (worker) thread, with :data:`app.graphql.context.DEADLINE` set ``budget`` seconds ahead; past
+    the budget plus a grace second, the request is answered ``LIMIT_EXCEEDED`` as soon as the
+    calls under way return."""
+
+    async def bounded() -> ExecutionResult:
+        CALLS.set(anyio.CapacityLimiter(CONCURRENT_CALLS))
+        if budget is None:
+            return await work
+        DEADLINE.set(time.monotonic() + budget)
+        try:
+            return await asyncio.wait_for(work, budget + 1.0)
+        except asyncio.TimeoutError:
+            error = QueryLimitExceeded(f"the query ran out of its time budget of {budget:g} s",
+                                       hint="ask for fewer or cheaper fields, or raise CITEGRAPH_GRAPHQL_TIMEOUT_S")
+            log_client_error(LIMIT_EXCEEDED, error.message)
+            return ExecutionResult(data=None, errors=[GraphQLError(error.message, original_error=error,
+                                                                   extensions={"code": LIMIT_EXCEEDED,
+                                                                               "hint": error.hint})])
+
+    return asyncio.run(bounded())
 
 
 def build_schema(limits: GraphQLLimits | None = None) -> CitegraphSchema:

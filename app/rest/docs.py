@@ -7,8 +7,8 @@
   assets; no CDN, no Google fonts, no online validator badge. Without the vendored files (an install with
   ``CITEGRAPH_SKIP_VENDOR_JS=1``) the pages load from FastAPI's CDN defaults, and the log says so.
 - ``GET /``: a start page linking GraphiQL (opening on the mission's question), the API docs, the
-  analysis sets (their JSON and their rendered page) and an example embedded view, with the store
-  it serves. One self-contained page under the embedded views' strict policy (no script).
+  analysis sets (their JSON and their rendered page) and an example embedded view, with the kind
+  of store it serves (never its folder). One self-contained page under the embedded views' strict policy (no script).
 """
 
 from __future__ import annotations
@@ -19,18 +19,19 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from app.embed.routes import VENDOR_DIR
 from app.embed.security import embed_policy
-from app.wiring import store_location
+from app.rest.security import require_read
+from app.wiring import store_kind
 from graph.store import GraphStore
 
-__all__ = ["SWAGGER_FILES", "REDOC_FILE", "DOCS_POLICY", "REDOC_LOGO", "BLANK_IMAGE", "REDOC_URL", "redoc_bundle",
-           "mount_docs", "start_page"]
+__all__ = ["SWAGGER_FILES", "REDOC_FILE", "DOCS_POLICY", "OPENAPI_URL", "REDOC_LOGO", "BLANK_IMAGE", "REDOC_URL",
+           "redoc_bundle", "mount_docs", "start_page"]
 
 log = logging.getLogger("citegraph")
 
@@ -38,6 +39,10 @@ SWAGGER_FILES = ("swagger-ui/swagger-ui-bundle.js", "swagger-ui/swagger-ui.css",
 """Swagger UI's files under :data:`app.embed.routes.VENDOR_DIR`."""
 REDOC_FILE = "redoc/redoc.standalone.js"
 """ReDoc's bundle under :data:`app.embed.routes.VENDOR_DIR`."""
+
+OPENAPI_URL = "/openapi.json"
+"""Where the OpenAPI document is served (by :func:`mount_docs`, behind the read token: the app is
+built with ``openapi_url=None``)."""
 
 START_SETS = 50
 """Sets the start page lists (the rest behind a link to ``/sets``), so it loads fast on any store."""
@@ -72,8 +77,9 @@ def _base(request: Request) -> str:
 
 
 def mount_docs(app: FastAPI) -> None:
-    """Add ``/docs``, ``/redoc`` and ``/`` to ``app`` (built with ``docs_url=None, redoc_url=None``),
-    and say in the log whether the docs' assets are vendored."""
+    """Add ``/docs``, ``/redoc``, :data:`OPENAPI_URL` and ``/`` to ``app`` (built with
+    ``docs_url=None, redoc_url=None, openapi_url=None``), each behind the read token like every
+    read, and say in the log whether the docs' assets are vendored."""
     vendored = all((VENDOR_DIR / f).is_file() for f in (*SWAGGER_FILES, REDOC_FILE))
     if vendored:
         log.info("API docs: Swagger UI and ReDoc served from the app (%s)", VENDOR_DIR)
@@ -81,7 +87,13 @@ def mount_docs(app: FastAPI) -> None:
         log.warning("API docs: Swagger UI / ReDoc files MISSING under %s; /docs and /redoc load them from a CDN, so "
                     "they need a browser with internet access. Run scripts/vendor-js (make install does).", VENDOR_DIR)
 
-    @app.get("/docs", include_in_schema=False)
+    guarded = [Depends(require_read)]
+
+    @app.get(OPENAPI_URL, include_in_schema=False, dependencies=guarded)
+    async def openapi() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    @app.get("/docs", include_in_schema=False, dependencies=guarded)
     async def swagger_ui(request: Request) -> HTMLResponse:
         base = _base(request)
         assets = {}
@@ -89,32 +101,32 @@ def mount_docs(app: FastAPI) -> None:
             static = f"{base}/embed/static/vendor"
             assets = {"swagger_js_url": f"{static}/{SWAGGER_FILES[0]}", "swagger_css_url": f"{static}/{SWAGGER_FILES[1]}",
                       "swagger_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
-        page = get_swagger_ui_html(openapi_url=f"{base}{app.openapi_url}", title="citegraph API (Swagger UI)",
+        page = get_swagger_ui_html(openapi_url=f"{base}{OPENAPI_URL}", title="citegraph API (Swagger UI)",
                                    swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": True}, **assets)
         if vendored:
             page.headers["Content-Security-Policy"] = DOCS_POLICY
         return page
 
-    @app.get("/redoc", include_in_schema=False)
+    @app.get("/redoc", include_in_schema=False, dependencies=guarded)
     async def redoc(request: Request) -> HTMLResponse:
         base = _base(request)
         assets = {}
         if vendored:
             static = f"{base}/embed/static/vendor"
             assets = {"redoc_js_url": f"{base}{REDOC_URL}", "redoc_favicon_url": f"{static}/{SWAGGER_FILES[2]}"}
-        page = get_redoc_html(openapi_url=f"{base}{app.openapi_url}", title="citegraph API (ReDoc)",
+        page = get_redoc_html(openapi_url=f"{base}{OPENAPI_URL}", title="citegraph API (ReDoc)",
                               with_google_fonts=False, **assets)
         if vendored:
             page.headers["Content-Security-Policy"] = DOCS_POLICY
         return page
 
     if vendored:
-        @app.get(REDOC_URL, include_in_schema=False)
+        @app.get(REDOC_URL, include_in_schema=False, dependencies=guarded)
         async def redoc_script() -> Response:
             return Response(redoc_bundle(VENDOR_DIR / REDOC_FILE), media_type="text/javascript; charset=utf-8",
                             headers={"Cache-Control": "public, max-age=3600"})
 
-    @app.get("/", include_in_schema=False, response_class=HTMLResponse)
+    @app.get("/", include_in_schema=False, response_class=HTMLResponse, dependencies=guarded)
     async def start(request: Request) -> HTMLResponse:
         store: GraphStore = request.app.state.store
         page = await run_in_threadpool(start_page, store, _base(request))
@@ -170,7 +182,7 @@ def start_page(store: GraphStore, base: str = "") -> str:
 <body class="cg-start">
 <h1>citegraph</h1>
 <p>Analysis documents as a knowledge graph: records, citations, quotations, and what rests on them.
-Serving the {e(store_location(store))}.</p>
+Serving the {e(store_kind(store))}.</p>
 <h2>Query it</h2>
 <ul>
 <li><a id="graphiql" href="{e(graphiql)}">GraphiQL</a>: the GraphQL API in the browser, opening on the question

@@ -14,14 +14,15 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.embed.routes import mount_embed
 from app.embed.security import SecurityHeaders, cors_options
-from app.errors import face_of, hint_of
+from app.errors import face_of, for_clients, hint_of
 from app.graphql.schema import graphql_router
+from app.logs import RequestIds, log_client_error
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
 from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, open_reads, operation_id
 from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
-from app.rest.security import BodyLimit, require_read
+from app.rest.security import BodyLimit, bearer_challenge, require_read
 from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import CitegraphError
@@ -55,7 +56,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
             if owned:
                 app.state.store.close()
 
-    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
+    app = FastAPI(title="citegraph", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   description="Knowledge graph of agentic-system analysis documents.", openapi_tags=TAGS,
                   generate_unique_id_function=operation_id)
     app.state.settings = settings
@@ -65,16 +66,24 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     @app.exception_handler(CitegraphError)
     async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
         face = face_of(exc)
-        body = {"error": {"code": face.code, "message": exc.message, "hint": hint_of(exc)}}
+        home = settings.home
+        body = {"error": {"code": face.code, "message": for_clients(exc.message, home),
+                          "hint": for_clients(hint_of(exc), home)}}
         if exc.source:
             body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
-        headers = {"WWW-Authenticate": "Bearer"} if face.status == 401 else None
+        if face.status < 500:
+            log_client_error(face.code, exc.message, status=face.status)
+        else:  # the store's trouble, not a bug: one line, no traceback
+            logger.error("%s %d on %s %s: %s", face.code, face.status, request.method, request.url.path, exc.message)
+        challenge = bearer_challenge(exc)
+        headers = {"WWW-Authenticate": challenge} if challenge else None
         return JSONResponse(body, status_code=face.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
         body = {"error": {"code": codes.get(exc.status_code, "BAD_REQUEST"), "message": exc.detail, "hint": None}}
+        log_client_error(body["error"]["code"], str(exc.detail), status=exc.status_code)
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -84,6 +93,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         first = problems[0] if problems else {"where": "request", "message": "invalid request"}
         body = {"error": {"code": "INVALID_INPUT", "message": f"{first['where']}: {first['message']}",
                           "hint": None, "details": problems}}
+        log_client_error("INVALID_INPUT", body["error"]["message"], status=422)
         return JSONResponse(body, status_code=422)
 
     @app.exception_handler(Exception)
@@ -116,5 +126,6 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         open_reads(app)  # the spec says reads need no token here
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CORSMiddleware, **cors_options(settings.embed_origins))  # only CITEGRAPH_EMBED_ORIGINS
-    app.add_middleware(SecurityHeaders)  # outermost: nosniff and frame-ancestors on every response
+    app.add_middleware(SecurityHeaders)  # nosniff and frame-ancestors on every response
+    app.add_middleware(RequestIds)  # outermost: every answer and log line of a request carries its id
     return app

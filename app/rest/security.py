@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import re
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -10,34 +11,70 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rest.deps import SettingsDep
 from app.settings import Settings
-from graph.errors import AccessDenied, Unauthenticated
+from graph.errors import AccessDenied, CitegraphError, MalformedCredentials, Unauthenticated
 
-__all__ = ["bearer_token", "check_read", "check_write", "require_read", "require_write", "ReadAccess",
-           "WriteAccess", "BodyLimit"]
+__all__ = ["bearer_token", "bearer_challenge", "authorization_of", "check_read", "check_write", "require_read", "require_write",
+           "ReadAccess", "WriteAccess", "BodyLimit"]
+
+_SCHEME = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+"""RFC 7235 §2.1 ``auth-scheme = token`` (RFC 7230 §3.2.6 ``tchar``)."""
+_CREDENTIALS = re.compile(rf"(?P<scheme>{_SCHEME})(?: +(?P<rest>.*))?", re.S)
+"""RFC 7235 §4.2 ``credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]``."""
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+"""RFC 6750 §2.1 ``b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="``."""
 
 
 def bearer_token(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header value, or None."""
-    scheme, _, value = (authorization or "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+    """The token of an ``Authorization`` header value holding Bearer credentials, or None when
+    there is no header or it holds another scheme's credentials (``Basic …``).
+
+    Exactly RFC 6750 §2.1 (``credentials = "Bearer" 1*SP b64token``) within RFC 7235 §2.1/§4.2:
+    the scheme is matched case-insensitively (``bearer``, ``BEARER``), one or more spaces (SP
+    only) separate it from the token, and the token is one ``b64token``; nothing may follow it
+    (an HTTP server strips the field's own trailing whitespace before the app sees it).
+
+    >>> bearer_token("bearer mF_9.B5f-4.1JqM"), bearer_token("Basic dXNlcjpwYXNz"), bearer_token(None)
+    ('mF_9.B5f-4.1JqM', None, None)
+
+    Raises
+    ------
+    MalformedCredentials
+        Anything else: a scheme alone, a token with a space, tab, comma, quote or non-ASCII
+        character in or after it, a tab before it, an empty value (HTTP 400, ``invalid_request``).
+    """
+    if authorization is None:
+        return None
+    match = _CREDENTIALS.fullmatch(authorization)
+    if match is None:
+        raise MalformedCredentials("the Authorization header is not credentials of RFC 7235 (a scheme, then a "
+                                   "space and the credentials)", data={"bearer_error": "invalid_request"})
+    if match["scheme"].lower() != "bearer":
+        return None
+    token = match["rest"]
+    if token is None or not _B64TOKEN.fullmatch(token):
+        raise MalformedCredentials("the Authorization header's Bearer credentials are malformed: RFC 6750 wants "
+                                   "one token of letters, digits and - . _ ~ + / (then = padding) after "
+                                   "'Bearer ', and nothing after it", data={"bearer_error": "invalid_request"})
+    return token
 
 
-def _matches(given: str | None, secret) -> bool:
-    """Whether ``given`` is the ``secret`` token, in constant time, compared as bytes: a header
-    arrives as bytes that Starlette decodes as Latin-1, so ``given`` is encoded back to exactly
-    those bytes, and the configured token is UTF-8. (:func:`hmac.compare_digest` refuses a ``str``
-    with a non-ASCII character, which any client can send.)"""
-    if given is None or secret is None:
+def bearer_challenge(error: CitegraphError) -> str | None:
+    """The ``WWW-Authenticate`` value answering ``error`` (RFC 6750 §3): ``Bearer`` when a token
+    is missing, with ``error="invalid_request"`` (malformed credentials, 400), ``"invalid_token"``
+    (a token that is neither configured one, 401) or ``"insufficient_scope"`` (a token that may
+    not do this, 403); None for errors that are not about the token."""
+    code = error.data.get("bearer_error")
+    if isinstance(error, Unauthenticated) and not code:
+        return 'Bearer realm="citegraph"'
+    return f'Bearer realm="citegraph", error="{code}"' if code else None
+
+
+def _matches(given: str, secret) -> bool:
+    """Whether ``given`` is the ``secret`` token, in constant time (both are ASCII ``b64token``
+    text: :func:`bearer_token` and the settings accept no other)."""
+    if secret is None:
         return False
-    return hmac.compare_digest(_raw(given), secret.get_secret_value().encode("utf-8", "surrogateescape"))
-
-
-def _raw(text: str) -> bytes:
-    """The bytes a header value was decoded from (Latin-1), or UTF-8 for text no header gave."""
-    try:
-        return text.encode("latin-1")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape")
+    return hmac.compare_digest(given.encode("ascii"), secret.get_secret_value().encode("ascii"))
 
 
 def check_write(authorization: str | None, settings: Settings) -> None:
@@ -45,18 +82,23 @@ def check_write(authorization: str | None, settings: Settings) -> None:
 
     Raises
     ------
+    MalformedCredentials
+        See :func:`bearer_token` (HTTP 400).
     Unauthenticated
-        No bearer token (HTTP 401).
+        No bearer token, or one that is neither configured token (HTTP 401).
     AccessDenied
-        A wrong token, or no write token configured: writes disabled (HTTP 403).
+        The read token, or no write token configured: writes disabled (HTTP 403).
     """
-    given = bearer_token(authorization)
     if settings.write_token is None:
         raise AccessDenied("writes are disabled: set CITEGRAPH_WRITE_TOKEN to enable them")
+    given = bearer_token(authorization)
     if given is None:
         raise Unauthenticated("writes need Authorization: Bearer <token>")
-    if not _matches(given, settings.write_token):
-        raise AccessDenied("the bearer token does not allow writes")
+    if _matches(given, settings.write_token):
+        return
+    if _matches(given, settings.read_token):
+        raise AccessDenied("the bearer token does not allow writes", data={"bearer_error": "insufficient_scope"})
+    raise Unauthenticated("the bearer token is not one this server accepts", data={"bearer_error": "invalid_token"})
 
 
 def check_read(authorization: str | None, settings: Settings) -> None:
@@ -65,10 +107,10 @@ def check_read(authorization: str | None, settings: Settings) -> None:
 
     Raises
     ------
+    MalformedCredentials
+        See :func:`bearer_token` (HTTP 400).
     Unauthenticated
-        No bearer token (HTTP 401).
-    AccessDenied
-        A token that is neither (HTTP 403).
+        No bearer token, or one that is neither configured token (HTTP 401).
     """
     if settings.read_token is None:
         return
@@ -76,17 +118,33 @@ def check_read(authorization: str | None, settings: Settings) -> None:
     if given is None:
         raise Unauthenticated("reads need Authorization: Bearer <token>")
     if not (_matches(given, settings.read_token) or _matches(given, settings.write_token)):
-        raise AccessDenied("the bearer token does not allow reads")
+        raise Unauthenticated("the bearer token is not one this server accepts", data={"bearer_error": "invalid_token"})
+
+
+def authorization_of(request: Request) -> str | None:
+    """The request's one ``Authorization`` header value, or None.
+
+    Raises
+    ------
+    MalformedCredentials
+        Two or more ``Authorization`` headers: the field is not a list (RFC 7235 §4.2), so which one
+        counts is undefined (HTTP 400, ``invalid_request``).
+    """
+    values = request.headers.getlist("authorization")
+    if len(values) > 1:
+        raise MalformedCredentials(f"{len(values)} Authorization headers: send one",
+                                   data={"bearer_error": "invalid_request"})
+    return values[0] if values else None
 
 
 def require_write(request: Request, settings: SettingsDep) -> None:
     """FastAPI dependency: :func:`check_write` on the request."""
-    check_write(request.headers.get("authorization"), settings)
+    check_write(authorization_of(request), settings)
 
 
 def require_read(request: Request, settings: SettingsDep) -> None:
     """FastAPI dependency: :func:`check_read` on the request."""
-    check_read(request.headers.get("authorization"), settings)
+    check_read(authorization_of(request), settings)
 
 
 ReadAccess = Annotated[None, Depends(require_read)]

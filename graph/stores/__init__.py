@@ -6,9 +6,22 @@ import fcntl
 import logging
 from pathlib import Path
 
-__all__ = ["open_embedded"]
+__all__ = ["open_embedded", "embedded_files"]
 
 log = logging.getLogger("citegraph")
+
+
+def embedded_files(home: Path) -> tuple[Path, ...]:
+    """The files of the embedded store kept in folder ``home``: its database and the ``-wal``,
+    ``-shm`` and ``-journal`` files SQLite keeps beside it (which may not exist at the moment).
+
+    >>> [p.name for p in embedded_files(Path("h"))]
+    ['citegraph.sqlite', 'citegraph.sqlite-wal', 'citegraph.sqlite-shm', 'citegraph.sqlite-journal']
+    """
+    from graph.stores.sqlite import STORE_FILE
+
+    database = Path(home) / STORE_FILE
+    return (database, *(database.with_name(database.name + tail) for tail in ("-wal", "-shm", "-journal")))
 
 
 def open_embedded(home: Path | None, *, versions_kept: int | None = None):

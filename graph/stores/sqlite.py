@@ -39,6 +39,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 import types
 from collections import OrderedDict
 from contextlib import contextmanager, suppress
@@ -235,7 +236,7 @@ class SQLiteStore:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not tables and create:
                 if where != ":memory:":
-                    conn.execute("PRAGMA journal_mode = WAL")
+                    _set_wal(conn)
                 conn.executescript(_SCHEMA)  # one transaction; a second process creating it too changes nothing
             elif tables:
                 self._check_format(conn, tables)
@@ -313,7 +314,9 @@ class SQLiteStore:
     def _translated(self) -> Iterator[None]:
         """SQLite's errors as citegraph's: a damaged or foreign file is :class:`StoreUnavailable`
         naming it; a full disk or an I/O error :class:`StoreWriteFailed` naming it (the write is
-        rolled back)."""
+        rolled back); a lock says how long it was waited for, so a busy answer SQLite gives at once
+        is never reported as the 600 s wait for another writer."""
+        started = time.monotonic()
         try:
             yield
         except sqlite3.OperationalError as exc:
@@ -326,8 +329,13 @@ class SQLiteStore:
                 raise StoreUnavailable(f"cannot write the embedded store {self.path}: it is read-only for this user",
                                        hint="reads work; write as a user who may write the file and its folder") from exc
             if "locked" in text or "busy" in text:
-                raise StoreUnavailable(f"the embedded store {self.path} stayed locked by another writer "
-                                       f"for {BUSY_TIMEOUT_S:.0f} s", hint="retry when the other write has finished") from exc
+                waited = time.monotonic() - started
+                if waited >= BUSY_TIMEOUT_S - 1:
+                    raise StoreUnavailable(f"the embedded store {self.path} stayed locked by another writer "
+                                           f"for {BUSY_TIMEOUT_S:.0f} s", hint="retry when the other write has finished") from exc
+                raise StoreUnavailable(f"the embedded store {self.path} was busy: SQLite answered '{text}' after "
+                                       f"{waited:.1f} s, without waiting for the other process using it",
+                                       hint="retry; nothing of this command was written") from exc
             raise StoreUnavailable(f"cannot use the embedded store {self.path}: {text}") from exc
         except sqlite3.DatabaseError as exc:
             raise StoreUnavailable(f"cannot read the embedded store {self.path}: {exc}",
@@ -1119,6 +1127,27 @@ def _totals(conn: sqlite3.Connection, set_id: str | None = None) -> dict[str, in
     out["nodes"] = sum(out[str(label)] for label in Label)
     out["edges"] = sum(out[str(kind)] for kind in EdgeKind)
     return out
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """Put a new database file into WAL mode. Changing the journal mode needs the file to itself, and
+    SQLite answers ``database is locked`` at once, not through the busy handler, while another
+    process opens or creates the same new file; so it is retried (with a growing pause, up to
+    :data:`BUSY_TIMEOUT_S`) until this process gets the file or finds another made it WAL."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.001
+    while True:
+        try:
+            (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+            continue
+        if str(mode).lower() == "wal":
+            return
+        raise sqlite3.OperationalError(f"the database stayed in journal mode {mode}, not wal")
 
 
 def _ensure_search_index(conn: sqlite3.Connection) -> None:

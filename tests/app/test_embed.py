@@ -200,7 +200,7 @@ def test_embed_origins_setting_parses_and_refuses_what_could_break_a_header(monk
 def test_embed_reads_follow_the_read_token(seeds_store):
     with TestClient(create_app(Settings(read_token="r"), store=seeds_store)) as c:
         assert c.get("/embed/rests-on/RT-RTE-mcp-write").status_code == 401
-        assert c.get("/embed/rests-on/RT-RTE-mcp-write/graph", headers={"Authorization": "Bearer x"}).status_code == 403
+        assert c.get("/embed/rests-on/RT-RTE-mcp-write/graph", headers={"Authorization": "Bearer x"}).status_code == 401
         assert c.get("/embed/rests-on/RT-RTE-mcp-write", headers={"Authorization": "Bearer r"}).status_code == 200
         assert c.get("/embed/static/embed.js").status_code == 200  # code, not data
 

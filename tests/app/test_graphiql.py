@@ -93,7 +93,7 @@ def test_mounted_under_a_prefix_the_assets_follow_the_root_path():
 def test_graphiql_reads_follow_the_read_token():
     with TestClient(create_app(Settings(read_token="r"), store=SQLiteStore(None))) as c:
         assert c.get("/graphql", headers=HTML).status_code == 401
-        assert c.get("/graphql", headers={**HTML, "Authorization": "Bearer x"}).status_code == 403
+        assert c.get("/graphql", headers={**HTML, "Authorization": "Bearer x"}).status_code == 401
         page = c.get("/graphql", headers={**HTML, "Authorization": "Bearer r"})
         assert page.status_code == 200 and [s.get("src") for s in assets_of(page.text)[0]] == SCRIPTS
         assert c.get(SCRIPTS[0]).status_code == 200  # code, not data: like /embed/static

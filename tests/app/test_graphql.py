@@ -406,8 +406,8 @@ def test_cost_limit_on_traversal_fields(seeds_store):
     assert codes(seeds_store, via_variable, {"n": 150}) == ["LIMIT_EXCEEDED"]  # 150 + 150 × 100
     in_fragments = """{ sets(first: 20) { edges { node { ...Heavy } } } }
         fragment Heavy on AnalysisSet { check { errors } render records(first: 10) { edges { node { restsOn { count } } } } }"""
-    data, errors = run(seeds_store, in_fragments)  # 20 + 20 × (200 + 50 + 10 + 10 × 50) = 15220
-    assert data is None and errors[0]["code"] == "LIMIT_EXCEEDED" and "costs 15220" in errors[0]["message"]
+    data, errors = run(seeds_store, in_fragments)  # 20 + 20 × (200 + 300 + 10 + 10 × 50) = 20220 (a set's render: 300)
+    assert data is None and errors[0]["code"] == "LIMIT_EXCEEDED" and "costs 20220" in errors[0]["message"]
     small = build_schema(GraphQLLimits(max_cost=100))
     assert codes(seeds_store, '{ a: restsOn(record: "RT-RTE-mcp-write") { count } '
                               'b: restsOn(record: "RT-RTE-owner-chat") { count } c: impact(repo: "x", to: "y") { to } }',

@@ -79,7 +79,7 @@ def test_bad_upload_is_422_and_stores_nothing(client, store):
 
 @pytest.mark.parametrize(("headers", "status", "code"), [
     ({}, 401, "UNAUTHENTICATED"),
-    ({"Authorization": "Bearer wrong"}, 403, "FORBIDDEN"),
+    ({"Authorization": "Bearer wrong"}, 401, "UNAUTHENTICATED"),  # RFC 6750 §3.1 invalid_token
     ({"Authorization": f"Basic {TOKEN}"}, 401, "UNAUTHENTICATED"),
 ])
 def test_writes_need_the_write_token(client, headers, status, code):
@@ -98,7 +98,7 @@ def test_writes_are_disabled_without_a_configured_token(seeds_store):
 def test_read_token_guards_reads(seeds_store):
     with TestClient(create_app(Settings(read_token="r", write_token=TOKEN), store=seeds_store)) as client:
         assert client.get("/documents").status_code == 401
-        assert client.get("/documents", headers={"Authorization": "Bearer nope"}).status_code == 403
+        assert client.get("/documents", headers={"Authorization": "Bearer nope"}).status_code == 401
         assert client.get("/documents", headers={"Authorization": "Bearer r"}).json()["count"] == 3
         assert client.get("/documents", headers=AUTH).json()["count"] == 3
         query = {"query": "{ documents { totalCount } }"}

@@ -34,12 +34,13 @@ async def export_graph(
     with ``networkx.read_graphml``, ``networkx.node_link_graph`` or ``pandas.read_csv(url)``."""
     if fmt == "csv" and table is None:
         raise InvalidQuery("format=csv is two tables: add table=nodes or table=edges")
-    snapshot = await in_snapshot(store, lambda view: graph_of(view, set_id=set_id))
+    def exported(view) -> bytes:  # read and written in the worker thread: the event loop serves meanwhile
+        snapshot = graph_of(view, set_id=set_id)
+        if fmt == "csv":
+            return csv_tables(snapshot)[f"{table}.csv"]
+        return graphml(snapshot) if fmt == "graphml" else node_link(snapshot)
+
+    data = await in_snapshot(store, exported)
     name = f"citegraph-{set_id or 'store'}"
-    if fmt == "csv":
-        data, filename = csv_tables(snapshot)[f"{table}.csv"], f"{name}-{table}.csv"
-    elif fmt == "graphml":
-        data, filename = graphml(snapshot), f"{name}.graphml"
-    else:
-        data, filename = node_link(snapshot), f"{name}.json"
+    filename = f"{name}-{table}.csv" if fmt == "csv" else f"{name}.graphml" if fmt == "graphml" else f"{name}.json"
     return Response(data, media_type=_MEDIA[fmt], headers={"Content-Disposition": f'attachment; filename="{filename}"'})

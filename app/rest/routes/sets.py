@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from app.rest.deps import SetFilter, StoreDep, in_snapshot
 from app.rest.schemas import SetOut, SetsOut
-from app.wiring import store_location
+from app.wiring import store_kind
 from queries.catalog import analysis_sets
 from queries.shapes import plain
 from queries.stats import stats
@@ -30,11 +30,12 @@ async def get_set(set_id: str, store: StoreDep) -> dict:
 
 @router.get("/stats", operation_id="getStats")
 async def get_stats(store: StoreDep) -> dict:
-    """Counts of the whole store and per set, and which store it is (the JSON of ``citegraph stats --json``)."""
-    return {"store": store_location(store), **plain(await in_snapshot(store, stats))}
+    """Counts of the whole store and per set, and which kind of store it is (the JSON of ``citegraph
+    stats --json``, whose ``store`` also names the folder or server, which a client is never told)."""
+    return {"store": store_kind(store), **await in_snapshot(store, lambda view: plain(stats(view)))}
 
 
 @router.get("/check", operation_id="check")
 async def get_check(store: StoreDep, set_id: SetFilter = None) -> dict:
     """Validation findings with stable codes (the JSON of ``citegraph check --json``)."""
-    return plain(await in_snapshot(store, check, set_id=set_id))
+    return await in_snapshot(store, lambda view: plain(check(view, set_id=set_id)))
