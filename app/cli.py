@@ -541,13 +541,19 @@ def serve_cmd(
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` for the server to accept on; a port another process holds
-    (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3)."""
+    """A TCP socket bound to ``host:port`` for the server to accept on; a port another process
+    holds (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3).
+
+    It is made with protocol ``IPPROTO_TCP``, as ``getaddrinfo`` gives it: asyncio sets
+    ``TCP_NODELAY`` only on accepted sockets of that protocol, and without it every small response
+    on a kept-alive connection waits about 40 ms for the client's delayed ACK (Nagle). The listener
+    carries ``TCP_NODELAY`` too, which Linux passes on to the sockets it accepts."""
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         listening.bind((host, port))
     except OSError as exc:
