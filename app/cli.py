@@ -19,7 +19,7 @@ from typer.exceptions import TyperException
 
 from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
-from queries.traversal import MAX_DEPTH
+from queries.limits import MAX_DEPTH
 from render import Format
 
 if TYPE_CHECKING:
@@ -33,15 +33,14 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main"]
 
-from app.cli_help import TidyGroup  # noqa: E402  (help without <bool>/{record}, --version; issue #15)
+from app.cli_help import CommandApp  # noqa: E402  (tidy help, commands made when used; issues #15, #24)
 
-cli = typer.Typer(
+cli = CommandApp(
     name="citegraph",
     help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=TidyGroup,
 )
 
 
@@ -87,7 +86,7 @@ def _print_version(asked: bool) -> None:
     if asked:
         from app.cli_help import version
 
-        out.print(version(), markup=False, highlight=False)
+        sys.stdout.write(version() + "\n")  # plain: printing a line need not import rich
         raise typer.Exit(0)
 
 

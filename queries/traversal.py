@@ -17,6 +17,7 @@ from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
                          source_file_node_id, source_node_id)
 from graph.store import GraphStore, Reach, SupportsReach, projected
+from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
 
 __all__ = [
@@ -33,8 +34,6 @@ __all__ = [
     "rests_on",
 ]
 
-MAX_DEPTH = 16
-"""Largest ``max_depth`` any query accepts (evidence steps)."""
 
 
 @dataclass(frozen=True, slots=True)
