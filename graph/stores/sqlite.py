@@ -604,6 +604,45 @@ class SQLiteStore:
                 out.append(Node(node_id, Label.STATEMENT, node_set, document_id, props))
         return sorted(out, key=lambda n: n.id)
 
+    def ranked_search(self, phrases: Sequence[Phrase], *, limit: int) -> tuple[list[tuple[str, int]], int] | None:
+        """See :class:`graph.store.SupportsRankedSearch`. Each phrase's occurrences in each
+        statement are counted from the FTS5 index's instances (an ``fts5vocab`` table over it; the
+        index tokenizes as :mod:`graph.text` does), summed, and only the statements that can be
+        among the best ``limit`` (at least as many occurrences as the ``limit``-th best) are read
+        and sorted by the rank; no row is read for the others. None for a phrase of several words
+        (its occurrences are not one term's instances) and for a store without the index."""
+        phrases = list(phrases)
+        if not phrases or any(len(p.words) != 1 for p in phrases):
+            return None
+        parts, params = [], []
+        for i, phrase in enumerate(phrases):
+            word = phrase.words[0]
+            if phrase.prefix:  # every term that begins with the word: [word, word + U+10FFFF)
+                parts.append(f"SELECT doc, {i} AS phrase, count(*) AS n FROM temp.statement_search_instances "
+                             "WHERE term >= ? AND term < ? GROUP BY doc")
+                params += [word, word + "\U0010ffff"]
+            else:
+                parts.append(f"SELECT doc, {i} AS phrase, count(*) AS n FROM temp.statement_search_instances "
+                             "WHERE term = ? GROUP BY doc")
+                params.append(word)
+        with self._reading() as conn:
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
+                return None
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
+                         "USING fts5vocab(main, statement_search, instance)")
+            rows = conn.execute(
+                "WITH hits AS MATERIALIZED (SELECT doc, sum(n) AS matches FROM (" + " UNION ALL ".join(parts) + ") "
+                "GROUP BY doc HAVING count(*) = ?), "
+                "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
+                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN statement_search_keys k ON k.key = hits.doc "
+                "CROSS JOIN nodes n ON n.id = k.node_id "
+                "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
+                "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
+                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
+                "n.id LIMIT ?",
+                [*params, len(phrases), limit - 1, limit]).fetchall()
+        return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
+
     # -- the per-process cache of set graphs -------------------------------------------------------
 
     def _set_graphs(self, conn: sqlite3.Connection, scopes: set[str], *, keep: Collection[str]) -> dict[str, SetEdges]:
