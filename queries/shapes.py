@@ -30,10 +30,27 @@ def plain(value: Any) -> Any:
     >>> plain(Span(3, (3, 4)))
     {'from': 3, 'lines': [3, 4]}
     """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {wire_name(f): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind in _NAMES or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        return {wired: plain(getattr(value, name)) for name, wired in _names(kind)}
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Types :func:`plain` returns as they are without looking further (their subclasses, such as an
+enum of strings, go the general way)."""
+_NAMES: dict[type, tuple[tuple[str, str], ...]] = {}
+"""``(field name, wire name)`` of each result dataclass :func:`plain` has met, in declaration order."""
+
+
+def _names(kind: type) -> tuple[tuple[str, str], ...]:
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple((f.name, wire_name(f)) for f in dataclasses.fields(kind))
+    return names
