@@ -630,9 +630,10 @@ class SQLiteStore:
                 return None
             conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
                          "USING fts5vocab(main, statement_search, instance)")
+            hits = (parts[0].replace("count(*) AS n", "count(*) AS matches") if len(parts) == 1 else  # one term: one grouping
+                    "SELECT doc, sum(n) AS matches FROM (" + " UNION ALL ".join(parts) + f") GROUP BY doc HAVING count(*) = {len(parts)}")
             rows = conn.execute(
-                "WITH hits AS MATERIALIZED (SELECT doc, sum(n) AS matches FROM (" + " UNION ALL ".join(parts) + ") "
-                "GROUP BY doc HAVING count(*) = ?), "
+                f"WITH hits AS MATERIALIZED ({hits}), "
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
                 "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN statement_search_keys k ON k.key = hits.doc "
                 "CROSS JOIN nodes n ON n.id = k.node_id "
@@ -640,7 +641,7 @@ class SQLiteStore:
                 "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
                 "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
                 "n.id LIMIT ?",
-                [*params, len(phrases), limit - 1, limit]).fetchall()
+                [*params, limit - 1, limit]).fetchall()
         return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
 
     # -- the per-process cache of set graphs -------------------------------------------------------
