@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import types
@@ -610,7 +611,8 @@ class SQLiteStore:
         index tokenizes as :mod:`graph.text` does), summed, and only the statements that can be
         among the best ``limit`` (at least as many occurrences as the ``limit``-th best) are read
         and sorted by the rank; no row is read for the others. None for a phrase of several words
-        (its occurrences are not one term's instances) and for a store without the index."""
+        (its occurrences are not one term's instances), for a store without the index and for an
+        index made with a ``detail`` option (only the default, ``full``, keeps every instance)."""
         phrases = list(phrases)
         if not phrases or any(len(p.words) != 1 for p in phrases):
             return None
@@ -626,8 +628,9 @@ class SQLiteStore:
                              "WHERE term = ? GROUP BY doc")
                 params.append(word)
         with self._reading() as conn:
-            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
-                return None
+            made = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()
+            if made is None or "detail" in re.sub(r"'[^']*'", "", made[0]).lower():
+                return None  # no index, or one that keeps no positions (detail=column|none): no instances to count
             conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
                          "USING fts5vocab(main, statement_search, instance)")
             hits = (parts[0].replace("count(*) AS n", "count(*) AS matches") if len(parts) == 1 else  # one term: one grouping

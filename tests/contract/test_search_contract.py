@@ -199,3 +199,26 @@ def words_the(text: str) -> int:
     from graph.text import words
 
     return words(text).count("the")
+
+
+def test_embedded_ranked_search_declines_an_index_without_positions(tmp_path):
+    # an index made with detail=column keeps one instance row per statement, not per occurrence
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    store.write_set(batch())
+    assert store.ranked_search([P("swap")], limit=5) == ([("s1/a#L3", 3), ("s1/a#L2", 1)], 2)  # TEXTS 3 and 2
+    store.close()
+    conn = sqlite3.connect(path)
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()[0]
+    conn.execute("DROP TABLE statement_search")
+    conn.execute(sql.replace("content=''", "content='', detail=column"))
+    conn.execute("INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
+                 "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id")
+    conn.commit()
+    conn.close()
+    reopened = SQLiteStore(path)
+    assert reopened.ranked_search([P("swap")], limit=5) is None
+    from queries.search import search
+
+    assert [(h.statement, h.matches) for h in search(reopened, "swap").hits] == [("s1/a#L3", 3), ("s1/a#L2", 1)]
+    reopened.close()
