@@ -21,7 +21,7 @@ from typer.exceptions import TyperException
 
 from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
-from queries.traversal import MAX_DEPTH
+from queries.limits import MAX_DEPTH
 from render import Format
 
 if TYPE_CHECKING:
@@ -35,15 +35,14 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main"]
 
-from app.cli_help import TidyGroup  # noqa: E402  (help without <bool>/{record}, --version; issue #15)
+from app.cli_help import CommandApp  # noqa: E402  (tidy help, commands made when used; issues #15, #24)
 
-cli = typer.Typer(
+cli = CommandApp(
     name="citegraph",
     help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=TidyGroup,
 )
 
 
@@ -89,7 +88,7 @@ def _print_version(asked: bool) -> None:
     if asked:
         from app.cli_help import version
 
-        out.print(version(), markup=False, highlight=False)
+        sys.stdout.write(version() + "\n")  # plain: printing a line need not import rich
         raise typer.Exit(0)
 
 
@@ -591,13 +590,19 @@ during an export or an 8 MiB upload)."""
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` for the server to accept on; a port another process holds
-    (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3)."""
+    """A TCP socket bound to ``host:port`` for the server to accept on; a port another process
+    holds (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3).
+
+    It is made with protocol ``IPPROTO_TCP``, as ``getaddrinfo`` gives it: asyncio sets
+    ``TCP_NODELAY`` only on accepted sockets of that protocol, and without it every small response
+    on a kept-alive connection waits about 40 ms for the client's delayed ACK (Nagle). The listener
+    carries ``TCP_NODELAY`` too, which Linux passes on to the sockets it accepts."""
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         listening.bind((host, port))
     except OSError as exc:

@@ -93,8 +93,19 @@ TARGETS: tuple[Target, ...] = (
     Target("comparison of two runs (first call)", "compare_first_s", "<", 1, "s", "embedded", "M"),
     Target("rests-on p50, 10 versions of every set ÷ 1 version", "rests_on_versions_ratio", "<", 1.2, "×",
            "embedded", "M"),
+    # issue 24 (items 1, 3, 6): start-up, one-set processes against grep, common-word search, keep-alive
+    Target("citegraph --help CPU", "cli_startup_cpu_p50_ms", "<", 150, "ms", "embedded"),
+    Target("citegraph --version CPU", "cli_version_cpu_p50_ms", "<", 150, "ms", "embedded"),
+    *(Target(f"{c} process faster than grep -rlF process", f"cli_{c.replace('-', '_')}_vs_grep", "<", 1.0, "×", "embedded", "L")
+      for c in ("rests-on", "records", "check", "render", "history", "search", "export")),
+    Target("search of a common word (the): CPU", "search_common_cpu_s", "<=", 0.5, "s", "embedded", "L"),
+    Target("search of a common word (the): peak RSS", "search_common_rss_mb", "<=", 100, "MB", "embedded", "L"),
+    Target("serve keep-alive: /health p50", "serve_keepalive_health_p50_ms", "<=", 3, "ms", "embedded"),
+    Target("serve keep-alive: REST rests-on p50", "serve_keepalive_rest_p50_ms", "<=", 5, "ms", "embedded"),
+    Target("serve keep-alive: GraphQL restsOn p50", "serve_keepalive_graphql_p50_ms", "<=", 10, "ms", "embedded"),
 )
-"""Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds)."""
+"""Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
+issue 24's of start-up, one-set commands, search and the server."""
 
 
 def _key(case: str) -> str:
@@ -324,10 +335,17 @@ EXTRA_SET_INDEX = 9_000
 """Set number of the set that the add-one-set figure ingests: drawn by the generator like any other
 set of the corpus seed (``plan_set(seed, 9000)``), so no corpus of up to 9,000 sets holds it."""
 
-CLI_COMMANDS = ("rests-on", "stats", "check", "render", "startup")
+CLI_COMMANDS = ("rests-on", "stats", "check", "render", "records", "history", "search", "export", "startup", "version")
 """The ``citegraph`` commands timed as whole processes, each against ``grep -rlF ID CORPUS``;
-``startup`` is ``citegraph --help``, which imports everything the commands import and opens no
-store: the floor every command pays before it reads the store."""
+``startup`` is ``citegraph --help`` and ``version`` ``citegraph --version``, which open no store;
+``search`` looks for the record's id (a rare phrase), ``export`` writes the set's node-link JSON."""
+
+SEARCH_COMMON = "the"
+"""The common word whose search is timed as a whole process (:func:`search_phase`)."""
+
+_CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The environment of a timed process: the harness's, except that Python may write bytecode
+caches (the untimed warm-up runs write them, as any installed copy has them)."""
 
 
 def citegraph_executable() -> Path | None:
@@ -349,7 +367,7 @@ def run_process(cmd: list[str], *, timeout: float | None = None, memory_gb: floa
     to ``/dev/null``."""
     with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT,
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT, env=_CHILD_ENV,
                                 preexec_fn=_address_cap(memory_gb))
         code, usage, timed_out, wall = _reap(proc, t0, timeout)
         row = {"wall_s": wall, **_usage(usage), "exit": code}
@@ -403,7 +421,12 @@ def _cli_command(cli: Path, command: str, row: dict, home: Path) -> list[str]:
         "stats": [str(cli), "stats", "--json", *h],
         "check": [str(cli), "check", "--set", row["set"], *h],
         "render": [str(cli), "render", "--rests-on", row["record"], "--set", row["set"], *h],
+        "records": [str(cli), "records", "--set", row["set"], *h],
+        "history": [str(cli), "history", row["set"], *h],
+        "search": [str(cli), "search", row["record"], *h],
+        "export": [str(cli), "export", "--set", row["set"], "--format", "json", *h],
         "startup": [str(cli), "--help"],
+        "version": [str(cli), "--version"],
     }[command]
 
 
@@ -607,12 +630,44 @@ def _get_health(port: int, timeout: float = 2.0) -> tuple[int, bytes]:
         conn.close()
 
 
-def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path) -> dict:
+def keepalive_times(port: int, row: dict, n: int) -> dict[str, list[float]]:
+    """Seconds of each of ``n`` requests on one kept-alive httpx connection (the notebook client's
+    library), after one untimed request each: ``/health``, REST ``rests-on`` and GraphQL
+    ``restsOn`` of ``row``'s record in its set.
+
+    Raises
+    ------
+    RuntimeError
+        A request did not answer 200, or GraphQL answered errors.
+    """
+    import httpx
+
+    query = "query($r: String!, $s: String) { restsOn(record: $r, set: $s) { count results { statement direct depth } } }"
+    calls = {"health": ("GET", "/health", None),
+             "rest": ("GET", f"/records/{row['record']}/rests-on", None),
+             "graphql": ("POST", "/graphql", {"query": query, "variables": {"r": row["record"], "s": row["set"]}})}
+    times: dict[str, list[float]] = {}
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        for name, (method, path, body) in calls.items():
+            params = {"set": row["set"]} if name == "rest" else None
+            first = client.request(method, path, json=body, params=params)
+            if first.status_code != 200 or (name == "graphql" and first.json().get("errors")):
+                raise RuntimeError(f"{method} {path} answered {first.status_code}: {first.text[:300]}")
+            times[name] = []
+            for _ in range(n):
+                t = time.perf_counter()
+                client.request(method, path, json=body, params=params).raise_for_status()
+                times[name].append(time.perf_counter() - t)
+    return times
+
+
+def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path, row: dict | None = None) -> dict:
     """``citegraph serve --home H --port P`` (a free loopback port) as a whole process: seconds from
     just before it starts to the first 200 on ``/health`` (tried every 10 ms, at most
-    ``args.serve_timeout`` s); then ``args.health_requests`` timed ``/health`` requests; its
-    ``VmHWM``; then SIGTERM (SIGKILL after 30 s) and ``ru_maxrss`` from ``os.wait4``. The server
-    is always stopped."""
+    ``args.serve_timeout`` s); then ``args.health_requests`` timed ``/health`` requests, each on a
+    new connection; with ``row`` (a record and its set), ``args.keepalive_requests`` each on one
+    kept-alive connection (:func:`keepalive_times`); its ``VmHWM``; then SIGTERM (SIGKILL after
+    30 s) and ``ru_maxrss`` from ``os.wait4``. The server is always stopped."""
     port = _free_port()
     cmd = [str(cli), "serve", "--home", str(home), "--host", "127.0.0.1", "--port", str(port)]
     result: dict[str, Any] = {"port": port, "log": str(log_path)}
@@ -620,7 +675,7 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path)
     with open(log_path, "wb") as log:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                start_new_session=True, preexec_fn=_address_cap(args.phase_memory))
+                                env=_CHILD_ENV, start_new_session=True, preexec_fn=_address_cap(args.phase_memory))
         try:
             while time.perf_counter() - t0 < args.serve_timeout:
                 pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -651,6 +706,11 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path)
                     times.append(time.perf_counter() - t)
                     codes.append(code)
                 result.update(health_s=times, health_codes=sorted(set(codes)))
+                if row is not None and getattr(args, "keepalive_requests", 0):
+                    try:
+                        result["keepalive_s"] = keepalive_times(port, row, args.keepalive_requests)
+                    except Exception as exc:  # RuntimeError, httpx.HTTPError: a failed phase, reported below
+                        result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
                 result["vmhwm_mb"] = _vmhwm_mb(proc.pid)
         finally:
             if reaped is None:
@@ -666,7 +726,32 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path)
         result["failed"] = f"phase serve: {why}" + (f": {tail}" if tail else "")
     elif any(c != 200 for c in result["health_codes"]):
         result["failed"] = f"phase serve: /health answered {result['health_codes']}"
+    elif "keepalive_failed" in result:
+        result["failed"] = f"phase serve: keep-alive requests: {result['keepalive_failed']}"
     return result
+
+
+def search_phase(cli: Path, home: Path, args: argparse.Namespace) -> dict:
+    """``citegraph search`` of :data:`SEARCH_COMMON` (``--format json``) as whole processes,
+    ``args.search_repeats`` times after one untimed warm-up: each run's wall, CPU and peak RSS, and
+    the total and hit count it printed."""
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
+        out = Path(tmp, "stdout")
+        cmd = [str(cli), "search", SEARCH_COMMON, "--format", "json", "--home", str(home)]
+        for i in range(args.search_repeats + 1):
+            r = run_process(cmd, timeout=args.phase_timeout, stdout=out)
+            if "failed" not in r:
+                try:
+                    report = json.loads(out.read_text(encoding="utf-8"))
+                    r.update(total=report["total"], hits=len(report["hits"]))
+                except (ValueError, KeyError) as exc:
+                    r["failed"] = f"search --format json printed no report: {exc}"
+            if "failed" in r:
+                return {"runs": runs, "failed": f"phase search: {r['failed']}"}
+            if i:
+                runs.append(r)
+    return {"runs": runs, "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)}
 
 
 def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: dict | None, records: list[dict],
@@ -692,8 +777,10 @@ def bench_processes(cli: Path | None, home: Path, corpus_dir: Path, manifest: di
     phases["whole-store"] = whole_store_phase(cli, home, extra, work, args)
     log(f"  [embedded] whole processes: ingest one more set ({extra['documents']} members) × {args.add_repeats} …")
     phases["add-set"] = add_set_phase(cli, home, extra, work, args)
+    log(f"  [embedded] whole processes: search {SEARCH_COMMON} × {args.search_repeats} …")
+    phases["search"] = search_phase(cli, home, args)
     log("  [embedded] whole processes: serve …")
-    phases["serve"] = serve_phase(cli, home, args, work / f"serve-{home.name}.log")
+    phases["serve"] = serve_phase(cli, home, args, work / f"serve-{home.name}.log", picked[0] if picked else None)
     return phases
 
 
@@ -785,7 +872,8 @@ def bench_store(store: str, spec: dict, corpus_dir: Path, manifest: dict | None,
 
 
 PROCESS_FIGURES = ("cli_rests_on_vs_grep", "cli_rests_on_rss_mb", "cli_rests_on_vs_s", "add_set_ratio",
-                   "serve_ready_s", "serve_health_p50_ms")
+                   "serve_ready_s", "serve_health_p50_ms", "cli_startup_cpu_p50_ms", "search_common_cpu_s",
+                   "serve_keepalive_rest_p50_ms")
 """The whole-process figures that targets read; a reason they are missing goes in ``<figure>_note``."""
 
 
@@ -855,6 +943,14 @@ def process_figures(phases: dict) -> dict:
         fig.update(serve_ready_s=serve["ready_s"], serve_health_p50_ms=percentile(ms, 50),
                    serve_health_p95_ms=percentile(ms, 95), serve_rss_mb=serve.get("peak_rss_mb"),
                    serve_vmhwm_mb=serve.get("vmhwm_mb"))
+        for name, times in (serve.get("keepalive_s") or {}).items():
+            fig[f"serve_keepalive_{name}_p50_ms"] = percentile([t * 1000 for t in times], 50)
+    search = [r for r in (phases.get("search") or {}).get("runs", []) if "failed" not in r]
+    if search:
+        fig.update(search_common_s=statistics.median(r["wall_s"] for r in search),
+                   search_common_cpu_s=statistics.median(r["cpu_s"] for r in search),
+                   search_common_rss_mb=max(r["peak_rss_mb"] for r in search),
+                   search_common_total=search[0]["total"], search_common_hits=search[0]["hits"])
     return fig
 
 
@@ -1041,6 +1137,13 @@ _TABLE_ROWS = (
     ("whole process p50 ms: rests-on --set / stats / check --set / render --rests-on",
      ("cli_rests_on_p50_ms", "cli_stats_p50_ms", "cli_check_p50_ms", "cli_render_p50_ms")),
     ("whole process p50 ms: citegraph --help (start-up, no store)", "cli_startup_p50_ms"),
+    ("whole process CPU p50 ms: --help / --version", ("cli_startup_cpu_p50_ms", "cli_version_cpu_p50_ms")),
+    ("whole process p50 ms: records --set / history / search ID / export --set",
+     ("cli_records_p50_ms", "cli_history_p50_ms", "cli_search_p50_ms", "cli_export_p50_ms")),
+    ("whole process ÷ grep: records / history / search ID / export",
+     ("cli_records_vs_grep", "cli_history_vs_grep", "cli_search_vs_grep", "cli_export_vs_grep")),
+    (f"search {SEARCH_COMMON}: s / CPU s / peak RSS MB / total", ("search_common_s", "search_common_cpu_s",
+                                                            "search_common_rss_mb", "search_common_total")),
     ("whole process grep -rlF p50 ms", "cli_grep_p50_ms"),
     ("whole process ÷ grep: rests-on / stats / check / render",
      ("cli_rests_on_vs_grep", "cli_stats_vs_grep", "cli_check_vs_grep", "cli_render_vs_grep")),
@@ -1060,6 +1163,8 @@ _TABLE_ROWS = (
     ("ingest one more set: home grew / bytes changed / empty home MB",
      ("add_set_grew_mb", "add_set_changed_mb", "add_set_empty_mb")),
     ("serve: first /health 200 s / /health p50 / p95 ms", ("serve_ready_s", "serve_health_p50_ms", "serve_health_p95_ms")),
+    ("serve keep-alive p50 ms: /health / REST rests-on / GraphQL restsOn",
+     ("serve_keepalive_health_p50_ms", "serve_keepalive_rest_p50_ms", "serve_keepalive_graphql_p50_ms")),
     ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
     ("peak RSS MB, whole processes: commands / ingest one set / serve", ("rss_cli_mb", "rss_add-set_mb", "rss_serve_mb")),
     ("store on disk MB (Neo4j: store files)", "disk_mb"), ("store on disk ÷ corpus bytes", "disk_vs_corpus"), ("Neo4j transaction logs MB", "tx_log_mb"),
@@ -1354,6 +1459,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--add-repeats", type=int, default=3,
                     help="ingests of one more set into this store and into an empty one, each (default 3)")
     ap.add_argument("--health-requests", type=int, default=20, help="timed /health requests to citegraph serve (default 20)")
+    ap.add_argument("--keepalive-requests", type=int, default=50,
+                    help="timed requests each of /health, REST rests-on and GraphQL restsOn on one kept-alive connection (default 50)")
+    ap.add_argument("--search-repeats", type=int, default=3, help=f"timed processes of citegraph search {SEARCH_COMMON} (default 3)")
     ap.add_argument("--serve-timeout", type=float, default=300,
                     help="give up on citegraph serve answering /health after this many seconds (default 300)")
     ap.add_argument("--pathological", action="store_true",
@@ -1364,8 +1472,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=RESULTS, help="where result JSON goes (default bench/results)")
     args = ap.parse_args(argv)
     sizes = sorted(set(args.size or ([] if args.pathological else ["S"])), key=list(SIZES).index)  # S first
-    if min(args.cli_records, args.add_repeats, args.health_requests, args.patho_repeats) < 1 or args.serve_timeout <= 0:
-        ap.error("--cli-records, --add-repeats, --health-requests, --patho-repeats and --serve-timeout must be positive")
+    if min(args.cli_records, args.add_repeats, args.health_requests, args.patho_repeats, args.keepalive_requests,
+           args.search_repeats) < 1 or args.serve_timeout <= 0:
+        ap.error("--cli-records, --add-repeats, --health-requests, --keepalive-requests, --search-repeats, --patho-repeats "
+                 "and --serve-timeout must be positive")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

@@ -15,7 +15,8 @@ from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
-           "Reach", "SupportsReach", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS", "projected"]
+           "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
+           "projected"]
 
 T = TypeVar("T")
 
@@ -191,6 +192,22 @@ class SupportsReach(Protocol):
         ``fields`` names, per label, the props each node keeps (see :func:`projected`); nodes of
         other labels keep none. Unknown ids contribute nothing; empty ``kinds`` give no edges and
         only the starts that exist."""
+
+
+@runtime_checkable
+class SupportsRankedSearch(Protocol):
+    """An optional fast path of :meth:`GraphStore.search`: the best hits of a search ranked inside
+    the store (SQLite: the occurrences counted from the FTS5 index, sorted with a ``LIMIT``), so
+    that a common word costs the store its index, not a row per hit. :func:`queries.search.search`
+    uses it when present and checks each hit it returns; the contract suite checks it ranks as the
+    generic path does."""
+
+    def ranked_search(self, phrases: Sequence[Phrase], *, limit: int) -> tuple[list[tuple[str, int]], int] | None:
+        """The best ``limit`` statements holding every phrase, best first, by the rank of
+        :mod:`queries.search` (more occurrences of the phrases, then the shorter text, then set,
+        document id, block order and id), each as ``(id, occurrences)``, and how many statements
+        hold them all; None when this store cannot rank these phrases itself (then
+        :meth:`GraphStore.search` answers)."""
 
 
 def projected(node: Node, fields: Mapping[Label, Collection[str]]) -> Node:

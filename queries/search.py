@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 
 from graph.errors import InvalidQuery, QueryLimitExceeded
-from graph.model import EdgeKind
-from graph.store import Direction, GraphStore
-from graph.text import Phrase, count, occurrences, word_spans
+from graph.model import EdgeKind, Label, Node
+from graph.store import SEARCH_FIELDS, Direction, GraphStore, SupportsRankedSearch, projected
+from graph.text import Phrase, count, holds, occurrences, word_spans
 from queries.names import require_set
 
 __all__ = ["MAX_LIMIT", "MAX_PHRASES", "SNIPPET_CHARS", "parse_query", "SearchHit", "SearchReport", "search"]
@@ -186,20 +186,22 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     Notes
     -----
     Store calls: the set check (when ``set_id``), ``search``, then for the returned hits only the
-    CONTAINS edges into them and their sections.
+    CONTAINS edges into them and their sections. Without ``set_id``, a store that ranks a search
+    itself (:class:`~graph.store.SupportsRankedSearch`: the embedded store, for phrases of one
+    word) answers the best ``limit`` hits and the total instead of ``search``, and only the hits
+    returned are read; they are checked against the rule above.
     """
     if not 1 <= limit <= MAX_LIMIT:
         raise QueryLimitExceeded(f"limit must be between 1 and {MAX_LIMIT} hits, not {limit}")
     phrases = parse_query(text)
     require_set(store, set_id)
-    scored = []
-    for node in store.search(phrases, set_id=set_id):  # the rank needs counts only: no tokenising here
-        body = node.get("text") or ""
-        matches = sum(count(body, p) for p in phrases)
-        scored.append(((-matches, len(body), node.set_id or "", node.document_id or "",
-                        node.get("order") or 0, node.id), node, matches))
-    scored.sort(key=lambda s: s[0])
-    best = scored[:limit]
+    ranked = _ranked_in_store(store, phrases, limit) if set_id is None else None
+    if ranked is not None:
+        best, total = ranked
+    else:
+        scored = [_scored(node, phrases) for node in store.search(phrases, set_id=set_id)]
+        scored.sort(key=lambda s: s[0])
+        best, total = scored[:limit], len(scored)
     ids = [node.id for _, node, _ in best]
     parents = store.edges(ids, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
     section_of = {i: min((e.src for e in parents[i] if "#" in e.src), default=None) for i in ids}
@@ -214,4 +216,31 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
             section=section, section_heading=sections[section].get("heading") if section in sections else None,
             kind=node.get("kind") or "", line=node.get("line") or 0, text=body, snippet=snippet,
             highlights=highlights, matches=matches))
-    return SearchReport(text, set_id, len(scored), tuple(hits))
+    return SearchReport(text, set_id, total, tuple(hits))
+
+
+def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple, Node, int]:
+    """``(rank key, node, matches)`` of a hit: the key sorts as the module docstring ranks."""
+    body = node.get("text") or ""
+    matches = sum(count(body, p) for p in phrases)  # the rank needs counts only: no tokenising here
+    return (-matches, len(body), node.set_id or "", node.document_id or "", node.get("order") or 0, node.id), node, matches
+
+
+def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list, int] | None:
+    """The best ``limit`` hits, scored, and the total, from a store that ranks a search itself
+    (:class:`~graph.store.SupportsRankedSearch`), each hit checked against :func:`_scored` and
+    :func:`graph.text.holds`; None when the store cannot, or a hit is not what the rule says (then
+    the caller ranks every hit of :meth:`~graph.store.GraphStore.search`)."""
+    if not isinstance(store, SupportsRankedSearch):
+        return None
+    answer = store.ranked_search(phrases, limit=limit)
+    if answer is None:
+        return None
+    found, total = answer
+    nodes = store.get_nodes([i for i, _ in found])
+    if len(nodes) != len(found) or not all(holds(nodes[i].get("text") or "", phrases) for i, _ in found):
+        return None
+    best = [_scored(projected(nodes[i], {Label.STATEMENT: SEARCH_FIELDS}), phrases) for i, _ in found]
+    if [m for _, _, m in best] != [n for _, n in found] or [k for k, _, _ in best] != sorted(k for k, _, _ in best):
+        return None  # the index counted otherwise than the rule (not expected: the same words)
+    return best, total

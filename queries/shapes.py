@@ -11,7 +11,6 @@ wire name with ``field(metadata=wire("from"))`` (:mod:`domain.wire`, re-exported
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 from typing import Any
 
 from domain.wire import WIRE, wire, wire_name
@@ -31,8 +30,11 @@ def plain(value: Any) -> Any:
     >>> plain(Span(3, (3, 4)))
     {'from': 3, 'lines': [3, 4]}
     """
-    if isinstance(value, _SCALARS):
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    if kind in _NAMES or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        return {wired: plain(getattr(value, name)) for name, wired in _names(kind)}
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
@@ -42,10 +44,15 @@ def plain(value: Any) -> Any:
     return value
 
 
-_SCALARS = (str, int, float, type(None))
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Types :func:`plain` returns as they are without looking further (their subclasses, such as an
+enum of strings, go the general way)."""
+_NAMES: dict[type, tuple[tuple[str, str], ...]] = {}
+"""``(field name, wire name)`` of each result dataclass :func:`plain` has met, in declaration order."""
 
 
-@lru_cache(maxsize=None)
-def _names(cls: type) -> tuple[tuple[str, str], ...]:
-    """``(field name, wire name)`` of each field of dataclass ``cls``, in declaration order."""
-    return tuple((f.name, wire_name(f)) for f in dataclasses.fields(cls))
+def _names(kind: type) -> tuple[tuple[str, str], ...]:
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple((f.name, wire_name(f)) for f in dataclasses.fields(kind))
+    return names

@@ -18,6 +18,7 @@ from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label
                          source_file_node_id, source_node_id)
 from graph.codec import is_alias
 from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
+from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
 
 __all__ = [
@@ -34,8 +35,6 @@ __all__ = [
     "rests_on",
 ]
 
-MAX_DEPTH = 16
-"""Largest ``max_depth`` any query accepts (evidence steps)."""
 
 
 @dataclass(frozen=True, slots=True)

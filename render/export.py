@@ -182,10 +182,31 @@ def graphml(snapshot) -> bytes:
 def node_link(snapshot) -> bytes:
     """The snapshot as node-link JSON (UTF-8), read back with ``networkx.node_link_graph(data,
     edges="edges")``: ``{"directed", "multigraph", "graph", "nodes": [{"id", "label", "set_id",
-    "document_id", "props"}], "edges": [{"source", "target", "key", "kind", "seq", …, "props"}]}``."""
-    import networkx as nx
+    "document_id", "props"}], "edges": [{"source", "target", "key", "kind", "seq", …, "props"}]}``.
 
-    data = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    The bytes of ``networkx.node_link_data`` of the snapshot's ``MultiDiGraph`` (tests check it),
+    built without networkx (importing it costs a command about 0.1 s): nodes in the order added, a
+    node an edge names first added after them; edges grouped by source in node order, then by
+    target in the order first reached, then by key in the order added; a repeated node or edge
+    key merges its attributes."""
+    nodes: dict[str, dict[str, Any]] = {}
+    for n in snapshot.nodes:
+        nodes.setdefault(n.id, {}).update({**_node_fields(n), "props": dict(n.props)})
+    out: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+    for e in snapshot.edges:
+        for end in (e.src, e.dst):
+            if end not in nodes:
+                nodes[end] = {}
+                out[end] = {}
+        keyed = out.setdefault(e.src, {}).setdefault(e.dst, {})
+        keyed.setdefault(edge_key(e), {}).update({**_edge_fields(e), "props": dict(e.props)})
+    data = {
+        "directed": True, "multigraph": True,
+        "graph": {"citegraph": "store" if snapshot.set is None else f"set {snapshot.set}"},
+        "nodes": [{**attrs, "id": node_id} for node_id, attrs in nodes.items()],
+        "edges": [{**attrs, "source": src, "target": dst, "key": key}
+                  for src in nodes for dst, keyed in out.get(src, {}).items() for key, attrs in keyed.items()],
+    }
     return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
 

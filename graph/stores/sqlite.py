@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -622,6 +623,48 @@ class SQLiteStore:
             if holds(props.get("text") or "", phrases):
                 out.append(Node(node_id, Label.STATEMENT, node_set, document_id, props))
         return sorted(out, key=lambda n: n.id)
+
+    def ranked_search(self, phrases: Sequence[Phrase], *, limit: int) -> tuple[list[tuple[str, int]], int] | None:
+        """See :class:`graph.store.SupportsRankedSearch`. Each phrase's occurrences in each
+        statement are counted from the FTS5 index's instances (an ``fts5vocab`` table over it; the
+        index tokenizes as :mod:`graph.text` does), summed, and only the statements that can be
+        among the best ``limit`` (at least as many occurrences as the ``limit``-th best) are read
+        and sorted by the rank; no row is read for the others. None for a phrase of several words
+        (its occurrences are not one term's instances), for a store without the index and for an
+        index made with a ``detail`` option (only the default, ``full``, keeps every instance)."""
+        phrases = list(phrases)
+        if not phrases or any(len(p.words) != 1 for p in phrases):
+            return None
+        parts, params = [], []
+        for i, phrase in enumerate(phrases):
+            word = phrase.words[0]
+            if phrase.prefix:  # every term that begins with the word: [word, word + U+10FFFF)
+                parts.append(f"SELECT doc, {i} AS phrase, count(*) AS n FROM temp.statement_search_instances "
+                             "WHERE term >= ? AND term < ? GROUP BY doc")
+                params += [word, word + "\U0010ffff"]
+            else:
+                parts.append(f"SELECT doc, {i} AS phrase, count(*) AS n FROM temp.statement_search_instances "
+                             "WHERE term = ? GROUP BY doc")
+                params.append(word)
+        with self._reading() as conn:
+            made = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()
+            if made is None or "detail" in re.sub(r"'[^']*'", "", made[0]).lower():
+                return None  # no index, or one that keeps no positions (detail=column|none): no instances to count
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
+                         "USING fts5vocab(main, statement_search, instance)")
+            hits = (parts[0].replace("count(*) AS n", "count(*) AS matches") if len(parts) == 1 else  # one term: one grouping
+                    "SELECT doc, sum(n) AS matches FROM (" + " UNION ALL ".join(parts) + f") GROUP BY doc HAVING count(*) = {len(parts)}")
+            rows = conn.execute(
+                f"WITH hits AS MATERIALIZED ({hits}), "
+                "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
+                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN statement_search_keys k ON k.key = hits.doc "
+                "CROSS JOIN nodes n ON n.id = k.node_id "
+                "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
+                "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
+                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
+                "n.id LIMIT ?",
+                [*params, limit - 1, limit]).fetchall()
+        return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
 
     # -- the per-process cache of set graphs -------------------------------------------------------
 

@@ -28,14 +28,14 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-sys.stderr.write("\\nLOADED " + json.dumps(sorted({m.split(".")[0] for m in sys.modules} & set(HEAVY))) + "\\n")
+sys.stderr.write("\\nLOADED " + json.dumps(sorted(({m.split(".")[0] for m in sys.modules} | set(sys.modules)) & set(HEAVY))) + "\\n")
 sys.exit(code)
 """
 
 
 def citegraph(*args: str, prelude: str = "", heavy: tuple[str, ...] = HEAVY) -> tuple[subprocess.CompletedProcess, list[str]]:
     """Run ``citegraph ARGS`` in a fresh interpreter (after ``prelude``); its result and the
-    packages of ``heavy`` loaded when it ended."""
+    packages (or modules: ``rich.traceback``) of ``heavy`` loaded when it ended."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_")}
     env["PYTHONPATH"] = str(ROOT)
     result = subprocess.run([sys.executable, "-c", f"HEAVY = {heavy!r}\nPRELUDE = {prelude!r}\n" + RUN,
@@ -103,3 +103,61 @@ def test_serve_and_neo4j_load_what_they_need(home):
     result, loaded = citegraph("stats", "--neo4j", "bolt://127.0.0.1:9", "--json")  # nothing listens there
     assert result.returncode == 69, result.stderr  # StoreUnavailable
     assert loaded == ["neo4j"]
+
+
+HELP_UNUSED = ("markdown_it", "rich.markdown", "rich.traceback", "rich.pretty")
+"""What typer's help module imports and help in rich markup mode never uses (app.cli_help)."""
+
+
+def test_version_loads_no_rich_and_no_query():
+    result, loaded = citegraph("--version", heavy=(*HEAVY, "rich", "queries.traversal", "graph.store"))
+    assert (result.returncode, result.stdout) == (0, "citegraph 0.1.0\n")
+    assert loaded == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rests-on", "--help"]], ids=" ".join)
+def test_help_pages_load_rich_but_not_its_markdown_or_tracebacks(args):
+    result, loaded = citegraph(*args, heavy=(*HEAVY, *HELP_UNUSED, "rich.console"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == ["rich.console"]
+    # the same bytes as typer's help module prints when imported the ordinary way, all of rich loaded
+    plain, loaded = citegraph(*args, prelude="import typer.rich_utils", heavy=HELP_UNUSED)
+    assert loaded == sorted(HELP_UNUSED)
+    assert result.stdout == plain.stdout
+    assert "│ rests-on " in result.stdout or "RECORD" in result.stdout
+
+
+def test_the_root_help_lists_every_command_without_making_them():
+    # each command listed with its help's first sentence, in the order registered; none converted
+    # (reading a command's parameters evaluates its type hints: about 1 ms each)
+    prelude = ("import sys, typer.main as m; real = m.get_command_from_info\n"
+               "def counting(info, **k):\n    sys.stderr.write('MADE ' + info.name + '\\n'); return real(info, **k)\n"
+               "m.get_command_from_info = counting\n")
+    result, _ = citegraph("--help", prelude=prelude)
+    assert result.returncode == 0, result.stderr
+    assert "MADE " not in result.stderr
+    from app.cli import cli
+
+    names = list(cli.deferred)
+    assert names == ["ingest", "rests-on", "stats", "check", "verify", "render", "serve", "impact", "review", "history",
+                     "diff", "runs", "compare", "copy", "sets", "documents", "records", "search", "export"]
+    listed = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ ") and line[2] != " "
+              and not line.startswith("│ --")]
+    assert listed == names
+    result, _ = citegraph("records", "--help", prelude=prelude)
+    assert [line for line in result.stderr.splitlines() if line.startswith("MADE ")] == ["MADE records"]
+
+
+def test_a_deferred_help_import_is_the_real_class_when_used():
+    code = ("from app.cli_help import defer_unused_help_imports\n"
+            "defer_unused_help_imports()\n"
+            "import sys, typer.rich_utils as r\n"
+            "assert 'rich.markdown' not in sys.modules and 'rich.traceback' not in sys.modules\n"
+            "from rich.markdown import Markdown\n"
+            "m = r._make_rich_text(text='*x*', style='', markup_mode='markdown')\n"
+            "assert type(m) is Markdown and isinstance(m, r.Markdown)\n"
+            "from rich.traceback import Traceback\n"
+            "assert r.Traceback.from_exception == Traceback.from_exception\n"
+            "print('ok')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr

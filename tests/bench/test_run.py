@@ -136,6 +136,24 @@ def test_whole_process_targets_at_l_and_at_m():
     assert "| rests-on process ÷ the same at size S | 1.6 |" in markdown_table("L", {"embedded": fig})
 
 
+def test_issue_24_targets_judge_start_up_grep_search_and_keep_alive():
+    fig = {"cli_startup_cpu_p50_ms": 104.0, "cli_version_cpu_p50_ms": 151.0, "cli_rests_on_vs_grep": 0.9,
+           "cli_export_vs_grep": 1.2, "search_common_cpu_s": 0.4, "search_common_rss_mb": 120.0,
+           "serve_keepalive_health_p50_ms": 1.2, "serve_keepalive_rest_p50_ms": 5.5, "serve_keepalive_graphql_p50_ms": 6.1}
+    verdicts = {r["target"]: r["verdict"] for r in evaluate("L", {"embedded": fig, "_run": {"total_s": 1.0}})}
+    assert [verdicts[t] for t in ("citegraph --help CPU", "citegraph --version CPU")] == ["PASS", "FAIL"]
+    assert verdicts["rests-on process faster than grep -rlF process"] == "PASS"
+    assert verdicts["export process faster than grep -rlF process"] == "FAIL"
+    assert verdicts["records process faster than grep -rlF process"] == "SKIP"  # no figure
+    assert verdicts["search of a common word (the): CPU"] == "PASS"
+    assert verdicts["search of a common word (the): peak RSS"] == "FAIL"
+    assert [verdicts[f"serve keep-alive: {t} p50"] for t in ("/health", "REST rests-on", "GraphQL restsOn")] == [
+        "PASS", "FAIL", "PASS"]
+    at_m = {r["target"]: r["verdict"] for r in evaluate("M", {"embedded": fig, "_run": {"total_s": 1.0}})}
+    assert at_m["search of a common word (the): CPU (target stated at L: shown, not judged)"] == "INFO"
+    assert at_m["serve keep-alive: REST rests-on p50"] == "FAIL"  # stated for every size
+
+
 def test_run_process_reports_the_exit_and_standard_error(tmp_path):
     out = tmp_path / "out"
     ok = run_process(["sh", "-c", "echo hello"], stdout=out)

@@ -146,3 +146,79 @@ def test_neo4j_statements_written_before_the_index_get_their_words(neo4j_store):
     neo4j_store.ensure_schema()
     assert ids(neo4j_store.search([P("vault")])) == ["s1/a#L2", "s1/a#L4"]
     assert neo4j_store.edges(["s1/a#L2"], direction=Direction.IN)["s1/a#L2"][0].kind == EdgeKind.CONTAINS
+
+
+# -- embedded only: the ranked fast path ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cheatsheet_and_seeds() -> SQLiteStore:
+    """An embedded store of the seeds and the Dynamic Cheatsheet set (the parity corpora)."""
+    from tests.conftest import SEEDS, ingest_into
+    from tests.contract.test_parity import DYNAMIC_CHEATSHEET
+
+    store = SQLiteStore(None)
+    ingest_into(store, SEEDS, *DYNAMIC_CHEATSHEET)
+    return store
+
+
+
+
+def test_embedded_ranked_search_answers_as_ranking_every_hit(cheatsheet_and_seeds, monkeypatch):
+    from collections import Counter
+
+    import queries.search as qs
+    from graph.text import words
+
+    store = cheatsheet_and_seeds
+    counts = Counter(w for n in store.find_nodes(Label.STATEMENT) for w in set(words(n.get("text") or "")))
+    vocabulary = sorted(counts, key=lambda w: (-counts[w], w))
+    assert len(vocabulary) > 2000 and vocabulary[:2] == ["and", "the"]
+    queries = vocabulary[:150] + vocabulary[-30:] + ["the memory", "a*", "write* the", "cheatsheet curator",
+                                                     "memory memory", "vau* vault", "nothing-like-this"]
+    fast = {(q, n): qs.search(store, q, limit=n) for q in queries for n in (1, 7, 20, 200)}
+    monkeypatch.setattr(qs, "_ranked_in_store", lambda *a, **k: None)
+    differing = [key for key, report in fast.items() if qs.search(store, key[0], limit=key[1]) != report]
+    assert differing == []
+    the = fast[("the", 200)]
+    assert the.total == counts["the"] and len(the.hits) == 200
+    assert [h.matches for h in the.hits] == sorted((h.matches for h in the.hits), reverse=True)
+
+
+def test_embedded_ranked_search_counts_occurrences_from_the_index(cheatsheet_and_seeds):
+    store = cheatsheet_and_seeds
+    found, total = store.ranked_search([P("the")], limit=3)
+    texts = store.get_nodes([i for i, _ in found])
+    assert [n for _, n in found] == [words_the(texts[i].get("text")) for i, _ in found]
+    assert total == len(store.search([P("the")]))
+    assert store.ranked_search([P("compare and swap")], limit=3) is None  # a phrase of several words
+    assert store.ranked_search([P("nothing"), P("like"), P("zzzzqqq")], limit=3) == ([], 0)
+
+
+def words_the(text: str) -> int:
+    from graph.text import words
+
+    return words(text).count("the")
+
+
+def test_embedded_ranked_search_declines_an_index_without_positions(tmp_path):
+    # an index made with detail=column keeps one instance row per statement, not per occurrence
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    store.write_set(batch())
+    assert store.ranked_search([P("swap")], limit=5) == ([("s1/a#L3", 3), ("s1/a#L2", 1)], 2)  # TEXTS 3 and 2
+    store.close()
+    conn = sqlite3.connect(path)
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()[0]
+    conn.execute("DROP TABLE statement_search")
+    conn.execute(sql.replace("content=''", "content='', detail=column"))
+    conn.execute("INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
+                 "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id")
+    conn.commit()
+    conn.close()
+    reopened = SQLiteStore(path)
+    assert reopened.ranked_search([P("swap")], limit=5) is None
+    from queries.search import search
+
+    assert [(h.statement, h.matches) for h in search(reopened, "swap").hits] == [("s1/a#L3", 3), ("s1/a#L2", 1)]
+    reopened.close()

@@ -140,6 +140,36 @@ def test_graphml_is_valid_against_the_schema_and_loads_in_networkx_and_igraph(bo
     assert sorted(read.vs["node_id"]) == sorted(shown) and set(read.es["label"]) <= {k.value for k in EdgeKind}
 
 
+@pytest.mark.parametrize("set_id", [None, "tolaria", "talorys", "AAS-2026-10-04-dynamic-cheatsheet-01", S])
+def test_node_link_is_byte_for_byte_what_networkx_writes(both_store, set_id):
+    from render.export import _graph
+
+    snapshot = graph_of(both_store, set_id=set_id)
+    theirs = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    assert node_link(snapshot) == (json.dumps(theirs, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+    assert len(theirs["edges"]) == len(snapshot.edges) > 0
+
+
+def test_node_link_orders_and_merges_as_a_networkx_multidigraph():
+    from dataclasses import replace
+
+    from graph.model import Edge, Node
+    from queries.export import GraphSnapshot
+    from render.export import _graph
+
+    a, b = Node("a", Label.RECORD, "s", None, {"x": 1}), Node("b", Label.RECORD, "s", None, {})
+    cites = Edge(EdgeKind.CITES, "c", "a", 0, "s/d", "s", {})
+    edges = (cites, replace(cites, dst="b"), replace(cites, src="b", dst="a"), replace(cites, seq=1),
+             replace(cites, props={"p": 2}), replace(cites, src="z", dst="y"))  # a repeat; nodes y and z unlisted
+    snapshot = GraphSnapshot(None, (a, b, replace(a, props={"x": 3})), edges)
+    theirs = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    assert [n["id"] for n in theirs["nodes"]] == ["a", "b", "c", "z", "y"]
+    assert theirs["nodes"][0]["props"] == {"x": 3} and "props" not in theirs["nodes"][2]
+    assert [(e["source"], e["target"], e["seq"], e["props"]) for e in theirs["edges"]] == [
+        ("b", "a", 0, {}), ("c", "a", 0, {"p": 2}), ("c", "a", 1, {}), ("c", "b", 0, {}), ("z", "y", 0, {})]
+    assert json.loads(node_link(snapshot)) == theirs
+
+
 def test_node_link_round_trip(both_store):
     snapshot = graph_of(both_store, set_id="tolaria")
     loaded = nx.node_link_graph(json.loads(node_link(snapshot)), edges="edges")
