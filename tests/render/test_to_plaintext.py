@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from collections import Counter
+
 import pytest
 
 from graph.model import EdgeKind, Label
@@ -192,9 +194,12 @@ def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
 
 
 REAL_MD_SETS = [
-    # every set under corpus/ with Markdown members (the seeds are plain text already)
-    "AAS-2026-09-21-supermemory-01", "AAS-2026-09-25-aide2-01", "AAS-2026-09-25-fragility-grid-01",
-    "AAS-2026-09-26-mem0-01", "AAS-2026-09-27-napkin-02", "AAS-2026-09-30-instinctual-memory-02",
+    # every set under corpus/ with Markdown members (the seeds are plain text already); four are known
+    # only by their September review (kb/agentic-systems/reviews/{dualgraph,jaz-evals,napkin,mem0}.md)
+    "AAS-2026-09-21-supermemory-01", "AAS-2026-09-25-aide2-01", "AAS-2026-09-25-dualgraph-01",
+    "AAS-2026-09-25-fragility-grid-01", "AAS-2026-09-26-jaz-evals-01", "AAS-2026-09-26-mem0-01",
+    "AAS-2026-09-26-napkin-03", "AAS-2026-09-27-mem0-04", "AAS-2026-09-27-napkin-02",
+    "AAS-2026-09-30-instinctual-memory-02",
     "AAS-2026-10-01-instinctual-memory-01", "AAS-2026-10-02-instinctual-memory-01",
     "AAS-2026-10-04-dynamic-cheatsheet-01",
 ]
@@ -232,6 +237,17 @@ def _facts(store, set_id):
     return out, findings
 
 
+TEXT_LOSSES = {
+    # A Markdown link keeps its target; its plain text keeps the label only. Four September reviews link
+    # the result of a run that is not in the corpus (dualgraph.md 36, jaz-evals.md 51, napkin.md 49,
+    # mem0.md 17: `[Exact analysis result](../../reports/…/result.md)`), a true unresolved-reference in
+    # Markdown that the rendered text cannot carry.
+    set_id: Counter({"unresolved-reference": 1})
+    for set_id in ("AAS-2026-09-25-dualgraph-01", "AAS-2026-09-26-jaz-evals-01", "AAS-2026-09-26-napkin-03",
+                   "AAS-2026-09-27-mem0-04")
+}
+
+
 @pytest.mark.parametrize("set_id", REAL_MD_SETS)
 def test_every_real_set_in_plain_text_cites_states_and_finds_what_its_markdown_does(corpus_markdown, set_id):
     trees = document_trees(corpus_markdown, set_id=set_id)
@@ -242,5 +258,7 @@ def test_every_real_set_in_plain_text_cites_states_and_finds_what_its_markdown_d
     md_members, md_findings = _facts(corpus_markdown, set_id)
     txt_members, txt_findings = _facts(plain, plain_set)
     assert txt_members == md_members
-    assert txt_findings == md_findings
-    assert sum(len(c) for c, _ in md_members.values()) > 0
+    assert txt_findings == md_findings - TEXT_LOSSES.get(set_id, Counter())
+    # dualgraph.md and napkin.md (September reviews) cite no record or source at all; every other set does
+    cites_none = set_id in ("AAS-2026-09-25-dualgraph-01", "AAS-2026-09-26-napkin-03")
+    assert (sum(len(c) for c, _ in md_members.values()) > 0) is not cites_none
