@@ -17,9 +17,11 @@ needs_java_and_maven = pytest.mark.skipif(
     reason="scripts/prerequisites stops first without Java and Maven (the local Neo4j's tools)")
 
 
-def _env_with_port(port: int) -> dict[str, str]:
+def _env_with_port(port: int, run: Path) -> dict[str, str]:
+    """The environment of a start on ``port`` keeping its pid and log in ``run``, not in
+    ``docker/neo4j-local/run``, where the suite's own server (started by ``scripts/test``) may be."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEGRAPH_NEO4J_")}
-    env.update(CITEGRAPH_NEO4J_PORT=str(port), CITEGRAPH_NEO4J_START_TIMEOUT="5",
+    env.update(CITEGRAPH_NEO4J_PORT=str(port), CITEGRAPH_NEO4J_START_TIMEOUT="5", CITEGRAPH_NEO4J_RUN=str(run),
                CITEGRAPH_CHROMIUM=shutil.which("true") or "/bin/true")  # prerequisites asks for a browser
     return env
 
@@ -46,10 +48,10 @@ def held_port():
 
 
 @needs_java_and_maven
-def test_make_test_stops_in_seconds_when_its_neo4j_cannot_start(held_port):
+def test_make_test_stops_in_seconds_when_its_neo4j_cannot_start(held_port, tmp_path):
     """The port taken, ``scripts/test`` exits 1 before pytest starts, naming the port and how to pick another."""
     began = time.monotonic()
-    run = _run(["bash", "scripts/test"], _env_with_port(held_port))
+    run = _run(["bash", "scripts/test"], _env_with_port(held_port, tmp_path))
     assert run.returncode == 1
     assert time.monotonic() - began < 20
     assert f"port {held_port} on 127.0.0.1 is already in use" in run.stderr
@@ -58,9 +60,9 @@ def test_make_test_stops_in_seconds_when_its_neo4j_cannot_start(held_port):
     assert "passed" not in run.stdout and "pytest" not in run.stdout
 
 
-def test_the_readme_eval_of_start_fails_when_neo4j_cannot_start(held_port):
+def test_the_readme_eval_of_start_fails_when_neo4j_cannot_start(held_port, tmp_path):
     """``eval "$(docker/neo4j-local/start)"`` (README, Neo4j option 1) fails too: start prints ``false``."""
     run = _run(["bash", "-c", 'set -e; eval "$(docker/neo4j-local/start)"; echo SUITE-WOULD-RUN'],
-               _env_with_port(held_port))
+               _env_with_port(held_port, tmp_path))
     assert (run.returncode, run.stdout) == (1, "")
     assert f"ERROR: port {held_port} on 127.0.0.1 is already in use" in run.stderr

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from graph.errors import StoreUnavailable
-from graph.model import DEPENDENCY_KINDS
+from graph.model import DEPENDENCY_KINDS, EdgeKind
 from graph.stores import cypher
 from graph.stores.neo4j import Neo4jStore
 from queries.traversal import rests_on
@@ -85,7 +85,9 @@ def test_closure_is_one_pruning_breadth_first_query(neo4j_store, query):
     assert not any("Scan" in op for op in operators), operators
 
 
-def test_rests_on_in_a_set_is_two_round_trips_without_markup(neo4j_store, monkeypatch):
+def test_rests_on_in_a_set_is_three_round_trips_without_markup(neo4j_store, monkeypatch):
+    """The start record, its alias edges (an alias answers through its canonical record, issue 23
+    item 7: ``queries.traversal._with_canonical``) and one reach; no member markup travels."""
     ingest_into(neo4j_store, SEEDS)
     expected = rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria")
     reads: list[tuple[str, list]] = []
@@ -99,9 +101,11 @@ def test_rests_on_in_a_set_is_two_round_trips_without_markup(neo4j_store, monkey
     monkeypatch.setattr(Neo4jStore, "_read", recording)
     assert rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria") == expected
     assert len(expected.results) == 14
-    assert [query for query, _ in reads] == [cypher.GET_NODES, cypher.reach(DEPENDENCY_KINDS)]
+    assert [query for query, _ in reads] == [cypher.GET_NODES,
+                                             cypher.edges(outgoing=True, kinds=[EdgeKind.SUPERSEDED_BY]),
+                                             cypher.reach(DEPENDENCY_KINDS)]
     # statements and sections travel as their shown fields: no props_json, so no markup
-    assert [row["props_json"] for row in reads[1][1]] == [None] * len(reads[1][1])
+    assert [row["props_json"] for row in reads[2][1]] == [None] * len(reads[2][1])
 
 
 def test_clear_deletes_only_citegraph_nodes(neo4j_store):
