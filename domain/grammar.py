@@ -75,6 +75,7 @@ __all__ = [
     "classify_token",
     "system_from_title",
     "ATTRIBUTION",
+    "GITHUB_BLOB",
     "QUOTE_MARKER",
     "ID_LIKE",
     "SOURCE_RANGE",
@@ -471,6 +472,19 @@ def system_from_title(title: str) -> str:
     while len(words) > 1 and words[-1].lower() in _ROLE_WORDS and words[-1].islower() == lower:
         words.pop()
     return " ".join(words)
+
+
+GITHUB_BLOB = re.compile(
+    r"^https://github\.com/[^/\s]+/[^/\s]+/blob/([0-9a-f]{7,40})/([^#?\s]+)(?:#L(\d+)(?:-L(\d+))?)?$"
+)
+"""A link to a file pinned at a commit on a code host (September reviews: ``[Pipeline](https://github.com/
+o/r/blob/<commit>/src/main.py#L300-L778)``): group 1 the commit, 2 the path, 3 and 4 the lines. A
+Markdown link of this form cites the file; its plain-text rendering writes the path in parentheses
+after the label so the text cites it too.
+
+>>> GITHUB_BLOB.match("https://github.com/o/r/blob/abc1234/src/main.py#L3-L9").groups()
+('abc1234', 'src/main.py', '3', '9')
+"""
 
 
 ATTRIBUTION = re.compile(

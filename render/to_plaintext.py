@@ -31,7 +31,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from domain.grammar import ATTRIBUTION, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
+from domain.grammar import ATTRIBUTION, GITHUB_BLOB, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
 from graph.codec import member_frontmatter, member_of
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
@@ -73,6 +73,8 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
     'RT-OBJ-store and reconciliation'
     >>> plain_inline("[MEM-OBJ-1](memory.md#mem-obj-1-source-event-journal)")  # G2: the label is the ID
     'MEM-OBJ-1'
+    >>> plain_inline("The [Pipeline](https://github.com/o/r/blob/abc1234/src/main.py#L3-L9) runs.")
+    'The Pipeline (src/main.py) runs.'
     """
     tokens = _MD.parseInline(markup)
     out: list[str] = []
@@ -85,13 +87,17 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
         elif tok.type == "image":
             out.append(tok.content)
         elif tok.type == "link_open":
-            link_stack.append((_anchored_record(str(tok.attrs.get("href") or "")), len(out)))
+            href = str(tok.attrs.get("href") or "")
+            blob = GITHUB_BLOB.match(href.strip())
+            link_stack.append((_anchored_record(href), blob.group(2) if blob else None, len(out)))
         elif tok.type == "link_close" and link_stack:
-            record, at = link_stack.pop()
+            record, pinned_file, at = link_stack.pop()
             label = "".join(out[at:]).strip()
             if record is not None and not RECORD_ID.fullmatch(label):
                 del out[at:]
                 out.append(record)
+            elif pinned_file is not None and label != pinned_file:
+                out.append(f" ({pinned_file})")  # the file the link pins, cited in the text too
     text = "".join(out)
     return text.replace("|", "\\|") if cell else text
 

@@ -219,7 +219,7 @@ def test_the_real_markdown_sets_are_all_tried(corpus_markdown):
                    if d.get("format") == "md"}) == REAL_MD_SETS
 
 
-def _facts(store, set_id):
+def _facts(store, set_id, kinds=("record", "source")):
     """Per member role: the multiset of the record/source IDs each citing statement cites, the
     multiset of stated statuses, and the findings of ``check`` by code."""
     from collections import Counter
@@ -228,7 +228,7 @@ def _facts(store, set_id):
 
     out = {}
     for tree in document_trees(store, set_id=set_id):
-        cites = Counter(frozenset(c.target for c in b.citations if c.target_kind in ("record", "source"))
+        cites = Counter(frozenset(c.target for c in b.citations if c.target_kind in kinds)
                         for b in tree.blocks if not b.is_section)
         cites.pop(frozenset(), None)
         statuses = Counter(tuple(map(tuple, b.props.get("statuses"))) for b in tree.blocks if b.props.get("statuses"))
@@ -246,6 +246,22 @@ TEXT_LOSSES = {
     for set_id in ("AAS-2026-09-25-dualgraph-01", "AAS-2026-09-26-jaz-evals-01", "AAS-2026-09-26-napkin-03",
                    "AAS-2026-09-27-mem0-04")
 }
+
+
+@pytest.mark.parametrize("set_id", ["AAS-2026-09-25-aide2-01", "AAS-2026-09-25-dualgraph-01",
+                                    "AAS-2026-09-25-fragility-grid-01", "AAS-2026-09-26-jaz-evals-01",
+                                    "AAS-2026-09-26-napkin-03", "AAS-2026-09-27-mem0-04"])
+def test_a_link_pinning_a_file_cites_it_in_plain_text_too(corpus_markdown, set_id):
+    """September reviews link files at a commit (dualgraph.md 36-40: ``[Pipeline](https://github.com/
+    …/blob/<commit>/…/main.py#L300-L778)``); the text writes the path after the label, so the same
+    statements cite the same files (and records and sources)."""
+    trees = document_trees(corpus_markdown, set_id=set_id)
+    parsed = [parse_plaintext(plaintext_of(t).encode("utf-8"),
+                              t.document.get("path").rsplit("/", 1)[-1].rsplit(".", 1)[0] + ".txt") for t in trees]
+    plain = SQLiteStore(None)
+    (plain_set,) = ingest_parsed(plain, parsed).sets
+    kinds = ("record", "source", "file")
+    assert _facts(plain, plain_set, kinds)[0] == _facts(corpus_markdown, set_id, kinds)[0]
 
 
 @pytest.mark.parametrize("set_id", REAL_MD_SETS)

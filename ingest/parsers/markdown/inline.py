@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 
 from markdown_it.token import Token
 
-from domain.grammar import MEMBER_FILES, RECORD_ID, anchor_record
+from domain.grammar import GITHUB_BLOB, MEMBER_FILES, RECORD_ID, anchor_record  # GITHUB_BLOB re-exported
 from domain.model import Citation
 from ingest.statements import id_findings, run_on_fields, status_facts  # re-exported: shared by both parsers
 
@@ -22,9 +22,6 @@ __all__ = ["Link", "render_inline", "inline_lines", "bold_label", "link_citation
 _FILE_ROLES = {name: role for role, name in MEMBER_FILES.items()}
 
 
-GITHUB_BLOB = re.compile(
-    r"^https://github\.com/[^/\s]+/[^/\s]+/blob/([0-9a-f]{7,40})/([^#?\s]+)(?:#L(\d+)(?:-L(\d+))?)?$"
-)
 
 
 @dataclass(frozen=True, slots=True)
