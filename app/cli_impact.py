@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, TableFormatOpt, VersionOpt, _at_version, _print_json, _short,
+from app.cli_ci import BaseOpt, ReportFormatOpt, table_format, write_ci
+from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _print_json, _short,
                      _store, cli, counted, err, handles_errors, out)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
@@ -36,24 +37,26 @@ def impact_cmd(
     fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
-    fmt: TableFormatOpt = None,
+    fmt: ReportFormatOpt = None,
+    base: BaseOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Changed cited files, quotation drift and suspect conclusions between two source revisions
     (--version N: of the set as it was at version N).
 
-    --format csv prints the suspects, one row each (node, kind, conclusion, depth, change, trigger, text).
+    --format csv prints the suspects, one row each (node, kind, conclusion, depth, change, trigger, text);
+    --format sarif, junit or github one result, testcase or annotation per suspect statement.
 
     Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
     """
     from app.cli_progress import progress_bar
-    from app.cli_tables import TableFormat, chosen_format
+    from app.cli_tables import TableFormat
     from ingest.git import GitRepository
     from queries.impact import impact_of
     from queries.shapes import plain
 
-    fmt = chosen_format(fmt, as_json)
+    table = table_format(fmt, as_json)
     repository = GitRepository(repo)
     store = _store(neo4j, home)
     try:
@@ -63,9 +66,11 @@ def impact_cmd(
                                progress=lambda done, total: advance(1 if done else 0, total=total))
     finally:
         store.close()
-    if fmt == TableFormat.json:
+    if table is None:
+        write_ci(fmt, report, base=base)
+    elif table == TableFormat.json:
         _print_json(plain(report))
-    elif fmt == TableFormat.csv:
+    elif table == TableFormat.csv:
         _suspects_csv(report)
     else:
         _print_impact(report)

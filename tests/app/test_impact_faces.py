@@ -34,7 +34,7 @@ GQL = """query($repo: String!, $to: String!, $from: String, $set: String) {
     reviewed { ...S }
   }
 }
-fragment S on Suspect { node kind set document section sectionHeading text line order conclusion depth path edges
+fragment S on Suspect { node kind set document section sectionHeading text line file order conclusion depth path edges
                         trigger change review { id node set revision reviewer at note fingerprint } }"""
 
 
