@@ -67,14 +67,14 @@ def table_format(fmt: ReportFormat | CheckFormat | None, as_json: bool) -> Table
 
 
 def write_ci(fmt: ReportFormat | CheckFormat, report: Any, *, base: Path | None) -> None:
-    """Write ``report`` (an ImpactReport or a CheckReport) to standard output as ``fmt``."""
+    """Write ``report`` (an ImpactReport, RepositoryImpact or CheckReport) to standard output as ``fmt``."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from queries.impact import ImpactReport
+    from queries.impact import ImpactReport, RepositoryImpact
     from render import ci
 
     base = base or Path.cwd()
-    impact = isinstance(report, ImpactReport)
+    impact = isinstance(report, (ImpactReport, RepositoryImpact))
     if fmt.value == "sarif":
         try:
             tool_version = version("citegraph")

@@ -171,6 +171,13 @@ class GitRepository:
             raise SourceRepositoryError(f"git {args[0]} failed in {self.path}: {message[-1] if message else done.returncode}")
         return done
 
+    def remote_urls(self) -> list[str]:
+        """The URL of every remote (``remote.<name>.url`` of git's configuration), sorted; [] when
+        the clone has none."""
+        done = self._run("config", "--get-regexp", r"^remote\..*\.url$", check=False)
+        lines = done.stdout.decode("utf-8", "replace").splitlines() if done.returncode == 0 else []
+        return sorted({line.split(" ", 1)[1].strip() for line in lines if " " in line})
+
     # -- the SourceRepository protocol -----------------------------------------------------------
 
     def resolve(self, revision: str) -> str:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Iterable
 from xml.etree import ElementTree as ET
 
-from queries.impact import ImpactReport, Suspect
+from queries.impact import ImpactReport, RepositoryImpact, Suspect
 from queries.validation import CODES, CheckReport, Finding
 
 __all__ = ["SRCROOT", "IMPACT_RULES", "impact_sarif", "check_sarif", "impact_junit", "check_junit",
@@ -91,8 +91,12 @@ def _rule_of(suspect: Suspect) -> str:
     return "suspect-conclusion" if suspect.conclusion else "suspect-statement"
 
 
-def _statements(report: ImpactReport) -> list[Suspect]:
-    return [s for s in report.suspects if s.kind == "statement"]
+def _reports(report: ImpactReport | RepositoryImpact) -> tuple[ImpactReport, ...]:
+    return report.sets if isinstance(report, RepositoryImpact) else (report,)
+
+
+def _statements(report: ImpactReport | RepositoryImpact) -> list[Suspect]:
+    return [s for r in _reports(report) for s in r.suspects if s.kind == "statement"]
 
 
 def _suspect_message(s: Suspect) -> str:
@@ -121,10 +125,11 @@ def _sarif_log(rules: dict[str, tuple[str, str, str]], results: list[dict], base
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def impact_sarif(report: ImpactReport, *, base: Path, tool_version: str = "0") -> str:
-    """A SARIF 2.1.0 log (JSON text) of ``report``: one result per suspect statement, rules
-    :data:`IMPACT_RULES`, the explanation path as a code flow. Raises nothing."""
-    located = {s.node: s for s in (*report.suspects, *report.reviewed) if s.file and s.line}
+def impact_sarif(report: ImpactReport | RepositoryImpact, *, base: Path, tool_version: str = "0") -> str:
+    """A SARIF 2.1.0 log (JSON text) of ``report`` (one set's, or every set's pinned to a repository):
+    one result per suspect statement, rules :data:`IMPACT_RULES`, the explanation path as a code
+    flow. Raises nothing."""
+    located = {s.node: s for r in _reports(report) for s in (*r.suspects, *r.reviewed) if s.file and s.line}
     rule_ids = list(IMPACT_RULES)
     results = []
     for s in _statements(report):
@@ -152,12 +157,18 @@ def impact_sarif(report: ImpactReport, *, base: Path, tool_version: str = "0") -
                            "change": s.change, "edges": list(s.edges)},
         })
     summary = report.summary
-    properties = {"set": report.set, "source": report.source, "from": report.from_revision,
-                  "to": report.to_revision, "suspects": {"statements": summary.statements,
-                                                         "conclusions": summary.conclusions,
-                                                         "records": summary.records, "sections": summary.sections,
-                                                         "documents": summary.documents},
+    properties = {"to": report.to_revision,
+                  "suspects": {"statements": summary.statements, "conclusions": summary.conclusions,
+                               "records": summary.records, "sections": summary.sections,
+                               "documents": summary.documents},
                   "reviewed": summary.reviewed}
+    if isinstance(report, RepositoryImpact):
+        properties.update(repository=list(report.names),
+                          sets=[{"set": r.set, "source": r.source, "from": r.from_revision} for r in report.sets],
+                          unanalysed=[{"set": p.set, "source": p.source, "state": p.state, "reason": p.reason}
+                                      for p in report.unanalysed])
+    else:
+        properties.update({"set": report.set, "source": report.source, "from": report.from_revision})
     return _sarif_log(IMPACT_RULES, results, base, properties, tool_version)
 
 
@@ -214,9 +225,20 @@ def _case(classname: str, name: str, file: str | None, line: int | None, base: P
     return ET.Element("testcase", attrs)
 
 
-def impact_junit(report: ImpactReport, *, base: Path) -> str:
-    """JUnit XML of ``report``: suite ``impact <set>``; a failing testcase per suspect statement, a
-    passing one per statement a review cleared, one per quotation (failing unless intact)."""
+def impact_junit(report: ImpactReport | RepositoryImpact, *, base: Path) -> str:
+    """JUnit XML of ``report``: a suite ``impact <set>`` per set; a failing testcase per suspect
+    statement, a passing one per statement a review cleared, one per quotation (failing unless
+    intact); for a repository, a skipped testcase per pinned source not analysed (suite ``impact``)."""
+    suites = {f"impact {r.set}": _junit_cases(r, base) for r in _reports(report)}
+    if isinstance(report, RepositoryImpact):
+        for p in report.unanalysed:
+            case = _case(f"{p.set}.sources", p.source, None, None, base)
+            ET.SubElement(case, "skipped", message=f"{p.state}: {p.reason}")
+            suites.setdefault(f"impact {p.set}", []).append(case)
+    return _junit(suites or {"impact": []})
+
+
+def _junit_cases(report: ImpactReport, base: Path) -> list[ET.Element]:
     cases = []
     for s in _statements(report):
         case = _case(f"{report.set}.statements", s.node, s.file, s.line, base)
@@ -233,7 +255,7 @@ def impact_junit(report: ImpactReport, *, base: Path) -> str:
         if q.state != "intact":
             ET.SubElement(case, "failure", message=q.describe(), type=f"quotation-{q.state}").text = q.reason
         cases.append(case)
-    return _junit({f"impact {report.set}": cases})
+    return cases
 
 
 def check_junit(report: CheckReport, *, base: Path) -> str:
@@ -272,14 +294,18 @@ def annotation(command: str, message: str, *, file: str | None = None, line: int
     return f"::{command}{' ' + head if head else ''}::{_escape_data(message)}"
 
 
-def impact_annotations(report: ImpactReport, *, base: Path) -> str:
+def impact_annotations(report: ImpactReport | RepositoryImpact, *, base: Path) -> str:
     """GitHub annotations of ``report``: ``::error`` per suspect conclusion, ``::warning`` per other
-    suspect statement, one line each; "" when nothing is suspect."""
+    suspect statement, one line each ("" when nothing is suspect); for a repository also a
+    ``::warning`` per pinned source not analysed."""
     lines = [annotation(_COMMANDS[IMPACT_RULES[_rule_of(s)][0]],
                         _suspect_message(s) + "\nvia " + " → ".join(s.path),
                         file=_display_path(s.file, base) if s.file else None, line=s.line,
                         title=f"citegraph {_rule_of(s)}: {s.node}")
              for s in _statements(report)]
+    if isinstance(report, RepositoryImpact):
+        lines += [annotation("warning", f"{p.set} ({p.source}) not analysed: {p.reason}",
+                             title=f"citegraph {p.state}: {p.set}") for p in report.unanalysed]
     return "".join(line + "\n" for line in lines)
 
 
