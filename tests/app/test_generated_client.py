@@ -54,6 +54,7 @@ OPERATIONS = {
     ("get", "/stats"): "getStats",
     ("get", "/check"): "check",
     ("post", "/impact"): "impact",
+    ("post", "/impact/repository"): "repositoryImpact",
     ("get", "/graphql"): "graphqlGet",
     ("post", "/graphql"): "graphql",
     ("get", "/embed/rests-on/{record_id}/graph"): "embedRestsOnGraph",
@@ -136,7 +137,8 @@ def test_every_operation_declares_its_errors_and_security(spec):
               if "requestBody" in spec["paths"][p][m]}
     assert bodies == {"putDocument": ["application/octet-stream", "text/markdown", "text/plain"],
                       "ingestSets": ["application/zip", "multipart/form-data"],
-                      "impact": ["application/json"], "graphql": ["application/json"]}
+                      "impact": ["application/json"], "repositoryImpact": ["application/json"],
+                      "graphql": ["application/json"]}
     open_server = create_app(Settings(write_token=WRITE), store=SQLiteStore(None)).openapi()["paths"]
     assert open_server["/records/{record_id}/rests-on"]["get"]["security"] == [{"readToken": []}, {"writeToken": []}, {}]
     assert open_server["/embed/rests-on/{record_id}"]["get"]["security"][-1] == {}  # reads open: a token optional
