@@ -558,6 +558,8 @@ def serve_cmd(
     CITEGRAPH_EMBED_ORIGINS: origins that may frame the views and call the API;
     CITEGRAPH_REPO_ROOTS: folders impact over HTTP may open (a JSON list, or absolute paths separated by commas);
     CITEGRAPH_REPO_NAMES: names a clone is known by besides its remotes (a JSON object: folder or URL to owner/name);
+    CITEGRAPH_HOOK_SECRET: shared secret of POST /hooks/push (push hooks off without);
+    CITEGRAPH_HOOK_FETCH: git fetch the pushed clone before its impact run (default false);
     CITEGRAPH_MAX_DEPTH: default traversal limit in evidence steps;
     CITEGRAPH_MAX_BODY_BYTES: request body limit (default 16 MiB);
     CITEGRAPH_VERSIONS_KEPT: versions of each analysis set the store keeps (default 10);

@@ -165,6 +165,18 @@ def _roots(value: Any) -> list[Path]:
     return roots
 
 
+def _flag(value: Any) -> bool:
+    """``true``/``1``/``yes``/``on`` or ``false``/``0``/``no``/``off`` (any case), or a bool."""
+    if isinstance(value, bool):
+        return value
+    text = _text(value).strip().lower()
+    if text in ("true", "1", "yes", "on"):
+        return True
+    if text in ("false", "0", "no", "off", ""):
+        return False
+    raise ValueError("must be true or false")
+
+
 def _names(value: Any) -> dict[str, list[str]]:
     """A JSON object: a clone folder (absolute) or a repository name (URL, ``owner/name``) → the
     name, or list of names, the source registers use for it."""
@@ -198,6 +210,8 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
     "repo_roots": (_roots, list),
     "repo_names": (_names, dict),
+    "hook_secret": (_optional_secret, lambda: None),
+    "hook_fetch": (_flag, lambda: False),
     "ingest_workers": (_integer(1, optional=True), lambda: None),
     "versions_kept": (_integer(1, optional=False), lambda: 10),
     "graphql_timeout_s": (_seconds, lambda: 5.0),
@@ -240,7 +254,10 @@ class Settings:
     refused (the CLI is not restricted). ``repo_names``: names a clone is known by besides its
     remotes' URLs, for matching source registers in ``impact`` without ``--set``
     (``CITEGRAPH_REPO_NAMES``, a JSON object: a clone folder or a remote's URL or ``owner/name`` →
-    a name or list of names, e.g. ``{"/srv/clones/tolaria": "refactoringhq/tolaria"}``). ``ingest_workers``: processes that parse members when the
+    a name or list of names, e.g. ``{"/srv/clones/tolaria": "refactoringhq/tolaria"}``).
+    ``hook_secret``: the shared secret of ``POST /hooks/push`` (``CITEGRAPH_HOOK_SECRET``; unset = push
+    hooks off). ``hook_fetch``: fetch the pushed clone (``git fetch``) before its impact run
+    (``CITEGRAPH_HOOK_FETCH``, default false: the clone is only read). ``ingest_workers``: processes that parse members when the
     CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
     parser processes). ``versions_kept``: versions of each analysis set the store keeps
     (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.versions.VERSIONS_KEPT`),
@@ -270,6 +287,8 @@ class Settings:
     max_body_bytes: int
     repo_roots: list[Path]
     repo_names: dict[str, list[str]]
+    hook_secret: Secret | None
+    hook_fetch: bool
     ingest_workers: int | None
     versions_kept: int
     graphql_timeout_s: float

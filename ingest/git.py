@@ -94,6 +94,19 @@ def check_path_length(path: str) -> None:
                                         f"over the {NAME_MAX} a file name may have")
 
 
+def fetch_clone(repo: "GitRepository") -> None:
+    """``git fetch --all --prune --quiet`` in ``repo``'s clone: the one write impact ever makes to a
+    clone, and only when ``CITEGRAPH_HOOK_FETCH`` asks for it (push hooks). Credentials and network
+    are git's own (no prompt: ``GIT_TERMINAL_PROMPT=0``).
+
+    Raises
+    ------
+    SourceRepositoryError
+        git fails or takes longer than :data:`TIMEOUT_SECONDS`.
+    """
+    repo._run("fetch", "--all", "--prune", "--quiet")
+
+
 class GitRepository:
     """A git repository read through the ``git`` binary; nothing here writes to it.
 

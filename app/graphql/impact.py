@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.graphql.shapes import object_type
 from queries import impact as domain
 
-__all__ = ["Impact", "RepositoryImpact"]
+__all__ = ["Impact", "RepositoryImpact", "ImpactRun"]
 
 object_type(domain.ChangedFile, description="A cited source file changed between the two revisions.")
 object_type(domain.Occurrence, description="Occurrences of a quotation in one file.")
@@ -26,3 +26,5 @@ object_type(domain.RepositorySummary, description="Counts over every set pinned 
 RepositoryImpact = object_type(domain.RepositoryImpact, name="RepositoryImpact",
                                description="Impact on every set whose source register pins a repository, each from "
                                            "its own pinned commit, ranked by conclusions affected.")
+ImpactRun = object_type(domain.ImpactRun, name="ImpactRun",
+                        description="One push delivery and the impact it ran (`POST /hooks/push`).")

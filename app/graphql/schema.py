@@ -38,7 +38,7 @@ from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
-from app.graphql.impact import Impact, RepositoryImpact
+from app.graphql.impact import Impact, ImpactRun, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
@@ -247,6 +247,18 @@ class Query:
             repository = GitRepository(allowed_repository(settings, repo))
             return impact_on_repository(info.context.store, repository, names=repository_names(settings, repository),
                                         to_revision=to, set_id=set)
+
+        return await call(run)
+
+    @strawberry.field(description="Impact runs made by push hooks (`POST /hooks/push`), newest first; `repository` "
+                                  "(owner/name) narrows them to one repository.")
+    async def impact_runs(self, info: Ctx, repository: Optional[str] = None, limit: int = 50) -> list[ImpactRun]:
+        def run():
+            from app.hooks import run_log
+
+            if not 1 <= limit <= 500:
+                raise InvalidQuery(f"limit {limit} is outside 1..500")
+            return run_log(info.context.settings).runs(repository=repository, limit=limit)
 
         return await call(run)
 

@@ -55,6 +55,7 @@ from queries.impact.results import (
 )
 from queries.impact.repository_wide import (PinnedSource, RepositoryImpact, RepositorySummary, impact_on_repository,
                                             pins, repository_identity)
+from queries.impact.runs import RUN_STATES, ImpactRun
 from queries.impact.suspects import _apply_reviews, _node_order, _suspects, reviews_of
 
 __all__ = [
@@ -81,6 +82,8 @@ __all__ = [
     "impact_on_repository",
     "pins",
     "repository_identity",
+    "RUN_STATES",
+    "ImpactRun",
 ]
 
 
