@@ -31,7 +31,7 @@ from graph.errors import AccessDenied, InvalidQuery, SourceRepositoryError, Unau
 from queries.impact import ImpactRun, RepositoryImpact, pins
 from queries.shapes import plain, revived
 
-__all__ = ["Push", "read_push", "find_clone", "RunLog", "RUN_LOG_NAME", "run_log"]
+__all__ = ["Push", "read_push", "find_clone", "RunLog", "RUN_LOG_NAME", "run_log", "latest_runs"]
 
 RUN_LOG_NAME = "impact-runs.sqlite3"
 """File name of the run log in ``CITEGRAPH_HOME``."""
@@ -156,6 +156,9 @@ class RunLog:
 
     def __init__(self, path: Path):
         self.path = Path(path)
+
+    def _create(self) -> None:
+        """Make the file and its table (the first delivery does; reads of a missing log find no run)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(self._connect()) as db, db:
             db.execute("CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, delivery TEXT NOT NULL "
@@ -167,6 +170,7 @@ class RunLog:
 
     def claim(self, push: Push, clone: str | None) -> tuple[ImpactRun, bool]:
         """The run of ``push``'s delivery: (a new ``queued`` run, True), or (the one already stored, False)."""
+        self._create()
         with closing(self._connect()) as db, db:
             cursor = db.execute(
                 "INSERT OR IGNORE INTO runs (delivery, host, repository, ref, after, clone, state, received_at) "
@@ -187,7 +191,7 @@ class RunLog:
 
     def get(self, run_id: str) -> ImpactRun | None:
         """The run ``run_id``, None when there is none."""
-        if not run_id.isdigit():
+        if not run_id.isdigit() or not self.path.exists():
             return None
         with closing(self._connect()) as db:
             row = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs WHERE id = ?", (int(run_id),)).fetchone()
@@ -195,11 +199,23 @@ class RunLog:
 
     def runs(self, *, repository: str | None = None, limit: int = 50) -> list[ImpactRun]:
         """Runs, newest first (at most ``limit``), of one ``repository`` (``owner/name``) when given."""
+        if not self.path.exists():
+            return []
         where, args = ("WHERE lower(repository) = lower(?)", (repository,)) if repository else ("", ())
         with closing(self._connect()) as db:
             rows = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs {where} ORDER BY id DESC LIMIT ?",
                               (*args, limit)).fetchall()
         return [_run(r) for r in rows]
+
+
+def latest_runs(log: RunLog) -> list[ImpactRun]:
+    """The latest run of each repository (by ``repository``, case-insensitive), sorted by repository."""
+    if not log.path.exists():
+        return []
+    with closing(log._connect()) as db:
+        rows = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs WHERE id IN (SELECT max(id) FROM runs "
+                          "GROUP BY lower(repository)) ORDER BY lower(repository)").fetchall()
+    return [_run(r) for r in rows]
 
 
 def run_log(settings: Any) -> RunLog:

@@ -65,6 +65,7 @@ OPERATIONS = {
     ("get", "/embed/records/{record_id}"): "embedRecord",
     ("get", "/embed/records/{record_id}/dossier"): "embedDossier",
     ("get", "/embed/history/{set_id}"): "embedHistory",
+    ("get", "/embed/impact-runs"): "embedImpactRuns",
     ("get", "/embed/compare"): "embedCompare",
 }
 """Every operation and its operationId: clients name their functions after these, so they change

@@ -124,3 +124,21 @@ def test_hooks_are_off_without_a_secret(store, tmp_path):
         body = payload("github", "a" * 40)
         off = client.post("/hooks/push", content=body, headers=headers("github", body, "d"))
     assert off.status_code == 403 and off.json()["error"]["message"] == "push hooks are off"
+
+
+def test_the_dashboard_shows_the_latest_run_of_each_repository(served):
+    client, built, expected = served
+    empty = client.get("/embed/impact-runs")
+    assert empty.status_code == 200 and "No push received yet" in empty.text
+    for n, after in enumerate((built["c3"], built["c7"]), start=1):
+        body = payload("github", after)
+        client.post("/hooks/push", content=body, headers=headers("github", body, f"d{n}"))
+    page = client.get("/embed/impact-runs")
+    assert page.status_code == 200 and "frame-ancestors" in page.headers["content-security-policy"]
+    assert page.text.count('<section class="cg-repository">') == 1  # two runs of one repository: the latest shown
+    assert f"Run 2 (github push of {built['c7'][:12]} to refs/heads/main" in page.text
+    assert "2 sets analysed, 1 not; 33 suspect statements, of which 8 conclusions" in page.text
+    # the explanation each conclusion's best path ends at: tolaria (from c0) through the rename, toleria (from c5) vault.js
+    assert "<td>tolaria/synthesis#L11 (renamed mcp-server/index.js → mcp-server/server.js)<br>" in page.text
+    assert "<td>toleria/synthesis#L11 (modified mcp-server/vault.js)<br>" in page.text
+    assert "not analysed: the clone lacks the pinned commit 48f2a70844c1e8005a7aa5f1499c66f7678360de" in page.text
