@@ -142,3 +142,26 @@ def test_the_dashboard_shows_the_latest_run_of_each_repository(served):
     assert "<td>tolaria/synthesis#L11 (renamed mcp-server/index.js → mcp-server/server.js)<br>" in page.text
     assert "<td>toleria/synthesis#L11 (modified mcp-server/vault.js)<br>" in page.text
     assert "not analysed: the clone lacks the pinned commit 48f2a70844c1e8005a7aa5f1499c66f7678360de" in page.text
+
+
+def test_the_clone_is_fetched_only_when_configured(store, tmp_path):
+    upstream = build_impact_repo(tmp_path / "upstream")
+    clone = tmp_path / "roots" / "tolaria"
+    git(tmp_path, "clone", "-q", str(upstream.path), str(clone))
+    ingest_into(store, knowledge_base(tmp_path / "kb", upstream))
+    (upstream.path / "README.md").write_text("# Tolaria\n\nmoved on\n", encoding="utf-8")
+    git(upstream.path, "commit", "-qam", "a commit the clone lacks")
+    pushed = git(upstream.path, "rev-parse", "HEAD")
+    common = dict(home=tmp_path / "home", repo_roots=[tmp_path / "roots"], hook_secret=SECRET, env_file=None,
+                  repo_names={str(clone): "refactoringhq/tolaria"})  # its remote is a folder: the mapping names it
+    body = payload("gitea", pushed)
+    with TestClient(create_app(Settings(**common), store=store)) as client:
+        run = client.post("/hooks/push", content=body, headers=headers("gitea", body, "f1")).json()
+        failed = client.get(f"/impact-runs/{run['id']}").json()
+    assert failed["state"] == "failed" and f"revision '{pushed}' is not a commit of" in failed["error"]
+    with TestClient(create_app(Settings(**common, hook_fetch=True), store=store)) as client:
+        run = client.post("/hooks/push", content=body, headers=headers("gitea", body, "f2")).json()
+        done = client.get(f"/impact-runs/{run['id']}").json()
+    assert (done["state"], done["result"]["to"]) == ("done", pushed)
+    assert [(s["set"], s["from"]) for s in done["result"]["sets"]] == [("tolaria", upstream["c0"]),
+                                                                      ("toleria", upstream["c5"])]
