@@ -30,7 +30,7 @@ RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone
 @handles_errors
 def impact_cmd(
     repo: RepoOpt,
-    to: Annotated[str, typer.Option("--to", help="Revision to check the set against (hash, tag, branch).")] = "HEAD",
+    to: Annotated[str, typer.Option("--to", help="Revision to check the sets against (hash, tag, branch; default HEAD).")] = "HEAD",
     set_id: SetOpt = None,
     source: Annotated[Optional[str], typer.Option("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
     from_rev: Annotated[Optional[str], typer.Option("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
