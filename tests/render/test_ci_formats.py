@@ -157,3 +157,37 @@ def test_cli_check_formats(home):
     assert got.exit_code == 0, got.output
     assert ET.fromstring(got.stdout).get("tests") == "74"
     assert runner.invoke(cli, ["check", "--home", str(home), "--format", "csv"]).exit_code == 2
+
+
+def test_check_errors_fail_in_every_format(tmp_path):
+    """A Dynamic Cheatsheet copy with a status outside the vocabulary (runtime.md lines 81 and 100,
+    ``implementation conclusion status: wired``, made ``wirde`` and re-pinned) and an edit that is not
+    re-pinned (epistemic.md's 17 ``# ``): errors in every format, through ``check PATHS`` as CI would run it."""
+    from tests.analysis_sets import DC_ARCHIVE, DC_RETAINED, copy_set, edit
+
+    retained = copy_set(DC_RETAINED, tmp_path / "retained" / "dynamic-cheatsheet")
+    archive = copy_set(DC_ARCHIVE, tmp_path / "archive" / DC_ARCHIVE.name)
+    runtime = (archive / "runtime.md").read_text(encoding="utf-8")
+    line = runtime.splitlines().index("- implementation conclusion status: wired") + 1
+    assert line == 81
+    edit(archive, "runtime.md", "- implementation conclusion status: wired\n",
+         "- implementation conclusion status: wirde\n", count=runtime.count("- implementation conclusion status: wired\n"),
+         manifest_folder=retained)
+    edit(archive, "epistemic.md", "# ", "#  ", pin=False, count=17)
+    common = ["check", str(retained), str(archive), "--base", str(tmp_path)]
+    sarif = runner.invoke(cli, [*common, "--format", "sarif"])
+    assert sarif.exit_code == 1, sarif.output
+    results = valid_sarif(sarif.stdout)["runs"][0]["results"]
+    errors = [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+               r["locations"][0]["physicalLocation"].get("region", {}).get("startLine"))
+              for r in results if r["level"] == "error"]
+    runtime_uri = f"archive/{DC_ARCHIVE.name}/runtime.md"
+    assert [e for e in errors if e[0] == "status-value"] == [("status-value", runtime_uri, 81),
+                                                            ("status-value", runtime_uri, 100)]
+    assert ("pin-mismatch", f"archive/{DC_ARCHIVE.name}/epistemic.md", None) in errors
+    github = runner.invoke(cli, [*common, "--format", "github"])
+    assert github.exit_code == 1
+    assert any(a.startswith(f"::error file=archive/{DC_ARCHIVE.name}/runtime.md,line={line},title=citegraph "
+                            "status-value::") for a in github.stdout.splitlines())
+    junit = ET.fromstring(runner.invoke(cli, [*common, "--format", "junit"]).stdout)
+    assert int(junit.get("failures")) == len(errors) >= 2
