@@ -160,8 +160,8 @@ def test_cli_check_formats(home):
 
 
 def test_check_errors_fail_in_every_format(tmp_path):
-    """A Dynamic Cheatsheet copy with a status outside the vocabulary (runtime.md lines 81 and 100,
-    ``implementation conclusion status: wired``, made ``wirde`` and re-pinned) and an edit that is not
+    """A Dynamic Cheatsheet copy with a status outside the vocabulary (runtime.md lines 81, 100, 118,
+    134, 150, 168, 186 and 204, ``implementation conclusion status: wired``, made ``wirde`` and re-pinned) and an edit that is not
     re-pinned (epistemic.md's 17 ``# ``): errors in every format, through ``check PATHS`` as CI would run it."""
     from tests.analysis_sets import DC_ARCHIVE, DC_RETAINED, copy_set, edit
 
@@ -182,8 +182,8 @@ def test_check_errors_fail_in_every_format(tmp_path):
                r["locations"][0]["physicalLocation"].get("region", {}).get("startLine"))
               for r in results if r["level"] == "error"]
     runtime_uri = f"archive/{DC_ARCHIVE.name}/runtime.md"
-    assert [e for e in errors if e[0] == "status-value"] == [("status-value", runtime_uri, 81),
-                                                            ("status-value", runtime_uri, 100)]
+    assert [e for e in errors if e[0] == "status-value"] == [
+        ("status-value", runtime_uri, n) for n in (81, 100, 118, 134, 150, 168, 186, 204)]
     assert ("pin-mismatch", f"archive/{DC_ARCHIVE.name}/epistemic.md", None) in errors
     github = runner.invoke(cli, [*common, "--format", "github"])
     assert github.exit_code == 1
