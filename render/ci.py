@@ -9,11 +9,13 @@ are summed up in the run's properties: each contains or declares a suspect state
   ``ruleId`` (a rule of ``tool.driver.rules`` with its help), ``level`` (a suspect conclusion and a
   check error are ``error``, another suspect statement and a check warning ``warning``, a skipped
   file ``note``), one ``physicalLocation`` (``artifactLocation.uri`` relative to the uriBaseId
-  ``%SRCROOT%``, declared in ``originalUriBaseIds``, and ``region.startLine``) and, for a suspect,
-  the explanation path as a ``codeFlow`` (one thread-flow location per node from the suspect to the
-  changed file or quotation: a file and line where the node is itself a suspect, else its node id as
-  a logical location) and the statements on it as ``relatedLocations``. A file outside ``base``
-  keeps its absolute ``file://`` URI; a finding without a file has a logical location only.
+  ``%SRCROOT%``, declared in ``originalUriBaseIds``, and ``region.startLine``: 1 for a finding about
+  a whole file) and, for a suspect, the explanation path as a ``codeFlow`` (a thread-flow location
+  per node of the path from the suspect to the changed file or quotation that has a file and line,
+  each message naming it and the nodes without one after it, e.g. a named reference or the changed
+  source file) and the statements on it as ``relatedLocations``. A file outside ``base`` keeps its
+  absolute ``file://`` URI. Code scanning refuses results without a file, so a finding about a
+  whole set (or a suspect whose member has no path) is listed in the run's ``properties.unlocated``.
 - **JUnit XML**: one ``testsuite`` per set; a ``testcase`` per suspect statement (a ``failure``),
   per statement a review cleared and per quotation checked (a ``failure`` unless intact); for a
   check, per finding (errors a ``failure``, skipped files ``skipped``, warnings pass with the
@@ -82,9 +84,11 @@ def _display_path(path: str, base: Path) -> str:
 
 
 def _physical(path: str, line: int | None, base: Path) -> dict:
+    """A ``physicalLocation``; a finding about a whole file (no line) points at its line 1, as code
+    scanning shows only results with a ``region.startLine``."""
     uri, base_id = _relative(path, base)
     artifact = {"uri": uri, **({"uriBaseId": base_id} if base_id else {})}
-    return {"artifactLocation": artifact, **({"region": {"startLine": line}} if line else {})}
+    return {"artifactLocation": artifact, "region": {"startLine": line or 1}}
 
 
 def _rule_of(suspect: Suspect) -> str:
@@ -131,19 +135,24 @@ def impact_sarif(report: ImpactReport | RepositoryImpact, *, base: Path, tool_ve
     flow. Raises nothing."""
     located = {s.node: s for r in _reports(report) for s in (*r.suspects, *r.reviewed) if s.file and s.line}
     rule_ids = list(IMPACT_RULES)
-    results = []
+    results: list[dict] = []
+    unlocated: list[dict] = []
     for s in _statements(report):
-        steps = []
+        steps: list[tuple[Suspect, list[str]]] = []  # each located node of the path, and the unlocated ones after it
         for node in s.path:
-            at = located.get(node)
-            location = ({"physicalLocation": _physical(at.file, at.line, base)} if at else
-                        {"logicalLocations": [{"fullyQualifiedName": node}]})
-            steps.append({"location": {**location, "message": {"text": node}}})
+            if node in located or not steps:
+                steps.append((located.get(node, s), [node]))
+            else:
+                steps[-1][1].append(node)
+        flow = [{"location": {"physicalLocation": _physical(at.file, at.line, base),
+                              "message": {"text": " → ".join(nodes)}}} for at, nodes in steps if at.file]
         related = [{"id": n, "physicalLocation": _physical(located[node].file, located[node].line, base),
                     "message": {"text": f"{node} (on the explanation path)"}}
                    for n, node in enumerate(s.path[1:], start=1) if node in located]
-        location = {"physicalLocation": _physical(s.file, s.line, base)} if s.file else {
-            "logicalLocations": [{"fullyQualifiedName": s.node}]}
+        if not s.file:  # no member file to point at (code scanning needs one): in the run's properties
+            unlocated.append({"node": s.node, "set": s.set, "message": _suspect_message(s)})
+            continue
+        location = {"physicalLocation": _physical(s.file, s.line, base)}
         results.append({
             "ruleId": _rule_of(s), "ruleIndex": rule_ids.index(_rule_of(s)),
             "level": IMPACT_RULES[_rule_of(s)][0],
@@ -151,7 +160,7 @@ def impact_sarif(report: ImpactReport | RepositoryImpact, *, base: Path, tool_ve
             "locations": [location],
             "relatedLocations": related,
             "codeFlows": [{"message": {"text": " → ".join(s.path)},
-                           "threadFlows": [{"locations": steps}]}],
+                           "threadFlows": [{"locations": flow}]}],
             "partialFingerprints": {"citegraphNode/v1": f"{s.node}|{s.trigger}"},
             "properties": {"node": s.node, "set": s.set, "depth": s.depth, "trigger": s.trigger,
                            "change": s.change, "edges": list(s.edges)},
@@ -161,7 +170,7 @@ def impact_sarif(report: ImpactReport | RepositoryImpact, *, base: Path, tool_ve
                   "suspects": {"statements": summary.statements, "conclusions": summary.conclusions,
                                "records": summary.records, "sections": summary.sections,
                                "documents": summary.documents},
-                  "reviewed": summary.reviewed}
+                  "reviewed": summary.reviewed, "unlocated": unlocated}
     if isinstance(report, RepositoryImpact):
         properties.update(repository=list(report.names),
                           sets=[{"set": r.set, "source": r.source, "from": r.from_revision} for r in report.sets],
@@ -187,17 +196,21 @@ def check_sarif(report: CheckReport, *, base: Path, tool_version: str = "0") -> 
     (its help is the rule's source, :data:`queries.validation.CODES`). Raises nothing."""
     rules = _check_rules(report.findings)
     rule_ids = list(rules)
-    results = []
+    results, unlocated = [], []
     for f in report.findings:
-        location = {"physicalLocation": _physical(f.file, f.line, base)} if f.file else {}
-        logical = {"logicalLocations": [{"fullyQualifiedName": f.node or f.set}]} if f.node or f.set else {}
+        if not f.file:  # a finding about a whole set: no file to point at (code scanning needs one)
+            unlocated.append({"code": f.code, "severity": f.severity, "set": f.set, "node": f.node,
+                              "message": f.message})
+            continue
+        logical = {"logicalLocations": [{"fullyQualifiedName": f.node}]} if f.node else {}
         results.append({
             "ruleId": f.code, "ruleIndex": rule_ids.index(f.code), "level": _LEVELS.get(f.severity, "warning"),
             "message": {"text": f.message},
-            "locations": [{**location, **logical}],
-            "properties": {"set": f.set, "node": f.node, "severity": f.severity},
+            "locations": [{"physicalLocation": _physical(f.file, f.line, base), **logical}],
+            "properties": {"set": f.set, "node": f.node, "severity": f.severity, "line": f.line},
         })
-    properties = {"errors": report.errors, "warnings": report.warnings, "skipped": report.skipped}
+    properties = {"errors": report.errors, "warnings": report.warnings, "skipped": report.skipped,
+                  "unlocated": unlocated}
     return _sarif_log(rules, results, base, properties, tool_version)
 
 

@@ -64,15 +64,17 @@ def test_impact_sarif_validates_and_names_each_suspect_statements_line(report):
     assert first["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
     assert first["message"]["text"].startswith("Conclusion tolaria/synthesis#L11 rests on modified "
                                                "mcp-server/vault.js (2 steps): The representative workflow")
+    assert first["codeFlows"][0]["message"]["text"] == (
+        "tolaria/synthesis#L11 → tolaria/ref/workflow-account → tolaria/workflow-report#L5 → "
+        "tolaria/workflow-report#L7 → tolaria/workflow-report#L11 → tolaria/file/mcp-server/vault.js")
     steps = first["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [s["location"]["message"]["text"] for s in steps] == [
-        "tolaria/synthesis#L11", "tolaria/ref/workflow-account", "tolaria/workflow-report#L5",
-        "tolaria/workflow-report#L7", "tolaria/workflow-report#L11", "tolaria/file/mcp-server/vault.js"]
+        "tolaria/synthesis#L11 → tolaria/ref/workflow-account", "tolaria/workflow-report#L5",
+        "tolaria/workflow-report#L7", "tolaria/workflow-report#L11 → tolaria/file/mcp-server/vault.js"]
     placed = [(s["location"]["physicalLocation"]["artifactLocation"]["uri"],
-               s["location"]["physicalLocation"]["region"]["startLine"])
-              for s in steps if "physicalLocation" in s["location"]]
+               s["location"]["physicalLocation"]["region"]["startLine"]) for s in steps]
     assert placed == [(SYNTHESIS, 11), (WORKFLOW, 5), (WORKFLOW, 7), (WORKFLOW, 11)]
-    assert steps[1]["location"]["logicalLocations"] == [{"fullyQualifiedName": "tolaria/ref/workflow-account"}]
+    assert run["properties"]["unlocated"] == []
     assert [r["message"]["text"] for r in first["relatedLocations"]] == [
         "tolaria/workflow-report#L5 (on the explanation path)", "tolaria/workflow-report#L7 (on the explanation path)",
         "tolaria/workflow-report#L11 (on the explanation path)"]
@@ -184,7 +186,7 @@ def test_check_errors_fail_in_every_format(tmp_path):
     runtime_uri = f"archive/{DC_ARCHIVE.name}/runtime.md"
     assert [e for e in errors if e[0] == "status-value"] == [
         ("status-value", runtime_uri, n) for n in (81, 100, 118, 134, 150, 168, 186, 204)]
-    assert ("pin-mismatch", f"archive/{DC_ARCHIVE.name}/epistemic.md", None) in errors
+    assert ("pin-mismatch", f"archive/{DC_ARCHIVE.name}/epistemic.md", 1) in errors  # the whole file: line 1
     github = runner.invoke(cli, [*common, "--format", "github"])
     assert github.exit_code == 1
     assert any(a.startswith(f"::error file=archive/{DC_ARCHIVE.name}/runtime.md,line={line},title=citegraph "
