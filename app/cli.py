@@ -106,6 +106,7 @@ SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis
 FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
 VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
 from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
+from app.cli_ci import BaseOpt, CheckFormatOpt  # noqa: E402  (--format …|sarif|junit|github of impact, check)
 
 
 def get_settings() -> Settings:
@@ -382,19 +383,25 @@ def check_cmd(
     set_id: SetOpt = None,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
+    fmt: CheckFormatOpt = None,
+    base: BaseOpt = None,
     fresh: FreshOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Validate the stored sets, or the sets in PATHS without ingesting them; exit 1 on any error.
 
-    Warnings do not fail; PATHS holding no analysis-set member exit 65.
+    Warnings do not fail; PATHS holding no analysis-set member exit 65. --format sarif, junit or
+    github writes one result, testcase or annotation per finding (for CI).
 
     Example: citegraph check --set tolaria --json; citegraph check retained/dynamic-cheatsheet retained-archive/AAS-…
     """
+    from app.cli_ci import table_format, write_ci
     from app.cli_progress import progress_bar
+    from app.cli_tables import TableFormat
     from queries.validation import check
 
+    table = table_format(fmt, as_json)
     if paths and version is not None:
         raise typer.BadParameter("--version reads a stored set; files given as PATHS have no versions")
     if paths:
@@ -415,7 +422,9 @@ def check_cmd(
                                progress=lambda done, total: advance(0 if not done else 1, total=total))
         finally:
             store.close()
-    if as_json:
+    if table is None:
+        write_ci(fmt, report, base=base)
+    elif table == TableFormat.json:
         from queries.shapes import plain
 
         _print_json(plain(report))
@@ -548,6 +557,9 @@ def serve_cmd(
     CITEGRAPH_WRITE_TOKEN: bearer token writes need (writes off without);
     CITEGRAPH_EMBED_ORIGINS: origins that may frame the views and call the API;
     CITEGRAPH_REPO_ROOTS: folders impact over HTTP may open (a JSON list, or absolute paths separated by commas);
+    CITEGRAPH_REPO_NAMES: names a clone is known by besides its remotes (a JSON object: folder or URL to owner/name);
+    CITEGRAPH_HOOK_SECRET: shared secret of POST /hooks/push (push hooks off without);
+    CITEGRAPH_HOOK_FETCH: git fetch the pushed clone before its impact run (default false);
     CITEGRAPH_MAX_DEPTH: default traversal limit in evidence steps;
     CITEGRAPH_MAX_BODY_BYTES: request body limit (default 16 MiB);
     CITEGRAPH_VERSIONS_KEPT: versions of each analysis set the store keeps (default 10);

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, TableFormatOpt, VersionOpt, _at_version, _print_json, _short,
-                     _store, cli, counted, err, handles_errors, out)
+from app.cli_ci import BaseOpt, ReportFormatOpt, table_format, write_ci
+from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _print_json, _settings,
+                     _short, _store, cli, counted, err, handles_errors, out)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
@@ -29,32 +30,43 @@ RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone
 @handles_errors
 def impact_cmd(
     repo: RepoOpt,
-    to: Annotated[str, typer.Option("--to", help="Revision to check the set against (hash, tag, branch).")],
+    to: Annotated[str, typer.Option("--to", help="Revision to check the sets against (hash, tag, branch; default HEAD).")] = "HEAD",
     set_id: SetOpt = None,
     source: Annotated[Optional[str], typer.Option("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
     from_rev: Annotated[Optional[str], typer.Option("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
     fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
-    fmt: TableFormatOpt = None,
+    fmt: ReportFormatOpt = None,
+    base: BaseOpt = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
     """Changed cited files, quotation drift and suspect conclusions between two source revisions
-    (--version N: of the set as it was at version N).
+    (--version N: of the set as it was at version N). Without --set: every set whose source register
+    pins the repository (by a remote's URL, owner/name, or CITEGRAPH_REPO_NAMES), each from its own
+    pinned commit, ranked by conclusions affected.
 
-    --format csv prints the suspects, one row each (node, kind, conclusion, depth, change, trigger, text).
+    --format csv prints the suspects, one row each (node, kind, conclusion, depth, change, trigger, text);
+    --format sarif, junit or github one result, testcase or annotation per suspect statement.
 
-    Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect
+    Example: citegraph impact --repo ../tolaria --set tolaria --to origin/main --fail-on-suspect;
+    citegraph impact --repo ../tolaria --to origin/main --format sarif > impact.sarif
     """
     from app.cli_progress import progress_bar
-    from app.cli_tables import TableFormat, chosen_format
+    from app.cli_tables import TableFormat
     from ingest.git import GitRepository
     from queries.impact import impact_of
     from queries.shapes import plain
 
-    fmt = chosen_format(fmt, as_json)
+    table = table_format(fmt, as_json)
     repository = GitRepository(repo)
+    if set_id is None:
+        if from_rev is not None or source is not None or version is not None:
+            raise typer.BadParameter("--from, --source and --version need --set (without it each set "
+                                     "pinning the repository is checked from its own pinned commit)")
+        _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
+        return
     store = _store(neo4j, home)
     try:
         with progress_bar(err, "impact", unit="steps") as advance:
@@ -63,9 +75,11 @@ def impact_cmd(
                                progress=lambda done, total: advance(1 if done else 0, total=total))
     finally:
         store.close()
-    if fmt == TableFormat.json:
+    if table is None:
+        write_ci(fmt, report, base=base)
+    elif table == TableFormat.json:
         _print_json(plain(report))
-    elif fmt == TableFormat.csv:
+    elif table == TableFormat.csv:
         _suspects_csv(report)
     else:
         _print_impact(report)
@@ -73,12 +87,50 @@ def impact_cmd(
         raise typer.Exit(1)
 
 
-def _suspects_csv(report: ImpactReport) -> None:
+def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home) -> None:
+    """``impact`` without ``--set``: :func:`queries.impact.impact_on_repository`, printed."""
+    from app.cli_progress import progress_bar
+    from app.cli_tables import TableFormat
+    from app.wiring import repository_names
+    from queries.impact import impact_on_repository
+    from queries.shapes import plain
+
+    names = repository_names(_settings(neo4j, home), repository)
+    store = _store(neo4j, home)
+    try:
+        with progress_bar(err, "impact", unit="sets") as advance:
+            result = impact_on_repository(store, repository, names=names, to_revision=to,
+                                          progress=lambda done, total: advance(1 if done else 0, total=total))
+    finally:
+        store.close()
+    if table is None:
+        write_ci(fmt, result, base=base)
+    elif table == TableFormat.json:
+        _print_json(plain(result))
+    elif table == TableFormat.csv:
+        _suspects_csv(*result.sets)
+    else:
+        m = result.summary
+        out.print(f"Impact of {result.to_revision[:12]} on {counted(len(result.pinned), 'pinned source')} "
+                  f"({', '.join(result.names) or 'no remote or name: set CITEGRAPH_REPO_NAMES'}): "
+                  f"{counted(m.sets, 'set')} analysed, {m.unanalysed} not; {m.statements} suspect statements "
+                  f"({m.conclusions} conclusions)", markup=False, highlight=False)
+        for p in result.unanalysed:
+            out.print(f"not analysed: {p.set} ({p.source}, {p.state}): {p.reason}", markup=False, highlight=False)
+        for report in result.sets:
+            out.print("", markup=False, highlight=False)
+            _print_impact(report)
+    if fail_on_suspect and any(r.suspects for r in result.sets):
+        raise typer.Exit(1)
+
+
+def _suspects_csv(*reports: ImpactReport) -> None:
     from app.cli_tables import Column, TableFormat, emit
 
     emit(out, fmt=TableFormat.csv,
          columns=[Column(c) for c in ("node", "kind", "conclusion", "depth", "change", "trigger", "text")],
-         rows=[(s.node, s.kind, s.conclusion, s.depth, s.change, s.trigger, s.text) for s in report.suspects])
+         rows=[(s.node, s.kind, s.conclusion, s.depth, s.change, s.trigger, s.text)
+               for report in reports for s in report.suspects])
 
 
 def _print_impact(report: ImpactReport) -> None:

@@ -165,6 +165,37 @@ def _roots(value: Any) -> list[Path]:
     return roots
 
 
+def _flag(value: Any) -> bool:
+    """``true``/``1``/``yes``/``on`` or ``false``/``0``/``no``/``off`` (any case), or a bool."""
+    if isinstance(value, bool):
+        return value
+    text = _text(value).strip().lower()
+    if text in ("true", "1", "yes", "on"):
+        return True
+    if text in ("false", "0", "no", "off", ""):
+        return False
+    raise ValueError("must be true or false")
+
+
+def _names(value: Any) -> dict[str, list[str]]:
+    """A JSON object: a clone folder (absolute) or a repository name (URL, ``owner/name``) → the
+    name, or list of names, the source registers use for it."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"is not a JSON object ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise ValueError('must be a JSON object such as {"/srv/clones/tolaria": "refactoringhq/tolaria"}')
+    out = {}
+    for key, names in value.items():
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+            raise ValueError(f"{key!r}: the value must be a name or a list of names")
+        out[str(key)] = [n.strip() for n in names]
+    return out
+
+
 _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "store": (_store, lambda: None),
     "home": (_path, lambda: Path(".citegraph")),
@@ -178,6 +209,9 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[], Any]]] = {
     "embed_origins": (_origins, list),
     "max_body_bytes": (_integer(1024, optional=False), lambda: 16 * 1024 * 1024),
     "repo_roots": (_roots, list),
+    "repo_names": (_names, dict),
+    "hook_secret": (_optional_secret, lambda: None),
+    "hook_fetch": (_flag, lambda: False),
     "ingest_workers": (_integer(1, optional=True), lambda: None),
     "versions_kept": (_integer(1, optional=False), lambda: 10),
     "graphql_timeout_s": (_seconds, lambda: 5.0),
@@ -217,7 +251,13 @@ class Settings:
     ``scheme://host[:port]``; empty denies both). ``max_body_bytes``: request body limit, at least
     1024. ``repo_roots``: folders under which ``POST /impact`` and the GraphQL ``impact`` field may
     open git repositories (``CITEGRAPH_REPO_ROOTS``, a JSON list); empty means impact over HTTP is
-    refused (the CLI is not restricted). ``ingest_workers``: processes that parse members when the
+    refused (the CLI is not restricted). ``repo_names``: names a clone is known by besides its
+    remotes' URLs, for matching source registers in ``impact`` without ``--set``
+    (``CITEGRAPH_REPO_NAMES``, a JSON object: a clone folder or a remote's URL or ``owner/name`` →
+    a name or list of names, e.g. ``{"/srv/clones/tolaria": "refactoringhq/tolaria"}``).
+    ``hook_secret``: the shared secret of ``POST /hooks/push`` (``CITEGRAPH_HOOK_SECRET``; unset = push
+    hooks off). ``hook_fetch``: fetch the pushed clone (``git fetch``) before its impact run
+    (``CITEGRAPH_HOOK_FETCH``, default false: the clone is only read). ``ingest_workers``: processes that parse members when the
     CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
     parser processes). ``versions_kept``: versions of each analysis set the store keeps
     (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.versions.VERSIONS_KEPT`),
@@ -246,6 +286,9 @@ class Settings:
     embed_origins: list[str]
     max_body_bytes: int
     repo_roots: list[Path]
+    repo_names: dict[str, list[str]]
+    hook_secret: Secret | None
+    hook_fetch: bool
     ingest_workers: int | None
     versions_kept: int
     graphql_timeout_s: float

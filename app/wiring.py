@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graph.errors import AccessDenied, SourceRepositoryError
 from graph.store import GraphStore
 from graph.stores import open_embedded
 
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    from ingest.git import GitRepository
 
 __all__ = ["open_store", "open_throwaway_store", "store_location", "store_kind", "allowed_repository", "git_folders"]
 
@@ -112,6 +116,21 @@ def _without_credentials(uri: str) -> str:
         return uri
     netloc, slash, tail = rest.partition("/")
     return f"{scheme}://{netloc.rpartition('@')[2]}{slash}{tail}"
+
+
+def repository_names(settings: Settings, repo: "GitRepository") -> list[str]:
+    """What ``repo`` is known by, for :func:`queries.impact.impact_on_repository`: its remotes' URLs,
+    plus the names ``settings.repo_names`` gives its folder or any of those URLs."""
+    from queries.impact import repository_identity
+
+    names = list(repo.remote_urls())
+    known = {repository_identity(n) for n in names} - {None}
+    folder = repo.path.resolve()
+    for key, mapped in settings.repo_names.items():
+        identity = repository_identity(key)
+        if (identity is not None and identity in known) or (identity is None and Path(key).resolve() == folder):
+            names.extend(mapped)
+    return sorted(set(names))
 
 
 def allowed_repository(settings: Settings, path: str) -> Path:

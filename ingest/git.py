@@ -94,6 +94,19 @@ def check_path_length(path: str) -> None:
                                         f"over the {NAME_MAX} a file name may have")
 
 
+def fetch_clone(repo: "GitRepository") -> None:
+    """``git fetch --all --prune --quiet`` in ``repo``'s clone: the one write impact ever makes to a
+    clone, and only when ``CITEGRAPH_HOOK_FETCH`` asks for it (push hooks). Credentials and network
+    are git's own (no prompt: ``GIT_TERMINAL_PROMPT=0``).
+
+    Raises
+    ------
+    SourceRepositoryError
+        git fails or takes longer than :data:`TIMEOUT_SECONDS`.
+    """
+    repo._run("fetch", "--all", "--prune", "--quiet")
+
+
 class GitRepository:
     """A git repository read through the ``git`` binary; nothing here writes to it.
 
@@ -170,6 +183,13 @@ class GitRepository:
             message = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise SourceRepositoryError(f"git {args[0]} failed in {self.path}: {message[-1] if message else done.returncode}")
         return done
+
+    def remote_urls(self) -> list[str]:
+        """The URL of every remote (``remote.<name>.url`` of git's configuration), sorted; [] when
+        the clone has none."""
+        done = self._run("config", "--get-regexp", r"^remote\..*\.url$", check=False)
+        lines = done.stdout.decode("utf-8", "replace").splitlines() if done.returncode == 0 else []
+        return sorted({line.split(" ", 1)[1].strip() for line in lines if " " in line})
 
     # -- the SourceRepository protocol -----------------------------------------------------------
 

@@ -11,11 +11,15 @@ wire name with ``field(metadata=wire("from"))`` (:mod:`domain.wire`, re-exported
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+import types
+import typing
+from typing import Any, TypeVar
 
 from domain.wire import WIRE, wire, wire_name
 
-__all__ = ["WIRE", "wire", "wire_name", "plain"]
+__all__ = ["WIRE", "wire", "wire_name", "plain", "revived"]
+
+T = TypeVar("T")
 
 
 def plain(value: Any) -> Any:
@@ -56,3 +60,36 @@ def _names(kind: type) -> tuple[tuple[str, str], ...]:
     if names is None:
         names = _NAMES[kind] = tuple((f.name, wire_name(f)) for f in dataclasses.fields(kind))
     return names
+
+
+def revived(kind: type[T], data: Any) -> T:
+    """The result dataclass ``kind`` that :func:`plain` turned into ``data``: the inverse of
+    :func:`plain` for result shapes (fields computed in ``__post_init__``, ``init=False``, are
+    computed again, not read). Raises ``KeyError`` or ``TypeError`` for data of another shape.
+
+    >>> from queries.impact import Occurrence
+    >>> revived(Occurrence, plain(Occurrence("a.js", 2)))
+    Occurrence(path='a.js', count=2)
+    """
+    return _revived(kind, data)
+
+
+def _revived(hint: Any, data: Any) -> Any:
+    if data is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [h for h in typing.get_args(hint) if h is not type(None)]
+        return _revived(options[0], data) if len(options) == 1 else data
+    if origin in (tuple, list):
+        item = typing.get_args(hint)[0]
+        values = [_revived(item, v) for v in data]
+        return tuple(values) if origin is tuple else values
+    if origin is dict:
+        value = typing.get_args(hint)[1]
+        return {k: _revived(value, v) for k, v in data.items()}
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = typing.get_type_hints(hint)
+        return hint(**{f.name: _revived(hints[f.name], data[wire_name(f)])
+                       for f in dataclasses.fields(hint) if f.init})
+    return data

@@ -23,6 +23,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Security
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from app.embed.history import compare_view, history_view, version_selector
 from app.embed.page import embed_page, error_page, main_of
@@ -243,3 +244,14 @@ async def embed_compare(request: Request, store: StoreDep,
                         ) -> HTMLResponse:
     """Where two runs of one system agree, with a selector for each run."""
     return await _page(request, compare_view, store, a, b, _base(request))
+
+
+@router.get("/impact-runs", operation_id="embedImpactRuns", response_class=HTMLResponse, responses=_PAGE_ERRORS)
+async def embed_impact_runs(request: Request) -> HTMLResponse:
+    """The latest push-hook impact run of each repository, for dashboards."""
+    from app.embed.impact_runs import impact_runs_view
+    from app.hooks import latest_runs, run_log
+
+    settings = request.app.state.settings
+    runs = await run_in_threadpool(lambda: latest_runs(run_log(settings)))
+    return _html(impact_runs_view(runs, _base(request)), request)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.graphql.shapes import object_type
 from queries import impact as domain
 
-__all__ = ["Impact"]
+__all__ = ["Impact", "RepositoryImpact", "ImpactRun"]
 
 object_type(domain.ChangedFile, description="A cited source file changed between the two revisions.")
 object_type(domain.Occurrence, description="Occurrences of a quotation in one file.")
@@ -20,3 +20,11 @@ object_type(domain.Suspect,
 object_type(domain.ImpactSummary, description="Counts of an impact report.")
 Impact = object_type(domain.ImpactReport, name="Impact",
                      description="What moving the analysed source between two revisions does to an analysis set.")
+object_type(domain.PinnedSource, description="A source of a set whose register pins the repository, and whether it "
+                                             "was analysed (`analysed`, `missing-commit`, `unpinned`).")
+object_type(domain.RepositorySummary, description="Counts over every set pinned to a repository.")
+RepositoryImpact = object_type(domain.RepositoryImpact, name="RepositoryImpact",
+                               description="Impact on every set whose source register pins a repository, each from "
+                                           "its own pinned commit, ranked by conclusions affected.")
+ImpactRun = object_type(domain.ImpactRun, name="ImpactRun",
+                        description="One push delivery and the impact it ran (`POST /hooks/push`).")

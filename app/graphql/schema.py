@@ -38,7 +38,7 @@ from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
-from app.graphql.impact import Impact
+from app.graphql.impact import Impact, ImpactRun, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
@@ -65,7 +65,7 @@ from app.graphql.types import (
     wrap,
     wrap_all,
 )
-from app.wiring import allowed_repository
+from app.wiring import allowed_repository, repository_names
 from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
 from graph.store import SupportsSnapshot
@@ -73,7 +73,7 @@ from ingest.git import GitRepository
 from queries.documents import find_document
 from queries.read import GraphRead
 from queries.names import unknown_set
-from queries.impact import impact_of
+from queries.impact import impact_of, impact_on_repository
 from queries.traversal import records_named
 
 __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
@@ -233,6 +233,32 @@ class Query:
             allowed = allowed_repository(info.context.settings, repo)
             return impact_of(info.context.store, GitRepository(allowed), to_revision=to, from_revision=from_,
                              set_id=set, source_id=source)
+
+        return await call(run)
+
+    @strawberry.field(description="Impact on every set whose source register pins the repository `repo` (a git clone "
+                                  "on the server; matched by a remote's URL, `owner/name` or CITEGRAPH_REPO_NAMES), "
+                                  "each from its own pinned commit to `to`, ranked by conclusions affected; `set` "
+                                  "narrows it to one set.")
+    async def repository_impact(self, info: Ctx, repo: str, to: str = "HEAD",
+                                set: Optional[str] = None) -> RepositoryImpact:
+        def run():
+            settings = info.context.settings
+            repository = GitRepository(allowed_repository(settings, repo))
+            return impact_on_repository(info.context.store, repository, names=repository_names(settings, repository),
+                                        to_revision=to, set_id=set)
+
+        return await call(run)
+
+    @strawberry.field(description="Impact runs made by push hooks (`POST /hooks/push`), newest first; `repository` "
+                                  "(owner/name) narrows them to one repository.")
+    async def impact_runs(self, info: Ctx, repository: Optional[str] = None, limit: int = 50) -> list[ImpactRun]:
+        def run():
+            from app.hooks import run_log
+
+            if not 1 <= limit <= 500:
+                raise InvalidQuery(f"limit {limit} is outside 1..500")
+            return run_log(info.context.settings).runs(repository=repository, limit=limit)
 
         return await call(run)
 

@@ -20,7 +20,7 @@ from app.logs import RequestIds, log_client_error
 from app.rest.deps import StoreDep, read_version
 from app.rest.docs import mount_docs
 from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, open_reads, operation_id
-from app.rest.routes import documents, export, history, impact, records, render, search, sets, sources, writes
+from app.rest.routes import documents, export, history, hooks, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
 from app.rest.security import BodyLimit, bearer_challenge, require_read
 from app.settings import Settings, get_settings
@@ -119,6 +119,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         app.include_router(routes.router, dependencies=versioned, responses=answers)
     app.include_router(writes.router, dependencies=[Security(WRITE_BEARER)])  # each write route requires the write token itself
     app.include_router(impact.router, dependencies=reads, responses={**answers, **errors(413)})
+    app.include_router(hooks.runs_router, dependencies=reads, responses=answers)
+    app.include_router(hooks.hooks_router)  # no bearer token: the git host signs each delivery (app.hooks)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
     mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
     mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)

@@ -22,6 +22,8 @@ Git access is injected: ``queries`` never imports ``ingest``; the faces pass an
 :class:`ingest.git.GitRepository`, which satisfies :class:`SourceRepository`, and tests may pass any
 object that does.
 
+Every set pinned to one repository: :func:`impact_on_repository` (:mod:`~queries.impact.repository_wide`).
+
 Modules: :mod:`~queries.impact.repository` (what impact needs from git),
 :mod:`~queries.impact.results` (the result shapes), :mod:`~queries.impact.quotations` (matching),
 :mod:`~queries.impact.drift` (scope, changed files, quotation drift) and
@@ -51,6 +53,9 @@ from queries.impact.results import (
     Review,
     Suspect,
 )
+from queries.impact.repository_wide import (PinnedSource, RepositoryImpact, RepositorySummary, impact_on_repository,
+                                            pins, repository_identity)
+from queries.impact.runs import RUN_STATES, ImpactRun
 from queries.impact.suspects import _apply_reviews, _node_order, _suspects, reviews_of
 
 __all__ = [
@@ -71,6 +76,14 @@ __all__ = [
     "normalise_quotation",
     "impact_of",
     "reviews_of",
+    "PinnedSource",
+    "RepositorySummary",
+    "RepositoryImpact",
+    "impact_on_repository",
+    "pins",
+    "repository_identity",
+    "RUN_STATES",
+    "ImpactRun",
 ]
 
 

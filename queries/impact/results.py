@@ -155,7 +155,8 @@ class Suspect:
     ``node`` (id), ``kind`` (``statement``|``record``|``section``|``document``), ``set``,
     ``document`` (None for records), ``section`` and ``section_heading`` (innermost section of a
     statement, else None), ``text`` (statement text, section heading, document title or record ID),
-    ``line`` (None for documents and records), ``order`` (document order, 0 when none),
+    ``line`` (None for documents and records), ``file`` (the path the suspect's document was
+    ingested from, as stored; None for records), ``order`` (document order, 0 when none),
     ``conclusion`` (a statement of a synthesis member or a row of a ``Limitations`` table),
     ``depth`` (evidence steps to the trigger, 1 = cites it or quotes it directly), ``path`` (node
     ids from the suspect to the trigger), ``edges`` (edge kinds along it), ``trigger`` (the
@@ -179,6 +180,7 @@ class Suspect:
     edges: tuple[str, ...]
     trigger: str
     change: str
+    file: str | None = None
     review: Review | None = None
 
     def sort_key(self) -> tuple:

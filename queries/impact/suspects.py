@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from graph.codec import member_of, record_id_of, section_of, statement_of
+from graph.codec import member_of, member_path, record_id_of, section_of, statement_of
 from graph.errors import RevisionNotFound
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -69,7 +69,7 @@ def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Susp
             node=node_id, kind=kind, set=node.set_id or "", document=node.document_id, section=section,
             section_heading=heading, text=text, line=line, order=order,
             conclusion=conclusion, depth=why.depth, path=why.path, edges=why.edges, trigger=why.path[-1],
-            change=triggers[why.path[-1]]))
+            change=triggers[why.path[-1]], file=member_path(document) or None if document is not None else None))
     out.sort(key=Suspect.sort_key)
     return out, nodes
 

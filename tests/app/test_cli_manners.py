@@ -49,7 +49,7 @@ def test_usage_lines_name_arguments_in_capitals():
 def test_serve_help_lists_the_environment_it_reads():
     text = " ".join(runner.invoke(cli, ["serve", "--help"], env={"COLUMNS": "200"}).stdout.split())
     read_by_serve = [f"CITEGRAPH_{name.upper()}" for name in Settings.__slots__ if name != "ingest_workers"]
-    assert len(read_by_serve) == 14
+    assert len(read_by_serve) == 17
     assert [v for v in read_by_serve if v not in text] == []
     assert "CITEGRAPH_DEBUG" in text and ".env" in text
 

@@ -34,7 +34,7 @@ GQL = """query($repo: String!, $to: String!, $from: String, $set: String) {
     reviewed { ...S }
   }
 }
-fragment S on Suspect { node kind set document section sectionHeading text line order conclusion depth path edges
+fragment S on Suspect { node kind set document section sectionHeading text line file order conclusion depth path edges
                         trigger change review { id node set revision reviewer at note fingerprint } }"""
 
 
@@ -143,10 +143,14 @@ def test_bad_repository_or_revision_exits_2(built, home, tmp_path, args, message
     assert message in result.stderr and result.stdout == ""
 
 
-def test_ambiguous_set_exits_2(built, home):
-    result = cli_impact("--repo", str(built.path), "--to", "main", home=home, code=2)
-    assert "the store holds 2 analysis sets: talorys, tolaria" in result.stderr
-    assert "hint: pass --set" in result.stderr
+def test_without_set_every_pinned_set_is_checked(built, home):
+    """Without --set impact answers for every set pinning the repository (tests/app/test_impact_repository_faces.py);
+    this clone has no remote and no CITEGRAPH_REPO_NAMES entry, so none does, and the set options need --set."""
+    result = cli_impact("--repo", str(built.path), "--to", "main", home=home)
+    assert result.stdout.startswith(f"Impact of {built['c7'][:12]} on 0 pinned sources (no remote or name: set "
+                                    "CITEGRAPH_REPO_NAMES)")
+    refused = cli_impact("--repo", str(built.path), "--source", "SRC-1", home=home, code=2)
+    assert "--from, --source and --version need --set" in refused.output
 
 
 def test_bad_input_over_http(built, client, tmp_path):

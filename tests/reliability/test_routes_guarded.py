@@ -23,11 +23,13 @@ READ, WRITE = "the-read-token", "the-write-token"
 ALLOWED = {
     ("GET", "/health"): "liveness for load balancers and `serve`'s own wait: the store's kind and two totals",
     ("MOUNT", "/embed/static"): "the pages' scripts and styles and the vendored libraries: files of the package, no data",
+    ("POST", "/hooks/push"): "git hosts send no bearer token: each delivery is signed with CITEGRAPH_HOOK_SECRET "
+                             "(401 unsigned, 403 with no secret set) and answers only its own run",
 }
 """Routes open without a token, each with why."""
 
 SAMPLES = {"record_id": "RT-RTE-mcp-write", "set_id": "tolaria", "document_id": "tolaria/synthesis",
-           "source_id": "SRC-1", "path": "mcp-server/vault.js", "system": "tolaria"}
+           "source_id": "SRC-1", "path": "mcp-server/vault.js", "system": "tolaria", "run_id": "1"}
 """A value for every path parameter, naming something the seeds hold."""
 QUERIES = {"/search": "q=mcp", "/export": "format=json", "/compare": "a=tolaria&b=talorys",
            "/embed/compare": "a=tolaria", "/graphql": "query={sets{totalCount}}"}

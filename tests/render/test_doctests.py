@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "queries.demo", "queries.documents", "queries.subgraphs", "queries.dossier",
-    "render.document", "render.to_plaintext", "render.page", "render.compose", "render.writers",
+    "render.document", "render.to_plaintext", "render.page", "render.compose", "render.writers", "render.ci",
+    "queries.shapes", "queries.impact.repository_wide",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Impact route: ``POST /impact`` (issue #6), with its request and response models.
+"""Impact routes: ``POST /impact`` (issue #6) and ``POST /impact/repository`` (every set pinned to a
+repository), with their request and response models.
 
 The response body is :func:`queries.shapes.plain` of :class:`queries.impact.ImpactReport`, the
 same JSON ``citegraph impact --json`` prints; its model is built from that class
@@ -15,13 +16,14 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SettingsDep, StoreDep, in_snapshot
 from app.rest.shapes import response_model
-from app.wiring import allowed_repository
+from app.rest.openapi import errors
+from app.wiring import allowed_repository, repository_names
 from graph.store import GraphStore
 from ingest.git import GitRepository
-from queries.impact import ImpactReport, impact_of
+from queries.impact import ImpactReport, RepositoryImpact, impact_of, impact_on_repository
 from queries.shapes import plain
 
-__all__ = ["router", "ImpactIn", "ImpactOut"]
+__all__ = ["router", "ImpactIn", "ImpactOut", "RepositoryImpactIn", "RepositoryImpactOut"]
 
 router = APIRouter(tags=["impact"])
 
@@ -59,3 +61,36 @@ async def post_impact(body: ImpactIn, store: StoreDep, settings: SettingsDep) ->
     repo = await run_in_threadpool(lambda: GitRepository(allowed_repository(settings, body.repo)))
     report = await in_snapshot(store, _impact, repo, body)
     return plain(report)
+
+
+class RepositoryImpactIn(BaseModel):
+    """``POST /impact/repository`` body: the repository (a folder on the server), the revision
+    (default ``HEAD``) and optionally one set to narrow the search to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    repo: str = Field(description="Top folder of a git clone of the analysed source, on the server.")
+    to: str = Field("HEAD", description="Revision to check every pinned set against.")
+    set: Optional[str] = Field(None, description="Only this analysis set (default: every set pinning the repository).")
+
+
+RepositoryImpactOut = response_model(RepositoryImpact, "RepositoryImpactOut")
+"""``POST /impact/repository``: :class:`queries.impact.RepositoryImpact` as :func:`queries.shapes.plain`
+gives it, the same JSON ``citegraph impact --repo R --json`` (without ``--set``) prints."""
+
+
+@router.post("/impact/repository", operation_id="repositoryImpact", response_model=RepositoryImpactOut,
+             response_model_by_alias=True, responses=errors(403, 404, 422))
+async def post_repository_impact(body: RepositoryImpactIn, store: StoreDep, settings: SettingsDep) -> dict:
+    """Impact on every set whose source register pins the repository (by a remote's URL, its
+    ``owner/name`` or ``CITEGRAPH_REPO_NAMES``), each from its own pinned commit, ranked by
+    conclusions affected; sets pinned to commits the clone lacks are listed in ``unanalysed``. The
+    repository must lie under ``CITEGRAPH_REPO_ROOTS`` (else 403); an unknown revision is a 422."""
+    def open_repository() -> tuple[GitRepository, list[str]]:
+        repo = GitRepository(allowed_repository(settings, body.repo))
+        return repo, repository_names(settings, repo)
+
+    repo, names = await run_in_threadpool(open_repository)
+    result = await in_snapshot(store, lambda view: impact_on_repository(view, repo, names=names,
+                                                                        to_revision=body.to, set_id=body.set))
+    return plain(result)
