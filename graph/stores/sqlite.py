@@ -1301,7 +1301,6 @@ def _convert_format_2(conn: sqlite3.Connection) -> None:
         if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "2":
             conn.execute("COMMIT")
             return
-        conn.execute("DROP VIEW IF EXISTS edges")
         for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
             conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         for name in _FORMAT_2_INDEXES:
