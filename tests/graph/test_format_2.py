@@ -11,7 +11,6 @@ import pytest
 
 from graph.store import Direction
 from graph.stores.sqlite import _SEARCH_SCHEMA, SQLiteStore
-from graph.text import Phrase
 from queries.search import search
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical, content
