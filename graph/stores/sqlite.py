@@ -29,8 +29,8 @@ Layout (format 3)::
     set_results (set_id, name PRIMARY KEY together, stamp, result)
                                                 what a query computed from one set at the stamp
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
-    statement_search (FTS5, contentless)        statements' text, kept by triggers on nodes (search)
-    statement_search_keys (key, node_id)        the FTS5 row of each statement (stable under VACUUM)
+    statement_search (FTS5, contentless)        statements' text by ``nodes.nid``, kept by triggers on
+                                                nodes (search)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
@@ -133,36 +133,28 @@ CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind 
 _SCHEMA = (_SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
            .replace("{links}", _LINKS))
 _SEARCH_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
     "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
     """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
-  INSERT OR IGNORE INTO statement_search_keys (node_id) VALUES (new.id);
-  INSERT INTO statement_search (rowid, text)
-    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+  INSERT INTO statement_search (rowid, text) VALUES (new.nid, json_extract(new.props, '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
-  INSERT INTO statement_search (statement_search, rowid, text)
-    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys WHERE node_id = old.id;
-  DELETE FROM statement_search_keys WHERE node_id = old.id;
+  INSERT INTO statement_search (statement_search, rowid, text) VALUES ('delete', old.nid, json_extract(old.props, '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
 WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
   INSERT INTO statement_search (statement_search, rowid, text)
-    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys
-    WHERE node_id = old.id AND old.label = 'Statement';
-  DELETE FROM statement_search_keys WHERE node_id = old.id;
-  INSERT INTO statement_search_keys (node_id) SELECT new.id WHERE new.label = 'Statement';
+    SELECT 'delete', old.nid, json_extract(old.props, '$.text') WHERE old.label = 'Statement';
   INSERT INTO statement_search (rowid, text)
-    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+    SELECT new.nid, json_extract(new.props, '$.text') WHERE new.label = 'Statement';
 END""",
-    "INSERT OR IGNORE INTO statement_search_keys (node_id) SELECT id FROM nodes WHERE label = 'Statement'",
-    "INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
-    "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id",
+    "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(props, '$.text') FROM nodes "
+    "WHERE label = 'Statement'",
 )
 """The full-text index of statements (:meth:`SQLiteStore.search`), made by
 :func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``, ``categories
-'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``statement_search_keys`` and kept by triggers
+'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``nodes.nid`` (which
+``VACUUM`` keeps: an ``INTEGER PRIMARY KEY``) and kept by triggers
 in the transaction of every write that touches a statement (also a write by a citegraph that
 predates the index)."""
 
@@ -652,7 +644,7 @@ class SQLiteStore:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
                 rows = conn.execute(  # CROSS JOIN: the index first, then each hit's row (not every statement)
                     f"SELECT n.id, n.set_id, n.document_id, {fields} FROM statement_search s "
-                    "CROSS JOIN statement_search_keys k ON k.key = s.rowid CROSS JOIN nodes n ON n.id = k.node_id "
+                    "CROSS JOIN nodes n ON n.nid = s.rowid "
                     f"WHERE statement_search MATCH ? AND n.label = 'Statement' {scope}",
                     [_fts_query(phrases), *params]).fetchall()
             else:
@@ -703,8 +695,7 @@ class SQLiteStore:
             rows = conn.execute(
                 f"WITH hits AS MATERIALIZED ({hits}), "
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
-                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN statement_search_keys k ON k.key = hits.doc "
-                "CROSS JOIN nodes n ON n.id = k.node_id "
+                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN nodes n ON n.nid = hits.doc "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
                 "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
                 "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
@@ -1287,7 +1278,7 @@ _FORMAT_2_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record
 def _convert_format_2(conn: sqlite3.Connection) -> None:
     """Convert the format-2 store on ``conn`` to format 3 in one write transaction: every node keeps
     its ``rowid`` as its ``nid``, every edge its row, with its text ids as integers; the indexes,
-    the full-text index's triggers and the view ``edges`` are made anew. All or nothing: any
+    the full-text index (keyed by ``nid``) and the view ``edges`` are made anew. All or nothing: any
     failure (or a count that differs) rolls it back and leaves format 2. A second process
     converting at once waits, then finds it done. The file keeps its size until a ``VACUUM``.
 
@@ -1328,10 +1319,10 @@ def _convert_format_2(conn: sqlite3.Connection) -> None:
                                        hint="the store is left in format 2; read it with the citegraph that wrote it")
         conn.execute("DROP TABLE nodes_v2")
         conn.execute("DROP TABLE edges_v2")
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
-            for statement in _SEARCH_SCHEMA:
-                if statement.startswith("CREATE TRIGGER"):
-                    conn.execute(statement)
+        conn.execute("DROP TABLE IF EXISTS statement_search")  # keyed by statement_search_keys: made anew
+        conn.execute("DROP TABLE IF EXISTS statement_search_keys")
+        for statement in _SEARCH_SCHEMA:
+            conn.execute(statement)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
         conn.execute("COMMIT")
     except BaseException:

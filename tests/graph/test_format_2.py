@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graph.store import Direction
-from graph.stores.sqlite import _SEARCH_SCHEMA, SQLiteStore
+from graph.stores.sqlite import SQLiteStore
 from queries.search import search
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical, content
@@ -37,6 +37,37 @@ UPDATE meta SET value = '2' WHERE key = 'version';
 """Format 2's tables and indexes (as the store of 2 December 2026, b24daf8, made them), made from a
 store of format 3 with the same rows and rowids."""
 
+FORMAT_2_SEARCH = (
+    "DROP TABLE statement_search",
+    "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
+    "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
+  INSERT OR IGNORE INTO statement_search_keys (node_id) VALUES (new.id);
+  INSERT INTO statement_search (rowid, text)
+    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+END""",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
+  INSERT INTO statement_search (statement_search, rowid, text)
+    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys WHERE node_id = old.id;
+  DELETE FROM statement_search_keys WHERE node_id = old.id;
+END""",
+    """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
+WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
+  INSERT INTO statement_search (statement_search, rowid, text)
+    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys
+    WHERE node_id = old.id AND old.label = 'Statement';
+  DELETE FROM statement_search_keys WHERE node_id = old.id;
+  INSERT INTO statement_search_keys (node_id) SELECT new.id WHERE new.label = 'Statement';
+  INSERT INTO statement_search (rowid, text)
+    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+END""",
+    "INSERT OR IGNORE INTO statement_search_keys (node_id) SELECT id FROM nodes WHERE label = 'Statement'",
+    "INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
+    "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id",
+)
+"""Format 2's full-text index: its rows keyed by ``statement_search_keys`` (node id → FTS5 row)."""
+
 
 def answers(store: SQLiteStore) -> str:
     """Every node, edge and count, every set's versions and version 1, and a search."""
@@ -58,8 +89,7 @@ def format_2(tmp_path) -> tuple[Path, str]:
     expected = answers(store)
     store.close()
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.executescript("BEGIN;" + FORMAT_2 + ";".join(s for s in _SEARCH_SCHEMA if s.startswith("CREATE TRIGGER"))
-                       + ";COMMIT;")
+    conn.executescript("BEGIN;" + FORMAT_2 + ";".join(FORMAT_2_SEARCH) + ";COMMIT;")
     assert conn.execute("SELECT count(*) FROM edges").fetchone() == (354,)  # test_sqlite_store: the seeds' edges
     conn.close()
     return path, expected
@@ -81,6 +111,7 @@ def test_a_format_2_store_is_converted_once_and_answers_as_before(format_2):
     with sqlite3.connect(path) as conn:
         assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%_v2'")} == set()
         assert conn.execute("SELECT count(*) FROM links").fetchone() == (354,)
+        assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search_keys'").fetchone() is None
 
 
 def test_a_format_2_store_this_user_may_only_read_is_read_as_is(format_2, monkeypatch):
