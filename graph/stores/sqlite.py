@@ -283,7 +283,12 @@ class SQLiteStore:
                 conn.backup(copy)
                 conn.close()
                 conn = copy
-            _convert_format_2(conn)
+            if _convert_format_2(conn) and not read_only:
+                try:  # give back the pages format 2 used (once; the store is whole either way)
+                    conn.execute("VACUUM")
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.OperationalError as exc:
+                    log.warning("%s was converted to format %s but not compacted: %s", self.path, FORMAT_VERSION, exc)
             return conn
         if meta.get("version") != str(FORMAT_VERSION):
             raise StoreUnavailable(f"{self.path} is a citegraph store of format {meta.get('version')}, "
@@ -1275,12 +1280,13 @@ _FORMAT_2_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record
                      "edges_dst", "edges_owner", "edges_set")
 
 
-def _convert_format_2(conn: sqlite3.Connection) -> None:
+def _convert_format_2(conn: sqlite3.Connection) -> bool:
     """Convert the format-2 store on ``conn`` to format 3 in one write transaction: every node keeps
     its ``rowid`` as its ``nid``, every edge its row, with its text ids as integers; the indexes,
     the full-text index (keyed by ``nid``) and the view ``edges`` are made anew. All or nothing: any
     failure (or a count that differs) rolls it back and leaves format 2. A second process
-    converting at once waits, then finds it done. The file keeps its size until a ``VACUUM``.
+    converting at once waits, then finds it done (and answers False); True when this call
+    converted it. The file keeps its size until a ``VACUUM`` (which the caller runs).
 
     Raises
     ------
@@ -1291,7 +1297,7 @@ def _convert_format_2(conn: sqlite3.Connection) -> None:
     try:
         if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "2":
             conn.execute("COMMIT")
-            return
+            return False
         for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
             conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         for name in _FORMAT_2_INDEXES:
@@ -1325,6 +1331,7 @@ def _convert_format_2(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
         conn.execute("COMMIT")
+        return True
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
