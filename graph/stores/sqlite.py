@@ -9,11 +9,18 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 2)::
+Layout (format 3)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
-    nodes  (id UNIQUE, label, set_id, document_id, props JSON)
-    edges  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
+    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props JSON)
+    names  (ref INTEGER PRIMARY KEY, name UNIQUE)
+                                                the set ids, document ids and owners edges name,
+                                                each once (kept when unused: a few per document)
+    links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
+                                                the edges: ``src``/``dst`` are ``nodes.nid``,
+                                                ``owner``, ``document_id``, ``set_id`` are ``names.ref``
+    edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as text; rowid)
+                                                the edges as format 2 stored them, for reading by hand
     scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
@@ -22,11 +29,16 @@ Layout (format 2)::
     set_results (set_id, name PRIMARY KEY together, stamp, result)
                                                 what a query computed from one set at the stamp
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
-    statement_search (FTS5, contentless)        statements' text, kept by triggers on nodes (search)
-    statement_search_keys (key, node_id)        the FTS5 row of each statement (stable under VACUUM)
+    statement_search (FTS5, contentless)        statements' text by ``nodes.nid``, kept by triggers on
+                                                nodes (search)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
-this module only executes them in SQL. A store of format 2 written before versions were kept gets
+this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
+edge row and its three indexes hold small integers (format 2 held the 30–60 byte ids in each, 41 %
+of the file). A store of format 2 is converted on its first opening by a process that may write it,
+in one transaction (all or nothing, :func:`_convert_format_2`); one this user may only read is
+converted into memory each time it is opened, and the file is left as it is.
+A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
 writing does not, so a kept result is only read while its stamp is the set's version).
@@ -65,8 +77,9 @@ STORE_FILE = "citegraph.sqlite"
 FORMAT = "citegraph-embedded"
 """``meta.format`` of a citegraph store; a database without it is refused, never written."""
 
-FORMAT_VERSION = 2
-"""``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`)."""
+FORMAT_VERSION = 3
+"""``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
+text ids in the edge rows (converted on opening, :func:`_convert_format_2`)."""
 
 BUSY_TIMEOUT_S = 600.0
 """How long a writer waits for another process's write to finish before giving up."""
@@ -82,18 +95,14 @@ _SCHEMA = f"""
 BEGIN IMMEDIATE;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS nodes (
-  id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT, props TEXT NOT NULL);
+  nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT,
+  props TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS nodes_set ON nodes (set_id, label);
 CREATE INDEX IF NOT EXISTS nodes_label ON nodes (label);
 CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
 CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';
-CREATE TABLE IF NOT EXISTS edges (
-  src TEXT NOT NULL, kind TEXT NOT NULL, dst TEXT NOT NULL, owner TEXT NOT NULL, seq INTEGER NOT NULL,
-  document_id TEXT, set_id TEXT, props TEXT NOT NULL, UNIQUE (src, kind, dst, owner, seq));
-CREATE INDEX IF NOT EXISTS edges_dst ON edges (dst, set_id);
-CREATE INDEX IF NOT EXISTS edges_owner ON edges (owner);
-CREATE INDEX IF NOT EXISTS edges_set ON edges (set_id, kind);
+{{links}}
 CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
@@ -109,47 +118,61 @@ _VERSIONS_TABLE = """CREATE TABLE IF NOT EXISTS versions (
 _RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS set_results (
   set_id TEXT NOT NULL, name TEXT NOT NULL, stamp INTEGER NOT NULL, result BLOB NOT NULL,
   PRIMARY KEY (set_id, name)) WITHOUT ROWID;"""
-_SCHEMA = _SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
+_LINKS = """CREATE TABLE IF NOT EXISTS names (ref INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS links (
+  src INTEGER NOT NULL, kind TEXT NOT NULL, dst INTEGER NOT NULL, owner INTEGER NOT NULL, seq INTEGER NOT NULL,
+  document_id INTEGER, set_id INTEGER, props TEXT NOT NULL, UNIQUE (src, kind, dst, owner, seq));
+CREATE INDEX IF NOT EXISTS links_dst ON links (dst, set_id);
+CREATE INDEX IF NOT EXISTS links_owner ON links (owner);
+CREATE INDEX IF NOT EXISTS links_set ON links (set_id, kind);
+CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind AS kind, d.id AS dst,
+  o.name AS owner, l.seq AS seq, dn.name AS document_id, sn.name AS set_id, l.props AS props
+  FROM links l JOIN nodes s ON s.nid = l.src JOIN nodes d ON d.nid = l.dst JOIN names o ON o.ref = l.owner
+  LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id;"""
+"""The edges of format 3: integers into ``nodes`` and ``names``; the view ``edges`` reads them as text."""
+_SCHEMA = (_SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
+           .replace("{links}", _LINKS))
 _SEARCH_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS statement_search_keys (key INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
     "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
     """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
-  INSERT OR IGNORE INTO statement_search_keys (node_id) VALUES (new.id);
-  INSERT INTO statement_search (rowid, text)
-    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+  INSERT INTO statement_search (rowid, text) VALUES (new.nid, json_extract(new.props, '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
-  INSERT INTO statement_search (statement_search, rowid, text)
-    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys WHERE node_id = old.id;
-  DELETE FROM statement_search_keys WHERE node_id = old.id;
+  INSERT INTO statement_search (statement_search, rowid, text) VALUES ('delete', old.nid, json_extract(old.props, '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
 WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
   INSERT INTO statement_search (statement_search, rowid, text)
-    SELECT 'delete', key, json_extract(old.props, '$.text') FROM statement_search_keys
-    WHERE node_id = old.id AND old.label = 'Statement';
-  DELETE FROM statement_search_keys WHERE node_id = old.id;
-  INSERT INTO statement_search_keys (node_id) SELECT new.id WHERE new.label = 'Statement';
+    SELECT 'delete', old.nid, json_extract(old.props, '$.text') WHERE old.label = 'Statement';
   INSERT INTO statement_search (rowid, text)
-    SELECT key, json_extract(new.props, '$.text') FROM statement_search_keys WHERE node_id = new.id;
+    SELECT new.nid, json_extract(new.props, '$.text') WHERE new.label = 'Statement';
 END""",
-    "INSERT OR IGNORE INTO statement_search_keys (node_id) SELECT id FROM nodes WHERE label = 'Statement'",
-    "INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
-    "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id",
+    "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(props, '$.text') FROM nodes "
+    "WHERE label = 'Statement'",
 )
 """The full-text index of statements (:meth:`SQLiteStore.search`), made by
 :func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``, ``categories
-'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``statement_search_keys`` and kept by triggers
+'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``nodes.nid`` (which
+``VACUUM`` keeps: an ``INTEGER PRIMARY KEY``) and kept by triggers
 in the transaction of every write that touches a statement (also a write by a citegraph that
 predates the index)."""
 
 _LABELS = {str(label): label for label in Label}
 _KINDS = {str(kind): kind for kind in EdgeKind}
 _NODE_COLUMNS = "id, label, set_id, document_id, props"
-_EDGE_COLUMNS = "src, kind, dst, seq, document_id, set_id, props"
+_EDGE_ROWS = ("SELECT s.id, l.kind, d.id, l.seq, dn.name, sn.name, l.props FROM links l "
+              "JOIN nodes s ON s.nid = l.src JOIN nodes d ON d.nid = l.dst "
+              "LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id")
+"""Edges as :func:`_edges` reads them, from ``links l`` (conditions go on ``l``'s integer columns)."""
 _IDS = "(SELECT value FROM json_each(?))"
 """A list parameter: ``x IN {_IDS}`` with one JSON array bound, whatever its length."""
+_NIDS = f"(SELECT nid FROM nodes WHERE id IN {_IDS})"
+"""The same list of node ids as ``nodes.nid`` (what ``links.src`` / ``links.dst`` hold)."""
+_REFS = f"(SELECT ref FROM names WHERE name IN {_IDS})"
+"""The same list of set ids, document ids or owners as ``names.ref``."""
+_NID = "(SELECT nid FROM nodes WHERE id = ?)"
+_REF = "(SELECT ref FROM names WHERE name = ?)"
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -240,19 +263,37 @@ class SQLiteStore:
                     _set_wal(conn)
                 conn.executescript(_SCHEMA)  # one transaction; a second process creating it too changes nothing
             elif tables:
-                self._check_format(conn, tables)
+                conn = self._check_format(conn, tables, read_only=uri)
             if create:
                 _ensure_search_index(conn)
         return conn
 
-    def _check_format(self, conn: sqlite3.Connection, tables: set[str]) -> None:
+    def _check_format(self, conn: sqlite3.Connection, tables: set[str], *, read_only: bool) -> sqlite3.Connection:
+        """``conn`` when it opened a store of this format; for one of format 2, the connection to
+        it converted (:func:`_convert_format_2`): the file itself when this user may write it, else
+        a copy in memory (the file is left as it is)."""
         meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         if meta.get("format") != FORMAT:
             raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
                                    hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
+        if meta.get("version") == "2":
+            if read_only:
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                self._connections.append(copy)
+                conn.backup(copy)
+                conn.close()
+                conn = copy
+            if _convert_format_2(conn) and not read_only:
+                try:  # give back the pages format 2 used (once; the store is whole either way)
+                    conn.execute("VACUUM")
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.OperationalError as exc:
+                    log.warning("%s was converted to format %s but not compacted: %s", self.path, FORMAT_VERSION, exc)
+            return conn
         if meta.get("version") != str(FORMAT_VERSION):
             raise StoreUnavailable(f"{self.path} is a citegraph store of format {meta.get('version')}, "
                                    f"not {FORMAT_VERSION}", hint="use the citegraph version that wrote it")
+        return conn
 
     def _connection(self, *, create: bool = False) -> sqlite3.Connection | None:
         """This thread's connection to the file (``None`` when there is no store yet, or an empty
@@ -524,7 +565,7 @@ class SQLiteStore:
             return out
         end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
-            for e in _edges(conn, f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {where}", params):
+            for e in _edges(conn, f"{_EDGE_ROWS} WHERE {where}", params):
                 out[e.src if direction == Direction.OUT else e.dst].append(e)
         for found in out.values():
             found.sort(key=Edge.sort_key)
@@ -539,7 +580,8 @@ class SQLiteStore:
             return out
         end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
-            out.update(conn.execute(f"SELECT {end}, count(*) FROM edges WHERE {where} GROUP BY {end}", params))
+            out.update(conn.execute(f"SELECT x.id, count(*) FROM links l JOIN nodes x ON x.nid = l.{end} "
+                                    f"WHERE {where} GROUP BY x.id", params))
         return out
 
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
@@ -573,7 +615,8 @@ class SQLiteStore:
         seen, frontier, found, graphs = set(starts), sorted(starts), [], {}
         while frontier:
             scopes = {row[0] or "" for row in conn.execute(
-                f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", (_dumps(frontier),))}
+                "SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE dst IN "
+                f"{_NIDS}) l LEFT JOIN names sn ON sn.ref = l.set_id", (_dumps(frontier),))}
             graphs.update(self._set_graphs(conn, scopes - graphs.keys(), keep=graphs.keys() | scopes))
             reached = []
             for dst in frontier:
@@ -606,7 +649,7 @@ class SQLiteStore:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
                 rows = conn.execute(  # CROSS JOIN: the index first, then each hit's row (not every statement)
                     f"SELECT n.id, n.set_id, n.document_id, {fields} FROM statement_search s "
-                    "CROSS JOIN statement_search_keys k ON k.key = s.rowid CROSS JOIN nodes n ON n.id = k.node_id "
+                    "CROSS JOIN nodes n ON n.nid = s.rowid "
                     f"WHERE statement_search MATCH ? AND n.label = 'Statement' {scope}",
                     [_fts_query(phrases), *params]).fetchall()
             else:
@@ -657,8 +700,7 @@ class SQLiteStore:
             rows = conn.execute(
                 f"WITH hits AS MATERIALIZED ({hits}), "
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
-                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN statement_search_keys k ON k.key = hits.doc "
-                "CROSS JOIN nodes n ON n.id = k.node_id "
+                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN nodes n ON n.nid = hits.doc "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
                 "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
                 "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
@@ -686,7 +728,7 @@ class SQLiteStore:
                     self._graphs.move_to_end(key)
                     out[scope] = cached[1]
                     continue
-            sql = f"SELECT {_EDGE_COLUMNS} FROM edges WHERE " + ("set_id = ?" if scope else "set_id IS NULL")
+            sql = f"{_EDGE_ROWS} WHERE " + (f"l.set_id = {_REF}" if scope else "l.set_id IS NULL")
             graph = SetEdges(_edges(conn, sql, (scope,) if scope else ()))
             out[scope] = graph
             if cacheable:
@@ -725,7 +767,7 @@ class SQLiteStore:
             _put_nodes(conn, [writes.merged_shared(stored.get(n.id), n) for n in shared])
             _put_nodes(conn, [n for d in batch.documents for n in (d.document, *d.nodes)])
             _put_edges(conn, [e for d in batch.documents for e in d.edges])
-            conn.execute("DELETE FROM edges WHERE owner = ?", (f"set:{batch.set_id}",))
+            conn.execute(f"DELETE FROM links WHERE owner = {_REF}", (f"set:{batch.set_id}",))
             _put_edges(conn, list(batch.derived))
             touched |= _collect_orphans(conn, [batch.set_id])
             touched |= {n.set_id or "" for n in (*shared, *(d.document for d in batch.documents))}
@@ -995,11 +1037,11 @@ def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value
 
 def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list]:
     """``(end, where, params)``: the edges leaving (``src``) or entering (``dst``) ``ids``, of
-    ``kinds`` when given, as an SQL condition over the edge table's indexes."""
+    ``kinds`` when given, as an SQL condition on ``links l`` over its indexes."""
     end = "src" if direction == Direction.OUT else "dst"
-    where, params = f"{end} IN {_IDS}", [_dumps(ids)]
+    where, params = f"l.{end} IN {_NIDS}", [_dumps(ids)]
     if kinds is not None:
-        where += f" AND kind IN {_IDS}"
+        where += f" AND l.kind IN {_IDS}"
         params.append(_dumps(sorted(map(str, kinds))))
     return end, where, params
 
@@ -1039,13 +1081,22 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     if not edges:
         return
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
-    known = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ends),))}
-    writes.check_edge_ends(edges, known)
+    nid = dict(conn.execute(f"SELECT id, nid FROM nodes WHERE id IN {_IDS}", (_dumps(ends),)))
+    writes.check_edge_ends(edges, nid.keys())
+    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)} - {None})
+    ref[None] = None
     conn.executemany(
-        "INSERT OR REPLACE INTO edges (src, kind, dst, owner, seq, document_id, set_id, props) "
+        "INSERT OR REPLACE INTO links (src, kind, dst, owner, seq, document_id, set_id, props) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ((e.src, e.kind.value, e.dst, writes.edge_owner(e), e.seq, e.document_id, e.set_id, _dumps(dict(e.props)))
-         for e in edges))
+        ((nid[e.src], e.kind.value, nid[e.dst], ref[writes.edge_owner(e)], e.seq, ref[e.document_id], ref[e.set_id],
+          _dumps(dict(e.props))) for e in edges))
+
+
+def _refs(conn: sqlite3.Connection, names: Collection[str]) -> dict[str | None, int | None]:
+    """``names.ref`` of each name, each added to ``names`` when new."""
+    param = (_dumps(sorted(names)),)
+    conn.execute("INSERT OR IGNORE INTO names (name) SELECT value FROM json_each(?)", param)
+    return dict(conn.execute(f"SELECT name, ref FROM names WHERE name IN {_IDS}", param))
 
 
 def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
@@ -1054,9 +1105,11 @@ def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
         return set()
     param = (_dumps(ids),)
     touched = {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM nodes WHERE id IN {_IDS}", param)}
-    touched |= {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM edges WHERE dst IN {_IDS}", param)}
-    conn.execute(f"DELETE FROM edges WHERE src IN {_IDS}", param)
-    conn.execute(f"DELETE FROM edges WHERE dst IN {_IDS}", param)
+    touched |= {row[0] or "" for row in conn.execute(
+        f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE dst IN {_NIDS}) l "
+        "LEFT JOIN names sn ON sn.ref = l.set_id", param)}
+    conn.execute(f"DELETE FROM links WHERE src IN {_NIDS}", param)
+    conn.execute(f"DELETE FROM links WHERE dst IN {_NIDS}", param)
     conn.execute(f"DELETE FROM nodes WHERE id IN {_IDS}", param)
     return touched
 
@@ -1071,8 +1124,10 @@ def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[
         f"SELECT id FROM nodes WHERE document_id IN {_IDS} UNION SELECT id FROM nodes WHERE id IN {_IDS}",
         param * 2)]
     touched = _detach_delete(conn, owned)
-    touched |= {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM edges WHERE owner IN {_IDS}", param)}
-    conn.execute(f"DELETE FROM edges WHERE owner IN {_IDS}", param)
+    touched |= {row[0] or "" for row in conn.execute(
+        f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE owner IN {_REFS}) l "
+        "LEFT JOIN names sn ON sn.ref = l.set_id", param)}
+    conn.execute(f"DELETE FROM links WHERE owner IN {_REFS}", param)
     return touched
 
 
@@ -1084,19 +1139,22 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
         orphans = [row[0] for row in conn.execute(f"""
             SELECT n.id FROM nodes n
             WHERE n.set_id = ? AND n.document_id IS NULL AND n.label IN ({collectable})
-              AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id AND coalesce(e.document_id, '') <> '')
-              AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id AND coalesce(e.document_id, '') <> '')""",
+              AND NOT EXISTS (SELECT 1 FROM links e WHERE e.src = n.nid AND e.document_id IS NOT NULL
+                              AND e.document_id IS NOT (SELECT ref FROM names WHERE name = ''))
+              AND NOT EXISTS (SELECT 1 FROM links e WHERE e.dst = n.nid AND e.document_id IS NOT NULL
+                              AND e.document_id IS NOT (SELECT ref FROM names WHERE name = ''))""",
             (set_id,))]
         touched |= _detach_delete(conn, orphans)
         has_documents = conn.execute(
-            "SELECT 1 FROM edges e JOIN nodes d ON d.id = e.dst WHERE e.src = ? AND d.label = 'Document' LIMIT 1",
+            f"SELECT 1 FROM links e JOIN nodes d ON d.nid = e.dst WHERE e.src = {_NID} AND d.label = 'Document' LIMIT 1",
             (set_id,)).fetchone()
         if has_documents or not conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
             continue
-        parents = [row[0] for row in conn.execute("SELECT DISTINCT src FROM edges WHERE dst = ?", (set_id,))]
+        parents = [row[0] for row in conn.execute(
+            f"SELECT DISTINCT s.id FROM links l JOIN nodes s ON s.nid = l.src WHERE l.dst = {_NID}", (set_id,))]
         touched |= _detach_delete(conn, [set_id])
         touched |= _detach_delete(conn, [p for p in parents
-                                         if not conn.execute("SELECT 1 FROM edges WHERE src = ? LIMIT 1", (p,)).fetchone()])
+                                         if not conn.execute(f"SELECT 1 FROM links WHERE src = {_NID} LIMIT 1", (p,)).fetchone()])
     return touched
 
 
@@ -1114,6 +1172,8 @@ _NODE_TEXT = ("""'{"id":'||json_quote(id)||',"label":'||json_quote(label)||',"se
 _EDGE_TEXT = ("""'{"kind":'||json_quote(kind)||',"src":'||json_quote(src)||',"dst":'||json_quote(dst)||"""
               """',"seq":'||seq||',"document_id":'||json_quote(document_id)||',"set_id":'||json_quote(set_id)||"""
               """',"props":'||props||'}'""")
+_EDGE_ROWS_NAMED = ("SELECT s.id AS src, l.kind AS kind, d.id AS dst, l.seq AS seq, dn.name AS document_id, "
+                    "sn.name AS set_id, l.props AS props" + _EDGE_ROWS[_EDGE_ROWS.index(" FROM links"):])
 """A node's / an edge's JSON built by SQLite from its stored props text, as
 :func:`graph.versions.node_text` / :func:`graph.versions.edge_text` build it."""
 
@@ -1127,12 +1187,12 @@ def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
     if not any(row[0] == set_id for row in nodes):
         return None
     systems = [row[0] for row in conn.execute(
-        "SELECT DISTINCT src FROM edges WHERE dst = ? AND set_id = ? AND kind = 'CONTAINS' AND document_id IS NULL",
-        (set_id, set_id))]
+        f"SELECT DISTINCT s.id FROM links l JOIN nodes s ON s.nid = l.src WHERE l.dst = {_NID} AND l.set_id = {_REF} "
+        "AND l.kind = 'CONTAINS' AND l.document_id IS NULL", (set_id, set_id))]
     if systems:
         nodes += conn.execute(f"SELECT {columns} FROM nodes WHERE id IN {_IDS}", (_dumps(systems),)).fetchall()
     nodes.sort()
-    edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM edges WHERE set_id = ? "
+    edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM ({_EDGE_ROWS_NAMED} WHERE l.set_id = {_REF}) "
                          "ORDER BY src, kind, dst, seq", (set_id,)).fetchall()
     return versions.encode_texts(set_id, nodes, edges)
 
@@ -1145,11 +1205,12 @@ def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
     conn.execute("UPDATE meta SET value = ? WHERE key = 'generation'", (str(generation),))
     for scope in sorted(scopes):
         where, params = ("set_id = ?", (scope,)) if scope else ("set_id IS NULL", ())
+        link_where = f"set_id = {_REF}" if scope else "set_id IS NULL"
         before = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
         conn.execute("DELETE FROM counts WHERE scope = ?", (scope,))
         conn.execute(f"INSERT INTO counts SELECT ?, label, count(*) FROM nodes WHERE {where} GROUP BY label",
                      (scope, *params))
-        conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM edges WHERE {where} GROUP BY kind",
+        conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM links WHERE {link_where} GROUP BY kind",
                      (scope, *params))
         after = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
         conn.executemany("INSERT INTO totals VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n",
@@ -1209,6 +1270,68 @@ def _ensure_search_index(conn: sqlite3.Connection) -> None:
             for statement in _SEARCH_SCHEMA:  # tables, triggers, then the statements already stored
                 conn.execute(statement)
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+_FORMAT_2_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path",
+                     "edges_dst", "edges_owner", "edges_set")
+
+
+def _convert_format_2(conn: sqlite3.Connection) -> bool:
+    """Convert the format-2 store on ``conn`` to format 3 in one write transaction: every node keeps
+    its ``rowid`` as its ``nid``, every edge its row, with its text ids as integers; the indexes,
+    the full-text index (keyed by ``nid``) and the view ``edges`` are made anew. All or nothing: any
+    failure (or a count that differs) rolls it back and leaves format 2. A second process
+    converting at once waits, then finds it done (and answers False); True when this call
+    converted it. The file keeps its size until a ``VACUUM`` (which the caller runs).
+
+    Raises
+    ------
+    StoreUnavailable
+        An edge names a node, owner or set that the conversion could not map (nothing changes).
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "2":
+            conn.execute("COMMIT")
+            return False
+        for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for name in _FORMAT_2_INDEXES:
+            conn.execute(f"DROP INDEX IF EXISTS {name}")
+        conn.execute("ALTER TABLE nodes RENAME TO nodes_v2")
+        conn.execute("ALTER TABLE edges RENAME TO edges_v2")
+        body = _SCHEMA.split("BEGIN IMMEDIATE;", 1)[1].rsplit("COMMIT;", 1)[0]
+        for statement in body.split(";\n"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("INSERT INTO nodes (nid, id, label, set_id, document_id, props) "
+                     "SELECT rowid, id, label, set_id, document_id, props FROM nodes_v2")
+        conn.execute("INSERT OR IGNORE INTO names (name) SELECT owner FROM edges_v2 "
+                     "UNION SELECT document_id FROM edges_v2 WHERE document_id IS NOT NULL "
+                     "UNION SELECT set_id FROM edges_v2 WHERE set_id IS NOT NULL")
+        conn.execute(
+            "INSERT INTO links (rowid, src, kind, dst, owner, seq, document_id, set_id, props) "
+            "SELECT e.rowid, s.nid, e.kind, d.nid, o.ref, e.seq, dn.ref, sn.ref, e.props FROM edges_v2 e "
+            "JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst JOIN names o ON o.name = e.owner "
+            "LEFT JOIN names dn ON dn.name = e.document_id LEFT JOIN names sn ON sn.name = e.set_id ORDER BY e.rowid")
+        for old, new in (("nodes_v2", "nodes"), ("edges_v2", "links")):
+            (was,), (now,) = conn.execute(f"SELECT count(*) FROM {old}"), conn.execute(f"SELECT count(*) FROM {new}")
+            if was != now:
+                raise StoreUnavailable(f"cannot convert the store of format 2: {was} rows in {old} became {now}",
+                                       hint="the store is left in format 2; read it with the citegraph that wrote it")
+        conn.execute("DROP TABLE nodes_v2")
+        conn.execute("DROP TABLE edges_v2")
+        conn.execute("DROP TABLE IF EXISTS statement_search")  # keyed by statement_search_keys: made anew
+        conn.execute("DROP TABLE IF EXISTS statement_search_keys")
+        for statement in _SEARCH_SCHEMA:
+            conn.execute(statement)
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
+        conn.execute("COMMIT")
+        return True
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")

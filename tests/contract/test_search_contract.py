@@ -103,11 +103,10 @@ def test_embedded_index_survives_vacuum_and_is_made_for_an_older_store(tmp_path)
     store.write_set(batch())
     store.close()
     conn = sqlite3.connect(path)
-    conn.execute("VACUUM")  # may renumber the rowids of nodes; the index is keyed apart
+    conn.execute("VACUUM")  # keeps nodes.nid (an INTEGER PRIMARY KEY), which keys the index
     for trigger in ("insert", "delete", "update"):
         conn.execute(f"DROP TRIGGER statement_search_{trigger}")
     conn.execute("DROP TABLE statement_search")  # as a store written before the index existed
-    conn.execute("DROP TABLE statement_search_keys")
     conn.commit()
     conn.close()
     reopened = SQLiteStore(path)
@@ -212,8 +211,8 @@ def test_embedded_ranked_search_declines_an_index_without_positions(tmp_path):
     sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()[0]
     conn.execute("DROP TABLE statement_search")
     conn.execute(sql.replace("content=''", "content='', detail=column"))
-    conn.execute("INSERT INTO statement_search (rowid, text) SELECT k.key, json_extract(n.props, '$.text') "
-                 "FROM statement_search_keys k JOIN nodes n ON n.id = k.node_id")
+    conn.execute("INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(props, '$.text') "
+                 "FROM nodes WHERE label = 'Statement'")
     conn.commit()
     conn.close()
     reopened = SQLiteStore(path)
