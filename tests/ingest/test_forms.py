@@ -396,3 +396,31 @@ def test_a_mixed_kind_en_dash_range_cites_its_ends_with_a_warning(store):
     assert findings(store, "record-range") == [
         (10, "record range 'RTE-1–OBJ-3' cannot be expanded exactly (its ends differ in analyst or kind): "
              "only its ends are cited")]
+
+
+# -- fresh-user B5: a G0 route table's Status column states the route's status ---------------------
+
+
+def test_a_status_column_states_the_status_of_the_route_its_row_declares(store):
+    from ingest.parsers.plaintext import parse_plaintext
+    from ingest.pipeline import ingest_paths
+    from queries.documents import document_tree
+    from render.to_plaintext import plaintext_of
+    from tests.ingest.test_knowledge_base import G0, G0_RUN
+
+    ingest_paths(store, [G0])
+    # result.md 21 `| ID | Route | Status |`, 23 `| RTE-01 | Task loop writes a summary through `CMP-02` | wired |`
+    row = store.get_nodes([f"{G0_RUN}/result#L23"])[f"{G0_RUN}/result#L23"]
+    assert row.get("statuses") == [["Status", "wired"]]
+    assert [f for f in check(store, set_id=G0_RUN).findings if f.code.startswith("status")] == []
+    text = plaintext_of(document_tree(store, f"{G0_RUN}/result"))
+    (plain,) = [b for b in parse_plaintext(text.encode(), "result.txt").blocks if b.extra.get("declares") == "RTE-01"]
+    assert plain.extra["statuses"] == [["Status", "wired"]]
+
+
+def test_a_status_column_outside_the_vocabulary_is_refused(store):
+    stored(store, "\n## Routes\n\n| ID | Route | Status |\n|---|---|---|\n| RTE-01 | Loop | planned |\n")
+    assert findings(store, "status-value") == [
+        (12, "RTE-01: Status 'planned' is not one of absent, afforded, causally supported, claimed, "
+             "inapplicable, observed, uninspected, wired")]
+    assert findings(store, "status-missing") == []

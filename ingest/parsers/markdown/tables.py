@@ -17,7 +17,7 @@ from ingest.citations import extract_citations, split_cell_citations
 from ingest.parsers.markdown.builder import MD, Builder, Context, closing, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, render_inline, shift, with_links
 from ingest.parsers.plaintext import citation_columns
-from ingest.statements import register_pin
+from ingest.statements import register_pin, row_statuses
 
 __all__ = ["escaped_split", "library_escaped_split", "parse_table", "table_fragment"]
 
@@ -180,6 +180,9 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         b.emit_at("heading", row_first, start, start, text=declared, level=4, section_kind="declaration",
                   extra=heading)
         extra["declares"] = declared
-    statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
+    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
     if declared is not None:
         ctx.declaration = None
+        column = row_statuses(header_cells, plain)  # a `Status` column (G0 route tables)
+        if column:
+            block.extra["statuses"] = column + block.extra.get("statuses", [])
