@@ -17,7 +17,10 @@ win, and the rule here says so:
   Fragility Grid-01 489, AIDE2-01 326, Napkin-02 752-754, Supermemory-01 1179, Mem0-01 877);
 - a kind section's opening sentence states every record's status (:data:`KIND_STATUSES`;
   AIDE2-01 161), and status labels hold slashes and qualifiers (:data:`STATUS_LABEL`);
-- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`);
+- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`); an en dash
+  never does: ``RTE-1–OBJ-3`` is a range that cites only its ends, with a warning;
+- a numbered ID may open a compound modifier, ``RTE-1-generated OBJ-1`` (mem0-01 615), and cites
+  its record (:data:`RECORD_ID`);
 - an attribution may pin a capture's digest, `` @ `sha256:…` `` (:data:`ATTRIBUTION`; AIDE2-01 140);
 - a citation token of slash-joined IDs, a dotted identifier or a host name is no file
   (:func:`classify_token`, :data:`~domain.vocabulary.FILE_EXTENSIONS`).
@@ -25,6 +28,21 @@ win, and the rule here says so:
 The parsers add the structural forms (annotations under ``### Annotations of …``, ledger headings
 citing their records, an inline declaration ending at a paragraph opening with another ID), and
 :mod:`ingest.accounting` reports any record ID that none of the forms accounts for.
+
+Forms a fresh user's documents showed (their report's B1, B2, B5, A6), decided against the real
+corpus, where none of them occurs:
+
+- G0 proposal IDs ``MEM-1``, ``EPI-2`` (GRAMMAR §0 lists "proposals ``MEM-1``/``EPI-1``") are record
+  IDs of kind :data:`PROPOSAL_KIND`; ``EPI-M1`` (GRAMMAR §1.2) stays no record ID;
+- the accounting looks for record-ID *shapes* (:data:`RECORD_ID_SHAPE`: any case, ``_``, Unicode
+  hyphens and their HTML entities, letter suffixes ``RTE-2a``, digit-dot subsections ``RTE-2.1``,
+  shorthand lists ``OBJ-1,2,3`` / ``RTE-1&2``), and reports each one no rule reads;
+- ``RTE-2.1`` is no citation of ``RTE-2``: no real document writes ``ID.n``, so it is reported, not
+  read; the shorthand lists are reported too (their first ID, spelled out, is still cited): no real
+  document writes them, and "OBJ-1,2" is ambiguous beside prose such as "OBJ-1, 2 files";
+- IDs in an inline HTML comment or a URL are ignored occurrences (:data:`IGNORED_IN_PROSE`);
+- a declaring table's ``Status`` column states its row's route status (``| RTE-01 | … | wired |``,
+  GRAMMAR §0's route tables; ``ingest.statements.row_statuses``).
 Where the real knowledge base goes beyond GRAMMAR (the documents win):
 
 - A member is known by its frontmatter and path (:func:`member_type_of`), not by ``type:`` alone.
