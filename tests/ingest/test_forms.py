@@ -354,6 +354,9 @@ def test_subsection_numbers_and_shorthand_lists_cite_nothing_they_do_not_name():
     assert cited == ["OBJ-1", "RTE-1", "RTE-2"]  # the last RTE-2 only: `RTE-2.1` is no citation of it
     assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == [
         "RTE-2.1", "RTE-2.2", "OBJ-1,2,3", "RTE-1&2"]
+    # plain text keeps an entity no Markdown parser decoded; a mismatch marker is no record ID shape
+    text = "Escaped RTE&#8209;2 and RTE&#x2011;3 beside EPI-M1."
+    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == ["RTE&#8209;2", "RTE&#x2011;3"]
 
 
 def test_ids_in_an_html_comment_or_a_url_are_ignored_occurrences():
