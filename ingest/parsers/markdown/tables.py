@@ -148,7 +148,8 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
     """One body row of file lines ``[row_first, row_stop)``: its citations, a register pin, and
     for a declaring table the declaration of the record in its first cell (a zero-width
     ``declaration`` heading, ``heading_form`` ``row``, before the row: the row is its body and the
-    declaring cell no citation of it)."""
+    declaring cell no citation of it), whose ``Status`` column states its status
+    (:func:`~ingest.statements.row_statuses`)."""
     cite_cols = citation_columns(ctx.h2, header_cells) if table == "limitations" else {
         n for n, h in enumerate(header_cells) if "record citations" in h.lower()}
     text, placed = _row(cells)
