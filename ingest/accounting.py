@@ -42,9 +42,22 @@ import re
 
 from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation
+from domain.vocabulary import ANALYSTS, KINDS
 
-_SHAPE_MARK = re.compile(r"(?i)(?:CMP|OBJ|RTE|CLM|ABS|BAP|MEM|EPI)[-_\u2010-\u2015\u2212&]")
-"""Every :data:`~domain.grammar.RECORD_ID_SHAPE` token holds a match: most blocks skip the scan."""
+_ASCII_MARKS = tuple(f"{lead.lower()}{sep}" for lead in (*KINDS, *ANALYSTS[1:]) for sep in "-_&")
+_UNICODE_HYPHEN = re.compile("[\u2010-\u2015\u2212]")
+
+
+def _may_hold_shape(text: str) -> bool:
+    """Whether ``text`` may hold a :data:`~domain.grammar.RECORD_ID_SHAPE` token: a kind (or
+    ``mem``/``epi``) followed by ``-``, ``_`` or ``&`` in any case, or a Unicode hyphen; substring
+    tests, so most blocks skip the scan (a case-blind pattern search would cost more than it).
+
+    >>> _may_hold_shape("Rte_5"), _may_hold_shape("CMP\u20112"), _may_hold_shape("memory notes")
+    (True, True, False)
+    """
+    low = text.lower()
+    return any(mark in low for mark in _ASCII_MARKS) or _UNICODE_HYPHEN.search(text) is not None
 
 __all__ = ["IGNORED_KINDS", "unaccounted_ids"]
 
@@ -81,7 +94,7 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     >>> unaccounted_ids("paragraph", text, extract_citations(text), {})
     ['RTE-2a', 'RTE-2.1', 'OBJ-1,2,3']
     """
-    if kind in IGNORED_KINDS or not text or not _SHAPE_MARK.search(text):
+    if kind in IGNORED_KINDS or not text or not _may_hold_shape(text):
         return []
     matches = list(RECORD_ID_SHAPE.finditer(text))
     if not matches:
