@@ -757,6 +757,7 @@ def record_id_from_anchor(anchor: str) -> str | None:
 
 
 _NUMERIC_ANCHOR = re.compile(r"^(?:(rt|mem|epi)-)?(cmp|obj|rte|clm|abs|bap)-(\d+)(?:-|$)")
+_PROPOSAL_ANCHOR = re.compile(r"^(mem|epi)-(\d+)(?:-|$)")
 
 
 def anchor_record(anchor: str) -> str | None:
@@ -775,12 +776,17 @@ def anchor_record(anchor: str) -> str | None:
     ('RT-RTE-cumulative-update', 'RT-RTE-mcp-write')
     >>> anchor_record("rte-2"), anchor_record("limitations")
     ('RTE-2', None)
+    >>> anchor_record("mem-1"), anchor_record("epi-2--dropped-proposal")  # G0 proposals (GRAMMAR §0)
+    ('MEM-1', 'EPI-2')
     """
     a = anchor.strip().lower()
     m = _NUMERIC_ANCHOR.match(a)
     if m:
         prefix, kind, number = m.groups()
         return (f"{prefix.upper()}-" if prefix else "") + f"{kind.upper()}-{number}"
+    m = _PROPOSAL_ANCHOR.match(a)
+    if m:
+        return f"{m.group(1).upper()}-{m.group(2)}"
     return record_id_from_anchor(a.split("--", 1)[0])
 
 

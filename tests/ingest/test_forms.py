@@ -389,6 +389,9 @@ def test_g0_proposal_ids_are_records(store):
     record = store.get_nodes([f"{G0_RUN}/MEM-1"])[f"{G0_RUN}/MEM-1"]
     assert (record.get("analyst"), record.get("kind"), record.get("slug")) == ("MEM", "proposal", "1")
     assert extract_citations("EPI-M1 is a mismatch marker.") == ()
+    doc = parsed("\n## Reconciliation\n\nKept [MEM-1](#mem-1).\n")  # a link to its anchor, lower(ID)
+    (block,) = [b for b in doc.blocks if b.kind == "paragraph"]
+    assert [(c.target, c.form, c.anchor) for c in block.citations] == [("MEM-1", "link", None)]
 
 
 def test_a_mixed_kind_en_dash_range_cites_its_ends_with_a_warning(store):
