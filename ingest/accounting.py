@@ -34,11 +34,10 @@ whole).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 from typing import Iterable
-
-import re
 
 from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation
