@@ -17,7 +17,10 @@ win, and the rule here says so:
   Fragility Grid-01 489, AIDE2-01 326, Napkin-02 752-754, Supermemory-01 1179, Mem0-01 877);
 - a kind section's opening sentence states every record's status (:data:`KIND_STATUSES`;
   AIDE2-01 161), and status labels hold slashes and qualifiers (:data:`STATUS_LABEL`);
-- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`);
+- ``ID1 through ID2`` with ends of different kinds means "via" (:func:`record_ranges`); an en dash
+  never does: ``RTE-1–OBJ-3`` is a range that cites only its ends, with a warning;
+- a numbered ID may open a compound modifier, ``RTE-1-generated OBJ-1`` (mem0-01 615), and cites
+  its record (:data:`RECORD_ID`);
 - an attribution may pin a capture's digest, `` @ `sha256:…` `` (:data:`ATTRIBUTION`; AIDE2-01 140);
 - a citation token of slash-joined IDs, a dotted identifier or a host name is no file
   (:func:`classify_token`, :data:`~domain.vocabulary.FILE_EXTENSIONS`).
@@ -25,6 +28,21 @@ win, and the rule here says so:
 The parsers add the structural forms (annotations under ``### Annotations of …``, ledger headings
 citing their records, an inline declaration ending at a paragraph opening with another ID), and
 :mod:`ingest.accounting` reports any record ID that none of the forms accounts for.
+
+Forms a fresh user's documents showed (their report's B1, B2, B5, A6), decided against the real
+corpus, where none of them occurs:
+
+- G0 proposal IDs ``MEM-1``, ``EPI-2`` (GRAMMAR §0 lists "proposals ``MEM-1``/``EPI-1``") are record
+  IDs of kind :data:`PROPOSAL_KIND`; ``EPI-M1`` (GRAMMAR §1.2) stays no record ID;
+- the accounting looks for record-ID *shapes* (:data:`RECORD_ID_SHAPE`: any case, ``_``, Unicode
+  hyphens and their HTML entities, letter suffixes ``RTE-2a``, digit-dot subsections ``RTE-2.1``,
+  shorthand lists ``OBJ-1,2,3`` / ``RTE-1&2``), and reports each one no rule reads;
+- ``RTE-2.1`` is no citation of ``RTE-2``: no real document writes ``ID.n``, so it is reported, not
+  read; the shorthand lists are reported too (their first ID, spelled out, is still cited): no real
+  document writes them, and "OBJ-1,2" is ambiguous beside prose such as "OBJ-1, 2 files";
+- IDs in an inline HTML comment or a URL are ignored occurrences (:data:`IGNORED_IN_PROSE`);
+- a declaring table's ``Status`` column states its row's route status (``| RTE-01 | … | wired |``,
+  GRAMMAR §0's route tables; ``ingest.statements.row_statuses``).
 Where the real knowledge base goes beyond GRAMMAR (the documents win):
 
 - A member is known by its frontmatter and path (:func:`member_type_of`), not by ``type:`` alone.
@@ -53,6 +71,10 @@ from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, FILE_EXTEN
 __all__ = [
     "RECORD_ID",
     "RECORD_ID_STRICT",
+    "RECORD_ID_SHAPE",
+    "PROPOSAL_KIND",
+    "IGNORED_IN_PROSE",
+    "ignored_spans",
     "SOURCE_ID",
     "RUN_ID",
     "RUN_ID_NAME",
@@ -104,11 +126,73 @@ _NAME = r"[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*){0,2}"
 RECORD_ID_STRICT = re.compile(rf"(?<![\w-])(?:RT|MEM|EPI)-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}(?![\w-])")
 """Newest record-ID form (GRAMMAR §1.1, validator ``records.py``): ``RT-RTE-workspace-send``."""
 
+_END = r"(?![\w-]|\.\d)"
+_COMPOUND = r"(?=-[a-z]{2,}\b)"
 RECORD_ID = re.compile(
-    rf"(?<![\w-])(?:(?:RT|MEM|EPI)-)?(?:CMP|OBJ|RTE|CLM|ABS|BAP)-(?:\d+|{_NAME})(?![\w-])"
+    rf"(?<![\w-])(?:(?:(?:RT|MEM|EPI)-)?(?:CMP|OBJ|RTE|CLM|ABS|BAP)-(?:\d+(?:{_COMPOUND}|{_END})|{_NAME}{_END})"
+    rf"|(?:MEM|EPI)-\d+{_END})"
 )
-"""Tolerant record-ID form (GRAMMAR §1.1, §10): slug, prefixed numeric (``RT-OBJ-1``) and G2
-unprefixed numeric (``RTE-11``). ``EPI-M1`` does not match: ``M`` is not a kind."""
+"""Tolerant record-ID form (GRAMMAR §1.1, §10): slug, prefixed numeric (``RT-OBJ-1``), G2
+unprefixed numeric (``RTE-11``) and G0 proposals (``MEM-1``, ``EPI-2``; GRAMMAR §0 "proposals
+``MEM-1``/``EPI-1``"). ``EPI-M1`` does not match: ``M`` is not a kind and a proposal is numbered
+(GRAMMAR §1.2: mismatch markers). Neither does ``RTE-2`` inside ``RTE-2.1``: a subsection-numbered
+token is no citation of its head (no real document writes ``ID.n``; :data:`RECORD_ID_SHAPE` reports it).
+A numbered ID may open a compound modifier, ``RTE-1-generated OBJ-1`` (the OBJ-1 that RTE-1
+generates; mem0-01 ``result.md`` 615): the ID ends before ``-generated``.
+
+>>> [m.group() for m in RECORD_ID.finditer("MEM-1, EPI-M1, RTE-2.1, RTE-2. RT-RTE-x, RTE-3-generated OBJ-2")]
+['MEM-1', 'RTE-2', 'RT-RTE-x', 'RTE-3', 'OBJ-2']
+"""
+
+IGNORED_IN_PROSE = re.compile(r"<!--.*?(?:-->|$)|<?\b(?:https?|ftp)://[^\s<>`]*[^\s<>`.,;:!?)\]'\"]>?", re.S)
+"""Spans of a statement's plain text whose IDs are ignored occurrences, neither cited nor
+unaccounted (issue 23 item 12): an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
+block of its own is an ``html`` block, ignored whole) and a URL, bare or an autolink
+(``<https://example.org/RTE-1>``): a path segment of an address names no record.
+
+>>> [m.group() for m in IGNORED_IN_PROSE.finditer("a <!-- RTE-2 --> b <https://example.org/RTE-1>.")]
+['<!-- RTE-2 -->', '<https://example.org/RTE-1>']
+"""
+
+
+def ignored_spans(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each :data:`IGNORED_IN_PROSE` span of ``text``, in order; ``[]`` at once
+    for a text holding neither ``<!--`` nor ``://``.
+
+    >>> ignored_spans("See RTE-1 (https://x.org/RTE-2).")
+    [(11, 30)]
+    """
+    if "<!--" not in text and "://" not in text:
+        return []
+    return [m.span() for m in IGNORED_IN_PROSE.finditer(text)]
+
+
+PROPOSAL_KIND = "proposal"
+"""The kind of a G0 proposal ID (``MEM-1``, GRAMMAR §0), which names its analyst and a number but
+no record kind: a specialist's proposal that the reconciliation maps to a canonical record."""
+
+_SEP = r"(?:[-_\u2010-\u2015\u2212]|&(?:\#\d{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,31});)"
+_LEAD = r"(?:RT|MEM|EPI|CMP|OBJ|RTE|CLM|ABS|BAP)"
+RECORD_ID_SHAPE = re.compile(
+    rf"(?i)(?<![\w-])(?:(?:(?:RT|MEM|EPI){_SEP})?(?:CMP|OBJ|RTE|CLM|ABS|BAP){_SEP}"
+    rf"(?:\d+(?-i:{_COMPOUND})|[a-z0-9]+(?:{_SEP}(?!{_LEAD}{_SEP})[a-z0-9]+)*)|(?:MEM|EPI){_SEP}\d[a-z0-9]*)(?:[.,&]\d+)*"
+)
+"""What looks like a record ID, found more loosely than :data:`RECORD_ID` reads one (issue 23 item
+12, the accounting invariant; :mod:`ingest.accounting`): any case (``Rte-4``), ``_`` (``RTE_5``),
+Unicode hyphens U+2010–U+2015 and the minus sign (``CMP‑2``, a non-breaking hyphen), HTML entities
+for them (``RTE&#8209;2``, in plain text where no Markdown parser decoded it), letter suffixes
+(``RTE-2a``, ``RTE-02b``), digit-dot subsections (``RTE-2.1``), shorthand lists (``OBJ-1,2,3``,
+``RTE-1&2``), slugs of any case (``RT-RTE-Recall-Path``) and G0 proposals (``MEM-1``). A
+separator followed by another ID's lead ends a token, so a range's ends (``RTE-4–RTE-9``) are
+two tokens, and so does a compound modifier after a number (``RTE-1-generated``, as
+:data:`RECORD_ID` reads it). ``EPI-M1`` (a mismatch marker, GRAMMAR §1.2) is no shape: a proposal
+is numbered.
+
+>>> [m.group() for m in RECORD_ID_SHAPE.finditer("RTE-2a, Rte-4, RTE_5, OBJ-1,2,3, RTE-4–RTE-9, EPI-M1, MEM-1")]
+['RTE-2a', 'Rte-4', 'RTE_5', 'OBJ-1,2,3', 'RTE-4', 'RTE-9', 'MEM-1']
+>>> [m.group() for m in RECORD_ID_SHAPE.finditer("RTE&#8209;2 RTE-1&2 RTE-2.1. RTE-1-generated RT-RTE-Recall-Path")]
+['RTE&#8209;2', 'RTE-1&2', 'RTE-2.1', 'RTE-1', 'RT-RTE-Recall-Path']
+"""
 
 SOURCE_ID = re.compile(r"(?<![\w-])SRC-\d+(?![\w-])")
 """Source IDs (GRAMMAR §1.2): ``SRC-1``; G0 ``SRC-01``."""
@@ -402,6 +486,8 @@ def parse_record_id(record_id: str) -> ParsedRecordId:
     ParsedRecordId(analyst='RT', kind='RTE', slug='mcp-write')
     >>> parse_record_id("RTE-11")
     ParsedRecordId(analyst=None, kind='RTE', slug='11')
+    >>> parse_record_id("MEM-1")  # a G0 proposal (GRAMMAR §0)
+    ParsedRecordId(analyst='MEM', kind='proposal', slug='1')
 
     Raises
     ------
@@ -411,6 +497,8 @@ def parse_record_id(record_id: str) -> ParsedRecordId:
     if not RECORD_ID.fullmatch(record_id):
         raise ValueError(f"not a record ID: {record_id!r}")
     parts = record_id.split("-")
+    if len(parts) == 2 and parts[0] in ANALYSTS and parts[1].isdigit():  # a G0 proposal, MEM-1
+        return ParsedRecordId(parts[0], PROPOSAL_KIND, parts[1])
     if parts[0] in ANALYSTS:
         return ParsedRecordId(parts[0], parts[1], "-".join(parts[2:]))
     return ParsedRecordId(None, parts[0], "-".join(parts[1:]))
@@ -510,10 +598,11 @@ QUOTE_MARKER = re.compile(r"^[ \t]*>[ ]?")
 """The block-quote marker that opens each line of a quotation (GRAMMAR §6): ``>`` and one optional
 space, after any indentation (quotes nested in list items); what follows it is the passage."""
 
-ID_LIKE = re.compile(r"(?<![\w-])(?:RT|MEM|EPI)-[A-Za-z]+-[\w-]*\w(?![\w-])")
+ID_LIKE = re.compile(rf"(?<![\w-])(?:RT|MEM|EPI)-[A-Za-z]+-(?!\d+{_COMPOUND})[\w-]*\w(?![\w-])")
 """Tokens shaped like an analyst-prefixed record ID (``RT-XYZ-foo``, ``RT-RTE-Foo``,
 ``RT-RTE-a-b-c-d``); those the tolerant :data:`RECORD_ID` does not match are malformed (GRAMMAR §1.1).
-Wildcards such as ``RT-*`` and mismatch markers such as ``EPI-M1`` are not ID-shaped."""
+Wildcards such as ``RT-*`` and mismatch markers such as ``EPI-M1`` are not ID-shaped, nor is a
+numbered ID opening a compound modifier (``RT-OBJ-1-generated``, :data:`RECORD_ID`)."""
 
 SOURCE_RANGE = re.compile(
     r"(?<![\w-])SRC-\d+(?:[ \t]+through[ \t]+SRC-\d+|[ \t]*[\u2013\u2014][ \t]*SRC-\d+|-\d+)(?![\w-])"
@@ -559,18 +648,23 @@ def record_ranges(text: str) -> list[RecordRange]:
     >>> [(r.records, r.reason) for r in record_ranges("RT-OBJ-1 through EPI-OBJ-4")]
     [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
 
-    Ends of different kinds are no range: ``RTE-2 through OBJ-4`` means "via" (a route through
-    an object, G1 prose; issue 23 item 6), and each ID is cited on its own.
+    Ends of different kinds joined by ``through`` are no range: ``RTE-2 through OBJ-4`` means "via"
+    (a route through an object, G1 prose; issue 23 item 6), and each ID is cited on its own. An en
+    dash means no "via": ``RTE-1–OBJ-3`` is a range whose ends differ in kind, which cites only its
+    ends, with the reason.
 
     >>> record_ranges("the write reaches RTE-2 through OBJ-4")
     []
+    >>> [(r.records, r.reason) for r in record_ranges("a mixed range RTE-1–OBJ-3")]
+    [(('RTE-1', 'OBJ-3'), 'its ends differ in analyst or kind')]
     """
     if "through" not in text and "\u2013" not in text:
         return []
     out = []
     for m in RECORD_RANGE.finditer(text):
         first, last = m.group(1), m.group(2)
-        if parse_record_id(first).kind != parse_record_id(last).kind:
+        via = "through" in text[m.end(1):m.start(2)]
+        if via and parse_record_id(first).kind != parse_record_id(last).kind:
             continue
         records, reason = _expand(first, last)
         out.append(RecordRange(m.start(), m.end(), m.group(), records, reason))
@@ -677,6 +771,7 @@ def record_id_from_anchor(anchor: str) -> str | None:
 
 
 _NUMERIC_ANCHOR = re.compile(r"^(?:(rt|mem|epi)-)?(cmp|obj|rte|clm|abs|bap)-(\d+)(?:-|$)")
+_PROPOSAL_ANCHOR = re.compile(r"^(mem|epi)-(\d+)(?:-|$)")
 
 
 def anchor_record(anchor: str) -> str | None:
@@ -695,12 +790,17 @@ def anchor_record(anchor: str) -> str | None:
     ('RT-RTE-cumulative-update', 'RT-RTE-mcp-write')
     >>> anchor_record("rte-2"), anchor_record("limitations")
     ('RTE-2', None)
+    >>> anchor_record("mem-1"), anchor_record("epi-2--dropped-proposal")  # G0 proposals (GRAMMAR §0)
+    ('MEM-1', 'EPI-2')
     """
     a = anchor.strip().lower()
     m = _NUMERIC_ANCHOR.match(a)
     if m:
         prefix, kind, number = m.groups()
         return (f"{prefix.upper()}-" if prefix else "") + f"{kind.upper()}-{number}"
+    m = _PROPOSAL_ANCHOR.match(a)
+    if m:
+        return f"{m.group(1).upper()}-{m.group(2)}"
     return record_id_from_anchor(a.split("--", 1)[0])
 
 

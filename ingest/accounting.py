@@ -15,24 +15,48 @@ A token is accounted for when
   an alias mapping the block states (``aliases``, GRAMMAR notes in :mod:`domain.grammar`), or of an
   amendment's ``supersedes`` pair;
 - the block is ignored as a whole: quotations, fenced or indented code, raw HTML and rules
-  (GRAMMAR §6: quoted and fenced text yields no citations).
+  (GRAMMAR §6: quoted and fenced text yields no citations);
+- it lies in an ignored span of prose: an inline HTML comment or a URL
+  (:data:`~domain.grammar.IGNORED_IN_PROSE`), where no citation is read either;
+- it is reported by a finding of its own: a ``malformed-id`` token (``RT-RTE-Recall-Path``) or
+  heading.
 
 Nothing else is ignored: an ID inside a code span of running prose is cited like any other (the
-plain text the citation rules read has no backticks), so it is accounted by its citation.
+plain text the citation rules read has no backticks; G0 cites `` `CMP-02` ``), so it is accounted
+by its citation.
+
+Tokens are found by :data:`~domain.grammar.RECORD_ID_SHAPE`, looser than the citation pattern (any
+case, ``_``, Unicode hyphens, HTML entities, ``RTE-2a``, ``RTE-2.1``, ``OBJ-1,2,3``): a token that
+looks like a record ID but that no rule reads as one is reported whole, even where the citation
+rules read a part of it (``OBJ-1`` of ``OBJ-1,2,3``; a citation accounts only for a token it covers
+whole).
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 from typing import Iterable
 
-from domain.grammar import RECORD_ID
+from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation
-from domain.vocabulary import KINDS
+from domain.vocabulary import ANALYSTS, KINDS
 
-_RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
-"""Every record ID holds one of these: most blocks skip the ID scan (as in :mod:`ingest.citations`)."""
+_ASCII_MARKS = tuple(f"{lead.lower()}{sep}" for lead in (*KINDS, *ANALYSTS[1:]) for sep in "-_&")
+_UNICODE_HYPHEN = re.compile("[\u2010-\u2015\u2212]")
+
+
+def _may_hold_shape(text: str) -> bool:
+    """Whether ``text`` may hold a :data:`~domain.grammar.RECORD_ID_SHAPE` token: a kind (or
+    ``mem``/``epi``) followed by ``-``, ``_`` or ``&`` in any case, or a Unicode hyphen; substring
+    tests, so most blocks skip the scan (a case-blind pattern search would cost more than it).
+
+    >>> _may_hold_shape("Rte_5"), _may_hold_shape("CMP\u20112"), _may_hold_shape("memory notes")
+    (True, True, False)
+    """
+    low = text.lower()
+    return any(mark in low for mark in _ASCII_MARKS) or _UNICODE_HYPHEN.search(text) is not None
 
 __all__ = ["IGNORED_KINDS", "unaccounted_ids"]
 
@@ -65,16 +89,24 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     ['OBJ-1']
     >>> unaccounted_ids("quotation", "See OBJ-1.", (), {})
     []
+    >>> text = "Renamed RTE-2a, split into RTE-2.1 (see OBJ-1,2,3 and <!-- RTE-4 --> <https://x.org/RTE-5>)."
+    >>> unaccounted_ids("paragraph", text, extract_citations(text), {})
+    ['RTE-2a', 'RTE-2.1', 'OBJ-1,2,3']
     """
-    if kind in IGNORED_KINDS or not text or not any(mark in text for mark in _RECORD_MARKS):
+    if kind in IGNORED_KINDS or not text or not _may_hold_shape(text):
         return []
-    matches = list(RECORD_ID.finditer(text))
+    matches = list(RECORD_ID_SHAPE.finditer(text))
     if not matches:
         return []
-    known = {extra.get("record_id"), extra.get("annotates"), extra.get("declares")}
+    known = {extra.get("record_id"), extra.get("annotates"), extra.get("declares"),
+             extra.get("malformed_declaration"), *(extra.get("malformed_ids") or ())}
     for pair in (*(extra.get("aliases") or ()), *(extra.get("supersedes") or ())):
         known.update(pair)
     spans = sorted((c.start, c.end) for c in citations if c.target_kind == "record" and c.end > c.start)
+    spans += ignored_spans(text)
+    if extra.get("malformed_annotation"):  # `malformed-id` names the whole annotation heading
+        spans.append((0, len(text)))
+    spans.sort()
     starts = [s for s, _ in spans]
     reach = list(accumulate((e for _, e in spans), max))  # furthest end among spans starting earlier
     out = []

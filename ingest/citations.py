@@ -14,6 +14,10 @@ Shared by the plain-text and Markdown parsers: both reduce a block to plain text
 3. whole table cells of citation columns (Limitations ``affected …`` column);
 4. every other record/source ID or ``dir/file.ext`` path in running prose, as a ``mention``.
 
+None is read inside an inline HTML comment or a URL (``<!-- RTE-2 -->``,
+``<https://example.org/RTE-1>``; :data:`~domain.grammar.IGNORED_IN_PROSE`): those are ignored
+occurrences, as :mod:`ingest.accounting` counts them.
+
 A record range (``MEM-RTE-1 through MEM-RTE-7``, `` `RT-BAP-1`–`RT-BAP-3` ``, GRAMMAR §1.1) found
 by any of these forms cites every record in it, each with form ``range`` and the range as its token;
 one that cannot be expanded exactly cites only its ends, as written
@@ -27,16 +31,17 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from domain.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, record_ranges
-from domain.vocabulary import KINDS
+from domain.grammar import PROSE_PATH, RECORD_ID, SOURCE_ID, classify_token, ignored_spans, record_ranges
+from domain.vocabulary import ANALYSTS, KINDS
 from domain.model import Citation
 from ingest.resolve import names_part
 
 __all__ = ["extract_citations", "split_cell_citations", "with_heading_records"]
 
 _GROUP = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\](?!\()")
-_RECORD_MARKS = tuple(f"{kind}-" for kind in KINDS)
-"""Every :data:`~domain.grammar.RECORD_ID` holds one of these: a cheap ``in`` test lets most
+_RECORD_MARKS = tuple(f"{kind}-" for kind in (*KINDS, *ANALYSTS[1:]))
+"""Every :data:`~domain.grammar.RECORD_ID` holds one of these (a kind, or a G0 proposal's ``MEM-``
+or ``EPI-``): a cheap ``in`` test lets most
 statements skip the ID scans (Python's ``re`` tries each position of a pattern that opens with a
 look-behind)."""
 _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
@@ -232,7 +237,22 @@ def extract_citations(text: str) -> tuple[Citation, ...]:
         if free(m.start(), m.end()):
             found.append(Citation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
                                   *sentences.around(m.start(), m.end())))
-    return _with_ranges(text, found, sentences.around)
+    return _unignored(text, _with_ranges(text, found, sentences.around))
+
+
+def _unignored(text: str, citations: tuple[Citation, ...]) -> tuple[Citation, ...]:
+    """``citations`` without those inside an inline HTML comment or a URL of ``text``
+    (:func:`~domain.grammar.ignored_spans`: ignored occurrences, no citations)."""
+    spans = ignored_spans(text)
+    if not spans:
+        return citations
+    starts = [s for s, _ in spans]
+
+    def inside(c: Citation) -> bool:
+        i = bisect_right(starts, c.start) - 1
+        return i >= 0 and spans[i][1] >= c.end
+
+    return tuple(c for c in citations if not inside(c))
 
 
 def _with_ranges(text: str, found: list[Citation], around, base: int = 0) -> tuple[Citation, ...]:

@@ -13,7 +13,7 @@ from domain.grammar import ID_LIKE, RECORD_ID, SOURCE_RANGE, STATUS_IN_PROSE, ST
 from domain.model import Citation, Source
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin", "id_findings", "status_facts",
-           "run_on_fields"]
+           "row_statuses", "run_on_fields"]
 
 AMENDMENT = "Amendment:"
 """Opening of an amendment paragraph (GRAMMAR §4.8)."""
@@ -105,6 +105,29 @@ def status_facts(text: str, label: str | None, value: str | None, form: str | No
     for name, raw in stated:
         status, qualifier = split_status(raw)
         out.append([name.strip(), status] + ([qualifier] if qualifier else []))
+    return out
+
+
+def row_statuses(header_cells: Sequence[str], cells: Sequence[str]) -> list[list[str]]:
+    """Conclusion statuses a declaring table row states in a status column (GRAMMAR §0: a G0 route
+    table ``| ID | Route | Status |`` with ``| RTE-01 | … | wired |``; GRAMMAR §4.4 knows only
+    ``… conclusion status:`` fields): for each column whose header is ``Status`` or a status label
+    (:data:`~domain.grammar.STATUS_LABEL`) and whose cell is not empty, ``[header, value]`` or
+    ``[header, value, qualifier]`` as :func:`status_facts` gives them, so ``check`` reads the value
+    as any other status.
+
+    >>> row_statuses(["ID", "Route", "Status"], ["RTE-01", "Task loop writes a summary", "wired"])
+    [['Status', 'wired']]
+    >>> row_statuses(["ID", "Route"], ["RTE-01", "x"]), row_statuses(["ID", "Status"], ["RTE-01", ""])
+    ([], [])
+    """
+    out = []
+    for header, cell in zip(header_cells, cells):
+        label = header.strip().strip("*").strip()
+        if not cell.strip() or not (label.lower() == "status" or STATUS_LABEL.match(label)):
+            continue
+        status, qualifier = split_status(cell)
+        out.append([label, status] + ([qualifier] if qualifier else []))
     return out
 
 

@@ -72,8 +72,9 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
-    "unaccounted-record-id": ("warning", "issue 23: a record ID in prose that is no citation, declaration, alias "
-                                         "or ignored occurrence (a form the parser does not know)"),
+    "unaccounted-record-id": ("warning", "issue 23: a record-ID-shaped token in prose (any case, `_`, Unicode "
+                                         "hyphens, `RTE-2a`, `RTE-2.1`, `OBJ-1,2,3`) that is no citation, "
+                                         "declaration, alias or ignored occurrence (a form the parser does not know)"),
 }
 """Every graph rule: code → (severity, rule and source). Set assembly adds its own codes
 (``ingest.sets``: ``malformed-frontmatter``, ``unknown-member-type``, ``parse-error`` …)."""

@@ -37,7 +37,7 @@ from domain.grammar import (
 from domain.model import Citation, Quotation, Source
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
-from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, status_facts
+from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, row_statuses, status_facts
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
            "source_pins_from_prose"]
@@ -494,7 +494,7 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
             extra["declares"] = declared
         extra.update(id_findings(row.text))
         if declared is not None:
-            statuses = status_facts(row.text, None, None, None)
+            statuses = row_statuses(header_cells, plain) + status_facts(row.text, None, None, None)
             if statuses:
                 extra["statuses"] = statuses
         ctx.blocks.append(ParsedBlock(

@@ -329,3 +329,104 @@ def test_a_ledger_heading_in_plain_text_cites_as_in_markdown(store):
     plain = parse_plaintext(text.encode(), "result.txt")
     cited = [(b.text, sorted(c.target for c in b.citations)) for b in plain.blocks if b.kind != "heading"]
     assert cited == [("Keeps the grade.", ["RTE-5"]), ("Also OBJ-1.", ["OBJ-1", "RTE-5"]), ("Unrelated.", [])]
+
+
+# -- fresh-user B1, B2, A6: the looser shape, misread tokens, ignored spans, mixed en-dash ranges ---
+
+
+def test_every_record_id_shaped_token_no_rule_reads_is_unaccounted(store):
+    # the fresh user's forms (/tmp/fu-docs …/AAS-2026-09-28-acme-01/result.md 107, 114), one a line
+    stored(store, "\n## Bounded synthesis\n\nRenamed RTE-2a, RTE-02b and RTE-9x.\n\nAudit: Rte-4, RTE_5, CMP\u20112.\n\n"
+                  "Escaped RTE&#8209;2 in plain text.\n\n## Limitations\n\n| limitation | affected IDs |\n|---|---|\n"
+                  "| Unnumbered | RTE-9x, SRC-1 |\n")
+    unaccounted = [(line, message.split(" ", 1)[0]) for line, message in findings(store, "unaccounted-record-id")]
+    # line 10 the three suffixed IDs; 12 case, `_`, U+2011; 14 `RTE‑2` (markdown-it decodes the
+    # entity to U+2011); 20 the Limitations cell
+    assert unaccounted == [(10, "RTE-2a"), (10, "RTE-02b"), (10, "RTE-9x"), (12, "Rte-4"), (12, "RTE_5"),
+                           (12, "CMP\u20112"), (14, "RTE\u20112"), (20, "RTE-9x")]
+    (row,) = stats_of_set(store, RUN).sets
+    assert row.unaccounted == 8
+
+
+def test_subsection_numbers_and_shorthand_lists_cite_nothing_they_do_not_name():
+    text = "Split into RTE-2.1 and RTE-2.2; later OBJ-1,2,3 and RTE-1&2, then RTE-2."
+    cited = [c.target for c in extract_citations(text) if c.target_kind == "record"]
+    assert cited == ["OBJ-1", "RTE-1", "RTE-2"]  # the last RTE-2 only: `RTE-2.1` is no citation of it
+    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == [
+        "RTE-2.1", "RTE-2.2", "OBJ-1,2,3", "RTE-1&2"]
+    # plain text keeps an entity no Markdown parser decoded; a mismatch marker is no record ID shape
+    text = "Escaped RTE&#8209;2 and RTE&#x2011;3 beside EPI-M1."
+    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == ["RTE&#8209;2", "RTE&#x2011;3"]
+
+
+def test_ids_in_an_html_comment_or_a_url_are_ignored_occurrences():
+    doc = parsed("\n## Bounded synthesis\n\nA comment <!-- RTE-2 --> and an autolink <https://example.org/RTE-1> "
+                 "and https://example.org/OBJ-1, then OBJ-2.\n")
+    (block,) = [b for b in doc.blocks if b.kind == "paragraph"]
+    assert [c.target for c in block.citations if c.target_kind == "record"] == ["OBJ-2"]
+    assert unaccounted_ids(block.kind, block.text, block.citations, block.extra) == []
+
+
+def test_a_numbered_id_opening_a_compound_modifier_is_cited():
+    # mem0-01 result.md 615: `RTE-1-generated OBJ-1 and RTE-3-generated OBJ-2`
+    text = "RTE-1-generated OBJ-1 and RTE-3-generated OBJ-2 reside in one collection."
+    assert [c.target for c in extract_citations(text)] == ["RTE-1", "OBJ-1", "RTE-3", "OBJ-2"]
+    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == []
+
+
+def test_g0_proposal_ids_are_records(store):
+    from ingest.pipeline import ingest_paths
+    from tests.ingest.test_knowledge_base import G0, G0_RUN
+
+    ingest_paths(store, [G0])
+    # lens-memory.md 10 declares MEM-1 in its `| ID | Proposal | Basis |` table (the declaring row
+    # is no citation of it); reconciliation.md 3 and result.md 28 cite it
+    declared = {s.get("record_id"): s.get("line") for s in store.find_nodes(Label.SECTION, set_id=G0_RUN)
+                if s.get("kind") == "declaration"}
+    assert declared["MEM-1"] == 10
+    assert sorted(r.statement for r in rests_on(store, "MEM-1", set_id=G0_RUN).results) == [
+        f"{G0_RUN}/reconciliation#L3", f"{G0_RUN}/result#L28"]
+    record = store.get_nodes([f"{G0_RUN}/MEM-1"])[f"{G0_RUN}/MEM-1"]
+    assert (record.get("analyst"), record.get("kind"), record.get("slug")) == ("MEM", "proposal", "1")
+    assert extract_citations("EPI-M1 is a mismatch marker.") == ()
+    doc = parsed("\n## Reconciliation\n\nKept [MEM-1](#mem-1).\n")  # a link to its anchor, lower(ID)
+    (block,) = [b for b in doc.blocks if b.kind == "paragraph"]
+    assert [(c.target, c.form, c.anchor) for c in block.citations] == [("MEM-1", "link", None)]
+
+
+def test_a_mixed_kind_en_dash_range_cites_its_ends_with_a_warning(store):
+    stored(store, "\n## Runtime account\n\nA mixed range RTE-1–OBJ-3, and CMP-1 through RTE-3 (via).\n")
+    statement = f"{RUN}/result#L10"
+    cited = store.edges([statement], kinds=[EdgeKind.CITES], direction=Direction.OUT)[statement]
+    assert sorted(e.dst.rsplit("/", 1)[1] for e in cited) == ["CMP-1", "OBJ-3", "RTE-1", "RTE-3"]
+    assert findings(store, "record-range") == [
+        (10, "record range 'RTE-1–OBJ-3' cannot be expanded exactly (its ends differ in analyst or kind): "
+             "only its ends are cited")]
+
+
+# -- fresh-user B5: a G0 route table's Status column states the route's status ---------------------
+
+
+def test_a_status_column_states_the_status_of_the_route_its_row_declares(store):
+    from ingest.parsers.plaintext import parse_plaintext
+    from ingest.pipeline import ingest_paths
+    from queries.documents import document_tree
+    from render.to_plaintext import plaintext_of
+    from tests.ingest.test_knowledge_base import G0, G0_RUN
+
+    ingest_paths(store, [G0])
+    # result.md 21 `| ID | Route | Status |`, 23 `| RTE-01 | Task loop writes a summary through `CMP-02` | wired |`
+    row = store.get_nodes([f"{G0_RUN}/result#L23"])[f"{G0_RUN}/result#L23"]
+    assert row.get("statuses") == [["Status", "wired"]]
+    assert [f for f in check(store, set_id=G0_RUN).findings if f.code.startswith("status")] == []
+    text = plaintext_of(document_tree(store, f"{G0_RUN}/result"))
+    (plain,) = [b for b in parse_plaintext(text.encode(), "result.txt").blocks if b.extra.get("declares") == "RTE-01"]
+    assert plain.extra["statuses"] == [["Status", "wired"]]
+
+
+def test_a_status_column_outside_the_vocabulary_is_refused(store):
+    stored(store, "\n## Routes\n\n| ID | Route | Status |\n|---|---|---|\n| RTE-01 | Loop | planned |\n")
+    assert findings(store, "status-value") == [
+        (12, "RTE-01: Status 'planned' is not one of absent, afforded, causally supported, claimed, "
+             "inapplicable, observed, uninspected, wired")]
+    assert findings(store, "status-missing") == []

@@ -17,7 +17,7 @@ from ingest.citations import extract_citations, split_cell_citations
 from ingest.parsers.markdown.builder import MD, Builder, Context, closing, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, render_inline, shift, with_links
 from ingest.parsers.plaintext import citation_columns
-from ingest.statements import register_pin
+from ingest.statements import register_pin, row_statuses
 
 __all__ = ["escaped_split", "library_escaped_split", "parse_table", "table_fragment"]
 
@@ -148,7 +148,8 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
     """One body row of file lines ``[row_first, row_stop)``: its citations, a register pin, and
     for a declaring table the declaration of the record in its first cell (a zero-width
     ``declaration`` heading, ``heading_form`` ``row``, before the row: the row is its body and the
-    declaring cell no citation of it)."""
+    declaring cell no citation of it), whose ``Status`` column states its status
+    (:func:`~ingest.statements.row_statuses`)."""
     cite_cols = citation_columns(ctx.h2, header_cells) if table == "limitations" else {
         n for n, h in enumerate(header_cells) if "record citations" in h.lower()}
     text, placed = _row(cells)
@@ -180,6 +181,9 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         b.emit_at("heading", row_first, start, start, text=declared, level=4, section_kind="declaration",
                   extra=heading)
         extra["declares"] = declared
-    statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
+    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
     if declared is not None:
         ctx.declaration = None
+        column = row_statuses(header_cells, plain)  # a `Status` column (G0 route tables)
+        if column:
+            block.extra["statuses"] = column + block.extra.get("statuses", [])
