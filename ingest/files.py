@@ -97,13 +97,13 @@ def input_file(path: Path, explicit: bool) -> InputFile:
     """One file of the input as ingest reads it: the bytes of a member or manifest (none over
     :data:`MAX_MEMBER_BYTES`, ``refusal`` says why), nothing of any other file."""
     if not member_file(path.name):
-        return InputFile(str(path), None, explicit)
+        return InputFile(str(path), None, explicit, on_disk=True)
     if not path.is_file():
-        return InputFile(str(path), None, explicit, "not a regular file that can be read (a broken link?)")
+        return InputFile(str(path), None, explicit, "not a regular file that can be read (a broken link?)", True)
     size = path.stat().st_size
     if size > MAX_MEMBER_BYTES:
-        return InputFile(str(path), None, explicit, oversize(size))
-    return InputFile(str(path), path.read_bytes(), explicit)
+        return InputFile(str(path), None, explicit, oversize(size), True)
+    return InputFile(str(path), path.read_bytes(), explicit, on_disk=True)
 
 
 def read_inputs(paths: list[Path]) -> list[InputFile]:

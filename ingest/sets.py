@@ -114,12 +114,14 @@ class ManifestPin:
 @dataclass(frozen=True, slots=True)
 class Manifest:
     """A parsed ``ARTIFACT.yaml``: ``path`` as given, ``type``, ``pins`` in file order, ``worker``
-    (map or None)."""
+    (map or None), and whether it was read ``on_disk`` (its folder is a folder here, not an
+    upload's)."""
 
     path: str
     type: str
     pins: tuple[ManifestPin, ...]
     worker: dict | None = None
+    on_disk: bool = False
 
     @property
     def folder(self) -> str:
@@ -140,7 +142,7 @@ def _gap_hint(manifest: Manifest, pin: ManifestPin, set_id: str | None) -> str:
     import pathlib
 
     here = pathlib.Path(manifest.folder)
-    if set_id and here.is_dir():
+    if set_id and manifest.on_disk and here.is_dir():  # an upload's folders are none of the server's
         for above in [here, *here.parents][1:4]:
             for found in sorted(above.glob(f"*/{set_id}/{pin.name}")):
                 try:
@@ -208,13 +210,15 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
 @dataclass(frozen=True, slots=True)
 class InputFile:
     """One input: ``path`` as given, raw ``data`` (None when refused before reading, with
-    ``refusal`` saying why), and whether the path was given ``explicit``-ly rather than found by
-    walking a folder."""
+    ``refusal`` saying why), whether the path was given ``explicit``-ly rather than found by
+    walking a folder, and whether it is a file ``on_disk`` here (else uploaded bytes: their
+    folders are never looked up on this machine)."""
 
     path: str
     data: bytes | None
     explicit: bool = False
     refusal: str | None = None
+    on_disk: bool = False
 
     @property
     def name(self) -> str:
@@ -522,7 +526,7 @@ def read_manifests(files: list[InputFile]) -> tuple[list[Manifest], list[tuple[i
             try:
                 if f.data is None:
                     raise ParseError(f.refusal or "file was not read", source=SourceSpan(f.path, 1))
-                manifests.append(parse_manifest(f.data, f.path))
+                manifests.append(replace(parse_manifest(f.data, f.path), on_disk=f.on_disk))
             except ParseError as exc:
                 problems.append((n, SetProblem("malformed-manifest", "error", f.path,
                                                exc.source.line if exc.source else 1, exc.message, None, exc.hint,
