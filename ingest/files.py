@@ -60,7 +60,9 @@ def refusal_of(problems: list[SetProblem]) -> CitegraphError:
 def member_files(paths: list[Path]) -> list[Path]:
     """Files to account for: each file as given, and every file under each folder (recursively,
     sorted, following links; hidden folders such as ``.git`` are not searched, hidden files are
-    listed). Only
+    listed), each once: a file reached again (the same folder twice, a folder and a file in it, a
+    shell's ``DIR/**/*`` listing folders with their files, a link to a file listed) keeps its
+    first place (by resolved path). Only
     members and manifests are read (:func:`ingest.sets.member_file`); every other file is named
     with the reason it is skipped.
 
@@ -72,15 +74,24 @@ def member_files(paths: list[Path]) -> list[Path]:
         A folder under a path cannot be listed (``cannot read the folder …``).
     """
     out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(file: Path) -> None:  # a file reached twice is read once, at its first place
+        key = file.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(file)
+
     for path in paths:
         if path.is_dir():
             found = []
             for folder, dirs, names in os.walk(path, onerror=_unreadable, followlinks=True):  # as rglob walked
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 found.extend(Path(folder) / name for name in names)
-            out.extend(sorted(found))  # a broken link too: named, as a file that cannot be read
+            for file in sorted(found):  # a broken link too: named, as a file that cannot be read
+                add(file)
         elif path.is_file():
-            out.append(path)
+            add(path)
         else:
             raise InputNotFound(f"no such file or folder: {path}",
                                 hint="give member files or folders that exist (folders are searched recursively)")
