@@ -201,7 +201,7 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = Fa
         raise refusal_of(problems)
     refused = assembly.refused(partial, strict)
     errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
-    listed = {p.path for p in problems}
+    listed = {p.subject for p in problems}  # files with a row of their own (an absent member's: beside its manifest)
     parsed = []
     for doc in assembly.documents:
         set_id = set_id_of(doc)
