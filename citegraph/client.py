@@ -136,7 +136,8 @@ class Client:
     # -- API -----------------------------------------------------------------------------------------
 
     def health(self) -> dict:
-        """``GET /health``: ``{"status": "ok", "store", "nodes", "edges"}``."""
+        """``GET /health``: ``{"status": "ok", "store", "nodes", "edges"}`` (``{"status": "ok"}`` alone
+        from a server with ``CITEGRAPH_READ_TOKEN`` set when the client has no token)."""
         return self._get("/health")
 
     def query(self, graphql: str, variables: dict | None = None) -> dict:
