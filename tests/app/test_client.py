@@ -144,6 +144,19 @@ def test_ingest_of_folders_keeps_their_paths_so_a_g0_run_is_its_set():
     assert [{**d, "path": None} for d in report["documents"]] == [{**d, "path": None} for d in on_disk["documents"]]
 
 
+def test_ingest_of_a_file_by_path_sends_its_folder_too():
+    """A G0 prototype given by path is named by its run's folder and its own name, as under a folder."""
+    run = "AGS-2026-08-20-SWAMP-01"
+    result = ROOT / "tests" / "fixtures" / "g0" / "multistage-swamp" / "trials" / run / "result.md"
+    with live_server(create_app(Settings(write_token=TOKEN), store=SQLiteStore(None))) as url, \
+            Client(url, token=TOKEN) as client:
+        report = client.ingest(result, SEEDS / "000_a3dd65b871acf2aa.txt")
+    assert report["sets"] == [run, "tolaria"]
+    assert [(d["path"], d["document"], d["status"]) for d in report["documents"]] == [
+        (f"{run}/result.md", f"{run}/result", "written"),
+        ("seeds/000_a3dd65b871acf2aa.txt", "tolaria/synthesis", "written")]
+
+
 def test_ingest_refuses_missing_paths_before_sending(client, tmp_path):
     with pytest.raises(ClientError, match="no such file or folder"):
         client.ingest(tmp_path / "absent")
