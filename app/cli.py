@@ -258,14 +258,16 @@ def ingest_cmd(
     finally:
         store.close()
     rows = report.documents
-    docs = [d for d in rows if d.status != "manifest" and d.reason is None]
+    docs = [d for d in _files(rows).values() if not _manifest(d) and d.reason is None]
     status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
-    total = (f"{len(docs)} document{'s' * (len(docs) != 1)} in {len(report.sets)} set{'s' * (len(report.sets) != 1)}: "
+    touched = {d.document.split("/", 1)[0] for d in docs if d.document and d.status != "skipped"}  # written or not
+    total = (f"{counted(len(docs), 'document')} in {counted(len(touched), 'set')}: "
              f"{status['written']} written, "
              f"{status['unchanged']} unchanged, {status['skipped']} skipped"
-             f"{', ' + str(status['missing']) + ' missing' if status['missing'] else ''}; {sum(d.sections for d in docs)} sections, "
-             f"{sum(d.statements for d in docs)} statements, {sum(d.records for d in docs)} records, "
-             f"{sum(d.citations for d in docs)} citations{_other_files(rows)} ({time.monotonic() - started:.1f} s)")
+             f"{', ' + str(status['missing']) + ' missing' if status['missing'] else ''}; "
+             f"{counted(sum(d.sections for d in docs), 'section')}, {counted(sum(d.statements for d in docs), 'statement')}, "
+             f"{counted(sum(d.records for d in docs), 'record')}, {counted(sum(d.citations for d in docs), 'citation')}"
+             f"{_other_files(rows)} ({time.monotonic() - started:.1f} s)")
     emit(out, fmt=fmt, title="Ingested", fold=20, verbose=verbose,
          columns=[Column("document"), Column("status"), Column("sections", "number"), Column("statements", "number"),
                   Column("records", "number"), Column("citations", "number")],
@@ -278,13 +280,30 @@ def ingest_cmd(
             err.print(f"{d.status} {d.path}: {d.error or d.note}", markup=False, highlight=False)
 
 
+def _files(rows) -> dict:
+    """Each file of an ingest report's rows once, by path (its first row: a file refused for two
+    problems has a row for each)."""
+    first: dict = {}
+    for d in rows:
+        first.setdefault(d.path, d)
+    return first
+
+
+def _manifest(row) -> bool:
+    """Whether an ingest report's row is a set's manifest: consumed, or of a refused set."""
+    from ingest.sets import MANIFEST_NAME
+
+    return row.status == "manifest" or row.path.replace("\\", "/").rsplit("/", 1)[-1] == MANIFEST_NAME
+
+
 def _other_files(rows) -> str:
     """The total line's account of the files that are no document: ``; 59 files: 2 manifests, 32
     skipped as no analysis document (28 type definitions, 3 instructions, 1 other)`` (files: every
-    row but the ``missing`` ones, which are absent), or ``""`` when there are none."""
+    file named but the ``missing`` ones, which are absent), or ``""`` when there are none."""
     from domain.grammar import SKIP_REASONS
 
-    manifests = sum(d.status == "manifest" for d in rows)
+    rows = list(_files(rows).values())
+    manifests = sum(_manifest(d) for d in rows)
     reasons = Counter(d.reason for d in rows if d.reason is not None)
     if not manifests and not reasons:
         return ""
@@ -294,8 +313,8 @@ def _other_files(rows) -> str:
     parts = [f"{n} {names.get(r, (r, r))[n != 1]}"
              for r, n in sorted(reasons.items(), key=lambda rn: list(SKIP_REASONS).index(rn[0]))]
     skipped = f"{sum(reasons.values())} skipped as no analysis document ({', '.join(parts)})" if reasons else ""
-    listed = ", ".join(filter(None, [f"{manifests} manifest{'s' * (manifests != 1)}" if manifests else "", skipped]))
-    return f"; {sum(d.status != 'missing' for d in rows)} files: {listed}"
+    listed = ", ".join(filter(None, [counted(manifests, "manifest") if manifests else "", skipped]))
+    return f"; {counted(sum(d.status != 'missing' for d in rows), 'file')}: {listed}"
 
 
 @cli.command("rests-on")
@@ -373,7 +392,8 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
          rows=[(s.set, len(s.documents), s.statements, s.records, s.record_occurrences, len(s.source_files),
                 s.quotations, s.unaccounted) for s in result.sets],
          data={"store": where, **plain(result)},
-         footer=[f"{t['nodes']} nodes, {t['edges']} edges ({t['CITES']} citations) in the {where}"])
+         footer=[f"{counted(t['nodes'], 'node')}, {counted(t['edges'], 'edge')} ({counted(t['CITES'], 'citation')}) "
+                 f"in the {where}"])
 
 
 @cli.command("check")
@@ -430,9 +450,9 @@ def check_cmd(
         _print_json(plain(report))
     else:
         for f in report.findings:
-            where = f"{f.file}:{f.line}: " if f.file else ""
+            where = f"{f.file}:{max(f.line, 1)}: " if f.file else ""  # a whole file's finding at line 1, as ingest
             out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
-        skipped = f", {report.skipped} file{'s' * (report.skipped != 1)} skipped" if report.skipped else ""
+        skipped = f", {counted(report.skipped, 'file')} skipped" if report.skipped else ""
         out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
     if report.errors:
         raise typer.Exit(1)
@@ -525,7 +545,7 @@ def render_cmd(
         from app.outputs import protected_files, write_output
 
         write_output(output, data, protected_files(_settings(neo4j, home)))
-        err.print(f"wrote {len(data)} bytes ({rendered.format}) to {output}", markup=False, highlight=False)
+        err.print(f"wrote {counted(len(data), 'byte')} ({rendered.format}) to {output}", markup=False, highlight=False)
         return
     sys.stdout.flush()
     buffer = getattr(sys.stdout, "buffer", None)

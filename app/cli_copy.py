@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, err, handles_errors, out
+from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, counted, err, handles_errors, out
 
 __all__ = ["copy_cmd"]
 
@@ -48,5 +48,7 @@ def copy_cmd(
         _print_json({"sets": list(report.sets), "documents": report.documents, "reviews": report.reviews,
                      "nodes": report.nodes, "edges": report.edges})
         return
-    out.print(f"copied {len(report.sets)} sets ({report.documents} documents, {report.reviews} reviews) to {to}; "
-              f"it now holds {report.nodes} nodes and {report.edges} edges", markup=False, highlight=False)
+    out.print(f"copied {counted(len(report.sets), 'set')} ({counted(report.documents, 'document')}, "
+              f"{counted(report.reviews, 'review')}) to {to}; "
+              f"it now holds {counted(report.nodes, 'node')} and {counted(report.edges, 'edge')}", markup=False,
+              highlight=False)

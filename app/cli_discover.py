@@ -40,7 +40,7 @@ def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = 
                   Column("records", "number")],
          rows=[(s.id, s.system, len(s.documents), s.statements, s.records) for s in found],
          data={"data": [plain(s) for s in found], "count": len(found)},
-         footer=[f"{len(found)} sets, {sum(len(s.documents) for s in found)} documents"])
+         footer=[f"{counted(len(found), 'set')}, {counted(sum(len(s.documents) for s in found), 'document')}"])
 
 
 @cli.command("documents")
@@ -61,7 +61,7 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt
          columns=[Column("document"), Column("format"), Column("title", "text")],
          rows=[(d.id, d.format, d.title) for d in found],
          data={"data": [plain(d) for d in found], "count": len(found)},
-         footer=[f"{len(found)} documents"])
+         footer=[counted(len(found), "document")])
 
 
 @cli.command("records")
@@ -94,7 +94,7 @@ def records_cmd(
                   Column("label", "text")],
          rows=[(r.record_id, r.set, r.declared_in or "", r.citations, r.label) for r in found],
          data={"data": [plain(r) for r in found], "count": len(found)},
-         footer=[f"{len(found)} records ({sum(r.declared_in is not None for r in found)} declared)"])
+         footer=[f"{counted(len(found), 'record')} ({sum(r.declared_in is not None for r in found)} declared)"])
 
 
 @cli.command("search")

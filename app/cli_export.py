@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _settings, _store, cli, err, handles_errors
+from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _settings, _store, cli, counted, err, handles_errors
 from app.outputs import check_output, protected_files, write_output
 
 __all__ = ["ExportFormat", "export_cmd"]
@@ -62,12 +62,12 @@ def export_cmd(
         snapshot = graph_of(_at_version(store, set_id, version), set_id=set_id)
     finally:
         store.close()
-    what = f"{len(snapshot.nodes)} nodes, {len(snapshot.edges)} edges"
+    what = f"{counted(len(snapshot.nodes), 'node')}, {counted(len(snapshot.edges), 'edge')}"
     if fmt == ExportFormat.csv:
         out_path.mkdir(parents=True, exist_ok=True)
         for name, data in csv_tables(snapshot).items():
             write_output(out_path / name, data, protected)
-            err.print(f"wrote {len(data)} bytes to {out_path / name}", markup=False, highlight=False)
+            err.print(f"wrote {counted(len(data), 'byte')} to {out_path / name}", markup=False, highlight=False)
         err.print(f"exported {what}", markup=False, highlight=False)
         return
     data = graphml(snapshot) if fmt == ExportFormat.graphml else node_link(snapshot)
@@ -77,4 +77,4 @@ def export_cmd(
         sys.stdout.buffer.flush()
         return
     write_output(out_path, data, protected)
-    err.print(f"wrote {len(data)} bytes ({fmt.value}: {what}) to {out_path}", markup=False, highlight=False)
+    err.print(f"wrote {counted(len(data), 'byte')} ({fmt.value}: {what}) to {out_path}", markup=False, highlight=False)

@@ -167,10 +167,11 @@ def _print_impact(report: ImpactReport) -> None:
         out.print(f"cleared: {s.node} reviewed by {r.reviewer} at {r.revision[:12]} ({r.at})", markup=False,
                   highlight=False)
     m = report.summary
-    out.print(f"{m.changed_files} changed cited files ({m.uncited_changes} uncited); quotations: {m.intact} intact, "
-              f"{m.moved} moved, {m.ambiguous} ambiguous, {m.broken} broken; suspects: {m.statements} statements "
-              f"({m.conclusions} conclusions, marked *), {m.records} records, {m.sections} sections, "
-              f"{m.documents} documents; {m.reviewed} cleared by reviews", markup=False, highlight=False)
+    out.print(f"{counted(m.changed_files, 'changed cited file')} ({m.uncited_changes} uncited); quotations: "
+              f"{m.intact} intact, {m.moved} moved, {m.ambiguous} ambiguous, {m.broken} broken; suspects: "
+              f"{counted(m.statements, 'statement')} ({counted(m.conclusions, 'conclusion')}, marked *), "
+              f"{counted(m.records, 'record')}, {counted(m.sections, 'section')}, {counted(m.documents, 'document')}; "
+              f"{m.reviewed} cleared by reviews", markup=False, highlight=False)
 
 
 @cli.command("review")

@@ -22,6 +22,7 @@ that name in the current folder stands in its way.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -136,7 +137,8 @@ class Client:
     # -- API -----------------------------------------------------------------------------------------
 
     def health(self) -> dict:
-        """``GET /health``: ``{"status": "ok", "store", "nodes", "edges"}``."""
+        """``GET /health``: ``{"status": "ok", "store", "nodes", "edges"}`` (``{"status": "ok"}`` alone
+        from a server with ``CITEGRAPH_READ_TOKEN`` set when the client has no token)."""
         return self._get("/health")
 
     def query(self, graphql: str, variables: dict | None = None) -> dict:
@@ -233,8 +235,9 @@ class Client:
         """Upload member files to ``POST /sets``: each file as given (a member, an ``ARTIFACT.yaml``
         manifest or a ``.zip``), and every member file and manifest under each folder (recursively,
         hidden entries skipped), as the CLI's ``citegraph ingest`` reads them (the other files of a
-        folder are not sent, so the answer does not name them); ``skip_invalid``, ``partial`` and
-        ``strict`` as its ``--skip-invalid``, ``--partial`` and ``--strict``.
+        folder are not sent, so the answer does not name them), each named by its path below its
+        folder's parent (``seeds/000_….txt``); ``skip_invalid``, ``partial`` and ``strict`` as its
+        ``--skip-invalid``, ``--partial`` and ``--strict``.
 
         Returns
         -------
@@ -311,9 +314,10 @@ def _internal(name: str):
 
 
 def _upload_files(paths: list[Path]) -> list[tuple[str, Path]]:
-    """(upload name, file) for every file to send: a file given by path goes by its own name, files
-    found under a folder by their path below the folder's parent (``seeds/000_….txt``), so members
-    and manifests of different folders stay apart."""
+    """(upload name, file) for every file to send, named by its path below its folder's parent: a
+    file found under a folder given (``seeds/000_….txt``), and a file given by path alike
+    (``AGS-2026-08-20-SWAMP-01/result.md``), so members and manifests of different folders stay
+    apart and a G0 prototype keeps the folder that names its run (GRAMMAR §0), as the CLI reads it."""
     member_files = _internal("ingest.files").member_files  # the CLI's own walk of a folder
     member_file = _internal("ingest.sets").member_file  # what it reads: member files and manifests
     out: list[tuple[str, Path]] = []
@@ -324,5 +328,6 @@ def _upload_files(paths: list[Path]) -> list[tuple[str, Path]]:
             out.extend((p.relative_to(path.parent).as_posix(), p) for p in member_files([path])
                        if member_file(p.name))
         else:
-            out.append((path.name, path))
+            folder = Path(os.path.abspath(path)).parent.name  # `..` and `.` resolved, links not
+            out.append((f"{folder}/{path.name}" if folder else path.name, path))
     return out

@@ -1,4 +1,5 @@
-"""Safe reading of uploaded zip archives: no path traversal, no zip bombs, nothing written to disk."""
+"""Safe reading of uploads: the relative paths uploaded files are named by, and zip archives (no
+path traversal, no zip bombs, nothing written to disk)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import PurePosixPath
 from graph.errors import IngestError, SourceSpan
 from ingest.sets import MAX_MEMBER_BYTES
 
-__all__ = ["ArchiveLimits", "read_zip"]
+__all__ = ["ArchiveLimits", "read_zip", "upload_path"]
 
 _DAMAGED = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
             ValueError, OverflowError, OSError, struct.error)
@@ -35,12 +36,28 @@ class ArchiveLimits:
     max_ratio: float = 200.0
 
 
-def _safe_name(name: str, archive: str) -> str:
+def upload_path(name: str, source: str, *, where: str = "the upload") -> str:
+    r"""The relative path an uploaded file or zip entry is named by (``\`` read as ``/``, ``.``
+    parts dropped), so a folder sent keeps its layout (``trials/AGS-2026-08-20-SWAMP-01/result.md``
+    is a G0 prototype, GRAMMAR §0) and two ``result.md`` of different folders stay apart.
+
+    Raises
+    ------
+    IngestError
+        At ``source``: ``name`` is empty, absolute, has a ``..`` part or starts with a drive
+        (``C:``), so it could name a place outside the upload.
+
+    >>> upload_path("trials\\AGS-2026-08-20-SWAMP-01/./result.md", "request")
+    'trials/AGS-2026-08-20-SWAMP-01/result.md'
+    >>> upload_path("../result.md", "request")
+    Traceback (most recent call last):
+    graph.errors.IngestError: request:1: unsafe path '../result.md' in the upload
+    """
     path = PurePosixPath(name.replace("\\", "/"))
     parts = path.parts
     if not parts or path.is_absolute() or ".." in parts or ":" in parts[0]:
-        raise IngestError(f"unsafe path {name!r} in archive", source=SourceSpan(archive, 1),
-                          hint="archive entries must be relative paths inside the archive")
+        raise IngestError(f"unsafe path {name!r} in {where}", source=SourceSpan(source, 1),
+                          hint=f"name each file of {where} by a relative path inside it")
     return str(path)
 
 
@@ -77,7 +94,7 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
     out: list[tuple[str, bytes]] = []
     total = 0
     for info in entries:
-        path = _safe_name(info.filename, name)
+        path = upload_path(info.filename, name, where="archive")
         if stat.S_ISLNK(info.external_attr >> 16):
             raise IngestError(f"symbolic link {info.filename!r} in archive", source=SourceSpan(name, 1))
         if info.file_size > limits.max_member_bytes or (

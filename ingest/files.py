@@ -60,7 +60,9 @@ def refusal_of(problems: list[SetProblem]) -> CitegraphError:
 def member_files(paths: list[Path]) -> list[Path]:
     """Files to account for: each file as given, and every file under each folder (recursively,
     sorted, following links; hidden folders such as ``.git`` are not searched, hidden files are
-    listed). Only
+    listed), each once: a file reached again (the same folder twice, a folder and a file in it, a
+    shell's ``DIR/**/*`` listing folders with their files, a link to a file listed) keeps its
+    first place (by resolved path). Only
     members and manifests are read (:func:`ingest.sets.member_file`); every other file is named
     with the reason it is skipped.
 
@@ -72,15 +74,24 @@ def member_files(paths: list[Path]) -> list[Path]:
         A folder under a path cannot be listed (``cannot read the folder …``).
     """
     out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(file: Path) -> None:  # a file reached twice is read once, at its first place
+        key = file.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(file)
+
     for path in paths:
         if path.is_dir():
             found = []
             for folder, dirs, names in os.walk(path, onerror=_unreadable, followlinks=True):  # as rglob walked
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 found.extend(Path(folder) / name for name in names)
-            out.extend(sorted(found))  # a broken link too: named, as a file that cannot be read
+            for file in sorted(found):  # a broken link too: named, as a file that cannot be read
+                add(file)
         elif path.is_file():
-            out.append(path)
+            add(path)
         else:
             raise InputNotFound(f"no such file or folder: {path}",
                                 hint="give member files or folders that exist (folders are searched recursively)")
@@ -97,13 +108,13 @@ def input_file(path: Path, explicit: bool) -> InputFile:
     """One file of the input as ingest reads it: the bytes of a member or manifest (none over
     :data:`MAX_MEMBER_BYTES`, ``refusal`` says why), nothing of any other file."""
     if not member_file(path.name):
-        return InputFile(str(path), None, explicit)
+        return InputFile(str(path), None, explicit, on_disk=True)
     if not path.is_file():
-        return InputFile(str(path), None, explicit, "not a regular file that can be read (a broken link?)")
+        return InputFile(str(path), None, explicit, "not a regular file that can be read (a broken link?)", True)
     size = path.stat().st_size
     if size > MAX_MEMBER_BYTES:
-        return InputFile(str(path), None, explicit, oversize(size))
-    return InputFile(str(path), path.read_bytes(), explicit)
+        return InputFile(str(path), None, explicit, oversize(size), True)
+    return InputFile(str(path), path.read_bytes(), explicit, on_disk=True)
 
 
 def read_inputs(paths: list[Path]) -> list[InputFile]:
@@ -190,7 +201,7 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = Fa
         raise refusal_of(problems)
     refused = assembly.refused(partial, strict)
     errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
-    listed = {p.path for p in problems}
+    listed = {p.subject for p in problems}  # files with a row of their own (an absent member's: beside its manifest)
     parsed = []
     for doc in assembly.documents:
         set_id = set_id_of(doc)

@@ -11,8 +11,9 @@ stable code: ``malformed-frontmatter``, ``malformed-manifest``, ``unknown-member
 ``duplicate-manifest``, ``duplicate-member``, ``duplicate-declaration``. A set with an error problem is
 refused as a whole (all or nothing); the checker reports the same problems without ingesting. Every
 other file of the input is accounted for too: a file that is no analysis document (a type
-definition, schema or instruction of the format, a note, a tool's file) is a problem of severity
-:data:`SKIPPED` whose code says why, so each is named, never dropped; given by path or found in a
+definition, schema or instruction of the format, a note, a tool's file, an empty file, a ``.txt``
+without a ``Type:`` line: :func:`no_document`) is a problem of severity :data:`SKIPPED` whose code
+says why, so each is named, never dropped; given by path or found in a
 folder, a file is classified alike.
 """
 
@@ -35,12 +36,12 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
-from domain.grammar import NON_MEMBER_TYPES, member_type_of, run_id_problem, skip_reason
+from domain.grammar import NON_MEMBER_TYPES, SKIP_REASONS, member_type_of, run_id_problem, skip_reason
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES, parse_member
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from ingest.parsers.parsed import ParsedDocument
-from ingest.parsers.plaintext import decode_member
+from ingest.parsers.plaintext import decode_member, iter_lines
 from ingest.parsers.yamldoc import load_yaml
 
 __all__ = [
@@ -57,6 +58,8 @@ __all__ = [
     "GAP",
     "SKIPPED",
     "member_file",
+    "no_document",
+    "PLAIN_TEXT_HEAD",
     "Assembly",
     "assemble",
 ]
@@ -114,12 +117,14 @@ class ManifestPin:
 @dataclass(frozen=True, slots=True)
 class Manifest:
     """A parsed ``ARTIFACT.yaml``: ``path`` as given, ``type``, ``pins`` in file order, ``worker``
-    (map or None)."""
+    (map or None), and whether it was read ``on_disk`` (its folder is a folder here, not an
+    upload's)."""
 
     path: str
     type: str
     pins: tuple[ManifestPin, ...]
     worker: dict | None = None
+    on_disk: bool = False
 
     @property
     def folder(self) -> str:
@@ -140,7 +145,7 @@ def _gap_hint(manifest: Manifest, pin: ManifestPin, set_id: str | None) -> str:
     import pathlib
 
     here = pathlib.Path(manifest.folder)
-    if set_id and here.is_dir():
+    if set_id and manifest.on_disk and here.is_dir():  # an upload's folders are none of the server's
         for above in [here, *here.parents][1:4]:
             for found in sorted(above.glob(f"*/{set_id}/{pin.name}")):
                 try:
@@ -208,13 +213,15 @@ def parse_manifest(data: bytes, path: str) -> Manifest:
 @dataclass(frozen=True, slots=True)
 class InputFile:
     """One input: ``path`` as given, raw ``data`` (None when refused before reading, with
-    ``refusal`` saying why), and whether the path was given ``explicit``-ly rather than found by
-    walking a folder."""
+    ``refusal`` saying why), whether the path was given ``explicit``-ly rather than found by
+    walking a folder, and whether it is a file ``on_disk`` here (else uploaded bytes: their
+    folders are never looked up on this machine)."""
 
     path: str
     data: bytes | None
     explicit: bool = False
     refusal: str | None = None
+    on_disk: bool = False
 
     @property
     def name(self) -> str:
@@ -330,6 +337,45 @@ def _guess_run_id(data: bytes | None) -> str | None:
     return m.group(1) if m else None
 
 
+PLAIN_TEXT_HEAD = 4
+"""Lines of a ``.txt`` file searched for its ``Type:`` line: a plain-text member names its type on
+line 2 or 3 (GRAMMAR §9; the parser reads the first non-blank line of 2–4)."""
+
+
+def no_document(f: InputFile, named: bool) -> str | None:
+    """Why a ``.md`` or ``.txt`` file of the input is no analysis document before it is parsed, or
+    None when it may be one (and so is read, its errors refusing its set).
+
+    No analysis document: an empty file (nothing but white space, a byte-order mark aside), and a
+    ``.txt`` none of whose first :data:`PLAIN_TEXT_HEAD` lines starts with ``Type:`` (a stray
+    ``readme.txt``). A file claims to be a member, and stays an error when broken, if a manifest
+    pins it (``named``), if its place names it (an empty ``trials/<run-id>/result.md``, GRAMMAR §0),
+    or if it cannot be decoded (its ``Type:`` line cannot be looked for).
+
+    >>> no_document(InputFile("notes/placeholder.md", b"\\n \\n"), False)
+    'no analysis document: an empty file'
+    >>> no_document(InputFile("notes/readme.txt", b"Notes\\nnothing here\\n"), False)
+    'no analysis document: no line of its first 4 starts with `Type:` (a plain-text member names its type there)'
+    >>> no_document(InputFile("seeds/x.txt", b"Tolaria\\nType: types/x.md\\n"), False) is None
+    True
+    """
+    if named or f.data is None:
+        return None
+    if not f.data.removeprefix(b"\xef\xbb\xbf").strip():
+        return None if member_type_of(None, f.path) else f"{SKIP_REASONS['not-a-document']}: an empty file"
+    if not f.name.lower().endswith(".txt"):
+        return None
+    try:
+        text = decode_member(f.data, f.path)
+    except ParseError:
+        return None
+    head = [line for line, _ in zip(iter_lines(text), range(PLAIN_TEXT_HEAD))]
+    if any(line.startswith("Type:") for line, _ in head):
+        return None
+    return (f"{SKIP_REASONS['not-a-document']}: no line of its first {PLAIN_TEXT_HEAD} starts with `Type:` "
+            "(a plain-text member names its type there)")
+
+
 def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> ParsedDocument | None:
     """Parse one candidate member, or record why not (a file that is no member: a :data:`SKIPPED`
     problem with its reason). Every input passes here, so here the member limit
@@ -348,6 +394,10 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
     if len(f.data) > MAX_MEMBER_BYTES:
         problems.append(SetProblem("parse-error", "error", f.path, 1, oversize(len(f.data)),
                                    hint="a member is a report of at most a few hundred KiB"))
+        return None
+    why = no_document(f, named)
+    if why is not None:
+        problems.append(SetProblem("not-a-document", SKIPPED, f.path, 0, why))
         return None
     fm = None
     if f.name.lower().endswith(".md"):
@@ -522,7 +572,7 @@ def read_manifests(files: list[InputFile]) -> tuple[list[Manifest], list[tuple[i
             try:
                 if f.data is None:
                     raise ParseError(f.refusal or "file was not read", source=SourceSpan(f.path, 1))
-                manifests.append(parse_manifest(f.data, f.path))
+                manifests.append(replace(parse_manifest(f.data, f.path), on_disk=f.on_disk))
             except ParseError as exc:
                 problems.append((n, SetProblem("malformed-manifest", "error", f.path,
                                                exc.source.line if exc.source else 1, exc.message, None, exc.hint,

@@ -355,7 +355,7 @@ class _Pass:
             if failing:
                 continue
             refused = assembly.refused(self.partial, self.strict)
-            listed = {p.path for _, p in errors}
+            listed = {p.subject for _, p in errors}  # files with a row of their own, as ingest.files.accept
             index = {str(h.path): h.index for h in read.heads}
             pins = {m.path: len(m.pins) for m in assembly.manifests}
             for path, set_id in assembly.manifest_sets().items():

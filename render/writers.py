@@ -39,11 +39,11 @@ def write(page: Page, fmt: Format | str) -> str:
 
 def write_text(page: Page) -> str:
     """Plain text in the seeds' style: title on line 1, lead lines, then items separated by blank
-    lines, headings as bare lines, table rows on consecutive lines, notes as ``[tag] text``, no
-    trailing newline.
+    lines, headings as bare lines, table rows on consecutive lines, notes as ``[tag] text``; ends
+    with one newline, as Markdown does (a report is no member: no byte-for-byte original to keep).
 
     >>> from render.page import Page, Heading, Paragraph, Note
-    >>> print(write_text(Page("T", ("lead",), (Heading(2, "H", "H"), Paragraph("p", "p"), Note("direct", "cites X")))))
+    >>> print(write_text(Page("T", ("lead",), (Heading(2, "H", "H"), Paragraph("p", "p"), Note("direct", "cites X")))), end="")
     T
     lead
     <BLANKLINE>
@@ -64,7 +64,7 @@ def write_text(page: Page) -> str:
         elif isinstance(item, Index) and not item.html_only and item.entries:
             chunks.append("\n".join(_index_line(e.record_id, e) for e in item.entries))
     head = "\n".join([page.title, *page.lead])
-    return "\n\n".join([head, *(c for c in chunks if c)])
+    return "\n\n".join([head, *(c for c in chunks if c)]) + "\n"
 
 
 def _index_line(record_id: str, entry: IndexEntry) -> str:

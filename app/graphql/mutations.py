@@ -14,13 +14,15 @@ from app.rest.security import check_write
 from graph.errors import IngestError, SourceSpan
 from ingest.loader import DocumentOutcome, IngestReport
 from ingest.pipeline import ingest_files
+from ingest.archive import upload_path
 from ingest.sets import InputFile
 
 __all__ = ["Mutation", "MemberFileInput", "IngestResult", "IngestedDocument"]
 
 
-@strawberry.input(description="One member file: its name (the suffix picks the format) and its text, or its "
-                              "bytes in base64 when `base64` is true.")
+@strawberry.input(description="One member file: its name, a relative path such as "
+                              "`trials/AGS-2026-08-20-SWAMP-01/result.md` (its folders place it in its set, its "
+                              "suffix picks the format), and its text, or its bytes in base64 when `base64` is true.")
 class MemberFileInput:
     name: str
     content: str
@@ -32,16 +34,20 @@ IngestResult = object_type(IngestReport, name="IngestResult", description="The s
 
 
 def _inputs(files: list[MemberFileInput]) -> list[InputFile]:
+    """The files of an ``ingest`` mutation, each named by its relative path as sent.
+
+    Raises ``IngestError`` for an unsafe name (:func:`ingest.archive.upload_path`) or bad base64."""
     out = []
     for f in files:
+        name = upload_path(f.name, "request")
         if f.base64:
             try:
                 data = base64.b64decode(f.content, validate=True)
             except (binascii.Error, ValueError):
-                raise IngestError("content is not valid base64", source=SourceSpan(f.name, 1)) from None
+                raise IngestError("content is not valid base64", source=SourceSpan(name, 1)) from None
         else:
             data = f.content.encode("utf-8")
-        out.append(InputFile(f.name, data, explicit=True))
+        out.append(InputFile(name, data, explicit=True))
     return out
 
 

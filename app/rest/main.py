@@ -22,7 +22,7 @@ from app.rest.docs import mount_docs
 from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, open_reads, operation_id
 from app.rest.routes import documents, export, history, hooks, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
-from app.rest.security import BodyLimit, bearer_challenge, require_read
+from app.rest.security import BodyLimit, authorization_of, bearer_challenge, check_read, require_read
 from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import CitegraphError
@@ -103,10 +103,17 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         return JSONResponse({"error": {"code": face.code, "message": "internal error", "hint": None}},
                             status_code=face.status)
 
-    @app.get("/health", response_model=HealthOut, tags=["health"], operation_id="health", responses=errors())
-    async def health(store: StoreDep) -> HealthOut:
-        """Liveness plus the store's totals."""
-        counts = await run_in_threadpool(store.counts)
+    @app.get("/health", response_model=HealthOut, response_model_exclude_none=True, tags=["health"],
+             operation_id="health", responses=errors())
+    async def health(request: Request, store: StoreDep) -> HealthOut:
+        """Liveness (503 when the store does not answer) plus the store's kind and totals; with
+        ``CITEGRAPH_READ_TOKEN`` set, the kind and totals only for the read or write token (open to
+        probes, which send none: ``{"status": "ok"}``)."""
+        counts = await run_in_threadpool(store.counts)  # asked either way: a store that is down is a 503
+        try:
+            check_read(authorization_of(request), settings)
+        except CitegraphError:  # no token, a wrong one, a malformed header: liveness only, never an error
+            return HealthOut(status="ok")
         return HealthOut(status="ok", store=settings.store or "embedded", nodes=counts["nodes"], edges=counts["edges"])
 
     # reads: either token when CITEGRAPH_READ_TOKEN is set; the Security entries only declare the schemes

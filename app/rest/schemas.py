@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from pydantic import BaseModel
 
 from app.rest.shapes import listing, response_model
@@ -36,12 +38,12 @@ DocumentsOut = listing(DocumentOut, "DocumentsOut", "``GET /documents``: every m
 
 class HealthOut(BaseModel):
     """``GET /health``: ``status`` ok, the store kind (``embedded`` or ``neo4j``) and its node/edge
-    totals."""
+    totals; with ``CITEGRAPH_READ_TOKEN`` set, ``status`` alone unless the request has a token."""
 
     status: str
-    store: str
-    nodes: int
-    edges: int
+    store: Optional[str] = None
+    nodes: Optional[int] = None
+    edges: Optional[int] = None
 
 
 class Page(BaseModel):

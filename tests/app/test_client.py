@@ -13,7 +13,10 @@ from citegraph import Client, ClientError, GraphQLRequestError
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
+from ingest.pipeline import ingest_paths
+from queries.shapes import plain
 from queries.traversal import rests_on
+from tests.analysis_sets import G1_RESULTS
 from tests.conftest import ROOT, SEEDS
 from tests.live_server import free_port, live_server
 
@@ -120,6 +123,38 @@ def test_ingest_needs_the_write_token(url):
         with Client(url, token=token) as anonymous, pytest.raises(ClientError) as caught:
             anonymous.ingest(SEEDS)
         assert (caught.value.status, caught.value.code) == (status, code)
+
+
+def test_ingest_of_folders_keeps_their_paths_so_a_g0_run_is_its_set():
+    """``Client.ingest`` of a G0 prototype's folder (GRAMMAR §0: ``trials/<run-id>/result.md``) and
+    a G1 result's folder: the server reads both as the CLI does, each row named by its path below
+    the folder's parent, so the two ``result.md`` rows are told apart."""
+    g0, run = ROOT / "tests" / "fixtures" / "g0", "AGS-2026-08-20-SWAMP-01"
+    mem0 = G1_RESULTS / "AAS-2026-09-26-mem0-01"
+    with live_server(create_app(Settings(write_token=TOKEN), store=SQLiteStore(None))) as url, \
+            Client(url, token=TOKEN) as client:
+        report = client.ingest(g0, mem0)
+    assert report["sets"] == [run, "AAS-2026-09-26-mem0-01"]
+    assert [(d["path"], d["document"], d["status"]) for d in report["documents"]] == [
+        (f"g0/multistage-swamp/trials/{run}/lens-memory.md", f"{run}/lens-memory", "written"),
+        (f"g0/multistage-swamp/trials/{run}/reconciliation.md", f"{run}/reconciliation", "written"),
+        (f"g0/multistage-swamp/trials/{run}/result.md", f"{run}/result", "written"),
+        ("AAS-2026-09-26-mem0-01/result.md", "AAS-2026-09-26-mem0-01/result", "written")]
+    on_disk = plain(ingest_paths(SQLiteStore(None), [g0, mem0]))
+    assert [{**d, "path": None} for d in report["documents"]] == [{**d, "path": None} for d in on_disk["documents"]]
+
+
+def test_ingest_of_a_file_by_path_sends_its_folder_too():
+    """A G0 prototype given by path is named by its run's folder and its own name, as under a folder."""
+    run = "AGS-2026-08-20-SWAMP-01"
+    result = ROOT / "tests" / "fixtures" / "g0" / "multistage-swamp" / "trials" / run / "result.md"
+    with live_server(create_app(Settings(write_token=TOKEN), store=SQLiteStore(None))) as url, \
+            Client(url, token=TOKEN) as client:
+        report = client.ingest(result, SEEDS / "000_a3dd65b871acf2aa.txt")
+    assert report["sets"] == [run, "tolaria"]
+    assert [(d["path"], d["document"], d["status"]) for d in report["documents"]] == [
+        (f"{run}/result.md", f"{run}/result", "written"),
+        ("seeds/000_a3dd65b871acf2aa.txt", "tolaria/synthesis", "written")]
 
 
 def test_ingest_refuses_missing_paths_before_sending(client, tmp_path):

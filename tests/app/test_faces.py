@@ -117,10 +117,10 @@ def test_bad_depth_is_rejected(client):
 
 def test_cli_bad_file_exits_65_and_stores_nothing(tmp_path):
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"Title only\n")
+    bad.write_bytes(b"Title only\n\nType: nope\n")
     result = runner.invoke(cli, ["ingest", str(bad), "--home", str(tmp_path / "home")])
     assert result.exit_code == 65
-    assert f"{bad}:2: expected a `Type: <member type>` line" in result.stderr
+    assert f"{bad}:3: unknown member type 'nope'" in result.stderr
     assert not (tmp_path / "home").exists()
 
 

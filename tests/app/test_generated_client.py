@@ -270,7 +270,7 @@ def test_every_error_the_server_sends_is_the_declared_model():
                                store=store)) as client:
         answers = {
             "query": client.get("/records", params={"limit": 0}, headers=read),
-            "file": client.post("/sets", files=[("files", ("broken.txt", b"Only a title\n", "text/plain"))],
+            "file": client.post("/sets", files=[("files", ("broken.txt", b"Only a title\nType: nope\n", "text/plain"))],
                                 headers=write),
             "no token": client.get("/records"),
             "read token writing": client.delete("/sets/tolaria", headers=read),

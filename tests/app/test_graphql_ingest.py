@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.model import Label
-from tests.conftest import SEEDS
+from tests.conftest import ROOT, SEEDS
 
 MUTATION = """mutation($files: [MemberFileInput!]!, $skip: Boolean! = false) {
   ingest(files: $files, skipInvalid: $skip) { sets documents { path document status statements error } } }"""
@@ -58,3 +58,26 @@ def test_bad_member_is_invalid_input_and_nothing_is_stored(client, store):
     skipped = client.post("/graphql", json={"query": MUTATION, "variables": {"files": seed_inputs() + [bad],
                                                                               "skip": True}}, headers=AUTH).json()
     assert [d["status"] for d in skipped["data"]["ingest"]["documents"]] == ["written"] * 3 + ["skipped"]
+
+
+def test_ingest_mutation_places_a_file_by_the_folders_of_its_name(client, store):
+    """A G0 prototype is known by its folder (GRAMMAR §0), so ``name`` is a relative path, kept."""
+    run = "AGS-2026-08-20-SWAMP-01"
+    trial = ROOT / "tests" / "fixtures" / "g0" / "multistage-swamp" / "trials" / run
+    files = [{"name": f"trials/{run}/{p.name}", "content": p.read_text(encoding="utf-8")} for p in sorted(trial.iterdir())]
+    result = client.post("/graphql", json={"query": MUTATION, "variables": {"files": files}}, headers=AUTH).json()
+    assert "errors" not in result, result
+    assert result["data"]["ingest"]["sets"] == [run]
+    assert [(d["path"], d["document"], d["status"]) for d in result["data"]["ingest"]["documents"]] == [
+        (f"trials/{run}/lens-memory.md", f"{run}/lens-memory", "written"),
+        (f"trials/{run}/reconciliation.md", f"{run}/reconciliation", "written"),
+        (f"trials/{run}/result.md", f"{run}/result", "written")]
+
+
+def test_ingest_mutation_refuses_a_name_outside_the_upload(client, store):
+    files = seed_inputs()[:1] + [{"name": "../x/synthesis.txt", "content": seed_inputs()[0]["content"]}]
+    error = client.post("/graphql", json={"query": MUTATION, "variables": {"files": files}},
+                        headers=AUTH).json()["errors"][0]
+    assert (error["extensions"]["code"], error["message"]) == (
+        "INVALID_INPUT", "unsafe path '../x/synthesis.txt' in the upload")
+    assert store.find_nodes(Label.DOCUMENT) == []

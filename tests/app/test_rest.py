@@ -13,14 +13,20 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings as hsettings
 
 from app.rest.main import create_app
+from ingest.files import member_files
+from ingest.pipeline import ingest_paths
 from app.settings import Settings
 from graph.model import Label
 from graph.stores.sqlite import SQLiteStore
 from queries.records import citations_of
 from queries.shapes import plain
-from tests.conftest import CORPUS, SEED_SYNTHESIS, SEEDS
+from tests.analysis_sets import G1_RESULTS
+from tests.conftest import CORPUS, ROOT, SEED_SYNTHESIS, SEEDS
 from tests.live_server import live_server
 
+G0_FOLDER = ROOT / "tests" / "fixtures" / "g0" / "multistage-swamp"
+G0_RUN = "AGS-2026-08-20-SWAMP-01"
+MEM0 = G1_RESULTS / "AAS-2026-09-26-mem0-01"
 TOKEN = "write-secret"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 DC_FOLDERS = [
@@ -68,8 +74,63 @@ def test_post_sets_zip_ingests_a_whole_markdown_set(client):
     assert client.get("/check", params={"set": "AAS-2026-10-04-dynamic-cheatsheet-01"}).json()["errors"] == 0
 
 
+def folder_files(*folders) -> list[tuple[str, tuple[str, bytes, str]]]:
+    """Multipart fields of every file under ``folders``, each named by its path below its folder's
+    parent (as ``curl -F "files=@…;filename=trials/…/result.md"`` and ``Client.ingest`` send them)."""
+    return [("files", (p.relative_to(folder.parent).as_posix(), p.read_bytes(), "text/markdown"))
+            for folder in folders for p in member_files([folder])]
+
+
+def test_post_sets_names_uploads_by_their_folders_so_a_g0_run_is_its_set(client, store):
+    """A G0 prototype is known by its folder (GRAMMAR §0: ``trials/<run-id>/result.md``), so the
+    folders of a multipart ``filename`` are kept: the upload reads as the CLI reads the folders, row
+    for row, and the two ``result.md`` rows are told apart by their paths."""
+    response = client.post("/sets", files=folder_files(G0_FOLDER, MEM0), headers=AUTH)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["sets"] == [G0_RUN, "AAS-2026-09-26-mem0-01"]
+    assert [(d["path"], d["document"], d["status"]) for d in body["documents"]] == [
+        (f"multistage-swamp/trials/{G0_RUN}/lens-memory.md", f"{G0_RUN}/lens-memory", "written"),
+        (f"multistage-swamp/trials/{G0_RUN}/reconciliation.md", f"{G0_RUN}/reconciliation", "written"),
+        (f"multistage-swamp/trials/{G0_RUN}/result.md", f"{G0_RUN}/result", "written"),
+        ("AAS-2026-09-26-mem0-01/result.md", "AAS-2026-09-26-mem0-01/result", "written")]
+    on_disk = plain(ingest_paths(SQLiteStore(None), [G0_FOLDER, MEM0]))
+    assert [{**d, "path": None} for d in body["documents"]] == [{**d, "path": None} for d in on_disk["documents"]]
+    assert sorted(n.id for n in store.find_nodes(Label.DOCUMENT, set_id=G0_RUN)) == [
+        f"{G0_RUN}/lens-memory", f"{G0_RUN}/reconciliation", f"{G0_RUN}/result"]
+
+
+@pytest.mark.parametrize("name", ["../result.md", "trials/../../result.md", "/etc/result.md", "C:/up/result.md"])
+def test_post_sets_refuses_an_upload_named_outside_the_upload(client, store, name):
+    response = client.post("/sets", files=[("files", (name, SEED_SYNTHESIS.read_bytes(), "text/plain"))], headers=AUTH)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert (error["code"], error["message"], error["source"]) == (
+        "INVALID_INPUT", f"unsafe path {name!r} in the upload", {"path": "request", "line": 1})
+    assert store.find_nodes(Label.DOCUMENT) == []
+
+
+def test_an_uploads_folders_are_never_looked_up_on_the_server(client, store, monkeypatch):
+    """An upload named by the folders of a set copied in part is refused at its manifest's pin with
+    a hint naming no folder of the server's, even where the server's own folder of that name holds
+    the missing member (retained/dynamic-cheatsheet/ARTIFACT.yaml:5 pins runtime.md, which is in
+    the set's retained-archive folder on disk)."""
+    monkeypatch.chdir(ROOT)
+    retained = DC_FOLDERS[0]
+    files = [("files", (p.relative_to(ROOT).as_posix(), p.read_bytes(), "text/markdown"))
+             for p in member_files([retained])]
+    error = client.post("/sets", files=files, headers=AUTH).json()["error"]
+    assert (error["source"], error["hint"]) == (
+        {"path": retained.relative_to(ROOT).as_posix() + "/ARTIFACT.yaml", "line": 5},
+        "pass the folder holding runtime.md too. Nothing was ingested; skip invalid files to ingest the rest "
+        "(--skip-invalid, ?skip_invalid=true, skipInvalid: true). To ingest a set copied in part, its members "
+        "present, each absent one recorded as a manifest-missing-member finding: --partial (?partial=true, "
+        "partial: true).")
+    assert store.find_nodes(Label.DOCUMENT) == []
+
+
 def test_bad_upload_is_422_and_stores_nothing(client, store):
-    files = seed_files() + [("files", ("broken.txt", b"Only a title\n", "text/plain"))]
+    files = seed_files() + [("files", ("broken.txt", b"Only a title\nType: nope\n", "text/plain"))]
     response = client.post("/sets", files=files, headers=AUTH)
     assert response.status_code == 422
     error = response.json()["error"]

@@ -88,6 +88,41 @@ def test_file_mode_and_folder_mode_agree(tmp_path):
     assert one_by_one == folder
 
 
+def test_a_file_reached_twice_is_read_once_at_its_first_place(tmp_path):
+    """The same folder twice, a folder and a file in it, and bash's ``DIR/**/*`` (``globstar``: each
+    folder and each file below DIR, hidden ones left out, sorted in the C locale) read as DIR."""
+    from graph.stores.sqlite import SQLiteStore
+    from ingest.files import member_files
+
+    synthesis = SEEDS / "000_a3dd65b871acf2aa.txt"
+    assert member_files([SEEDS, synthesis, SEEDS]) == member_files([SEEDS]) == sorted(SEEDS.iterdir())
+    assert member_files([synthesis, SEEDS]) == [synthesis, SEEDS / "001_12342d341e774cc9.txt",
+                                                SEEDS / "003_68dfe0dcb1db1ebb.txt"]
+    folder = ingest_paths(SQLiteStore(tmp_path / "a.sqlite"), [COMMONPLACE])
+    globbed = sorted(str(p) for p in COMMONPLACE.glob("**/*") if not any(
+        part.startswith(".") for part in p.relative_to(COMMONPLACE).parts))
+    assert len(globbed) == 82  # 58 of the 59 files (not .commonplace-validation-ignore) and 24 folders
+    assert ingest_paths(SQLiteStore(tmp_path / "b.sqlite"), [Path(p) for p in globbed]) == folder
+    twice = ingest_paths(SQLiteStore(tmp_path / "c.sqlite"), [COMMONPLACE, COMMONPLACE / "agentic-systems", COMMONPLACE])
+    assert twice == folder and len(twice.documents) == 59
+
+
+def test_a_link_to_a_file_of_the_input_is_that_file(store, tmp_path):
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    (tmp_path / "seeds" / "zz-link.txt").symlink_to(tmp_path / "seeds" / "000_a3dd65b871acf2aa.txt")
+    report = ingest_paths(store, [tmp_path / "seeds"])
+    assert [(Path(d.path).name, d.status) for d in report.documents] == [
+        ("000_a3dd65b871acf2aa.txt", "written"), ("001_12342d341e774cc9.txt", "written"),
+        ("003_68dfe0dcb1db1ebb.txt", "written")]
+
+
+def test_the_cli_reads_a_folder_and_a_file_in_it_once(tmp_path):
+    result = runner.invoke(cli, ["ingest", str(SEEDS), str(SEEDS / "000_a3dd65b871acf2aa.txt"), str(SEEDS),
+                                 "--home", str(tmp_path / "home")])
+    assert result.exit_code == 0, result.output  # 65 before: "… are both document tolaria/synthesis"
+    assert result.stdout.splitlines()[-1].startswith("3 documents in 2 sets: 3 written, 0 unchanged, 0 skipped;")
+
+
 def test_strict_makes_each_skipped_file_an_error_and_writes_nothing(store):
     with pytest.raises(ParseError) as refused:
         ingest_paths(store, [COMMONPLACE], strict=True)

@@ -138,13 +138,13 @@ def test_folder_with_one_bad_file_ingests_nothing(tmp_path):
 def test_skip_invalid_ingests_the_rest(tmp_path):
     folder = tmp_path / "in"
     shutil.copytree(SEEDS, folder)
-    (folder / "empty.txt").write_bytes(b"")
+    (folder / "broken.txt").write_bytes(b"Title\nType: agentic-system-analyses/types/agentic-system-synthesis.md\n\xff")
     read = read_members([folder], skip_invalid=True)
     report = ingest_parsed(SQLiteStore(None), read.parsed, errors=read.errors)
     assert [(d.status, d.document) for d in report.documents] == [
         ("written", "tolaria/synthesis"), ("written", "tolaria/workflow-report"), ("written", "talorys/synthesis"),
         ("skipped", None)]
-    assert "file is empty" in report.documents[-1].error
+    assert report.documents[-1].error.endswith("broken.txt:3: invalid UTF-8 at byte 70")  # "Title\n" is 6 bytes, the Type: line 64
 
 
 def test_same_document_twice_in_one_run_is_refused(tmp_path):

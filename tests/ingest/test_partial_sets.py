@@ -50,7 +50,8 @@ def test_skip_invalid_lists_each_missing_member_once_with_its_own_message(copied
     report = ingest_parsed(SQLiteStore(None), read.parsed, errors=read.errors)
     assert [(d.path, d.status) for d in report.documents] == [
         *((str(copied / name), "skipped") for name in ABSENT),
-        (str(copied / "overview.md"), "skipped"), (str(copied / "runtime.md"), "skipped")]
+        (str(copied / "overview.md"), "skipped"), (str(copied / "runtime.md"), "skipped"),
+        (str(copied / "ARTIFACT.yaml"), "skipped")]  # the refused set's manifest is named too
 
 
 def test_partial_ingests_what_is_present_and_the_gaps_stay_findings(copied):

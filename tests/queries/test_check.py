@@ -271,10 +271,10 @@ def test_cli_check_paths_exits_1_on_a_pin_mismatch(tmp_path):
     home = str(tmp_path / "home")
     result = runner.invoke(cli, ["check", str(folder), "--home", home])
     assert result.exit_code == 1
-    assert f"{folder / 'memory.md'}:0: error: [pin-mismatch]" in result.stdout
+    assert f"{folder / 'memory.md'}:1: error: [pin-mismatch]" in result.stdout  # a whole file's finding: line 1
     assert not (tmp_path / "home").exists()  # nothing was ingested
     result = runner.invoke(cli, ["ingest", str(folder), "--home", home])
-    assert result.exit_code == 65 and "differs from the pin" in result.output
+    assert result.exit_code == 65 and f"{folder / 'memory.md'}:1: SHA-256 " in result.output  # ingest says so too
 
 
 @pytest.mark.parametrize("folder", ["types", "empty"])

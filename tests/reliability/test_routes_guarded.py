@@ -21,7 +21,8 @@ from tests.conftest import SEEDS, ingest_into
 READ, WRITE = "the-read-token", "the-write-token"
 
 ALLOWED = {
-    ("GET", "/health"): "liveness for load balancers and `serve`'s own wait: the store's kind and two totals",
+    ("GET", "/health"): "liveness for load balancers and `serve`'s own wait: `{\"status\": \"ok\"}` (the store's kind "
+                        "and totals only with a token)",
     ("MOUNT", "/embed/static"): "the pages' scripts and styles and the vendored libraries: files of the package, no data",
     ("POST", "/hooks/push"): "git hosts send no bearer token: each delivery is signed with CITEGRAPH_HOOK_SECRET "
                              "(401 unsigned, 403 with no secret set) and answers only its own run",
@@ -80,6 +81,28 @@ def test_the_walk_finds_every_route_and_each_is_guarded_or_allowed_for_a_reason(
                 allowed = client.get(url + ("?" + QUERIES[path] if path in QUERIES else ""),
                                      headers={"Authorization": f"Bearer {READ}"})
                 assert allowed.status_code not in (401, 403), (path, allowed.text[:200])
+
+
+def test_health_is_open_but_shows_the_stores_totals_only_with_a_token(app, store):
+    """A probe sends no token: it learns that the server and its store answer, nothing of what the
+    store holds; the read or the write token adds the kind and the totals."""
+    counts = store.counts()
+    with TestClient(app) as client:
+        for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic eDp5"},
+                        {"Authorization": "Bearer caf\u00e9".encode("utf-8")}):
+            response = client.get("/health", headers=headers)
+            assert (response.status_code, response.json()) == (200, {"status": "ok"}), headers
+        for token in (READ, WRITE):
+            response = client.get("/health", headers={"Authorization": f"Bearer {token}"})
+            assert response.json() == {"status": "ok", "store": "embedded", "nodes": counts["nodes"],
+                                       "edges": counts["edges"]}
+    assert counts["nodes"] == 204 and counts["edges"] == 354  # the seeds, as `citegraph stats` counts them
+
+
+def test_health_without_a_read_token_configured_shows_the_totals(store):
+    ingest_into(store, SEEDS)
+    with TestClient(create_app(Settings(env_file=None, write_token=WRITE), store=store)) as client:
+        assert client.get("/health").json() == {"status": "ok", "store": "embedded", "nodes": 204, "edges": 354}
 
 
 def test_the_start_page_and_the_docs_the_issue_found_open_need_the_token(app):

@@ -71,7 +71,7 @@ def test_rests_on_report_holds_exactly_the_14_statements_under_their_headings(se
             expected.append(f"[direct] {verb} RT-RTE-mcp-write")
         else:
             expected.append("[transitive] " + WORKFLOW_PATH.format(line="L16"))
-    assert text == "\n\n".join([expected[0] + "\n" + expected[1] + "\n" + expected[2], *expected[3:]])
+    assert text == "\n\n".join([expected[0] + "\n" + expected[1] + "\n" + expected[2], *expected[3:]]) + "\n"
     assert "Talorys" not in text and "talorys" not in text
 
 
@@ -138,7 +138,7 @@ def test_set_report_has_every_member_and_a_record_index(dc_store):
     assert [t.document.get("role") for t in report.documents] == [
         "overview", "runtime", "memory", "epistemic", "reconciliation", "memory-profile"]
     text = write(set_page(report), Format.TXT)
-    index = text.split("\n\nRecord index\n\n", 1)[1].split("\n")
+    index = text.split("\n\nRecord index\n\n", 1)[1].splitlines()
     assert [line.split(":")[0] for line in index] == sorted(e.record_id for e in report.records)
     # Each clause is followed by its own links: the annotation's section is not among the 11 statements.
     cheatsheet = next(line for line in index if line.startswith("RT-OBJ-cheatsheet:"))

@@ -20,7 +20,7 @@ from app.rest.security import WriteAccess
 from graph.errors import DocumentNotFound, IngestError, PreconditionFailed, SourceSpan
 from queries.names import unknown_document, unknown_set
 from graph.model import Label
-from ingest.archive import read_zip
+from ingest.archive import read_zip, upload_path
 from ingest.loader import document_id_of
 from ingest.pipeline import ingest_files
 from ingest.sets import InputFile
@@ -40,7 +40,9 @@ _SETS_BODY = {"required": True, "content": {
     "multipart/form-data": {"schema": {
         "type": "object", "required": ["files"],
         "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"},
-                                 "description": "Members, ARTIFACT.yaml manifests or .zip archives of them."}}}},
+                                 "description": "Members, ARTIFACT.yaml manifests or .zip archives of them, each "
+                                                "named by its relative path (the `filename`, folders "
+                                                "kept: `trials/AGS-2026-08-20-SWAMP-01/result.md`)."}}}},
     "application/zip": {"schema": {"type": "string", "format": "binary", "description": "A .zip of members."}},
 }}
 _MEMBER_BODY = {"required": True, "description": "The member's bytes (UTF-8). The format comes from `name`, else from "
@@ -73,7 +75,9 @@ def _expected(if_match: str | None, if_none_match: str | None, document_id: str)
 async def post_sets(request: Request, response: Response, store: StoreDep, _: WriteAccess,
                     skip_invalid: SkipInvalid = False, partial: Partial = False, strict: Strict = False) -> dict:
     """Ingest analysis-set members: a multipart form with one or more ``files`` (a member, an
-    ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), or an ``application/zip`` body. Each set is
+    ``ARTIFACT.yaml`` manifest, or a ``.zip`` of them), each named by its relative path as sent
+    (:func:`ingest.archive.upload_path`: its folders place a G0 prototype in its run, GRAMMAR §0; an
+    absolute or ``..`` name is refused), or an ``application/zip`` body. Each set is
     written all or nothing; with ``skip_invalid`` refused files are listed instead; with ``partial``
     a set whose manifest pins absent members is written and each absent one listed as ``missing``.
     Every file sent is named in the answer: a manifest as ``manifest``, a file that is no analysis
@@ -91,7 +95,7 @@ async def post_sets(request: Request, response: Response, store: StoreDep, _: Wr
             if isinstance(upload, str):
                 raise IngestError("`files` must be file fields, not text", source=SourceSpan("request", 1))
             data = await upload.read()
-            name = PurePosixPath((upload.filename or "upload").replace("\\", "/")).name or "upload"
+            name = upload_path(upload.filename or "upload", "request")  # as sent, folders kept
             if name.lower().endswith(".zip"):
                 inputs.extend(InputFile(f"{name}/{path}", content) for path, content in read_zip(data, name=name))
             else:
