@@ -43,11 +43,14 @@ __all__ = [
     "RESERVED_EDGE_KEYS",
     "schema_statements",
     "AWAIT_INDEXES",
+    "schema_names",
+    "SCHEMA_STATE",
     "SEARCH_INDEX",
     "SEARCH_WORDS",
     "search_query",
     "SEARCH",
     "SEARCH_WORDS_DONE",
+    "SET_TALLIES",
     "MARK_SEARCH_WORDS_DONE",
     "UNINDEXED_STATEMENTS",
     "SET_SEARCH_WORDS",
@@ -154,6 +157,18 @@ def schema_statements() -> list[str]:
     out.append(f"CREATE FULLTEXT INDEX {SEARCH_INDEX} IF NOT EXISTS FOR (n:Statement) ON EACH [n.{SEARCH_WORDS}] "
                "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}")
     return out
+
+
+def schema_names() -> list[str]:
+    """The names of the constraints and indexes of :func:`schema_statements`, in order (a
+    uniqueness constraint's backing index has the constraint's name)."""
+    return [re.search(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS", statement).group(1)
+            for statement in schema_statements()]
+
+
+SCHEMA_STATE = "SHOW INDEXES YIELD name, state RETURN name, state"
+"""Every index of the database with its state (``ONLINE`` once usable): one round trip that tells
+whether :func:`schema_statements` has anything left to do."""
 
 
 SEARCH_INDEX = "cg_statement_search"
@@ -364,6 +379,38 @@ CALL () {{
 RETURN name, count
 """
 
+
+SET_TALLIES = f"""
+UNWIND $set_ids AS sid
+CALL (sid) {{
+  MATCH (n:{NODE_LABEL} {{set_id: sid}})
+  UNWIND [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS name
+  WITH name, count(*) AS c
+  RETURN collect([name, c]) AS labels
+}}
+CALL (sid) {{
+  MATCH (d:{NODE_LABEL}:Document {{set_id: sid}})
+  RETURN collect([d.id, d.unaccounted_record_ids]) AS documents
+}}
+CALL (sid) {{
+  MATCH (r:{NODE_LABEL}:Record {{set_id: sid}})
+  RETURN sum(COUNT {{ (r)<-[:CITES]-() }}) AS record_citations
+}}
+CALL (sid) {{
+  MATCH (s:{NODE_LABEL}:Section {{set_id: sid}}) WHERE s.kind = 'annotation'
+  RETURN count(s) AS annotations
+}}
+CALL (sid) {{
+  MATCH (f:{NODE_LABEL}:SourceFile {{set_id: sid}})
+  RETURN collect([f.id, f.path]) AS source_files
+}}
+RETURN sid, labels, documents, record_citations, annotations, source_files
+"""
+"""Per set of ``$set_ids``, the counts of :class:`graph.tallies.SetTally` in one round trip, each
+through the ``set_id`` index of its label: node counts per label, the Document ids with their
+native ``unaccounted_record_ids`` (never their large ``props_json``), the ``CITES`` degree summed
+over the Records (``COUNT {…}`` reads the degree, not the edges), the annotation Sections, and the
+SourceFiles' ``[id, path]`` (sorted in Python, as every answer is)."""
 
 COUNT_SET = f"""
 CALL () {{
