@@ -616,22 +616,28 @@ RETURN DISTINCT {_NODE_FIELDS}
 """The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows."""
 
 SET_SNAPSHOT_EDGES = f"""
-MATCH (a:{NODE_LABEL} {{set_id: $set_id}})-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+MATCH (a:{NODE_LABEL} {{set_id: $set_id}})
+CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 UNION ALL
-MATCH (a:{NODE_LABEL}:System)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+MATCH (a:{NODE_LABEL}:System)
+CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 """
-"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's."""
+"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's.
+Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
+``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
+filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
+every write (issue 25)."""
 
 STORED_VERSIONS = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 RETURN v.number AS number, v.digest AS digest ORDER BY number
 """
 """``(number, digest)`` of each kept version of ``$set_id``, by number."""
 
 VERSION_SUMMARIES = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 RETURN v.number AS number, v.created AS created, v.digest AS digest, v.summary AS summary ORDER BY number
 """
 """Each kept version of ``$set_id`` without its blob, by number."""
@@ -656,10 +662,11 @@ DELETE v
 """Delete versions ``$numbers`` of ``$set_id`` (retention)."""
 
 DROP_ALL_VERSIONS = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 DELETE v
 """
-"""Delete every version of ``$set_id`` (the set is gone)."""
+"""Delete every version of ``$set_id`` (the set is gone). Every version has a ``number``: saying so
+lets the planner seek the ``(set_id, number)`` index instead of scanning every version node."""
 
 WIPE = f"""
 MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL} OR n:{VERSION_LABEL}
