@@ -81,6 +81,7 @@ __all__ = [
     "SET_EXISTS",
     "SET_SNAPSHOT_NODES",
     "SET_SNAPSHOT_EDGES",
+    "SET_SNAPSHOT",
     "STORED_VERSIONS",
     "VERSION_SUMMARIES",
     "VERSION_BLOB",
@@ -629,6 +630,27 @@ Each half expands from its start nodes (the ``set_id`` index; the System label) 
 ``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
 filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
 every write (issue 25)."""
+
+SET_SNAPSHOT = f"""
+CALL () {{
+  CALL () {{
+{SET_SNAPSHOT_NODES.strip()}
+  }}
+  RETURN collect([id, labels, set_id, document_id, props_json]) AS nodes
+}}
+CALL () {{
+  CALL () {{
+{SET_SNAPSHOT_EDGES.strip()}
+  }}
+  RETURN collect([kind, src, dst, seq, document_id, set_id, props_json]) AS edges
+}}
+RETURN nodes, edges
+"""
+""":data:`SET_SNAPSHOT_NODES` and :data:`SET_SNAPSHOT_EDGES` of ``$set_id`` in one round trip and
+one record (``nodes``: ``[id, labels, set_id, document_id, props_json]`` each; ``edges``: ``[kind,
+src, dst, seq, document_id, set_id, props_json]`` each): a write reads its set back this way for
+its version, and the driver's cost per record was most of that read (issue 25). Each half aggregates
+inside its own ``CALL``, so it yields its one row even when it matches nothing."""
 
 STORED_VERSIONS = f"""
 MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL

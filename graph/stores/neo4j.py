@@ -709,13 +709,13 @@ def _now() -> str:
 
 def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
     """Set ``set_id`` as it stands in ``tx``, encoded (:func:`graph.versions.encode_rows`) from its
-    properties' JSON text as stored."""
-    nodes = [(r["id"], next(_LABELS[name] for name in r["labels"] if name in _LABELS).value, r["set_id"],
-              r["document_id"], r["props_json"] or "{}") for r in _run(tx, cypher.SET_SNAPSHOT_NODES, set_id=set_id)]
+    properties' JSON text as stored, read in one record (:data:`graph.stores.cypher.SET_SNAPSHOT`)."""
+    (row,) = _run(tx, cypher.SET_SNAPSHOT, set_id=set_id)
+    nodes = [(i, next(_LABELS[name] for name in labels if name in _LABELS).value, s, d, p or "{}")
+             for i, labels, s, d, p in row["nodes"]]
     if not any(n[0] == set_id for n in nodes):
         return None
-    edges = [(r["kind"], r["src"], r["dst"], r["seq"], r["document_id"], r["set_id"], r["props_json"] or "{}")
-             for r in _run(tx, cypher.SET_SNAPSHOT_EDGES, set_id=set_id)]
+    edges = [(k, a, b, q, d, s, p or "{}") for k, a, b, q, d, s, p in row["edges"]]
     return versions.encode_rows(set_id, nodes, edges)
 
 
