@@ -60,6 +60,7 @@ __all__ = [
     "closure",
     "reach",
     "count_nodes_and_edges",
+    "count_from_count_store",
     "TOTALS",
     "LOCK_WRITES",
     "READ_SLOTS",
@@ -379,6 +380,22 @@ CALL () {{
 }}
 RETURN name, count
 """
+
+
+def count_from_count_store() -> str:
+    """The same rows as :func:`count_nodes_and_edges` from Neo4j's count store (no scan, constant
+    time): ``:CgNode``'s count and each model label's count over the whole database, one row
+    ``{name, count}`` each. A model label's count is citegraph's only while no other node of the
+    database carries it: every citegraph node has exactly one model label, so that holds exactly
+    when the labels' counts add up to ``:CgNode``'s (:meth:`graph.stores.neo4j.Neo4jStore.counts`
+    checks it, and scans otherwise). Each count is its own ``CALL``: so written, each is planned as
+    a count-store lookup (inside one ``UNION`` they were label scans)."""
+    counted = [(NODE_LABEL, f"MATCH (n:{NODE_LABEL}) RETURN count(n)")]
+    counted += [(label.value, f"MATCH (n:{label.value}) RETURN count(n)") for label in Label]
+    counted += [(kind.value, f"MATCH (:{NODE_LABEL})-[r:{kind.value}]->() RETURN count(r)") for kind in EdgeKind]
+    calls = "\n".join(f"CALL () {{ {match} AS c{i} }}" for i, (_, match) in enumerate(counted))
+    pairs = ", ".join(f"{{name: '{name}', count: c{i}}}" for i, (name, _) in enumerate(counted))
+    return f"{calls}\nUNWIND [{pairs}] AS row\nRETURN row.name AS name, row.count AS count\n"
 
 
 SET_TALLIES = f"""

@@ -347,10 +347,18 @@ class Neo4jStore:
         return Reach(sorted(map(_edge_from_row, edges.values()), key=Edge.sort_key), nodes)
 
     def counts(self, *, set_id: str | None = None) -> dict[str, int]:
-        """See :meth:`graph.store.GraphStore.counts`. Of a set: through the ``set_id`` index."""
+        """See :meth:`graph.store.GraphStore.counts`. Of a set: through the ``set_id`` index. Of the
+        store: from the count store (:func:`graph.stores.cypher.count_from_count_store`, constant
+        time; a scan of ``:CgNode`` took 0.14-0.3 s at M), unless another node of the database
+        carries a model label, which only a scan tells apart."""
         out = {label.value: 0 for label in Label} | {kind.value: 0 for kind in EdgeKind}
-        rows = (self._read(cypher.count_nodes_and_edges()) if set_id is None else
-                self._read(cypher.COUNT_SET, set_id=set_id))
+        if set_id is None:
+            rows = self._read(cypher.count_from_count_store())
+            cg = next(r["count"] for r in rows if r["name"] == cypher.NODE_LABEL)
+            if sum(r["count"] for r in rows if r["name"] in _LABELS) != cg:  # another node carries a model label
+                rows = self._read(cypher.count_nodes_and_edges())
+        else:
+            rows = self._read(cypher.COUNT_SET, set_id=set_id)
         for row in rows:
             if row["name"] in out:
                 out[row["name"]] += row["count"]

@@ -120,6 +120,26 @@ def test_clear_deletes_only_citegraph_nodes(neo4j_store):
         neo4j_store.driver.execute_query("MATCH (n:Foreign) DELETE n", database_=neo4j_store.database)
 
 
+def test_whole_store_counts_come_from_the_count_store_unless_another_node_has_a_model_label(neo4j_store):
+    """counts() reads Neo4j's count store (cypher.count_from_count_store); a foreign node carrying
+    a model label (here :Record) would be counted there, so the store then scans :CgNode instead."""
+    ingest_into(neo4j_store, SEEDS)
+    counted = neo4j_store.counts()
+    assert (counted["nodes"], counted["edges"]) == (204, 354)  # the seeds, as tests/app/test_faces.py has them
+    plan = neo4j_store.driver.execute_query("EXPLAIN " + cypher.count_from_count_store(),
+                                            database_=neo4j_store.database).summary.plan
+
+    def operators(p):
+        return [p["operatorType"].split("@")[0], *(o for child in p.get("children", []) for o in operators(child))]
+
+    assert "NodeByLabelScan" not in operators(plan) and "NodeCountFromCountStore" in operators(plan)
+    neo4j_store.driver.execute_query("CREATE (:Record:Foreign {name: 'not citegraph'})", database_=neo4j_store.database)
+    try:
+        assert neo4j_store.counts() == counted
+    finally:
+        neo4j_store.driver.execute_query("MATCH (n:Foreign) DELETE n", database_=neo4j_store.database)
+
+
 _LOADED = """
 import sys
 sys.argv = ["citegraph", *sys.argv[1:]]
