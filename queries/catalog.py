@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from graph.codec import analysis_set_of, member_of, record_id_of, system_name
 from graph.model import Label, Node
 from graph.store import GraphStore
+from graph.tallies import SetTally, SupportsSetTallies, set_tallies
 from queries.kept import per_set, rows_of
 from queries.names import require_set
 
@@ -68,8 +69,10 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | 
     stated = {s.id: analysis_set_of(s) for s in sets}
     systems = store.get_nodes({a.system for a in stated.values() if a.system})
     encode, decode = rows_of(_SetSizes)
-    sizes = per_set(store, "sets", list(stated), lambda s: (_set_sizes(store, s),), encode=encode, decode=decode,
-                    fresh=fresh)
+    counted = set_tallies(store, list(stated)) if isinstance(store, SupportsSetTallies) else None  # one query
+    sizes = per_set(store, "sets", list(stated),
+                    lambda s: (_set_sizes(store, s, counted[s] if counted is not None else None),),
+                    encode=encode, decode=decode, fresh=fresh)
     out = []
     for s, a in stated.items():
         (size,) = sizes[s]
@@ -94,11 +97,16 @@ class _SetSizes:
     quotations: int
 
 
-def _set_sizes(store: GraphStore, set_id: str) -> _SetSizes:
-    counts = store.counts(set_id=set_id)
-    return _SetSizes(documents=tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)),
-                     statements=counts[Label.STATEMENT], records=counts[Label.RECORD], sources=counts[Label.SOURCE],
-                     source_files=counts[Label.SOURCE_FILE], quotations=counts[Label.QUOTATION])
+def _set_sizes(store: GraphStore, set_id: str, tally: SetTally | None = None) -> _SetSizes:
+    """One set's sizes from its :class:`~graph.tallies.SetTally` (``tally``, or counted now)."""
+    if tally is None:
+        counts = store.counts(set_id=set_id)
+        documents = tuple(d.id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id))
+    else:
+        counts, documents = tally.labels, tally.documents
+    return _SetSizes(documents=documents, statements=counts[Label.STATEMENT], records=counts[Label.RECORD],
+                     sources=counts[Label.SOURCE], source_files=counts[Label.SOURCE_FILE],
+                     quotations=counts[Label.QUOTATION])
 
 
 @dataclass(frozen=True, slots=True)

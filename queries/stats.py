@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.codec import source_file_path, unaccounted_count
-from graph.model import EdgeKind, Label
-from graph.store import Direction, GraphStore
+from graph.model import Label
+from graph.store import GraphStore
+from graph.tallies import SetTally, SupportsSetTallies, set_tallies
 from queries.kept import per_set, rows_of
 from queries.names import require_set
 
@@ -45,8 +45,10 @@ def stats(store: GraphStore, *, fresh: bool = False) -> Stats:
     reused while the set is unchanged; ``fresh`` computes every row again."""
     sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
     encode, decode = rows_of(SetStats)
-    rows = per_set(store, "stats", sets, lambda set_id: (_set_row(store, set_id),), encode=encode, decode=decode,
-                   fresh=fresh)
+    counted = set_tallies(store, sets) if isinstance(store, SupportsSetTallies) else None  # one query
+    rows = per_set(store, "stats", sets,
+                   lambda set_id: (_set_row(store, set_id, counted[set_id] if counted is not None else None),),
+                   encode=encode, decode=decode, fresh=fresh)
     return Stats(store.counts(), tuple(row for set_id in sets for row in rows[set_id]))
 
 
@@ -63,23 +65,18 @@ def stats_of_set(store: GraphStore, set_id: str) -> Stats:
     return Stats(store.counts(set_id=set_id), (_set_row(store, set_id),))
 
 
-def _set_row(store: GraphStore, set_id: str) -> SetStats:
-    """One set's :class:`SetStats`: its kept counts, its documents (whose properties are large, so
-    memory stays one set's) and its light nodes; statements, quotations and record citations are
-    counted, not read."""
-    records = store.find_nodes(Label.RECORD, set_id=set_id)
-    files = store.find_nodes(Label.SOURCE_FILE, set_id=set_id)
-    annotations = store.find_nodes(Label.SECTION, set_id=set_id, where={"kind": "annotation"})
-    cites = store.degrees([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
-    counts = store.counts(set_id=set_id)
-    docs = store.find_nodes(Label.DOCUMENT, set_id=set_id)
+def _set_row(store: GraphStore, set_id: str, tally: SetTally | None = None) -> SetStats:
+    """One set's :class:`SetStats` from its :class:`~graph.tallies.SetTally` (``tally``, or
+    :func:`~graph.tallies.set_tallies` of the set): everything is counted, not fetched."""
+    if tally is None:
+        tally = set_tallies(store, [set_id])[set_id]
     return SetStats(
         set=set_id,
-        documents=tuple(d.id for d in docs),
-        statements=counts[Label.STATEMENT],
-        records=len(records),
-        record_occurrences=sum(cites[r.id] for r in records) + len(annotations),
-        source_files=tuple(source_file_path(f) for f in files),
-        quotations=counts[Label.QUOTATION],
-        unaccounted=sum(map(unaccounted_count, docs)),
+        documents=tally.documents,
+        statements=tally.labels[Label.STATEMENT],
+        records=tally.labels[Label.RECORD],
+        record_occurrences=tally.record_citations + tally.annotations,
+        source_files=tally.source_files,
+        quotations=tally.labels[Label.QUOTATION],
+        unaccounted=tally.unaccounted,
     )

@@ -9,7 +9,6 @@ from fastapi import Depends, FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware.cors import CORSMiddleware
 
 from app.embed.routes import mount_embed
@@ -17,8 +16,9 @@ from app.embed.security import SecurityHeaders, cors_options
 from app.errors import face_of, for_clients, hint_of
 from app.graphql.schema import graphql_router
 from app.logs import RequestIds, log_client_error
-from app.rest.deps import StoreDep, read_version
+from app.rest.deps import read_version
 from app.rest.docs import mount_docs
+from app.rest.health import Liveness
 from app.rest.openapi import READ_BEARER, TAGS, WRITE_BEARER, errors, open_reads, operation_id
 from app.rest.routes import documents, export, history, hooks, impact, records, render, search, sets, sources, writes
 from app.rest.schemas import HealthOut
@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     async def lifespan(app: FastAPI):
         owned = store is None
         app.state.store = open_store(settings) if owned else store
+        app.state.liveness = Liveness()
         try:
             yield
         finally:
@@ -105,16 +106,17 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
 
     @app.get("/health", response_model=HealthOut, response_model_exclude_none=True, tags=["health"],
              operation_id="health", responses=errors())
-    async def health(request: Request, store: StoreDep) -> HealthOut:
-        """Liveness (503 when the store does not answer) plus the store's kind and totals; with
-        ``CITEGRAPH_READ_TOKEN`` set, the kind and totals only for the read or write token (open to
-        probes, which send none: ``{"status": "ok"}``)."""
-        counts = await run_in_threadpool(store.counts)  # asked either way: a store that is down is a 503
+    async def health(request: Request) -> HealthOut:
+        """Liveness (503 when the store does not answer) plus the store's kind and totals, as the
+        store answered at most :data:`app.rest.health.MAX_AGE` seconds ago
+        (:class:`app.rest.health.Liveness`); with ``CITEGRAPH_READ_TOKEN`` set, the kind and totals
+        only for the read or write token (open to probes, which send none: ``{"status": "ok"}``)."""
+        nodes, edges = await request.app.state.liveness.totals(request.app.state.store)  # a store that is down: 503
         try:
             check_read(authorization_of(request), settings)
         except CitegraphError:  # no token, a wrong one, a malformed header: liveness only, never an error
             return HealthOut(status="ok")
-        return HealthOut(status="ok", store=settings.store or "embedded", nodes=counts["nodes"], edges=counts["edges"])
+        return HealthOut(status="ok", store=settings.store or "embedded", nodes=nodes, edges=edges)
 
     # reads: either token when CITEGRAPH_READ_TOKEN is set; the Security entries only declare the schemes
     reads = [Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)]

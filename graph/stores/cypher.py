@@ -43,11 +43,14 @@ __all__ = [
     "RESERVED_EDGE_KEYS",
     "schema_statements",
     "AWAIT_INDEXES",
+    "schema_names",
+    "SCHEMA_STATE",
     "SEARCH_INDEX",
     "SEARCH_WORDS",
     "search_query",
     "SEARCH",
     "SEARCH_WORDS_DONE",
+    "SET_TALLIES",
     "MARK_SEARCH_WORDS_DONE",
     "UNINDEXED_STATEMENTS",
     "SET_SEARCH_WORDS",
@@ -57,6 +60,7 @@ __all__ = [
     "closure",
     "reach",
     "count_nodes_and_edges",
+    "count_from_count_store",
     "TOTALS",
     "LOCK_WRITES",
     "READ_SLOTS",
@@ -78,6 +82,7 @@ __all__ = [
     "SET_EXISTS",
     "SET_SNAPSHOT_NODES",
     "SET_SNAPSHOT_EDGES",
+    "SET_SNAPSHOT",
     "STORED_VERSIONS",
     "VERSION_SUMMARIES",
     "VERSION_BLOB",
@@ -154,6 +159,18 @@ def schema_statements() -> list[str]:
     out.append(f"CREATE FULLTEXT INDEX {SEARCH_INDEX} IF NOT EXISTS FOR (n:Statement) ON EACH [n.{SEARCH_WORDS}] "
                "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}")
     return out
+
+
+def schema_names() -> list[str]:
+    """The names of the constraints and indexes of :func:`schema_statements`, in order (a
+    uniqueness constraint's backing index has the constraint's name)."""
+    return [re.search(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS", statement).group(1)
+            for statement in schema_statements()]
+
+
+SCHEMA_STATE = "SHOW INDEXES YIELD name, state RETURN name, state"
+"""Every index of the database with its state (``ONLINE`` once usable): one round trip that tells
+whether :func:`schema_statements` has anything left to do."""
 
 
 SEARCH_INDEX = "cg_statement_search"
@@ -365,6 +382,54 @@ RETURN name, count
 """
 
 
+def count_from_count_store() -> str:
+    """The same rows as :func:`count_nodes_and_edges` from Neo4j's count store (no scan, constant
+    time): ``:CgNode``'s count and each model label's count over the whole database, one row
+    ``{name, count}`` each. A model label's count is citegraph's only while no other node of the
+    database carries it: every citegraph node has exactly one model label, so that holds exactly
+    when the labels' counts add up to ``:CgNode``'s (:meth:`graph.stores.neo4j.Neo4jStore.counts`
+    checks it, and scans otherwise). Each count is its own ``CALL``: so written, each is planned as
+    a count-store lookup (inside one ``UNION`` they were label scans)."""
+    counted = [(NODE_LABEL, f"MATCH (n:{NODE_LABEL}) RETURN count(n)")]
+    counted += [(label.value, f"MATCH (n:{label.value}) RETURN count(n)") for label in Label]
+    counted += [(kind.value, f"MATCH (:{NODE_LABEL})-[r:{kind.value}]->() RETURN count(r)") for kind in EdgeKind]
+    calls = "\n".join(f"CALL () {{ {match} AS c{i} }}" for i, (_, match) in enumerate(counted))
+    pairs = ", ".join(f"{{name: '{name}', count: c{i}}}" for i, (name, _) in enumerate(counted))
+    return f"{calls}\nUNWIND [{pairs}] AS row\nRETURN row.name AS name, row.count AS count\n"
+
+
+SET_TALLIES = f"""
+UNWIND $set_ids AS sid
+CALL (sid) {{
+  MATCH (n:{NODE_LABEL} {{set_id: sid}})
+  UNWIND [l IN labels(n) WHERE l <> '{NODE_LABEL}'] AS name
+  WITH name, count(*) AS c
+  RETURN collect([name, c]) AS labels
+}}
+CALL (sid) {{
+  MATCH (d:{NODE_LABEL}:Document {{set_id: sid}})
+  RETURN collect([d.id, d.unaccounted_record_ids]) AS documents
+}}
+CALL (sid) {{
+  MATCH (r:{NODE_LABEL}:Record {{set_id: sid}})
+  RETURN sum(COUNT {{ (r)<-[:CITES]-() }}) AS record_citations
+}}
+CALL (sid) {{
+  MATCH (s:{NODE_LABEL}:Section {{set_id: sid}}) WHERE s.kind = 'annotation'
+  RETURN count(s) AS annotations
+}}
+CALL (sid) {{
+  MATCH (f:{NODE_LABEL}:SourceFile {{set_id: sid}})
+  RETURN collect([f.id, f.path]) AS source_files
+}}
+RETURN sid, labels, documents, record_citations, annotations, source_files
+"""
+"""Per set of ``$set_ids``, the counts of :class:`graph.tallies.SetTally` in one round trip, each
+through the ``set_id`` index of its label: node counts per label, the Document ids with their
+native ``unaccounted_record_ids`` (never their large ``props_json``), the ``CITES`` degree summed
+over the Records (``COUNT {…}`` reads the degree, not the edges), the annotation Sections, and the
+SourceFiles' ``[id, path]`` (sorted in Python, as every answer is)."""
+
 COUNT_SET = f"""
 CALL () {{
   MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
@@ -569,22 +634,49 @@ RETURN DISTINCT {_NODE_FIELDS}
 """The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows."""
 
 SET_SNAPSHOT_EDGES = f"""
-MATCH (a:{NODE_LABEL} {{set_id: $set_id}})-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+MATCH (a:{NODE_LABEL} {{set_id: $set_id}})
+CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 UNION ALL
-MATCH (a:{NODE_LABEL}:System)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id
+MATCH (a:{NODE_LABEL}:System)
+CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 """
-"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's."""
+"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's.
+Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
+``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
+filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
+every write (issue 25)."""
+
+SET_SNAPSHOT = f"""
+CALL () {{
+  CALL () {{
+{SET_SNAPSHOT_NODES.strip()}
+  }}
+  RETURN collect([id, labels, set_id, document_id, props_json]) AS nodes
+}}
+CALL () {{
+  CALL () {{
+{SET_SNAPSHOT_EDGES.strip()}
+  }}
+  RETURN collect([kind, src, dst, seq, document_id, set_id, props_json]) AS edges
+}}
+RETURN nodes, edges
+"""
+""":data:`SET_SNAPSHOT_NODES` and :data:`SET_SNAPSHOT_EDGES` of ``$set_id`` in one round trip and
+one record (``nodes``: ``[id, labels, set_id, document_id, props_json]`` each; ``edges``: ``[kind,
+src, dst, seq, document_id, set_id, props_json]`` each): a write reads its set back this way for
+its version, and the driver's cost per record was most of that read (issue 25). Each half aggregates
+inside its own ``CALL``, so it yields its one row even when it matches nothing."""
 
 STORED_VERSIONS = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 RETURN v.number AS number, v.digest AS digest ORDER BY number
 """
 """``(number, digest)`` of each kept version of ``$set_id``, by number."""
 
 VERSION_SUMMARIES = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 RETURN v.number AS number, v.created AS created, v.digest AS digest, v.summary AS summary ORDER BY number
 """
 """Each kept version of ``$set_id`` without its blob, by number."""
@@ -609,10 +701,11 @@ DELETE v
 """Delete versions ``$numbers`` of ``$set_id`` (retention)."""
 
 DROP_ALL_VERSIONS = f"""
-MATCH (v:{VERSION_LABEL} {{set_id: $set_id}})
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
 DELETE v
 """
-"""Delete every version of ``$set_id`` (the set is gone)."""
+"""Delete every version of ``$set_id`` (the set is gone). Every version has a ``number``: saying so
+lets the planner seek the ``(set_id, number)`` index instead of scanning every version node."""
 
 WIPE = f"""
 MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL} OR n:{VERSION_LABEL}

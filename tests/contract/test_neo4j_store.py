@@ -4,7 +4,10 @@ foreign data alone."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -119,3 +122,62 @@ def test_clear_deletes_only_citegraph_nodes(neo4j_store):
         assert records[0]["n"] == 1
     finally:
         neo4j_store.driver.execute_query("MATCH (n:Foreign) DELETE n", database_=neo4j_store.database)
+
+
+def test_whole_store_counts_come_from_the_count_store_unless_another_node_has_a_model_label(neo4j_store):
+    """counts() reads Neo4j's count store (cypher.count_from_count_store); a foreign node carrying
+    a model label (here :Record) would be counted there, so the store then scans :CgNode instead."""
+    ingest_into(neo4j_store, SEEDS)
+    counted = neo4j_store.counts()
+    assert (counted["nodes"], counted["edges"]) == (204, 354)  # the seeds, as tests/app/test_faces.py has them
+    plan = neo4j_store.driver.execute_query("EXPLAIN " + cypher.count_from_count_store(),
+                                            database_=neo4j_store.database).summary.plan
+
+    def operators(p):
+        return [p["operatorType"].split("@")[0], *(o for child in p.get("children", []) for o in operators(child))]
+
+    assert "NodeByLabelScan" not in operators(plan) and "NodeCountFromCountStore" in operators(plan)
+    neo4j_store.driver.execute_query("CREATE (:Record:Foreign {name: 'not citegraph'})", database_=neo4j_store.database)
+    try:
+        assert neo4j_store.counts() == counted
+    finally:
+        neo4j_store.driver.execute_query("MATCH (n:Foreign) DELETE n", database_=neo4j_store.database)
+
+
+_LOADED = """
+import sys
+sys.argv = ["citegraph", *sys.argv[1:]]
+from app.cli import main
+try:
+    main()
+finally:
+    print("loaded:", sorted(m for m in ("numpy", "pandas", "pyarrow") if m in sys.modules), file=sys.stderr)
+"""
+
+
+def test_neo4j_commands_import_neither_pandas_nor_numpy(neo4j_server, neo4j_store):
+    """Issue 25: the driver imports its optional numpy/pandas support whenever pandas is installed
+    (0.8 s of every command); graph.stores.bolt keeps it out of commands that return no DataFrame."""
+    pytest.importorskip("pandas")  # installed, as with the notebook extra: without the guard it is imported
+    ingest_into(neo4j_store, SEEDS)
+    env = {**os.environ, "CITEGRAPH_NEO4J_USER": neo4j_server.user,
+           "CITEGRAPH_NEO4J_PASSWORD": neo4j_server.password or "", "CITEGRAPH_NEO4J_DATABASE": neo4j_server.database}
+    answers = {}
+    for args in (["stats", "--json"], ["sets", "--format", "json"], ["rests-on", "RT-RTE-mcp-write", "--json"]):
+        done = subprocess.run([sys.executable, "-c", _LOADED, *args, "--neo4j", neo4j_server.uri], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.splitlines()[-1] == "loaded: []"
+        answers[args[0]] = json.loads(done.stdout)
+    assert [s["id"] for s in answers["sets"]["data"]] == ["talorys", "tolaria"]  # the two seed sets
+    assert answers["stats"]["totals"]["Document"] == 3  # seeds/: three member files
+
+
+def test_set_tallies_count_what_the_contract_reads_find(neo4j_store):
+    """The one-query tallies of stats and sets (cypher.SET_TALLIES) equal the six contract reads."""
+    from graph.tallies import _tally_by_reads
+
+    ingest_into(neo4j_store, SEEDS)
+    sets = ["talorys", "tolaria", "no-such-set"]
+    assert neo4j_store.set_tallies(sets) == {s: _tally_by_reads(neo4j_store, s) for s in sets}
+    assert neo4j_store.set_tallies(["tolaria"])["tolaria"].documents == ("tolaria/synthesis", "tolaria/workflow-report")

@@ -1,0 +1,63 @@
+"""``GET /health``'s answer: the store's totals, asked of the store at most once per
+:data:`MAX_AGE` seconds.
+
+A load balancer (or ``serve``'s own wait, or ``bench/run``) may ask ``/health`` many times a second;
+asking the store each time costs a count query (Neo4j at M: 177 ms, issue 25). :class:`Liveness`
+keeps the last totals the store answered with their time: a request within :data:`MAX_AGE` of them
+is answered from them without touching the store; the first one after asks the store again (one at
+a time: requests arriving meanwhile wait for that answer instead of asking too). So an ``ok`` always
+rests on a store answer at most :data:`MAX_AGE` seconds old (the bounded-age connectivity check),
+and a store that stopped answering is reported (503 ``STORE_UNAVAILABLE``) from the first request
+after that. A failed ask is not kept: the next request asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Callable
+
+from starlette.concurrency import run_in_threadpool
+
+from graph.store import GraphStore
+
+__all__ = ["MAX_AGE", "Liveness"]
+
+MAX_AGE = 1.0
+"""Seconds a store's totals answer ``/health`` before the store is asked again."""
+
+
+class Liveness:
+    """The last totals ``(nodes, edges)`` of one store and when they were read
+    (``clock()`` seconds, monotonic by default)."""
+
+    def __init__(self, *, max_age: float = MAX_AGE, clock: Callable[[], float] = time.monotonic):
+        self.max_age = max_age
+        self._clock = clock
+        self._totals: tuple[int, int] | None = None
+        self._at = 0.0
+        self._asking = asyncio.Lock()
+
+    async def totals(self, store: GraphStore) -> tuple[int, int]:
+        """``(nodes, edges)`` of ``store`` as it answered at most :attr:`max_age` seconds ago.
+
+        Raises
+        ------
+        StoreUnavailable
+            The store did not answer when asked (whatever ``store.counts`` raises passes through).
+        """
+        fresh = self._fresh()
+        if fresh is not None:
+            return fresh
+        async with self._asking:
+            fresh = self._fresh()  # asked by the request this one waited for
+            if fresh is not None:
+                return fresh
+            counts = await run_in_threadpool(store.counts)
+            self._totals, self._at = (counts["nodes"], counts["edges"]), self._clock()
+            return self._totals
+
+    def _fresh(self) -> tuple[int, int] | None:
+        if self._totals is not None and self._clock() - self._at <= self.max_age:
+            return self._totals
+        return None

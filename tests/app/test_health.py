@@ -1,0 +1,55 @@
+"""``/health`` asks the store at most once per MAX_AGE seconds (issue 25: a count query per call
+cost 177 ms on Neo4j at M), and a store that stops answering is reported by the next ask."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.rest.health import MAX_AGE, Liveness
+from graph.errors import StoreUnavailable
+
+
+class Counting:
+    """A store whose ``counts`` answers 7 nodes and ``asks`` edges, or raises when ``down``."""
+
+    def __init__(self):
+        self.asks = 0
+        self.down = False
+
+    def counts(self):
+        self.asks += 1
+        if self.down:
+            raise StoreUnavailable("Neo4j (neo4j) is unreachable: test")
+        return {"nodes": 7, "edges": self.asks}
+
+
+def test_totals_are_asked_once_per_max_age():
+    now = [100.0]
+    liveness, store = Liveness(clock=lambda: now[0]), Counting()
+
+    async def ask():
+        return await liveness.totals(store)
+
+    assert asyncio.run(ask()) == (7, 1)
+    now[0] += MAX_AGE  # still within the bound
+    assert asyncio.run(ask()) == (7, 1) and store.asks == 1
+    now[0] += 0.01
+    assert asyncio.run(ask()) == (7, 2) and store.asks == 2
+    store.down = True
+    now[0] += MAX_AGE + 0.01
+    with pytest.raises(StoreUnavailable, match="unreachable"):
+        asyncio.run(ask())
+    with pytest.raises(StoreUnavailable):  # a failed ask is not kept: asked again
+        asyncio.run(ask())
+    assert store.asks == 4
+
+
+def test_requests_arriving_together_share_one_ask():
+    liveness, store = Liveness(), Counting()
+
+    async def together():
+        return await asyncio.gather(*(liveness.totals(store) for _ in range(20)))
+
+    assert asyncio.run(together()) == [(7, 1)] * 20 and store.asks == 1
