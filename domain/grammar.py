@@ -144,14 +144,17 @@ generates; mem0-01 ``result.md`` 615): the ID ends before ``-generated``.
 ['MEM-1', 'RTE-2', 'RT-RTE-x', 'RTE-3', 'OBJ-2']
 """
 
-IGNORED_IN_PROSE = re.compile(r"<!--.*?(?:-->|$)|<?\b(?:https?|ftp)://[^\s<>`]*[^\s<>`.,;:!?)\]'\"]>?", re.S)
+IGNORED_IN_PROSE = re.compile(r"<!--.*?-->|<?\b(?:https?|ftp)://[^\s<>`]*[^\s<>`.,;:!?)\]'\"]>?", re.S)
 """Spans of a statement's plain text whose IDs are ignored occurrences, neither cited nor
 unaccounted (issue 23 item 12): an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
 block of its own is an ``html`` block, ignored whole) and a URL, bare or an autolink
-(``<https://example.org/RTE-1>``): a path segment of an address names no record.
+(``<https://example.org/RTE-1>``): a path segment of an address names no record. An unclosed
+``<!--`` is text, as in CommonMark: what follows it is read.
 
 >>> [m.group() for m in IGNORED_IN_PROSE.finditer("a <!-- RTE-2 --> b <https://example.org/RTE-1>.")]
 ['<!-- RTE-2 -->', '<https://example.org/RTE-1>']
+>>> IGNORED_IN_PROSE.search("an unclosed <!-- & (RT-RTE-x).") is None
+True
 """
 
 

@@ -57,6 +57,11 @@ class Liveness:
             self._totals, self._at = (counts["nodes"], counts["edges"]), self._clock()
             return self._totals
 
+    def forget(self) -> None:
+        """Drop the kept totals: a write through this server has just changed them, so the next
+        ``/health`` asks the store (a write by another process shows within :attr:`max_age`)."""
+        self._totals = None
+
     def _fresh(self) -> tuple[int, int] | None:
         if self._totals is not None and self._clock() - self._at <= self.max_age:
             return self._totals

@@ -53,3 +53,29 @@ def test_requests_arriving_together_share_one_ask():
         return await asyncio.gather(*(liveness.totals(store) for _ in range(20)))
 
     assert asyncio.run(together()) == [(7, 1)] * 20 and store.asks == 1
+
+
+def test_a_write_through_the_server_shows_in_the_next_health(tmp_path):
+    """The totals kept for MAX_AGE are dropped by a write through REST or GraphQL, so a client that
+    ingests and then asks ``/health`` at once sees its write (the seeds: 3 members)."""
+    from fastapi.testclient import TestClient
+
+    from app.rest.main import create_app
+    from app.settings import Settings
+    from graph.stores.sqlite import SQLiteStore
+    from tests.conftest import SEEDS
+
+    store = SQLiteStore(None)
+    auth = {"Authorization": "Bearer health-test-write"}
+    with TestClient(create_app(Settings(env_file=None, write_token="health-test-write"), store=store)) as client:
+        assert client.get("/health").json()["nodes"] == 0  # kept now
+        files = [("files", (p.name, p.read_bytes(), "text/plain")) for p in sorted(SEEDS.iterdir())]
+        assert client.post("/sets", files=files, headers=auth).status_code == 201
+        assert client.get("/health").json()["nodes"] == store.counts()["nodes"] > 0
+        mutation = ('mutation($f: [MemberFileInput!]!) { ingest(files: $f) { sets } }')
+        member = "Demo synthesis\nType: agentic-system-analyses/types/agentic-system-synthesis.md\nDemo\nIt reads RT-RTE-x.\n"
+        before = client.get("/health").json()["nodes"]
+        answer = client.post("/graphql", json={"query": mutation, "variables": {"f": [{"name": "demo.txt", "content": member}]}},
+                             headers=auth)
+        assert answer.json()["data"]["ingest"]["sets"] == ["demo"]
+        assert client.get("/health").json()["nodes"] == store.counts()["nodes"] > before
