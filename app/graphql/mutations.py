@@ -10,7 +10,7 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.shapes import object_type
-from app.rest.security import check_write, forget_totals
+from app.rest.security import check_write
 from graph.errors import IngestError, SourceSpan
 from ingest.loader import DocumentOutcome, IngestReport
 from ingest.pipeline import ingest_files
@@ -62,9 +62,12 @@ class Mutation:
             check_write(ctx.authorization, ctx.settings)
             return ingest_files(ctx.store, _inputs(files), skip_invalid=skip_invalid, partial=partial, strict=strict)
 
+        request = getattr(ctx, "request", None)
+        liveness = getattr(request.app.state, "liveness", None) if request is not None else None
+        if liveness is None:
+            return await call(run)
+        liveness.writing()  # /health keeps no totals while the write runs
         try:
             return await call(run)
         finally:
-            request = getattr(ctx, "request", None)
-            if request is not None:
-                forget_totals(request.app)
+            liveness.written()

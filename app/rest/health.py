@@ -29,7 +29,10 @@ MAX_AGE = 1.0
 
 class Liveness:
     """The last totals ``(nodes, edges)`` of one store and when they were read
-    (``clock()`` seconds, monotonic by default)."""
+    (``clock()`` seconds, monotonic by default). While a write through this server runs (between
+    :meth:`writing` and :meth:`written`, which a route may call after its answer is sent) nothing is
+    kept, so a client that wrote and then asks ``/health`` sees its write; a write by another
+    process shows within :attr:`max_age`."""
 
     def __init__(self, *, max_age: float = MAX_AGE, clock: Callable[[], float] = time.monotonic):
         self.max_age = max_age
@@ -37,9 +40,12 @@ class Liveness:
         self._totals: tuple[int, int] | None = None
         self._at = 0.0
         self._asking = asyncio.Lock()
+        self._writes = 0  # writes under way
+        self._epoch = 0  # writes ended
 
     async def totals(self, store: GraphStore) -> tuple[int, int]:
-        """``(nodes, edges)`` of ``store`` as it answered at most :attr:`max_age` seconds ago.
+        """``(nodes, edges)`` of ``store`` as it answered at most :attr:`max_age` seconds ago and
+        after the last write through this server.
 
         Raises
         ------
@@ -53,16 +59,25 @@ class Liveness:
             fresh = self._fresh()  # asked by the request this one waited for
             if fresh is not None:
                 return fresh
+            writes, epoch = self._writes, self._epoch
             counts = await run_in_threadpool(store.counts)
-            self._totals, self._at = (counts["nodes"], counts["edges"]), self._clock()
-            return self._totals
+            totals = (counts["nodes"], counts["edges"])
+            if writes == 0 and self._writes == 0 and epoch == self._epoch:  # no write began or ended meanwhile
+                self._totals, self._at = totals, self._clock()
+            return totals
 
-    def forget(self) -> None:
-        """Drop the kept totals: a write through this server has just changed them, so the next
-        ``/health`` asks the store (a write by another process shows within :attr:`max_age`)."""
+    def writing(self) -> None:
+        """A write through this server begins: drop the kept totals and keep none until it ends."""
+        self._writes += 1
+        self._totals = None
+
+    def written(self) -> None:
+        """The write begun by :meth:`writing` has ended (committed or not)."""
+        self._writes -= 1
+        self._epoch += 1
         self._totals = None
 
     def _fresh(self) -> tuple[int, int] | None:
-        if self._totals is not None and self._clock() - self._at <= self.max_age:
+        if self._writes == 0 and self._totals is not None and self._clock() - self._at <= self.max_age:
             return self._totals
         return None

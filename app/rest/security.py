@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from typing import Annotated, Any, Iterator
+from typing import Annotated, Iterator
 
 from fastapi import Depends, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -13,7 +13,7 @@ from app.rest.deps import SettingsDep
 from app.settings import Settings
 from graph.errors import AccessDenied, CitegraphError, MalformedCredentials, Unauthenticated
 
-__all__ = ["bearer_token", "bearer_challenge", "authorization_of", "check_read", "check_write", "require_read", "require_write", "forget_totals",
+__all__ = ["bearer_token", "bearer_challenge", "authorization_of", "check_read", "check_write", "require_read", "require_write",
            "ReadAccess", "WriteAccess", "BodyLimit"]
 
 _SCHEME = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
@@ -138,18 +138,18 @@ def authorization_of(request: Request) -> str | None:
 
 
 def require_write(request: Request, settings: SettingsDep) -> Iterator[None]:
-    """FastAPI dependency: :func:`check_write` on the request; once the write's route is done, the
-    totals ``/health`` keeps are dropped (:meth:`app.rest.health.Liveness.forget`)."""
+    """FastAPI dependency: :func:`check_write` on the request; while the write's route runs (and
+    until its answer is sent) ``/health`` keeps no totals (:meth:`app.rest.health.Liveness.writing`)."""
     check_write(authorization_of(request), settings)
-    yield
-    forget_totals(request.app)
-
-
-def forget_totals(app: Any) -> None:
-    """After a write: drop the totals the app's ``/health`` keeps, if it keeps any."""
-    liveness = getattr(app.state, "liveness", None)
-    if liveness is not None:
-        liveness.forget()
+    liveness = getattr(request.app.state, "liveness", None)
+    if liveness is None:
+        yield
+        return
+    liveness.writing()
+    try:
+        yield
+    finally:
+        liveness.written()
 
 
 def require_read(request: Request, settings: SettingsDep) -> None:

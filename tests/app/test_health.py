@@ -79,3 +79,17 @@ def test_a_write_through_the_server_shows_in_the_next_health(tmp_path):
                              headers=auth)
         assert answer.json()["data"]["ingest"]["sets"] == ["demo"]
         assert client.get("/health").json()["nodes"] == store.counts()["nodes"] > before
+
+
+def test_nothing_is_kept_while_a_write_runs():
+    """Between ``writing`` and ``written`` (which a route's cleanup may reach after its answer is
+    sent) every ``/health`` asks the store; after it, the next ask is kept again."""
+    now = [100.0]
+    liveness, store = Liveness(clock=lambda: now[0]), Counting()
+    assert asyncio.run(liveness.totals(store)) == (7, 1)
+    liveness.writing()
+    assert asyncio.run(liveness.totals(store)) == (7, 2)
+    assert asyncio.run(liveness.totals(store)) == (7, 3)  # asked again: nothing kept while writing
+    liveness.written()
+    assert asyncio.run(liveness.totals(store)) == (7, 4)
+    assert asyncio.run(liveness.totals(store)) == (7, 4)  # kept again
