@@ -54,10 +54,8 @@ def impact_cmd(
     citegraph impact --repo ../tolaria --to origin/main --format sarif > impact.sarif
     """
     from app.cli_progress import progress_bar
-    from app.cli_tables import TableFormat
     from ingest.git import GitRepository
     from queries.impact import impact_of
-    from queries.shapes import plain
 
     table = table_format(fmt, as_json)
     repository = GitRepository(repo)
@@ -75,14 +73,7 @@ def impact_cmd(
                                progress=lambda done, total: advance(1 if done else 0, total=total))
     finally:
         store.close()
-    if table is None:
-        write_ci(fmt, report, base=base)
-    elif table == TableFormat.json:
-        _print_json(plain(report))
-    elif table == TableFormat.csv:
-        _suspects_csv(report)
-    else:
-        _print_impact(report)
+    _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
 
@@ -90,10 +81,8 @@ def impact_cmd(
 def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home) -> None:
     """``impact`` without ``--set``: :func:`queries.impact.impact_on_repository`, printed."""
     from app.cli_progress import progress_bar
-    from app.cli_tables import TableFormat
     from app.wiring import repository_names
     from queries.impact import impact_on_repository
-    from queries.shapes import plain
 
     names = repository_names(_settings(neo4j, home), repository)
     store = _store(neo4j, home)
@@ -103,25 +92,40 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
                                           progress=lambda done, total: advance(1 if done else 0, total=total))
     finally:
         store.close()
+    _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
+    if fail_on_suspect and any(r.suspects for r in result.sets):
+        raise typer.Exit(1)
+
+
+def _emit(result, table, fmt, base, *, reports, text) -> None:
+    """Write ``result`` (an ``ImpactReport`` or a ``RepositoryImpact``) as the CI format ``fmt``
+    when ``table`` is None, else as JSON, as the CSV of the suspects of ``reports``, or by ``text``."""
+    from app.cli_tables import TableFormat
+    from queries.shapes import plain
+
     if table is None:
         write_ci(fmt, result, base=base)
     elif table == TableFormat.json:
         _print_json(plain(result))
     elif table == TableFormat.csv:
-        _suspects_csv(*result.sets)
+        _suspects_csv(*reports)
     else:
-        m = result.summary
-        out.print(f"Impact of {result.to_revision[:12]} on {counted(len(result.pinned), 'pinned source')} "
-                  f"({', '.join(result.names) or 'no remote or name: set CITEGRAPH_REPO_NAMES'}): "
-                  f"{counted(m.sets, 'set')} analysed, {m.unanalysed} not; {m.statements} suspect statements "
-                  f"({m.conclusions} conclusions)", markup=False, highlight=False)
-        for p in result.unanalysed:
-            out.print(f"not analysed: {p.set} ({p.source}, {p.state}): {p.reason}", markup=False, highlight=False)
-        for report in result.sets:
-            out.print("", markup=False, highlight=False)
-            _print_impact(report)
-    if fail_on_suspect and any(r.suspects for r in result.sets):
-        raise typer.Exit(1)
+        text(result)
+
+
+def _print_repository_impact(result) -> None:
+    """The table face of :func:`queries.impact.impact_on_repository`: its summary, the sets it could
+    not analyse, then each set's report."""
+    m = result.summary
+    out.print(f"Impact of {result.to_revision[:12]} on {counted(len(result.pinned), 'pinned source')} "
+              f"({', '.join(result.names) or 'no remote or name: set CITEGRAPH_REPO_NAMES'}): "
+              f"{counted(m.sets, 'set')} analysed, {m.unanalysed} not; {m.statements} suspect statements "
+              f"({m.conclusions} conclusions)", markup=False, highlight=False)
+    for p in result.unanalysed:
+        out.print(f"not analysed: {p.set} ({p.source}, {p.state}): {p.reason}", markup=False, highlight=False)
+    for report in result.sets:
+        out.print("", markup=False, highlight=False)
+        _print_impact(report)
 
 
 def _suspects_csv(*reports: ImpactReport) -> None:
