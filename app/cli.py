@@ -14,7 +14,8 @@ import os
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+from collections.abc import Callable
 
 import typer
 from typer.exceptions import TyperException
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["cli", "main"]
 
-from app.cli_help import CommandApp  # noqa: E402  (tidy help, commands made when used; issues #15, #24)
+from app.cli_help import CommandApp  # tidy help; each command is built when first used
 
 cli = CommandApp(
     name="citegraph",
@@ -238,9 +239,9 @@ def ingest_cmd(
 
     from app.cli_progress import progress_bar
     from app.cli_tables import Column, chosen_format, emit
-    from ingest.files import MANIFEST_NAME, member_files
+    from ingest.files import member_files
     from ingest.pipeline import ingest_paths
-    from ingest.sets import member_file
+    from ingest.sets import MANIFEST_NAME, member_file
     from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
@@ -648,10 +649,10 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
-import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
-import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`, issue #17)
-import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
-import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`, issue #15)
+import app.cli_impact  # noqa: E402  (registers `impact` and `review`, issue #6)
+import app.cli_history  # noqa: E402  (registers `history`, `diff`, `runs` and `compare`, issue #17)
+import app.cli_copy  # noqa: E402  (registers `copy`, issue #4)
+import app.cli_discover  # noqa: E402  (registers `sets`, `documents`, `records`, `search`, issue #15)
 import app.cli_export  # noqa: E402,F401  (registers `export`, issue #15)
 
 

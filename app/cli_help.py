@@ -19,7 +19,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-from typing import Any, Callable, ClassVar, Iterator, MutableMapping
+from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, MutableMapping
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption

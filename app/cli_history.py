@@ -9,7 +9,8 @@ text by default, ``--format md|html``) or the result's JSON (``--json``).
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Callable
 
 import typer
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["Advance", "progress_bar"]
 

@@ -18,7 +18,8 @@ import json
 import sys
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, Any, Iterable, Optional, Sequence
+from typing import Annotated, Any, Optional
+from collections.abc import Iterable, Sequence
 
 import typer
 
@@ -96,7 +97,7 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
     """
     rows = [[_cell(v) for v in row] for row in rows]
     if fmt == TableFormat.table:  # app.cli's lazy console: the rich one it makes (rich needs the real object)
-        console.width
+        console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
         console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

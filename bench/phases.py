@@ -21,7 +21,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
@@ -41,7 +42,7 @@ def _import_store(spec: dict[str, Any]) -> None:
     """Import the store's module ahead of opening it (so a timed open leaves the Neo4j driver's
     import out); the embedded store's own module is whatever ``open_embedded`` imports."""
     if spec["kind"] == "embedded":
-        import graph.stores  # noqa: F401
+        import graph.stores
     else:
         import graph.stores.neo4j  # noqa: F401  (only when a Neo4j run is asked for)
 

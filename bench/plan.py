@@ -108,7 +108,7 @@ class SetPlan:
     def members(self) -> tuple[str, ...]:
         """Member roles in manifest order."""
         base = ("overview", "runtime", "memory", "epistemic", "reconciliation", "memory-profile")
-        return (("boundary",) + base + ("synthesis",)) if self.generation == 4 else base
+        return (("boundary", *base, "synthesis")) if self.generation == 4 else base
 
 
 def _set_rng(seed: int, index: int) -> random.Random:

@@ -18,6 +18,7 @@ figures are context only, since these machines are shared and noisy.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import http.client
 import json
@@ -112,7 +113,7 @@ def _key(case: str) -> str:
     return "patho_" + case.replace("-", "_")
 
 
-PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(
+PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(  # noqa: RUF005 - three generators, one per line
     Target(f"{c.name}: refused within (at 2n)", f"{_key(c.name)}_2n_s", "<", 2, "s", "parser") if c.refused
     else Target(f"{c.name}: parse CPU at 2n ÷ at n", f"{_key(c.name)}_ratio", "<=", 2.2, "×", "parser")
     for c in CASES
@@ -165,10 +166,8 @@ def _reap(proc: subprocess.Popen, t0: float, timeout: float | None) -> tuple[int
 
     def kill() -> None:
         killed.set()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             proc.kill()  # the pid stays ours until it is reaped below, so this cannot hit another process
-        except ProcessLookupError:
-            pass
 
     timer = None
     if timeout is not None:
@@ -709,7 +708,7 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
                 if row is not None and getattr(args, "keepalive_requests", 0):
                     try:
                         result["keepalive_s"] = keepalive_times(port, row, args.keepalive_requests)
-                    except Exception as exc:  # RuntimeError, httpx.HTTPError: a failed phase, reported below
+                    except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
                         result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
                 result["vmhwm_mb"] = _vmhwm_mb(proc.pid)
         finally:
@@ -1000,7 +999,7 @@ def previous_reference(folders: list[Path], seed: int) -> dict | None:
                 found.append((str(data.get("date")), path.stat().st_mtime, path, figures))
     if not found:
         return None
-    date, _, path, figures = max(found, key=lambda f: (f[0], f[1]))
+    _date, _, path, figures = max(found, key=lambda f: (f[0], f[1]))
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return {"figures": figures, "source": f"{shown}, an earlier run"}
 
@@ -1236,7 +1235,7 @@ def pathological_figures(runs: dict[str, dict[str, dict]]) -> dict:
             fig[f"{key}{suffix}_outcome"] = got.get("refused") or (
                 f"{got['blocks']} blocks, {got['citations']} citations" if "blocks" in got else why)
 
-        def ratio(a, b):
+        def ratio(a, b, why=why):
             if why:
                 return inf
             return round(b / a, 3) if a and b is not None and a != inf and b != inf else None

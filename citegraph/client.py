@@ -99,7 +99,7 @@ class Client:
     def __repr__(self) -> str:
         return f"Client({self.url!r})"
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -57,7 +57,8 @@ Defaults when a key is missing (a hand-built or older edge): ``form`` reads as `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,

@@ -47,7 +47,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, RecordId
 
@@ -243,7 +244,7 @@ class Node:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Node":
+    def from_dict(cls, data: Mapping[str, Any]) -> Node:
         """Node from :meth:`to_dict` output."""
         return cls(
             id=data["id"],
@@ -290,7 +291,7 @@ class Edge:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Edge":
+    def from_dict(cls, data: Mapping[str, Any]) -> Edge:
         """Edge from :meth:`to_dict` output."""
         return cls(
             kind=EdgeKind(data["kind"]),

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
@@ -125,7 +127,7 @@ class SupportsBulkWrite(Protocol):
     """An optional fast path: a store whose writes are cheaper grouped (the embedded store commits
     one transaction for a whole ingest run). Callers use it when present and behave the same without it."""
 
-    def bulk(self) -> ContextManager[None]:
+    def bulk(self) -> AbstractContextManager[None]:
         """A block whose writes form one transaction: all kept when it ends, all rolled back if any
         write or the block raises."""
 
@@ -136,7 +138,7 @@ class SupportsSnapshot(Protocol):
     made through one view sees the same store, as if no write ran meanwhile. Callers use
     :func:`read_snapshot`, which also serves stores without it."""
 
-    def snapshot(self) -> ContextManager[GraphStore]:
+    def snapshot(self) -> AbstractContextManager[GraphStore]:
         """A read-only view of one committed state of the store, for the block.
 
         The view answers every read of :class:`GraphStore` (and of the store's optional read

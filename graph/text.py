@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = ["Phrase", "words", "word_spans", "word_count", "occurrences", "count", "holds"]
 

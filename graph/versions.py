@@ -28,10 +28,10 @@ import dataclasses
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from domain.wire import wire
-from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
 
 __all__ = [
     "VERSIONS_KEPT",
@@ -135,7 +135,7 @@ class SetVersion:
                        "counts": dataclasses.asdict(self.counts)})
 
     @classmethod
-    def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> "SetVersion":
+    def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> SetVersion:
         """A version from a store's row: the columns and :meth:`summary_json`'s text (a count it
         lacks is 0)."""
         data = json.loads(summary)
@@ -330,7 +330,7 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
     counts["citations"] = cited.count("CITES")
     counts["declarations"] = cited.count("DECLARED_IN")
     text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
-            f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode("utf-8")
+            f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode()
     return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), VersionCounts(**counts))
 
 

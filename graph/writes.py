@@ -23,7 +23,8 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
 from __future__ import annotations
 
 import json
-from typing import Collection, Iterable, Mapping, TypeVar
+from typing import TypeVar
+from collections.abc import Collection, Iterable, Mapping
 
 from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
 from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary

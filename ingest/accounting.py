@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Iterable
+from collections.abc import Iterable
 
 from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation

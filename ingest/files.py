@@ -9,7 +9,7 @@ from pathlib import Path
 from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
 from ingest.loader import set_id_of
 from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import (GAP, MANIFEST_NAME, MAX_MEMBER_BYTES, SKIPPED, Assembly, InputFile, SetProblem, assemble,
+from ingest.sets import (GAP, MAX_MEMBER_BYTES, SKIPPED, Assembly, InputFile, SetProblem, assemble,
                          member_file, oversize)
 
 __all__ = ["MAX_MEMBER_BYTES", "ReadResult", "member_files", "input_file", "read_inputs", "read_sets", "read_members",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from itertools import chain
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId

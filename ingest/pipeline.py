@@ -14,7 +14,7 @@ and :func:`ingest.loader.ingest_parsed`:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from graph.store import GraphStore
 from ingest.files import accept, no_members, read_sets

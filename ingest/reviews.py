@@ -7,7 +7,7 @@ The write half of issue #6's reviews; :func:`queries.impact.reviews_of` reads th
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Protocol
 
 from domain.ids import NodeId
@@ -100,7 +100,7 @@ def review_suspect(
         revision = repo.resolve(revision)
     elif not _HEX.fullmatch(revision):
         raise CitegraphError(f"revision {revision!r} is not a full commit id", code="revision-not-full")
-    when = (at or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
+    when = (at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
     review = Node(review_node_id(node.id, revision), Label.REVIEW, node.set_id, None, review_props(
         Review(NodeId(node.id), revision, reviewer, when, note, review_fingerprint(node))))
     store.put_reviews([review])

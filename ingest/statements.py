@@ -7,7 +7,8 @@ member (issue 13, item 6), so each rule is written once, here.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from domain.grammar import ID_LIKE, RECORD_ID, SOURCE_RANGE, STATUS_IN_PROSE, STATUS_LABEL, record_ranges, split_status
 from domain.model import Citation, Source

@@ -34,7 +34,7 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
@@ -61,6 +61,7 @@ from ingest.sets import (
     parse_manifest,
     read_manifests,
 )
+import contextlib
 
 __all__ = ["ingest_paths", "CHUNK", "MAX_RESTARTS"]
 
@@ -112,10 +113,8 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
     if guess:
         head.keys.add(guess)
     if head.manifest:
-        try:
+        with contextlib.suppress(ParseError):
             head.pins = tuple(parse_manifest(f.data, f.path).names())
-        except ParseError:
-            pass
         return head
     try:
         if f.name.lower().endswith(".md"):
@@ -197,7 +196,7 @@ class _Plan:
                                                                default=g[0].index))
 
     @classmethod
-    def read(cls, paths: list[Path], parser: "_Parser", files: list[Path] | None = None) -> "_Plan":
+    def read(cls, paths: list[Path], parser: _Parser, files: list[Path] | None = None) -> _Plan:
         """The plan of the files under ``paths`` (``files``: :func:`member_files` of them, when
         already listed)."""
         given = {p.resolve() for p in paths if p.is_file()}
@@ -222,7 +221,7 @@ class _Parser:
         self.size = _pool_size(workers, candidates)
         self.pool: ProcessPoolExecutor | None = None
 
-    def __enter__(self) -> "_Parser":
+    def __enter__(self) -> _Parser:
         if self.size > 1:
             try:
                 self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("fork"),

@@ -126,7 +126,7 @@ class DocumentSummary:
     size: int
 
     @classmethod
-    def of(cls, node: Node) -> "DocumentSummary":
+    def of(cls, node: Node) -> DocumentSummary:
         """The summary of a Document node."""
         m = member_of(node)
         return cls(id=node.id, set=node.set_id or "", role=m.role, title=m.title, member_type=m.member_type,

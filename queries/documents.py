@@ -7,7 +7,8 @@ with a fixed number of batched store calls, whatever the size of the document or
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from domain.model import Section
 from graph.codec import citation_of, member_of, quotation_of, section_of, statement_of

@@ -17,7 +17,8 @@ import difflib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
 
 from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch

@@ -22,7 +22,8 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
+from collections.abc import Callable, Sequence
 
 from graph.store import GraphStore, KeepsSetResults
 from queries.shapes import plain, wire_name

@@ -9,7 +9,7 @@ another case, then names containing the asked one (or contained in it), then
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from graph.errors import AnalysisSetNotFound, DocumentNotFound, RecordNotFound
 from graph.model import Label

@@ -13,7 +13,7 @@ citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
                          section_of, source_file_path, source_of, statement_of, statuses_of)
@@ -71,7 +71,7 @@ class NodeCitation:
     seq: int
 
     @classmethod
-    def of(cls, edge: Edge) -> "NodeCitation":
+    def of(cls, edge: Edge) -> NodeCitation:
         """The citation on CITES ``edge``."""
         c = citation_of(edge)
         return cls(c.form, c.token, c.target_kind, c.start, c.end, c.span_start, c.span_end, edge.src, edge.dst,
@@ -212,8 +212,8 @@ class GraphRead:
         """The Quotation ``nodes`` of ``document_id`` (any, for None) whose text holds ``text`` and
         whose attributed path holds ``path`` (any case), in line order (:func:`line_order`)."""
         chosen = [n for n in nodes if (document_id is None or n.document_id == document_id)
-                  and (text is None and path is None
-                       or matches(text, (q := quotation_of(n)).text) and matches(path, q.path))]
+                  and ((text is None and path is None)
+                       or (matches(text, (q := quotation_of(n)).text) and matches(path, q.path)))]
         return sorted(chosen, key=lambda n: line_order(n.id))
 
     @staticmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Collection
+from collections.abc import Collection
 
 from graph.codec import declaration_label, record_id_of, record_of
 from graph.model import EdgeKind, Label

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
@@ -107,7 +107,7 @@ def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | 
 
 def _id_key(node_id: str) -> tuple[str, int, str]:
     """Sort key of a node id: document part, then line number, so ``#L7`` precedes ``#L19``."""
-    head, sep, tail = node_id.partition("#")
+    head, _sep, tail = node_id.partition("#")
     digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
@@ -407,9 +407,9 @@ def _innermost_sections(edges: Iterable[Edge], statement_ids: list[str]) -> dict
     wanted = set(statement_ids)
     parents: dict[str, Edge] = {}
     for e in edges:
-        if e.kind == EdgeKind.CONTAINS and e.dst in wanted:
-            if e.dst not in parents or e.sort_key() < parents[e.dst].sort_key():
-                parents[e.dst] = e
+        if (e.kind == EdgeKind.CONTAINS and e.dst in wanted
+                and (e.dst not in parents or e.sort_key() < parents[e.dst].sort_key())):
+            parents[e.dst] = e
     out: dict[str, str | None] = {}
     for sid in statement_ids:
         parent = parents[sid].src if sid in parents else None

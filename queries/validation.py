@@ -13,7 +13,8 @@ import re
 from pathlib import PurePosixPath
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from domain.checks import MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES

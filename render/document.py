@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from graph.codec import member_of, member_text
 from queries.documents import DocumentTree

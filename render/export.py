@@ -34,7 +34,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from graph.codec import declaration_label
 from graph.model import Edge, EdgeKind, Label, Node

@@ -5,7 +5,7 @@ HTML). Built from the frozen results of :mod:`queries.history` and :mod:`queries
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from queries.history import Cited, SetDiff, SetHistory
 from queries.runs import RunComparison, SystemRuns

@@ -17,7 +17,8 @@ import html
 import json
 import logging
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Security

@@ -17,7 +17,8 @@ surface on the fields, with the codes of :mod:`app.errors`.
 from __future__ import annotations
 
 import threading
-from typing import Annotated, Any, Iterable, Iterator, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Iterable, Iterator
 
 import strawberry
 from graphql import FieldNode, FragmentSpreadNode, InlineFragmentNode, OperationDefinitionNode

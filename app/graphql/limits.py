@@ -34,7 +34,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from inspect import isawaitable
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from graphql import (
@@ -175,7 +176,7 @@ def refused_before_parsing(query: str | None, limits: GraphQLLimits) -> GraphQLE
 
 # -- fragment expansion guard --------------------------------------------------------------------
 
-_EXPANDED: "WeakKeyDictionary[DocumentNode, int]" = WeakKeyDictionary()
+_EXPANDED: WeakKeyDictionary[DocumentNode, int] = WeakKeyDictionary()
 
 
 def expanded_fields(document: DocumentNode) -> int:

@@ -11,7 +11,8 @@ import base64
 import binascii
 import json
 from bisect import bisect_left, bisect_right
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
 
 import strawberry
 from strawberry import relay
@@ -137,7 +138,7 @@ class Connection(relay.Connection[NodeType]):
         last: int | None = None,
         max_results: int | None = None,
         **kwargs: Any,
-    ) -> "Connection[NodeType]":
+    ) -> Connection[NodeType]:
         """Slice ``nodes`` (sorted by :func:`cursor_key`, keys unique) the Relay way.
 
         Raises

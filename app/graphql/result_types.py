@@ -5,7 +5,8 @@ a Relay connection)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Optional
+from collections.abc import Iterable
 
 import strawberry
 from strawberry import relay

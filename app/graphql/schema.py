@@ -23,7 +23,8 @@ import sys
 import time
 
 import anyio
-from typing import Annotated, Any, Iterable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Iterable
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
 
@@ -337,7 +338,7 @@ class CitegraphSchema(strawberry.Schema):
         except BaseException:
             if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
                 raise
-            raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
+            raise AssertionError("a snapshot swallowed an error") from None  # pragma: no cover
         finally:
             context_value.read_from(store)
         await run_in_threadpool(snapshot.__exit__, None, None, None)
@@ -382,7 +383,7 @@ def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
         DEADLINE.set(time.monotonic() + budget)
         try:
             return await asyncio.wait_for(work, budget + 1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             error = QueryLimitExceeded(f"the query ran out of its time budget of {budget:g} s",
                                        hint="ask for fewer or cheaper fields, or raise CITEGRAPH_GRAPHQL_TIMEOUT_S")
             log_client_error(LIMIT_EXCEEDED, error.message)

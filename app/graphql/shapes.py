@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Optional, Union
+from collections.abc import Callable, Mapping
 
 import strawberry
 

@@ -8,7 +8,8 @@ sets, sources, files) or document order (sections, statements, quotations, citat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+from collections.abc import Callable, Iterable
 
 import strawberry
 from strawberry import relay
@@ -174,14 +175,14 @@ async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | 
 # -- sets and documents ----------------------------------------------------------------------------
 
 async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_type: str | None,
-                       text: str | None, *, check_set: bool = True) -> list["Document"]:
+                       text: str | None, *, check_set: bool = True) -> list[Document]:
     """Documents of a set (or all), filtered, by id."""
     nodes = await list_nodes(info, Label.DOCUMENT, set_id, check_set=check_set)
     return wrap_all(GraphRead.documents(nodes, role=role, member_type=member_type, text=text))
 
 
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
-                     declared: bool | None, *, check_set: bool = True) -> list["Record"]:
+                     declared: bool | None, *, check_set: bool = True) -> list[Record]:
     """Records of a set (or all), filtered, by id; ``text`` matches the record ID or its declared
     label (:meth:`queries.read.GraphRead.records_matching`)."""
     nodes = GraphRead.records(await list_nodes(info, Label.RECORD, set_id, check_set=check_set),
@@ -274,7 +275,7 @@ class AnalysisSet(GraphNode):
         return wrap_all(GraphRead.quotations(nodes, text=text))
 
     @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
-    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Results)]:
+    async def check(self, info: Ctx) -> Annotated[CheckResult, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_check
 
         return await run_check(info, self.graph_id)
@@ -686,7 +687,7 @@ class Record(GraphNode):
 
     @strawberry.field(description="Statements resting on this record, in this record's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.record.record_id, set_id=self.node.set_id, direct=direct,
@@ -694,7 +695,7 @@ class Record(GraphNode):
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
                                   "structured.")
-    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Results)]:
+    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated[Dossier, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_dossier
 
         return await run_dossier(info, self.record.record_id, set_id=self.node.set_id, max_depth=max_depth)
@@ -746,7 +747,7 @@ class Source(GraphNode):
 
     @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.source.source_id, set_id=self.node.set_id, direct=direct,
@@ -777,7 +778,7 @@ class SourceFile(GraphNode):
     @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
                                   "this file's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.source_file.path, set_id=self.node.set_id, direct=direct,

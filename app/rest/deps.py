@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Optional, TypeVar
+from typing import Annotated, Any, Optional, TypeVar
+from collections.abc import Callable
 
 from fastapi import Depends, Query, Request
 from starlette.concurrency import run_in_threadpool

@@ -53,7 +53,7 @@ def open_embedded(home: Path | None, *, versions_kept: int | None = None):
     target, legacy = home / STORE_FILE, home / LEGACY_FILE
     if legacy.is_file() and _absent(target):
         try:
-            lock = open(home / ".convert.lock", "a")
+            lock = open(home / ".convert.lock", "a")  # noqa: SIM115 - opened apart: only its OSError names the folder
         except OSError as exc:
             raise StoreUnavailable(f"cannot convert the embedded store {legacy} to {target}: {exc.strerror}",
                                    hint="run citegraph once as a user who may write that folder") from None

@@ -30,7 +30,7 @@ Layout in Neo4j
 from __future__ import annotations
 
 import re
-from typing import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from graph.model import EdgeKind, Label
 from graph.writes import COLLECTABLE

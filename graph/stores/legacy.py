@@ -12,7 +12,7 @@ import gzip
 import json
 import zlib
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from graph.errors import StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node

@@ -20,8 +20,9 @@ import json
 import random
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph.stores import bolt  # noqa: F401  (first: the driver without numpy/pandas, see graph.stores.bolt)
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
@@ -106,7 +107,7 @@ class Neo4jStore:
 
     @classmethod
     def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
-                versions_kept: int = versions.VERSIONS_KEPT) -> "Neo4jStore":
+                versions_kept: int = versions.VERSIONS_KEPT) -> Neo4jStore:
         """Open a driver on ``uri``, check that the server answers, and make sure the schema exists.
 
         Parameters
@@ -202,13 +203,12 @@ class Neo4jStore:
             _run(tx, cypher.LOCK_READERS, slots=cypher.READ_SLOTS)
             return done
 
-        with _translated(self.database):
-            with self.driver.session(database=self.database,
-                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-                return session.execute_write(then_lock_readers, *args)
+        with _translated(self.database), self.driver.session(database=self.database,
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+            return session.execute_write(then_lock_readers, *args)
 
     @contextmanager
-    def snapshot(self) -> Iterator["Neo4jStore"]:
+    def snapshot(self) -> Iterator[Neo4jStore]:
         """A read-only view whose reads run in one transaction that holds a read slot (see
         :meth:`graph.store.SupportsSnapshot.snapshot` and :data:`graph.stores.cypher.HOLD_READ_SLOT`).
 
@@ -437,10 +437,9 @@ class Neo4jStore:
     def clear(self) -> None:
         """Delete every citegraph node and relationship (and the write lock) from the database; other
         data is left alone. Not part of the store contract: for tests and for starting over."""
-        with _translated(self.database):
-            with self.driver.session(database=self.database,
-                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-                session.run(cypher.WIPE).consume()
+        with _translated(self.database), self.driver.session(database=self.database,
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+            session.run(cypher.WIPE).consume()
 
     # -- write steps (each runs inside the one transaction of a write) ---------------------------
 
@@ -685,7 +684,7 @@ class _Snapshot(Neo4jStore):
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
     @contextmanager
-    def snapshot(self) -> Iterator["Neo4jStore"]:
+    def snapshot(self) -> Iterator[Neo4jStore]:
         yield self
 
     def clear(self) -> None:
@@ -722,7 +721,7 @@ _READ_SLOTS = _ReadSlots(cypher.READ_SLOTS)
 
 def _now() -> str:
     """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:

@@ -11,7 +11,8 @@ store. Reviews are not versioned: they are always ``base``'s.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary

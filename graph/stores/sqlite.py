@@ -56,9 +56,10 @@ import time
 import types
 from collections import OrderedDict
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
@@ -417,7 +418,7 @@ class SQLiteStore:
             yield
 
     @contextmanager
-    def snapshot(self) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator[SQLiteStore]:
         """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`):
         one SQLite read transaction held open for the block, on a connection of its own. WAL makes
         it a true snapshot: writers, here and in other processes, go on and commit meanwhile, and
@@ -563,7 +564,7 @@ class SQLiteStore:
         out: dict[str, list[Edge]] = {i: [] for i in ids}
         if not ids:
             return out
-        end, where, params = _edges_at(list(out), kinds, direction)
+        _end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
             for e in _edges(conn, f"{_EDGE_ROWS} WHERE {where}", params):
                 out[e.src if direction == Direction.OUT else e.dst].append(e)
@@ -965,13 +966,12 @@ class _Snapshot(SQLiteStore):
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._use:
-            with self._translated():
-                if not self._begun:  # the empty database of a store with no file yet
-                    with self._lock:
-                        yield self._conn
-                else:
+        with self._use, self._translated():
+            if not self._begun:  # the empty database of a store with no file yet
+                with self._lock:
                     yield self._conn
+            else:
+                yield self._conn
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -979,7 +979,7 @@ class _Snapshot(SQLiteStore):
         yield  # pragma: no cover
 
     @contextmanager
-    def snapshot(self) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator[SQLiteStore]:
         yield self
 
     def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
@@ -1160,7 +1160,7 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
 
 def _now() -> str:
     """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _has_versions_table(conn: sqlite3.Connection) -> bool:

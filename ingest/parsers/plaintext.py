@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from collections.abc import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations, with_heading_records
@@ -38,6 +38,7 @@ from domain.model import Citation, Quotation, Source
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, row_statuses, status_facts
+import itertools
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
            "source_pins_from_prose"]
@@ -141,7 +142,7 @@ def table_cells(row: str) -> list[tuple[str, int]]:
     """
     cells: list[tuple[str, int]] = []
     starts = [m.start() for m in re.finditer(r"(?<!\\)\|", row)]
-    for left, right in zip(starts, starts[1:]):
+    for left, right in itertools.pairwise(starts):
         raw = row[left + 1 : right]
         lead = len(raw) - len(raw.lstrip())
         cells.append((raw.strip(), left + 1 + lead))
@@ -479,9 +480,9 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
             extra["source_id"] = cells[0][0]
             ctx.pins.append(register_pin([c.replace("\\|", "|") for c, _ in cells]))
-        if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
-            if plain[0] != plain[1]:
-                extra["aliases"] = [[plain[0], plain[1]]]
+        if (mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain)
+                and row_declaration(plain[1:]) and plain[0] != plain[1]):
+            extra["aliases"] = [[plain[0], plain[1]]]
         declared = row_declaration(plain) if declares else None
         citations = row_citations(cells[1:] if declared else cells, {n - 1 for n in cite_cols} if declared else cite_cols)
         if declared is not None:

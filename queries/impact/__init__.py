@@ -33,7 +33,7 @@ Modules: :mod:`~queries.impact.repository` (what impact needs from git),
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from graph.model import EdgeKind
 from graph.store import Direction, GraphStore

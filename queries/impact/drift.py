@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, replace
-from typing import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from graph.codec import block_line, member_of, quotation_of, source_file_path, source_of
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, NodeNotFound, RevisionNotFound, SourceRepositoryError

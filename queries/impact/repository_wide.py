@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Collection
+from collections.abc import Callable, Collection
 
 from graph.codec import source_of
 from graph.errors import RevisionNotFound

@@ -141,7 +141,7 @@ class Review:
     fingerprint: str
 
     @classmethod
-    def from_node(cls, node: Node) -> "Review":
+    def from_node(cls, node: Node) -> Review:
         """The review a Review node holds."""
         r = review_of(node)
         return cls(id=node.id, node=r.node, set=node.set_id or "", revision=r.revision, reviewer=r.reviewer,

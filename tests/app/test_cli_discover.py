@@ -51,7 +51,7 @@ def client(seeds_store):
         yield client
 
 
-def run(*args: str, home) -> "CliRunner.Result":
+def run(*args: str, home) -> CliRunner.Result:
     return runner.invoke(cli, [*args, "--home", str(home)])
 
 

@@ -20,7 +20,7 @@ from ingest.parsers.markdown import parse_markdown
 from queries.stats import stats, stats_of_set
 from queries.traversal import rests_on
 from queries.validation import check
-from tests.analysis_sets import G1_FILES, load
+from tests.analysis_sets import G1_FILES
 from tests.conftest import ingest_into
 
 AIDE2 = next(p for p in G1_FILES if p.parent.name == "AAS-2026-09-25-aide2-01")

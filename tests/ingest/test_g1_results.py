@@ -118,7 +118,7 @@ def test_every_record_id_in_the_prose_is_a_citation(result):
 
 
 def test_a_result_has_no_check_error(result):
-    path, store = result
+    _path, store = result
     report = check(store)
     assert report.errors == 0
     # what remains: supermemory and Fragility Grid routes stating no conclusion status (numbered

@@ -222,7 +222,7 @@ def test_flipping_one_byte_refuses_the_set(tmp_path, seeded):
     with pytest.raises(IngestError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert (info.value.source.path, info.value.source.line) == (str(archive / "runtime.md"), 1)
-    assert f"differs from the pin e91ecc48" in info.value.message
+    assert "differs from the pin e91ecc48" in info.value.message
     assert f"at {retained / 'ARTIFACT.yaml'}:5" in info.value.message
     assert_intact(seeded)
     assert_intact(SQLiteStore(seeded.path))

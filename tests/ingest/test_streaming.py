@@ -4,7 +4,6 @@ path (``read_members`` then ``ingest_parsed``), and the run still all or nothing
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import threading

@@ -9,10 +9,8 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.conftest import SEED_TALORYS, SEED_SYNTHESIS, SEED_WORKFLOW, SEEDS, ingest_into
 from tests.reliability.helpers import (
@@ -58,7 +56,7 @@ def test_two_servers_on_one_store_lose_no_acknowledged_put(request, store, tmp_p
         assert all(r.headers["etag"] == f'"{sha}"' for sha, r in created)
 
         chains: dict[str, list[tuple[str, str]]] = {f"shared{k}": [] for k in range(4)}  # (If-Match, new ETag)
-        for k, system in enumerate(chains):
+        for _k, system in enumerate(chains):
             first = httpx.put(f"{one}/documents/{system}/synthesis", content=synthesis_of(system.title()),
                               headers=AUTH, timeout=120)
             assert first.status_code == 201

@@ -46,7 +46,7 @@ def layout(tmp_path_factory):
     ("shared", "elsewhere/tolaria/.git/objects"),
 ])
 def test_a_repository_keeping_its_git_data_outside_the_roots_is_403(store, layout, folder, keeps):
-    allowed, inside, outside = layout
+    allowed, _inside, outside = layout
     ingest_into(store, SEEDS)
     repo = str(allowed / folder)
     expected = {"code": "FORBIDDEN",

@@ -24,7 +24,6 @@ from tests.reliability.helpers import (
     fingerprint,
     served,
     server_process,
-    synthesis_of,
 )
 
 MIB = 1024 * 1024

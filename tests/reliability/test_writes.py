@@ -49,9 +49,9 @@ def test_a_write_naming_a_record_as_its_document_is_refused(store):
     before = fingerprint(store)
     forged = Node("tolaria/RT-RTE-mcp-write", Label.DOCUMENT, "tolaria", "tolaria/RT-RTE-mcp-write",
                   {"role": "synthesis", "sha256": "0" * 64})
-    with pytest.raises(NodeConflict, match="^tolaria/RT-RTE-mcp-write is a Record in the store, not a document"):
+    with pytest.raises(NodeConflict, match=r"^tolaria/RT-RTE-mcp-write is a Record in the store, not a document"):
         store.write_set(SetBatch("tolaria", (), (DocumentGraph(forged, (), ()),), ()))
-    with pytest.raises(NodeConflict, match="^tolaria/synthesis#L29 is a Statement in the store, not a document"):
+    with pytest.raises(NodeConflict, match=r"^tolaria/synthesis#L29 is a Statement in the store, not a document"):
         store.write_set(SetBatch("tolaria", (), (), (), replace=("tolaria/synthesis#L29",)))
     assert fingerprint(store) == before
 

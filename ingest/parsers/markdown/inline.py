@@ -180,7 +180,7 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
             replaced.setdefault(k, []).append(c)
         else:
             out.append(c)
-    for k, (link, made) in enumerate(made_by):
+    for k, (_link, made) in enumerate(made_by):
         gone = replaced.get(k)
         if gone:
             span = (min(c.span_start for c in gone), max(c.span_end for c in gone))

@@ -171,9 +171,9 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         extra["source_id"] = cells[0][0]
         spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
         extra["_pin"] = register_pin(plain, identity=spans[0] if spans else None)
-    if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
-        if plain[0] != plain[1]:
-            extra["aliases"] = [[plain[0], plain[1]]]
+    if (mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:])
+            and plain[0] != plain[1]):
+        extra["aliases"] = [[plain[0], plain[1]]]
     if declared is not None:
         start = b.starts[row_first]
         heading = open_declaration(ctx, {"record_id": declared, "heading_form": "row",
