@@ -1,8 +1,7 @@
 """The analysis-set grammar as data: identifier patterns, member types and section vocabularies.
 
-Every rule here cites its source in ``../shared/format/GRAMMAR.md`` (copied as ``corpus/`` is not;
-the grammar is described in the README); the closed vocabularies it uses (kinds, analysts,
-statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
+Every rule here cites its source in ``docs/grammar.md`` (``GRAMMAR §N`` is its section ``N``); the
+closed vocabularies it uses (kinds, analysts, statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
 
