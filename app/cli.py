@@ -106,7 +106,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
 FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
 VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
-from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
+from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv)
 from app.cli_ci import BaseOpt, CheckFormatOpt  # noqa: E402  (--format …|sarif|junit|github of impact, check)
 
 
@@ -132,7 +132,7 @@ def _settings(neo4j: str | None, home: Path | None) -> Settings:
 
 
 def _store(neo4j: str | None, home: Path | None, *, reads: bool = True) -> GraphStore:
-    """The store the options and settings select, opened; its location is said on stderr (issue #15),
+    """The store the options and settings select, opened; its location is said on stderr,
     and, for a command that ``reads`` it, a ``note:`` line when it is absent or holds no analysis set
     (:func:`app.wiring.empty_store_note`). Standard output and the exit code stay the command's."""
     from app.wiring import empty_store_note, open_store, store_location
@@ -649,11 +649,11 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
-import app.cli_impact  # noqa: E402  (registers `impact` and `review`, issue #6)
-import app.cli_history  # noqa: E402  (registers `history`, `diff`, `runs` and `compare`, issue #17)
-import app.cli_copy  # noqa: E402  (registers `copy`, issue #4)
-import app.cli_discover  # noqa: E402  (registers `sets`, `documents`, `records`, `search`, issue #15)
-import app.cli_export  # noqa: E402,F401  (registers `export`, issue #15)
+import app.cli_impact  # noqa: E402  (registers `impact` and `review`)
+import app.cli_history  # noqa: E402  (registers `history`, `diff`, `runs` and `compare`)
+import app.cli_copy  # noqa: E402  (registers `copy`)
+import app.cli_discover  # noqa: E402  (registers `sets`, `documents`, `records`, `search`)
+import app.cli_export  # noqa: E402,F401  (registers `export`)
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
-tables (issue #15, item 7).
+tables.
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, take
 :func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.

@@ -1,6 +1,6 @@
 """The command group of ``citegraph``: help pages without clutter, and commands made when used.
 
-Help without clutter (issue #15, item 8): flags show no ``<bool>``, arguments are named in upper
+Help without clutter: flags show no ``<bool>``, arguments are named in upper
 case without braces (``citegraph rests-on [OPTIONS] RECORD``), and ``citegraph --version``.
 :class:`TidyGroup` tidies each command's parameters the first time the command is looked up,
 before click parses or prints help.

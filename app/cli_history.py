@@ -1,4 +1,4 @@
-"""``citegraph history``, ``diff``, ``runs`` and ``compare`` (issue 17): versions of a set and the
+"""``citegraph history``, ``diff``, ``runs`` and ``compare``: versions of a set and the
 independent runs of a system.
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, call

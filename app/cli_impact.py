@@ -1,4 +1,4 @@
-"""``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
+"""``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves.
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,

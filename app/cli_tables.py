@@ -1,4 +1,4 @@
-"""Tables of the command line that fit (issue #15, item 5): readable at 80 columns and when piped,
+"""Tables of the command line that fit: readable at 80 columns and when piped,
 no column dropped, no ID split; ``--format table|json|csv`` wherever a table is printed.
 
 A table declares its columns as *ids* (node ids, paths, statuses: never split), *numbers* (right

@@ -54,10 +54,10 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
     (OutputRefused, ErrorFace(409, "CONFLICT", 73)),  # EX_CANTCREAT: an output over the store's own files
-    (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
-    (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
+    (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2
+    (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
-    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)
+    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
 _INTERNAL = ErrorFace(500, "INTERNAL", 70)

@@ -251,7 +251,7 @@ def verify(args: dict) -> dict:
 
 
 def history(args: dict) -> dict:
-    """Issue 17 on the embedded store: a version diff of one set, a comparison of two runs, and
+    """History on the embedded store: a version diff of one set, a comparison of two runs, and
     rests-on with 10 versions of every set against one (:func:`bench.history.history_phase`)."""
     from bench.history import history_phase
 

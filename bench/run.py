@@ -1,4 +1,4 @@
-"""The benchmark harness behind ``bench/run`` (issue 8); see ``bench/README.md``.
+"""The benchmark harness behind ``bench/run``; see ``bench/README.md``.
 
 For each size and each store it measures ingest (documents/s, MB/s, and the ratio to
 markdown-it-py's bare parse of the same files), ``check`` errors, rests-on latency for 100 records
@@ -51,7 +51,7 @@ NEO4J_LOCAL = ROOT / "docker" / "neo4j-local"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One target of issue 8 (or 14): ``figure`` (key in the flat figures), comparison ``op``
+    """One target: ``figure`` (key in the flat figures), comparison ``op``
     (``<``, ``<=`` or ``>=``), ``limit``, ``unit``, the ``store`` it applies to (None: each store;
     ``parser`` for the pathological inputs, which touch no store) and the size it is stated for
     (None: every size)."""
@@ -94,7 +94,7 @@ TARGETS: tuple[Target, ...] = (
     Target("comparison of two runs (first call)", "compare_first_s", "<", 1, "s", "embedded", "M"),
     Target("rests-on p50, 10 versions of every set ÷ 1 version", "rests_on_versions_ratio", "<", 1.2, "×",
            "embedded", "M"),
-    # issue 24 (items 1, 3, 6): start-up, one-set processes against grep, common-word search, keep-alive
+    # start-up, one-set processes against grep, common-word search, keep-alive
     Target("citegraph --help CPU", "cli_startup_cpu_p50_ms", "<", 150, "ms", "embedded"),
     Target("citegraph --version CPU", "cli_version_cpu_p50_ms", "<", 150, "ms", "embedded"),
     *(Target(f"{c} process faster than grep -rlF process", f"cli_{c.replace('-', '_')}_vs_grep", "<", 1.0, "×", "embedded", "L")
@@ -105,8 +105,8 @@ TARGETS: tuple[Target, ...] = (
     Target("serve keep-alive: REST rests-on p50", "serve_keepalive_rest_p50_ms", "<=", 5, "ms", "embedded"),
     Target("serve keep-alive: GraphQL restsOn p50", "serve_keepalive_graphql_p50_ms", "<=", 10, "ms", "embedded"),
 )
-"""Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
-issue 24's of start-up, one-set commands, search and the server."""
+"""The scale targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
+the targets of start-up, one-set commands, search and the server."""
 
 
 def _key(case: str) -> str:
@@ -121,7 +121,7 @@ PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(  # noqa: RUF005 - three genera
     Target(f"{c.name}: ingest time at 2n ÷ at n", f"{_key(c.name)}_ingest_ratio", "<=", 2.2, "×", store)
     for c in WRITE_CASES for store in ("embedded", "neo4j")
 )
-"""Issue 14's targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
+"""The targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
 its input (doubling the input at most 2.2 times the parse's CPU time, and for plain-text lines its
 memory), the two refused YAML documents refused within 2 s, and writing linear in the edges (each
 write case's whole ingest, wall time, on each store: Neo4j's work is in its server)."""
@@ -1436,7 +1436,7 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``bench/run``."""
-    ap = argparse.ArgumentParser(prog="bench/run", description="citegraph benchmarks at scale (issue 8)")
+    ap = argparse.ArgumentParser(prog="bench/run", description="citegraph benchmarks at scale")
     ap.add_argument("--size", action="append", choices=sorted(SIZES), help="S, M or L (repeatable; default S)")
     ap.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "citegraph-bench",

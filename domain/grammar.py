@@ -5,7 +5,7 @@ closed vocabularies it uses (kinds, analysts, statuses, route fields) are :mod:`
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
 
-Where the real G1 results disagree with GRAMMAR.md (issue 23; files under
+Where the real G1 results disagree with GRAMMAR.md (files under
 ``corpus/commonplace/kb/reports/retained/agentic-system-analysis/<run>/result.md``), the documents
 win, and the rule here says so:
 
@@ -145,7 +145,7 @@ generates; mem0-01 ``result.md`` 615): the ID ends before ``-generated``.
 
 IGNORED_IN_PROSE = re.compile(r"<!--.*?-->|<?\b(?:https?|ftp)://[^\s<>`]*[^\s<>`.,;:!?)\]'\"]>?", re.S)
 """Spans of a statement's plain text whose IDs are ignored occurrences, neither cited nor
-unaccounted (issue 23 item 12): an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
+unaccounted: an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
 block of its own is an ``html`` block, ignored whole) and a URL, bare or an autolink
 (``<https://example.org/RTE-1>``): a path segment of an address names no record. An unclosed
 ``<!--`` is text, as in CommonMark: what follows it is read.
@@ -179,8 +179,8 @@ RECORD_ID_SHAPE = re.compile(
     rf"(?i)(?<![\w-])(?:(?:(?:RT|MEM|EPI){_SEP})?(?:CMP|OBJ|RTE|CLM|ABS|BAP){_SEP}"
     rf"(?:\d+(?-i:{_COMPOUND})|[a-z0-9]+(?:{_SEP}(?!{_LEAD}{_SEP})[a-z0-9]+)*)|(?:MEM|EPI){_SEP}\d[a-z0-9]*)(?:[.,&]\d+)*"
 )
-"""What looks like a record ID, found more loosely than :data:`RECORD_ID` reads one (issue 23 item
-12, the accounting invariant; :mod:`ingest.accounting`): any case (``Rte-4``), ``_`` (``RTE_5``),
+"""What looks like a record ID, found more loosely than :data:`RECORD_ID` reads one (the accounting
+invariant, GRAMMAR §11.11; :mod:`ingest.accounting`): any case (``Rte-4``), ``_`` (``RTE_5``),
 Unicode hyphens U+2010–U+2015 and the minus sign (``CMP‑2``, a non-breaking hyphen), HTML entities
 for them (``RTE&#8209;2``, in plain text where no Markdown parser decoded it), letter suffixes
 (``RTE-2a``, ``RTE-02b``), digit-dot subsections (``RTE-2.1``), shorthand lists (``OBJ-1,2,3``,
@@ -518,7 +518,7 @@ def classify_token(token: str) -> str:
     A token made of record IDs joined by ``/`` (``OBJ-5/OBJ-9``) is no path: it is ``named``, and
     the citation rules cite each ID in it; a token without ``/`` is a file only when it ends with
     a file extension (:data:`~domain.vocabulary.FILE_EXTENSIONS`), so dotted identifiers and host
-    names are not (issue 23 item 5).
+    names are not.
 
     >>> [classify_token(t) for t in ["OBJ-5/OBJ-9", "json.dump", "api.example.com", "run_benchmark.py"]]
     ['named', 'named', 'named', 'file']
@@ -651,7 +651,7 @@ def record_ranges(text: str) -> list[RecordRange]:
     [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
 
     Ends of different kinds joined by ``through`` are no range: ``RTE-2 through OBJ-4`` means "via"
-    (a route through an object, G1 prose; issue 23 item 6), and each ID is cited on its own. An en
+    (a route through an object, G1 prose), and each ID is cited on its own. An en
     dash means no "via": ``RTE-1–OBJ-3`` is a range whose ends differ in kind, which cites only its
     ends, with the reason.
 
@@ -813,7 +813,7 @@ STATUS_LABEL = re.compile(r"(?i)^(?:[\w/-]+ )*conclusion status(?: for [^:;.\n]{
 """A conclusion-status label (GRAMMAR §4.4): ``implementation conclusion status``, ``operation
 conclusion status``, ``Component existence and roles conclusion status`` (G1) …; G1 also writes a
 slash in the label (``Activation/effect conclusion status``) and qualifies it (``Implementation
-conclusion status for host execution``; issue 23 item 8)."""
+conclusion status for host execution``)."""
 
 STATUS_IN_PROSE = re.compile(
     rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w/-]+ ){{0,5}}conclusion status(?: for [^:;.\n]{{1,80}}?)?)"
@@ -825,7 +825,7 @@ value`` up to the next ``;`` or ``.``, at the start of a line or after ``.``/``;
 without the colon when a vocabulary term follows (the G2.5 rewrite's ``Activation/effect:
 implementation conclusion status `wired` for context output``). The label may hold a slash
 (``Activation/effect conclusion status: wired``) and a qualifier (``Implementation conclusion
-status for host execution: afforded.``), each part of the label (issue 23 item 8)."""
+status for host execution: afforded.``), each part of the label."""
 
 KIND_STATUSES = re.compile(
     rf"(?i)(?:^|(?<=[.;]\s))(?:all[ \t]+)?((?:[\w/-]+[ \t]+){{0,6}}?conclusion status(?:es)?)(?:[ \t]+for[ \t]+[^:;.\n]{{1,80}})?:"

@@ -47,7 +47,7 @@ CITATION_FORMS = ("citation", "mention", "quotation", "link", "range", "frontmat
 """How a citation is written (GRAMMAR §9 rule 5, §5, §6, §1.1): in a citation group, cell or trailing
 list; in running prose; as a quotation's attribution; as a Markdown link; as a record inside a
 record range; as a frontmatter ``records`` entry; by a ledger heading over the statements under it
-(issue 23 item 10; ``line`` is the heading's)."""
+(``line`` is the heading's)."""
 
 TARGET_KINDS = ("record", "source", "file", "named")
 """What a citation token names (GRAMMAR §9 rule 5, :func:`domain.grammar.classify_token`)."""
@@ -263,7 +263,7 @@ class Amendment:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """A suspect reviewed at a source revision (issue #6): the reviewed ``node``, the ``revision``
+    """A suspect reviewed at a source revision: the reviewed ``node``, the ``revision``
     (commit) it was reviewed at, ``reviewer``, ``at`` (UTC ISO 8601), an optional ``note`` and the
     ``fingerprint`` (SHA-256 of the node's content when reviewed, or None)."""
 

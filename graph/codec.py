@@ -26,7 +26,7 @@ Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` 
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
                                     ``malformed_declaration``, ``malformed_annotation`` (headings);
-                                    ``unaccounted_ids`` (issue 23's accounting invariant)
+                                    ``unaccounted_ids`` (the accounting invariant)
 (accounting)    Document node       ``unaccounted_record_ids``: how many of its blocks' IDs are unaccounted
 TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
@@ -386,7 +386,7 @@ def stated_in_props(statement: str) -> dict[str, Any]:
 
 def alias_props(statement: str) -> dict[str, Any]:
     """The properties of a SUPERSEDED_BY edge that makes a retired proposal tag an alias of its
-    canonical record (issue 23 item 7), naming the ``statement`` (node id) that maps it."""
+    canonical record, naming the ``statement`` (node id) that maps it."""
     return {"statement": statement, "alias": True}
 
 

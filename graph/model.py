@@ -38,7 +38,7 @@ Ownership: a node or edge with a ``document_id`` belongs to that document and is
 Shared nodes (System, AnalysisSet, Record, Source, SourceFile, NamedReference) belong to a set and
 are removed when no document-owned edge touches them any more. Derived edges (``document_id`` is
 ``None``: RESOLVES_TO, IN_SOURCE) are recomputed for the whole set on every write. Review nodes
-(a suspect reviewed at a source revision, issue #6) have no edges, belong to no document and are
+(a suspect reviewed at a source revision) have no edges, belong to no document and are
 never collected; only :meth:`graph.store.GraphStore.put_reviews` writes them.
 """
 

@@ -231,7 +231,7 @@ def projected(node: Node, fields: Mapping[Label, Collection[str]]) -> Node:
 
 @runtime_checkable
 class KeepsVersions(Protocol):
-    """Versions of each analysis set (issue 17; :mod:`graph.versions` has the rules). Both stores
+    """Versions of each analysis set (:mod:`graph.versions` has the rules). Both stores
     keep them: every :meth:`GraphStore.write_set` and :meth:`GraphStore.delete_documents` that
     changes a set stores the whole set as its next version, in the same transaction; one that
     leaves it unchanged stores nothing; one that leaves it with no document deletes all its

@@ -1,4 +1,4 @@
-"""Words of a statement's text as the full-text indexes of both stores see them (issue #15).
+"""Words of a statement's text as the full-text indexes of both stores see them.
 
 A *word* is a maximal run of letters and digits (Unicode categories ``L*`` and ``N*``:
 ``str.isalnum``), compared in lower case: exactly the tokens of SQLite FTS5's ``unicode61``

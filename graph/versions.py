@@ -1,5 +1,5 @@
 """Versions of an analysis set, decided once for every store: what a version holds, when a write
-adds one, how it is encoded, and which versions retention keeps (issue 17).
+adds one, how it is encoded, and which versions retention keeps.
 
 A **version** of a set is the whole set as one :class:`~graph.model.SetBatch` (its shared nodes,
 every member's document graph, its derived edges), as it stands after a write that changed it.

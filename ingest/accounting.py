@@ -1,4 +1,4 @@
-"""The accounting invariant (issue 23 item 12): every record-ID-shaped token in a member's prose is
+"""The accounting invariant: every record-ID-shaped token in a member's prose is
 a citation, a declaration, an alias or an explicitly ignored occurrence.
 
 Both parsers reduce a block to its plain ``text`` and the citations found in it; this module is the

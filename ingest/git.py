@@ -1,6 +1,6 @@
 """Read access to the analysed source's git history: revisions, renames-aware diffs, file contents.
 
-Implements what :class:`queries.impact.SourceRepository` asks for (issue #6: impact analysis when
+Implements what :class:`queries.impact.SourceRepository` asks for (impact analysis when
 the analysed source moves).
 
 Why the ``git`` binary (through :mod:`subprocess`) rather than pygit2, dulwich or GitPython

@@ -179,7 +179,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
-        if block.extra.get("closes_record"):  # a paragraph ending an inline declaration (issue 23 item 8)
+        if block.extra.get("closes_record"):  # a paragraph ending an inline declaration
             while stack[-1][2] is not None and stack[-1][2].section_kind == "declaration":
                 stack.pop()
         b.own(node_id, Label.STATEMENT, statement_props(Statement(
@@ -210,7 +210,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             if (alias, canonical) not in aliased:  # a mapping restated later in the member adds nothing
                 aliased.add((alias, canonical))
                 b.edge(EdgeKind.SUPERSEDED_BY, b.record(alias), b.record(canonical), 0, alias_props(node_id))
-        if row_declaration:  # a declaring table row (issue 23 item 3) is the whole body of its record
+        if row_declaration:  # a declaring table row is the whole body of its record
             stack.pop()
     return DocumentGraph(document, tuple(b.nodes), tuple(b.edges)), list(b.shared.values())
 

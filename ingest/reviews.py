@@ -1,6 +1,6 @@
 """Writing reviews: that a suspect of impact analysis was checked against the source at a revision.
 
-The write half of issue #6's reviews; :func:`queries.impact.reviews_of` reads them and
+The write half of reviews; :func:`queries.impact.reviews_of` reads them and
 :func:`queries.impact.impact_of` applies them.
 """
 

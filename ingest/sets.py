@@ -236,7 +236,7 @@ class InputFile:
 
 GAP = "manifest-missing-member"
 """The code of a pinned member that is absent: a gap, which ``partial`` ingest records instead of
-refusing the set (issue 13, item 9)."""
+refusing the set."""
 
 _ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-member": IngestError,
            "pin-mismatch": IngestError, "duplicate-manifest": IngestError, "duplicate-member": IngestError}

@@ -1,4 +1,4 @@
-"""What the store holds, to find things by (issue #15): its analysis sets with their sizes, and its
+"""What the store holds, to find things by: its analysis sets with their sizes, and its
 documents (members) with their metadata. ``citegraph sets``, ``citegraph documents``, ``GET /sets``
 and ``GET /documents`` answer from here."""
 

@@ -1,6 +1,6 @@
 """Documents as stored: each member's Document node and its sections and statements in document order.
 
-The renderer rebuilds members from these trees (issue 5); it never sees the store. A tree is fetched
+The renderer rebuilds members from these trees; it never sees the store. A tree is fetched
 with a fixed number of batched store calls, whatever the size of the document or the set.
 """
 

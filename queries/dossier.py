@@ -1,4 +1,4 @@
-"""A record dossier: everything the ingested members say about one record (issue 5, item 4).
+"""A record dossier: everything the ingested members say about one record.
 
 Declaration and fields (or none), annotations, amendments and supersessions, parts and container,
 the quotations, source files and sources behind its declaration and annotations, the Limitations

@@ -1,5 +1,5 @@
 """History of an analysis set: its kept versions, reading any of them, and what changed between two
-(issue 17).
+.
 
 A store keeps each changed state of a set as a version (:mod:`graph.versions`); the live graph is
 the latest. :func:`store_at` gives a store in which one set reads as it was at an earlier version

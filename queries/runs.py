@@ -1,5 +1,5 @@
 """Independent runs of one system: the analysis sets analysing it, and where two of them agree
-(issue 17).
+.
 
 :func:`runs_of` lists the sets of a system with their run-id, date, pinned source revisions and
 cutoff. :func:`compare_runs` matches the records of two runs: by identical ID where IDs are slugs

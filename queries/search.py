@@ -1,4 +1,4 @@
-"""Full-text search over statements: ranked hits with highlighted snippets (issue #15).
+"""Full-text search over statements: ranked hits with highlighted snippets.
 
 The store's own full-text index finds the statements holding every phrase of the query
 (:meth:`graph.store.GraphStore.search`: SQLite FTS5 in the embedded store, a Lucene full-text

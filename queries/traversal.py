@@ -247,7 +247,7 @@ def _named(store: GraphStore, label: Label, name: str, set_id: str | None) -> li
 
 def _with_canonical(store: GraphStore, records: list[Node]) -> list[Node]:
     """``records`` and the canonical record of each that is an alias (a retired proposal tag a
-    reconciliation maps, issue 23 item 7: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
+    reconciliation maps, GRAMMAR §11.5: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
     rests on an alias is what rests on its record. One store call, two when there are aliases."""
     out = store.edges([r.id for r in records], kinds=[EdgeKind.SUPERSEDED_BY], direction=Direction.OUT)
     canonical = {e.dst for es in out.values() for e in es if is_alias(e)} - {r.id for r in records}

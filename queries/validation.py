@@ -73,7 +73,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
-    "unaccounted-record-id": ("warning", "issue 23: a record-ID-shaped token in prose (any case, `_`, Unicode "
+    "unaccounted-record-id": ("warning", "GRAMMAR §11.11: a record-ID-shaped token in prose (any case, `_`, Unicode "
                                          "hyphens, `RTE-2a`, `RTE-2.1`, `OBJ-1,2,3`) that is no citation, "
                                          "declaration, alias or ignored occurrence (a form the parser does not know)"),
 }
@@ -330,7 +330,7 @@ class _Checker:
             set_id, rid = section.set_id or "", declaration.record_id
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
-            if not labels:  # G1: the kind section's opening sentence states every record's status (issue 23 item 8)
+            if not labels:  # G1: the kind section's opening sentence states every record's status
                 labels = Counter(str(entry[0]).lower() for entry in section.get("inherited_statuses") or ())
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
@@ -388,7 +388,7 @@ class _Checker:
                              f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
             if declared or not citing or any(e.kind == EdgeKind.SUPERSEDED_BY and is_alias(e)
                                              for e in self.record_out[record.id]):
-                continue  # an alias (a retired proposal tag, issue 23 item 7) is its canonical record
+                continue  # an alias (a retired proposal tag) is its canonical record
             expected = {citation_member(e) for e in citing if citation_member(e)}
             role = _ANALYST_ROLES.get(record_of(record).analyst, "runtime")
             named_present = [m for m in expected if m in present[set_id]]

@@ -1,5 +1,5 @@
 """Pages built from query results: a document, the statements resting on a record, a record dossier
-and a whole analysis set with its record index (issue 5, item 4).
+and a whole analysis set with its record index.
 
 Headings keep the members' own wording and document order; each statement keeps its own text (its
 Markdown for Markdown members, its line for plain-text members). Write a page with

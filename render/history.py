@@ -1,4 +1,4 @@
-"""Pages of the history queries (issue 17): a set's versions, the diff of two versions, the runs of
+"""Pages of the history queries: a set's versions, the diff of two versions, the runs of
 a system and the comparison of two runs, for :func:`render.writers.write` (Markdown, plain text,
 HTML). Built from the frozen results of :mod:`queries.history` and :mod:`queries.runs` only.
 """

@@ -1,4 +1,4 @@
-"""Embeddable views of issue 17: a version selector on the graph pages, the diff of two versions of
+"""Embeddable views of history: a version selector on the graph pages, the diff of two versions of
 a set (``/embed/history/{set_id}``) and the comparison of two runs (``/embed/compare``), each with
 selectors.
 

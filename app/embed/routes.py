@@ -4,7 +4,7 @@
 also be a source ID or a cited file's path, e.g. ``/embed/rests-on/mcp-server/vault.js?set=tolaria``);
 ``GET /embed/records/{record_id}`` beside the record's dossier; both take ``?version=N`` (with the
 set) and show a version selector. ``GET /embed/history/{set_id}`` is the diff of two versions of a
-set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors (issue 17). Clicking a record node loads
+set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors. Clicking a record node loads
 ``GET /embed/records/{record_id}/dossier`` (the dossier's HTML, without page chrome) into the
 pane. ``GET /embed/rests-on/{record_id}/graph`` is the graph the pages draw, as JSON. Pages and
 fragments carry the strict policy of :func:`app.embed.security.embed_policy`; reads follow
@@ -82,7 +82,7 @@ def _library_version() -> str | None:
 def mount_embed(app: FastAPI) -> None:
     """Add the embed routes and ``/embed/static`` to ``app``, and say in the log whether the graph
     library is installed."""
-    app.include_router(router, dependencies=[Depends(read_version)])  # ?version=N (issue #17)
+    app.include_router(router, dependencies=[Depends(read_version)])  # ?version=N
     app.mount("/embed/static", StaticFiles(directory=STATIC_DIR), name="embed-static")
     if graph_library():
         log.info("embedded views: graph library cytoscape %s at %s", _library_version() or "(version unknown)",

@@ -1,4 +1,4 @@
-"""GraphQL face of issue 17: versions of a set, the diff of two versions, the runs of a system and
+"""GraphQL face of history: versions of a set, the diff of two versions, the runs of a system and
 the comparison of two runs, and ``version:`` on every read field.
 
 Types here are built from the frozen results of :mod:`graph.versions`, :mod:`queries.history` and

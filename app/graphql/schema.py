@@ -6,7 +6,7 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
 - ``restsOn``, ``search``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
-- ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
+- ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system;
   every read field above takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.result_types` (query results),

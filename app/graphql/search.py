@@ -1,4 +1,4 @@
-"""GraphQL types of full-text search results (issue #15): the :mod:`queries.search` result shapes, built
+"""GraphQL types of full-text search results: the :mod:`queries.search` result shapes, built
 by :func:`app.graphql.shapes.object_type`; highlights shown as ``{start, end}`` objects."""
 
 from __future__ import annotations

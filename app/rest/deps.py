@@ -54,7 +54,7 @@ VersionParam = Annotated[Optional[int], Query(ge=1, description="Read the set (`
 
 
 def read_version(request: Request, version: VersionParam = None) -> None:
-    """Router dependency of the read routes (issue 17): with ``?version=N``, the request reads the
+    """Router dependency of the read routes: with ``?version=N``, the request reads the
     set named by ``set=``, the path's ``set_id`` or the path's ``document_id`` at version N
     (:func:`queries.history.store_at`); :func:`get_store` then returns that view.
 

@@ -1,4 +1,4 @@
-"""The API docs and the start page (issue #15, item 2), working without internet access.
+"""The API docs and the start page, working without internet access.
 
 - ``GET /docs``: Swagger UI and ``GET /redoc``: ReDoc, FastAPI's own pages loading Swagger UI
   (``swagger-ui-dist``) and ReDoc's standalone bundle from the copies ``scripts/vendor-js`` took from

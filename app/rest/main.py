@@ -120,7 +120,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
 
     # reads: either token when CITEGRAPH_READ_TOKEN is set; the Security entries only declare the schemes
     reads = [Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)]
-    versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N (issue #17)
+    versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N
     answers = errors(400, 401, 403, 404, 422)  # every read route's error statuses, declared with the error body
     app.include_router(render.router, dependencies=versioned, responses=answers)  # before documents: its paths hold ids with slashes
     app.include_router(history.router, dependencies=reads, responses=answers)  # before documents and sets, for the same reason
@@ -131,8 +131,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(hooks.runs_router, dependencies=reads, responses=answers)
     app.include_router(hooks.hooks_router)  # no bearer token: the git host signs each delivery (app.hooks)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
-    mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
-    mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)
+    mount_embed(app)  # /embed pages, their JSON twin and /embed/static
+    mount_docs(app)  # /docs, /redoc from vendored files and the start page /
     if settings.read_token is None:
         open_reads(app)  # the spec says reads need no token here
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -99,7 +99,7 @@ LOCK_LABEL = "CgWriteLock"
 """Label of the per-set lock nodes that serialise writers; not a citegraph node."""
 
 VERSION_LABEL = "CgSetVersion"
-"""Label of the nodes holding a set's kept versions; not a citegraph node (issue 17)."""
+"""Label of the nodes holding a set's kept versions; not a citegraph node."""
 
 PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
@@ -646,7 +646,7 @@ RETURN {_EDGE_FIELDS}
 Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
 ``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
 filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
-every write (issue 25)."""
+every write."""
 
 SET_SNAPSHOT = f"""
 CALL () {{
@@ -666,7 +666,7 @@ RETURN nodes, edges
 """:data:`SET_SNAPSHOT_NODES` and :data:`SET_SNAPSHOT_EDGES` of ``$set_id`` in one round trip and
 one record (``nodes``: ``[id, labels, set_id, document_id, props_json]`` each; ``edges``: ``[kind,
 src, dst, seq, document_id, set_id, props_json]`` each): a write reads its set back this way for
-its version, and the driver's cost per record was most of that read (issue 25). Each half aggregates
+its version, and the driver's cost per record was most of that read. Each half aggregates
 inside its own ``CALL``, so it yields its one row even when it matches nothing."""
 
 STORED_VERSIONS = f"""

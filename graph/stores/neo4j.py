@@ -153,7 +153,7 @@ class Neo4jStore:
         Idempotent, and safe when several processes do it at once. When every one of them is
         online already (every connect after the first), this costs two round trips
         (:data:`graph.stores.cypher.SCHEMA_STATE` and the search-words marker), not one per
-        statement (issue 25: the 28 statements cost 0.1 s of every command)."""
+        statement (the 28 statements cost 0.1 s of every command)."""
         with _translated(self.database):
             online = {r["name"] for r in self.driver.execute_query(cypher.SCHEMA_STATE, database_=self.database).records
                       if r["state"] == "ONLINE"}
@@ -546,7 +546,7 @@ class Neo4jStore:
         citing one record 4,000 times). A ``MERGE`` per edge on ``(a)-[r {owner, seq}]->(b)``, as
         written before, made Neo4j expand every relationship already between ``a`` and ``b`` for
         each row (``Expand(Into)``, then a filter on ``owner`` and ``seq``): k such edges cost
-        k²/2 relationship reads (issue 14; 4,000: 113 s).
+        k²/2 relationship reads (4,000: 113 s).
         """
         if not edges:
             return

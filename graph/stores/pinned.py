@@ -1,4 +1,4 @@
-"""A read-only view of a store with some analysis sets read at another version (issue 17).
+"""A read-only view of a store with some analysis sets read at another version.
 
 :class:`PinnedStore` answers every read of the store contract as ``base`` does, except that each
 pinned set is read from its own store (a materialised version, see

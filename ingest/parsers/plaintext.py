@@ -8,7 +8,7 @@ under a kind heading, or a short unpunctuated line inside a section that allows 
 paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
 As in Markdown (:mod:`ingest.statements`), ``Amendment:`` paragraphs are amendments and Source
 register rows declare their ``SRC-n``, so a set's plain-text rendering gives the Markdown set's
-records, citations and rests-on answers (issue 13, item 6). Lines end as in Markdown, at LF, CR LF
+records, citations and rests-on answers. Lines end as in Markdown, at LF, CR LF
 or a lone CR (:func:`split_lines`), and a leading byte-order mark is part of the preamble.
 """
 
@@ -211,11 +211,11 @@ class _Context:
     """The record the open declaration declares."""
     inline: bool = False
     """The open declaration is a G1 inline one (rendered ``ID —``): a paragraph opening with
-    another record ID ends it (issue 23 item 8)."""
+    another record ID ends it."""
     annotations_h3: bool = False
     kind_statuses: list[list[str]] | None = None
     heading_ids: list[tuple[str, int]] = field(default_factory=list)
-    """(record ID, line) pairs the open ledger heading names (issue 23 item 10)."""
+    """(record ID, line) pairs the open ledger heading names."""
     id_table: list[str] | None = None
     """Header cells of the declaring table just before (GRAMMAR §0; a fragment after a blank line
     continues it)."""
@@ -411,7 +411,7 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         kind = "annotation_body"
     elif (ctx.h2 == "Shared records" and ctx.h3_kind and not ctx.in_declaration
           and (stated := kind_statuses(line))):
-        ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
+        ctx.kind_statuses = stated  # G1: the sentence heading a kind section
         extra["kind_statuses"] = stated
     extra.update(id_findings(line))
     if ctx.in_declaration or ctx.annotates:

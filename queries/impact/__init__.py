@@ -1,6 +1,6 @@
 """Impact analysis: what a move of the analysed source does to an analysis set's evidence.
 
-Issue #6. Given a repository holding the set's source (``SRC-n``) and two revisions, ``--from``
+Given a repository holding the set's source (``SRC-n``) and two revisions, ``--from``
 (the revision the set's paths and quotations refer to: by default the source's pinned ``commit``)
 and ``--to``, :func:`impact_of` answers:
 

@@ -1,4 +1,4 @@
-"""Impact analysis results: frozen dataclasses, the shapes every face answers with (issue #6)."""
+"""Impact analysis results: frozen dataclasses, the shapes every face answers with."""
 
 from __future__ import annotations
 

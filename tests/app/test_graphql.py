@@ -1,4 +1,4 @@
-"""The GraphQL face (issue #7, item 1): the schema answers the seeds' questions exactly on every store,
+"""The GraphQL face: the schema answers the seeds' questions exactly on every store,
 lists page stably, DataLoaders keep store calls bounded, and hostile queries are refused with codes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The version and comparison selectors of the embedded views (issue 17, item 3) in a real browser:
+"""The version and comparison selectors of the embedded views in a real browser:
 Debian's Chromium through Playwright, against a live server (the harness of
 ``tests/app/test_embed_browser.py``)."""
 

@@ -1,4 +1,4 @@
-"""The pathological-input phases of the benchmark (issue 14): the inputs, the phases' output on
+"""The pathological-input phases of the benchmark: the inputs, the phases' output on
 small sizes (parsing, and ingesting the write cases into each store), the flat figures and the
 targets. Exact values only; no timing assertions."""
 

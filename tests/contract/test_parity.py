@@ -1,5 +1,5 @@
 """Differential tests: the same corpus in the embedded store and in Neo4j answers every query with
-byte-identical JSON (issue #4). Then Neo4j-only behaviour: atomic writes under injected failures
+byte-identical JSON. Then Neo4j-only behaviour: atomic writes under injected failures
 and concurrent replacements.
 
 The corpora are the three seeds and the Dynamic Cheatsheet set (Markdown members; that part skips

@@ -1,4 +1,4 @@
-"""The search primitive of the store contract (``GraphStore.search``, issue #15) on every backend:
+"""The search primitive of the store contract (``GraphStore.search``) on every backend:
 statements holding every phrase, found through the store's own full-text index, kept current by
 every write; then what only one backend can show (an index made for a store that predates it)."""
 

@@ -383,7 +383,7 @@ def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
     holder.execute("BEGIN IMMEDIATE")  # another process's write in progress
     run = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", str(SEEDS), "--home", str(home), "--json"],
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert run.stderr.readline() == f"store: embedded store in {home}\n"  # the store line comes first (issue #15)
+    assert run.stderr.readline() == f"store: embedded store in {home}\n"  # the store line comes first
     notice = run.stderr.readline()  # blocks until the writer says it waits (it cannot write before)
     assert notice == f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)\n"
     assert run.poll() is None  # still waiting

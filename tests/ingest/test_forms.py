@@ -1,4 +1,4 @@
-"""Issue 23, items 3-10 and 12: the forms real G1 results write that GRAMMAR.md does not describe,
+"""The forms real G1 results write that the original grammar does not describe (GRAMMAR §11),
 and the accounting invariant that reports the next unknown form (``unaccounted-record-id``).
 
 Counts come from the documents themselves; line numbers are the files'. Anything stored or

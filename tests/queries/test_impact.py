@@ -1,4 +1,4 @@
-"""impact_of over the seeds and a real git repository built in the test (issue #6), on every store."""
+"""impact_of over the seeds and a real git repository built in the test, on every store."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14, items 3, 4 and 5: concurrent requests through real servers on both stores. No
+"""Concurrent requests through real servers on both stores. No
 acknowledged write is lost (two servers on one store), no read sees half of a write (one snapshot
 per request), and a write racing a delete is answered truly (never 500, exactly one delete wins).
 

@@ -1,4 +1,4 @@
-"""Issue 14, item 15: impact over HTTP opens only repositories whose git data lie under
+"""Impact over HTTP opens only repositories whose git data lie under
 ``CITEGRAPH_REPO_ROOTS``: a ``.git`` file, a worktree's common folder or an alternate object store
 pointing elsewhere is refused with 403 FORBIDDEN, on REST and GraphQL, on both stores."""
 

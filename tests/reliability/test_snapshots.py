@@ -1,4 +1,4 @@
-"""Issue 14, item 4 at the store: :func:`graph.store.read_snapshot` gives a request one committed
+"""Snapshots at the store: :func:`graph.store.read_snapshot` gives a request one committed
 state on both stores (the contract), by a true snapshot on SQLite and by holding commits off for
 the read on Neo4j (each store's own named tests)."""
 

@@ -1,4 +1,4 @@
-"""Issue 14, items 1 and 2: a write never deletes or overwrites what it does not name, and a
+"""A write never deletes or overwrites what it does not name, and a
 compare-and-swap is never skipped. Each test runs on both stores; HTTP ones against a real server."""
 
 from __future__ import annotations

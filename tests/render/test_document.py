@@ -1,4 +1,4 @@
-"""Exact rebuild of members from their graph nodes (issue 5, items 1–2), on every store backend."""
+"""Exact rebuild of members from their graph nodes, on every store backend."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``GET /export``: a set's graph, or the whole store's, as GraphML, node-link JSON or a CSV table
-(issue #15, item 7), the bytes of ``citegraph export``."""
+, the bytes of ``citegraph export``."""
 
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ class Context:
     heading_ids: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
     """Open headings that are no declaration or annotation but name records (a ledger's ``### RTE-5
     — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites
-    (issue 23 item 10)."""
+    (GRAMMAR §11.10)."""
     kind_statuses: list[list[str]] | None = None
     """Statuses the open kind section's opening sentence states for every record under it
     (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
@@ -95,7 +95,7 @@ class Builder:
 def open_declaration(ctx: Context, extra: dict[str, Any]) -> dict[str, Any]:
     """Enter the declaration whose heading facts are ``extra`` (a record's ``record_id``,
     ``label``, ``heading_form``), adding the statuses its kind section states for every record
-    under it as ``inherited_statuses`` (G1, issue 23 item 8); returns ``extra``."""
+    under it as ``inherited_statuses`` (G1); returns ``extra``."""
     if ctx.kind_statuses:
         extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
     ctx.declaration, ctx.annotation, ctx.first_in_record = extra, None, True

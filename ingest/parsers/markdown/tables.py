@@ -1,5 +1,5 @@
 """Pipe tables (GRAMMAR §7): a header block and one block per row, citation columns, Source
-register pins; and the linear row split patched into markdown-it-py's table rule (issue 14).
+register pins; and the linear row split patched into markdown-it-py's table rule.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ _table_rule = importlib.import_module("markdown_it.rules_block.table")  # the mo
 library_escaped_split = _table_rule.escapedSplit
 
 
-_table_rule.escapedSplit = escaped_split  # the table rule looks it up at each call (issue 14)
+_table_rule.escapedSplit = escaped_split  # the table rule looks it up at each call
 
 
 _TABLE_ROLES = {
@@ -123,7 +123,7 @@ def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, 
 
 def table_fragment(first: int, stop: int, b: Builder, ctx: Context) -> bool:
     """File lines ``[first, stop)`` of a paragraph that continue the declaring table before it
-    after a blank line, without its header (G1; issue 23 item 3): every line a pipe row. Emits one
+    after a blank line, without its header (G1): every line a pipe row. Emits one
     ``table_row`` per line as if the header stood above them; whether it was such a fragment."""
     if ctx.id_table is None:
         return False
