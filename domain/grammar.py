@@ -60,6 +60,8 @@ Where the real knowledge base goes beyond GRAMMAR (the documents win):
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from pathlib import PurePosixPath
 from dataclasses import dataclass
@@ -378,7 +380,7 @@ def _g0_prototype(path: str) -> bool:
     return len(parts) >= 2 and bool(_G0_FILE.match(parts[-1])) and bool(G0_RUN_ID.match(parts[-2]))
 
 
-def member_type_of(frontmatter: dict | None, path: str) -> MemberType | None:
+def member_type_of(frontmatter: dict[str, Any] | None, path: str) -> MemberType | None:
     """The member type of a Markdown file, from its frontmatter and path; None when it is no member.
 
     Besides a ``type:`` naming a member type (:func:`member_type`): a September-generation review
@@ -400,15 +402,15 @@ def member_type_of(frontmatter: dict | None, path: str) -> MemberType | None:
         found = member_type(type_path)
         if found is not None:
             return found
-        if type_path.strip() in _REVIEW_NOTE_TYPES and frontmatter.get("generated-by") == _REVIEW_GENERATOR \
-                and frontmatter.get("analysis-run") is not None:
+        if frontmatter and type_path.strip() in _REVIEW_NOTE_TYPES \
+                and frontmatter.get("generated-by") == _REVIEW_GENERATOR and frontmatter.get("analysis-run") is not None:
             return next(t for t in _MEMBER_TYPES if t.name == "generated-review")
     if (frontmatter is None or not isinstance(type_path, str)) and _g0_prototype(path):
         return G0_PROTOTYPE
     return None
 
 
-def member_identity(frontmatter: dict, member: MemberType, path: str | None = None) -> tuple[str | None, str | None]:
+def member_identity(frontmatter: dict[str, Any], member: MemberType, path: str | None = None) -> tuple[str | None, str | None]:
     """(run-id, reviewed boundary) a member's frontmatter states (GRAMMAR §2.2 rule 5): ``run-id``
     and ``reviewed-boundary``, or a generated review's ``analysis-run`` and ``reviewed-revision``
     (§3.11), which tie it to the set it reviews; a G0 prototype without ``run-id`` is named by its
@@ -437,7 +439,7 @@ members beside the format's own files: ``types/*.md`` and ``*.schema.yaml``, ``i
 notes, tools' marker files)."""
 
 
-def skip_reason(file_name: str, folder: str, frontmatter: dict | None) -> tuple[str, str]:
+def skip_reason(file_name: str, folder: str, frontmatter: dict[str, Any] | None) -> tuple[str, str]:
     """(code of :data:`SKIP_REASONS`, sentence) for a file that is no member: ``frontmatter`` is
     None for a file without one (or not Markdown).
 

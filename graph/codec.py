@@ -493,7 +493,8 @@ def system_props(name: str, slug: str) -> dict[str, Any]:
 
 def system_name(node: Node) -> str | None:
     """The name a System ``node`` stores (``Tolaria``), or None."""
-    return node.get("name")
+    name: str | None = node.get("name")
+    return name
 
 
 def system_slug(node: Node) -> str:
@@ -549,7 +550,8 @@ def member_frontmatter(node: Node) -> Mapping[str, Any]:
 def member_file_name(node: Node) -> str | None:
     """The file name a Document ``node`` was read from (``runtime.md``; the parser's
     ``file_name`` key), or None."""
-    return node.get("file_name")
+    file_name: str | None = node.get("file_name")
+    return file_name
 
 
 def member_identity_of(node: Node) -> MemberIdentity:

@@ -126,7 +126,7 @@ class DuplicateDeclaration(IngestError):
 class ValidationFailed(CitegraphError):
     """Raised when a set fails validation with errors; ``findings`` holds them all."""
 
-    def __init__(self, message: str, findings: list, **kwargs):
+    def __init__(self, message: str, findings: list[Any], **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.findings = findings
 

@@ -274,7 +274,7 @@ class Edge:
     set_id: str | None = None
     props: Mapping[str, Any] = field(default_factory=dict)
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Total order used by every store: (src, kind, dst, seq)."""
         return (self.src, str(self.kind), self.dst, self.seq)
 

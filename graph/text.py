@@ -13,6 +13,7 @@ matches every word it begins. :func:`holds` is the exact rule a store's :meth:`s
 
 from __future__ import annotations
 
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -92,7 +93,7 @@ _SEP = r"[\W_]+"
 
 
 @lru_cache(maxsize=256)
-def _pattern(phrase: Phrase) -> re.Pattern:
+def _pattern(phrase: Phrase) -> re.Pattern[str]:
     """A regular expression over lower-cased text matching at each start of ``phrase``: its words
     whole, in a row, anything but word characters between them (so ``count`` and ``holds`` need
     no tokenising, the same answers as :func:`occurrences` over :func:`words`)."""

@@ -329,9 +329,9 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
             counts[_COUNTED[label]] += 1
     counts["citations"] = cited.count("CITES")
     counts["declarations"] = cited.count("DECLARED_IN")
-    text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
-            f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode()
-    return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), VersionCounts(**counts))
+    encoded = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
+               f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode()
+    return Encoded(set_id, zlib.compress(encoded, COMPRESSION), _sha256(encoded), tuple(members), VersionCounts(**counts))
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:

@@ -196,10 +196,14 @@ def edge_identity(edge: Edge) -> tuple[str, str, str, str, int]:
 def last_of(items: Iterable[T]) -> list[T]:
     """Nodes (by id) or edges (by :func:`edge_identity`) with the last of equal ones kept, in the
     order each identity first appeared."""
-    final: dict = {}
+    final: dict[str | tuple[str, str, str, str, int], T] = {}
     for item in items:
-        final[item.id if isinstance(item, Node) else edge_identity(item)] = item
+        final[_identity(item)] = item
     return list(final.values())
+
+
+def _identity(item: Node | Edge) -> str | tuple[str, str, str, str, int]:
+    return item.id if isinstance(item, Node) else edge_identity(item)
 
 
 def checked_reviews(reviews: Collection[Node]) -> list[Node]:

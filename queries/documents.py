@@ -264,7 +264,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
     return tuple(sorted(trees, key=_tree_key))
 
 
-def _tree_key(tree: DocumentTree) -> tuple:
+def _tree_key(tree: DocumentTree) -> tuple[Any, ...]:
     role = member_of(tree.document).role
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
     return (tree.set_id, rank, tree.id)

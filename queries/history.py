@@ -173,7 +173,7 @@ def _materialise(store: GraphStore, version: SetVersion) -> GraphStore:
     return _kept(_materialised, (version.set_id, version.digest), build, drop=lambda old: old.close())
 
 
-def _kept(cache: OrderedDict, key: tuple[str, str], make: Callable[[], Any],
+def _kept(cache: OrderedDict[Any, Any], key: tuple[str, str], make: Callable[[], Any],
           drop: Callable[[Any], None] = lambda old: None) -> Any:
     """``cache[key]``, made by ``make()`` when absent (outside the lock: it reads the store); the
     least recently used entries past :data:`MATERIALISED_KEPT` are dropped (``drop`` each)."""
@@ -440,7 +440,7 @@ def _unified(old: DocumentBlock, new: DocumentBlock) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quotation_of(block: DocumentBlock | None) -> tuple | None:
+def _quotation_of(block: DocumentBlock | None) -> tuple[Any, ...] | None:
     q = block.quotation if block is not None else None
     return None if q is None else (q.text, q.path, q.lines, q.revision)
 

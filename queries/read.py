@@ -12,6 +12,8 @@ citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from collections.abc import Collection, Iterable, Sequence
 
@@ -34,12 +36,12 @@ def matches(text: str | None, value: object) -> bool:
     return text is None or text.casefold() in str(value or "").casefold()
 
 
-def document_order(node: Node) -> tuple:
+def document_order(node: Node) -> tuple[Any, ...]:
     """Sort key of blocks in document order: (document id, block order, node id)."""
     return (node.document_id or "", block_order(node), node.id)
 
 
-def line_order(node_id: str) -> tuple:
+def line_order(node_id: str) -> tuple[Any, ...]:
     """Sort key of node ids in line order: ``doc#L7`` before ``doc#L19`` (quotations, citing nodes).
 
     >>> sorted(["d#L19", "d#L7", "d"], key=line_order)
@@ -78,7 +80,7 @@ class NodeCitation:
                    edge.seq)
 
 
-def citation_order(c: NodeCitation) -> tuple:
+def citation_order(c: NodeCitation) -> tuple[Any, ...]:
     """Sort key of citations in document order of the citing node, then as written in it:
     (*:func:`line_order` of the citing id, seq, target id)."""
     return (*line_order(c.citing_id), c.seq, c.target_id)

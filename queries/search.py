@@ -22,6 +22,8 @@ Ranking
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 
@@ -219,14 +221,14 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     return SearchReport(text, set_id, total, tuple(hits))
 
 
-def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple, Node, int]:
+def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple[Any, ...], Node, int]:
     """``(rank key, node, matches)`` of a hit: the key sorts as the module docstring ranks."""
     body = node.get("text") or ""
     matches = sum(count(body, p) for p in phrases)  # the rank needs counts only: no tokenising here
     return (-matches, len(body), node.set_id or "", node.document_id or "", node.get("order") or 0, node.id), node, matches
 
 
-def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list, int] | None:
+def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list[Any], int] | None:
     """The best ``limit`` hits, scored, and the total, from a store that ranks a search itself
     (:class:`~graph.store.SupportsRankedSearch`), each hit checked against :func:`_scored` and
     :func:`graph.text.holds`; None when the store cannot, or a hit is not what the rule says (then

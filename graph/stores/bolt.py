@@ -42,8 +42,7 @@ def without_optional_deps() -> bool:
     stand_in = types.ModuleType(OPTIONAL_DEPS, "citegraph's stand-in: no numpy, pandas or pyarrow support")
     for name in _NAMES:
         setattr(stand_in, name, None)
-    stand_in.__all__ = list(_NAMES)
-    stand_in.__citegraph_stand_in__ = True
+    vars(stand_in).update({"__all__": list(_NAMES), "__citegraph_stand_in__": True})
     sys.modules[OPTIONAL_DEPS] = stand_in
     return True
 

@@ -31,9 +31,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from graph.model import EdgeKind, Label
 from graph.writes import COLLECTABLE
+
+if TYPE_CHECKING:
+    from graph.text import Phrase
 
 __all__ = [
     "NODE_LABEL",
@@ -164,8 +168,10 @@ def schema_statements() -> list[str]:
 def schema_names() -> list[str]:
     """The names of the constraints and indexes of :func:`schema_statements`, in order (a
     uniqueness constraint's backing index has the constraint's name)."""
-    return [re.search(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS", statement).group(1)
-            for statement in schema_statements()]
+    return [_SCHEMA_NAME.findall(statement)[0] for statement in schema_statements()]
+
+
+_SCHEMA_NAME = re.compile(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS")
 
 
 SCHEMA_STATE = "SHOW INDEXES YIELD name, state RETURN name, state"
@@ -181,7 +187,7 @@ SEARCH_WORDS = "search_words"
 """The Statement property the full-text index reads (the words of ``text``, space-separated)."""
 
 
-def search_query(phrases) -> str:
+def search_query(phrases: Sequence[Phrase]) -> str:
     """The Lucene query asking for every :class:`~graph.text.Phrase`: ``+"compare and swap" +vau*``.
     Words hold only lower-case letters and digits, so a quoted phrase needs no escapes and a prefix
     word no quoting; the analyzer splits the phrase at its spaces, as the words were indexed."""

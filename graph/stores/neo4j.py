@@ -188,7 +188,7 @@ class Neo4jStore:
 
     # -- plumbing --------------------------------------------------------------------------------
 
-    def _read(self, query: str, **params: Any) -> list:
+    def _read(self, query: str, **params: Any) -> list[Any]:
         with _translated(self.database):
             return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
                                              database_=self.database).records
@@ -515,7 +515,7 @@ class Neo4jStore:
 
     def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
         """Create or wholly replace nodes (the last of equal ids wins), batched per label."""
-        by_label: dict[Label, list[dict]] = {}
+        by_label: dict[Label, list[dict[str, Any]]] = {}
         for node in writes.last_of(nodes):
             by_label.setdefault(node.label, []).append({"id": node.id, "properties": _node_properties(node)})
         for label, rows in by_label.items():
@@ -560,8 +560,8 @@ class Neo4jStore:
             by_kind.setdefault(edge.kind, []).append(edge)
         for kind, kind_edges in by_kind.items():
             stored = self._stored_edges(tx, kind, [e for e in kind_edges if writes.edge_owner(e) not in cleared])
-            replaced: list[dict] = []
-            created: list[dict] = []
+            replaced: list[dict[str, Any]] = []
+            created: list[dict[str, Any]] = []
             for edge in kind_edges:
                 rid = stored.get(writes.edge_identity(edge))  # never one of a cleared owner's
                 if rid is None:
@@ -574,14 +574,14 @@ class Neo4jStore:
                 _run(tx, cypher.create_edges(kind), rows=chunk)
 
     @staticmethod
-    def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple, str]:
+    def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple[Any, ...], str]:
         """Element id of each stored ``kind`` relationship with the identity of one of ``edges``,
         keyed by :func:`graph.writes.edge_identity`, read with one expansion per node pair."""
         owners: dict[tuple[str, str], set[str]] = {}
         for edge in edges:
             owners.setdefault((edge.src, edge.dst), set()).add(writes.edge_owner(edge))
         pairs = [{"src": src, "dst": dst, "owners": sorted(o)} for (src, dst), o in owners.items()]
-        found: dict[tuple, str] = {}
+        found: dict[tuple[Any, ...], str] = {}
         for chunk in _chunks(pairs):
             for row in _run(tx, cypher.stored_edges(kind), pairs=chunk):
                 found[(row["src"], str(kind), row["dst"], row["owner"], row["seq"])] = row["rid"]
@@ -676,7 +676,7 @@ class _Snapshot(Neo4jStore):
         self._tx = tx
         self._use = threading.RLock()
 
-    def _read(self, query: str, **params: Any) -> list:
+    def _read(self, query: str, **params: Any) -> list[Any]:
         with self._use, _translated(self.database):
             return list(self._tx.run(query, params))
 
@@ -736,12 +736,12 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
     return versions.encode_rows(set_id, nodes, edges)
 
 
-def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:
+def _run(tx: ManagedTransaction, query: str, **params: Any) -> list[Any]:
     """Run one statement in ``tx`` and consume its records (managed transactions may be retried)."""
     return list(tx.run(query, params))
 
 
-def _chunks(rows: list[dict]) -> Iterator[list[dict]]:
+def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     """``rows`` in slices of :data:`BATCH_ROWS` (all inside the one transaction of the write)."""
     for start in range(0, len(rows), BATCH_ROWS):
         yield rows[start:start + BATCH_ROWS]

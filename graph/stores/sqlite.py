@@ -186,7 +186,7 @@ class SetEdges:
     __slots__ = ("into", "size")
 
     def __init__(self, edges: Iterable[Edge]):
-        into: dict[str, dict[tuple, Edge]] = {}
+        into: dict[str, dict[tuple[Any, ...], Edge]] = {}
         for e in edges:
             into.setdefault(e.dst, {})[writes.edge_identity(e)] = e
         self.into: dict[str, tuple[Edge, ...]] = {dst: tuple(es.values()) for dst, es in into.items()}
@@ -235,11 +235,11 @@ class SQLiteStore:
         self.versions_kept = versions_kept
         self._local = threading.local()
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
-        self._graphs: OrderedDict[tuple, tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
+        self._graphs: OrderedDict[tuple[Any, ...], tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
         self._connections: list[sqlite3.Connection] = []
         self._shared: sqlite3.Connection | None = None  # the in-memory store's database
         self._empty_db: sqlite3.Connection | None = None  # answers reads while the file does not exist
-        self._idle: list[tuple[tuple, sqlite3.Connection]] = []  # (file identity, connection) for snapshots
+        self._idle: list[tuple[tuple[Any, ...], sqlite3.Connection]] = []  # (file identity, connection) for snapshots
         if self.path is None:
             self._shared = self._connect(":memory:", create=True)
             self._local.ident = None
@@ -316,7 +316,7 @@ class SQLiteStore:
         self._local.conn, self._local.ident = self._open_file(ident, create=create)
         return self._local.conn
 
-    def _file_ident(self) -> tuple | None:
+    def _file_ident(self) -> tuple[Any, ...] | None:
         """``(device, inode)`` of the store file, or None when it does not exist or is empty."""
         try:
             st = os.stat(self.path)
@@ -327,7 +327,7 @@ class SQLiteStore:
                                    hint="--home / CITEGRAPH_HOME must name a folder") from None
         return (st.st_dev, st.st_ino) if st.st_size else None
 
-    def _open_file(self, ident: tuple | None, *, create: bool) -> tuple[sqlite3.Connection, tuple]:
+    def _open_file(self, ident: tuple[Any, ...] | None, *, create: bool) -> tuple[sqlite3.Connection, tuple[Any, ...]]:
         """A new connection to the file (made first when ``create``) and the file's identity."""
         if create:
             try:
@@ -451,7 +451,7 @@ class SQLiteStore:
                 else:
                     conn.close()
 
-    def _idle_connection(self, ident: tuple) -> sqlite3.Connection:
+    def _idle_connection(self, ident: tuple[Any, ...]) -> sqlite3.Connection:
         """A connection to the file ``ident`` names, not in use by any thread: a kept one, or new."""
         with self._lock:
             while self._idle:
@@ -736,7 +736,7 @@ class SQLiteStore:
                 self._remember(key, version, graph, {(key[0], k) for k in keep})
         return out
 
-    def _remember(self, key: tuple, version: int, graph: SetEdges, keep: Collection[tuple]) -> None:
+    def _remember(self, key: tuple[Any, ...], version: int, graph: SetEdges, keep: Collection[tuple[Any, ...]]) -> None:
         with self._lock:
             cached = self._graphs.get(key)
             if cached is not None and cached[0] > version:  # a snapshot read an older version: keep the newer
@@ -950,7 +950,7 @@ class _Snapshot(SQLiteStore):
     :meth:`SQLiteStore.snapshot`): every read of the store's contract, one call at a time from any
     thread, on that transaction; it shares the store's cache of set graphs. Writes raise."""
 
-    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, ident: tuple | None, *, begun: bool):
+    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, ident: tuple[Any, ...] | None, *, begun: bool):
         self.path = store.path
         self.cache_edges = store.cache_edges
         self._lock = store._lock
@@ -1035,7 +1035,7 @@ def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value
     return value  # text, integer, real; null is None
 
 
-def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list]:
+def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list[Any]]:
     """``(end, where, params)``: the edges leaving (``src``) or entering (``dst``) ``ids``, of
     ``kinds`` when given, as an SQL condition on ``links l`` over its indexes."""
     end = "src" if direction == Direction.OUT else "dst"

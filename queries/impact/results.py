@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 from graph.codec import review_of
 from graph.model import Label, Node
@@ -183,7 +185,7 @@ class Suspect:
     file: str | None = None
     review: Review | None = None
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Conclusions first, then statements, records, sections, documents; then document order."""
         return (not self.conclusion, _KIND_RANK[self.kind], self.set, self.document or "", self.order, self.node)
 
