@@ -28,7 +28,7 @@ import dataclasses
 import json
 import zlib
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from domain.wire import wire
 from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
@@ -438,7 +438,7 @@ def checked_versions(set_id: str, kept: Iterable[tuple[SetVersion, bytes]]) -> l
     return rows
 
 
-def baseline_needed(set_existed: bool, stored: Sequence[int]) -> bool:
+def baseline_needed(set_existed: bool, stored: Collection[object]) -> bool:
     """Rule 1: whether the pre-write state must be kept first, as version 1 (a set that existed
     before the write, with no stored version)."""
     return set_existed and not stored

@@ -21,11 +21,12 @@ import random
 import threading
 from contextlib import contextmanager
 from datetime import datetime, UTC
-from typing import Any
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph.stores import bolt  # noqa: F401  (first: the driver without numpy/pandas, see graph.stores.bolt)
-from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
+from neo4j import (Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, Record, RoutingControl,
+                   Transaction)
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -67,6 +68,9 @@ _ALREADY_EXISTS = {
 }
 _LABELS = {label.value: label for label in Label}
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
+
+_Done = TypeVar("_Done")
+"""What the work of one write transaction (:meth:`Neo4jStore._write`) answers."""
 
 
 class Neo4jStore:
@@ -193,12 +197,12 @@ class Neo4jStore:
             return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
                                              database_=self.database).records
 
-    def _write(self, work, *args: Any):
+    def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
         ``work`` only reads and writes through ``tx``) that takes every read slot last
         (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no :meth:`snapshot` is open."""
 
-        def then_lock_readers(tx: ManagedTransaction, *args: Any):
+        def then_lock_readers(tx: ManagedTransaction, *args: Any) -> _Done:
             done = work(tx, *args)
             _run(tx, cypher.LOCK_READERS, slots=cypher.READ_SLOTS)
             return done
@@ -470,7 +474,7 @@ class Neo4jStore:
             ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
         deleted = writes.documents_deleted(ids, existing)
-        sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+        sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
         before = self._versions_before(tx, sets)
         self._delete_documents_step(tx, deleted)
         self._collect_orphans_step(tx, sets)
@@ -671,7 +675,7 @@ class _Snapshot(Neo4jStore):
     """A read-only view of a :class:`Neo4jStore` whose reads run in one open transaction (see
     :meth:`Neo4jStore.snapshot`), one at a time from any thread. Writes raise."""
 
-    def __init__(self, store: Neo4jStore, tx):
+    def __init__(self, store: Neo4jStore, tx: Transaction):
         super().__init__(store.driver, database=store.database)
         self._tx = tx
         self._use = threading.RLock()
@@ -680,7 +684,7 @@ class _Snapshot(Neo4jStore):
         with self._use, _translated(self.database):
             return list(self._tx.run(query, params))
 
-    def _write(self, work, *args: Any):
+    def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
     @contextmanager
@@ -797,12 +801,12 @@ def _edge_properties(edge: Edge) -> dict[str, Any]:
     return _with_natives(base, edge.props, cypher.RESERVED_EDGE_KEYS)
 
 
-def _node_from_row(row) -> Node:
+def _node_from_row(row: Record) -> Node:
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
     return Node(row["id"], label, row["set_id"], row["document_id"], json.loads(row["props_json"] or "{}"))
 
 
-def _light_node_from_row(row, native: Mapping[str, list[str]]) -> Node:
+def _light_node_from_row(row: Record, native: Mapping[str, list[str]]) -> Node:
     """A :func:`cypher.reach` row as a node: props from ``props_json`` when the row carries it (to
     be projected), else the native ``values`` of the label's keys (none of them null)."""
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
@@ -813,7 +817,7 @@ def _light_node_from_row(row, native: Mapping[str, list[str]]) -> Node:
     return Node(row["id"], label, row["set_id"], row["document_id"], props)
 
 
-def _edge_from_row(row) -> Edge:
+def _edge_from_row(row: Record) -> Edge:
     return Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"],
                 json.loads(row["props_json"] or "{}"))
 

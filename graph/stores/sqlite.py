@@ -193,6 +193,16 @@ class SetEdges:
         self.size = sum(len(es) for es in self.into.values())
 
 
+class _ThreadState(threading.local):
+    """One thread's state of a store: its connection to the file and that file's identity, how
+    deep it is in ``bulk()`` blocks, whether it writes now."""
+
+    conn: sqlite3.Connection | None = None
+    ident: tuple[Any, ...] | None = None
+    bulk: int = 0
+    writing: bool = False
+
+
 class SQLiteStore:
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
     :class:`~graph.store.SupportsReach`, :class:`~graph.store.SupportsSnapshot` and
@@ -233,7 +243,7 @@ class SQLiteStore:
         self.path = Path(path) if path is not None else None
         self.cache_edges = cache_edges
         self.versions_kept = versions_kept
-        self._local = threading.local()
+        self._local: _ThreadState | types.SimpleNamespace = _ThreadState()  # a snapshot's is shared
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
         self._graphs: OrderedDict[tuple[Any, ...], tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
         self._connections: list[sqlite3.Connection] = []
@@ -305,19 +315,21 @@ class SQLiteStore:
         if self.path is None:
             return self._shared
         ident = self._file_ident()
-        conn = getattr(self._local, "conn", None)
-        if conn is not None and (getattr(self._local, "bulk", 0) or (ident is not None and self._local.ident == ident)):
+        conn: sqlite3.Connection | None = self._local.conn
+        if conn is not None and (self._local.bulk or (ident is not None and self._local.ident == ident)):
             return conn
         if conn is not None:
             conn.close()
             self._local.conn = None
         if ident is None and not create:
             return None
-        self._local.conn, self._local.ident = self._open_file(ident, create=create)
-        return self._local.conn
+        conn, self._local.ident = self._open_file(ident, create=create)
+        self._local.conn = conn
+        return conn
 
     def _file_ident(self) -> tuple[Any, ...] | None:
         """``(device, inode)`` of the store file, or None when it does not exist or is empty."""
+        assert self.path is not None, "a store in memory has no file"
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
@@ -329,6 +341,7 @@ class SQLiteStore:
 
     def _open_file(self, ident: tuple[Any, ...] | None, *, create: bool) -> tuple[sqlite3.Connection, tuple[Any, ...]]:
         """A new connection to the file (made first when ``create``) and the file's identity."""
+        assert self.path is not None, "a store in memory has no file"
         if create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -613,7 +626,8 @@ class SQLiteStore:
         starts = [i for i in ids if i in existing]
         if not wanted:
             return starts, []
-        seen, frontier, found, graphs = set(starts), sorted(starts), [], {}
+        seen, frontier, found = set(starts), sorted(starts), []
+        graphs: dict[str, SetEdges] = {}
         while frontier:
             scopes = {row[0] or "" for row in conn.execute(
                 "SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE dst IN "
@@ -791,7 +805,7 @@ class SQLiteStore:
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
-            sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+            sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
             before = self._versions_before(conn, sets)
             touched = _delete_documents(conn, deleted)
             touched |= _collect_orphans(conn, sets)
@@ -941,7 +955,7 @@ class SQLiteStore:
             self._connections.clear()
             self._idle.clear()
             self._graphs.clear()
-            self._local = threading.local()
+            self._local = _ThreadState()
             self._shared = self._empty_db = None
 
 
@@ -1083,7 +1097,8 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
     nid = dict(conn.execute(f"SELECT id, nid FROM nodes WHERE id IN {_IDS}", (_dumps(ends),)))
     writes.check_edge_ends(edges, nid.keys())
-    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)} - {None})
+    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)
+                       if name is not None})
     ref[None] = None
     conn.executemany(
         "INSERT OR REPLACE INTO links (src, kind, dst, owner, seq, document_id, set_id, props) "
@@ -1392,7 +1407,9 @@ def migrate_legacy(source: Path, target: Path, *, batch: int = 4096) -> dict[str
             _bump(conn, scopes)
         counts = store.counts()
         with store._translated():  # fold the WAL into the file now, where a failure is seen
-            busy, _, _ = store._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            written = store._connection()
+            assert written is not None, "the file was just written"
+            busy, _, _ = written.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         wal = Path(f"{tmp}-wal")
         if busy or (wal.exists() and wal.stat().st_size):
             raise StoreUnavailable(f"cannot convert {source}: the new store's journal could not be written into {tmp}")
