@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from domain.model import Section
 from graph.codec import citation_of, member_of, quotation_of, section_of, statement_of
-from graph.model import EdgeKind, Label, Node
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
 
@@ -314,7 +314,7 @@ def _quotation(node: Node) -> BlockQuotation:
     return BlockQuotation(node.id, q.text, q.path, q.lines, q.revision)
 
 
-def _citation(edge, node: Node | None) -> BlockCitation:
+def _citation(edge: Edge, node: Node | None) -> BlockCitation:
     c = citation_of(edge, node)
     return BlockCitation(target_kind=c.target_kind, target=c.target, node=edge.dst, token=c.token, form=c.form,
                          start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end)

@@ -7,10 +7,11 @@ rows naming it, and everything that rests on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from graph.codec import record_id_of, stated_by
-from graph.model import EdgeKind, Node, RecordId
+from graph.model import Edge, EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
 from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
@@ -169,7 +170,9 @@ def _related(node_id: str, related: dict[str, Node], statement: str | None) -> R
     return RelatedRecord(record_id_of(node) if node is not None else node_id.rpartition("/")[2], node_id, statement)
 
 
-def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, max_depth) -> RecordDossier:
+def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: list[Edge], related: dict[str, Node],
+            trees: Mapping[str, DocumentTree], blocks: Mapping[str, tuple[DocumentTree, DocumentBlock]],
+            max_depth: int | None) -> RecordDossier:
     declaration = declaration_document = None
     fields: tuple[DocumentBlock, ...] = ()
     for e in out_edges:

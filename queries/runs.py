@@ -18,6 +18,7 @@ from graph.codec import analysis_set_of, member_frontmatter, source_of, system_n
 from graph.errors import IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
 from graph.store import GraphStore
+from queries.documents import DocumentBlock
 from queries.history import history, store_at
 from queries.setview import RecordState, SetView, is_slug_id, normalised_label, read_view, status_value
 from queries.names import unknown_set
@@ -411,7 +412,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
     cited_a, cited_b = view_a.file_citations(), view_b.file_citations()
     files = tuple(FileCitation(p, cited_a.get(p, 0), cited_b.get(p, 0)) for p in sorted(cited_a.keys() | cited_b.keys()))
 
-    def first_cell(block) -> str:
+    def first_cell(block: DocumentBlock) -> str:
         cells = block.props.get("cells") or [block.text]
         return normalised_label(str(cells[0])) or ""
 

@@ -86,7 +86,8 @@ def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | 
         if e.kind in DEPENDENCY_KINDS:
             incoming.setdefault(e.dst, []).append(e)
     best: dict[str, Explanation] = {}
-    heap = [(0, 0, (_id_key(s),), (s,), ()) for s in sorted(set(starts))]
+    heap: list[tuple[int, int, tuple[tuple[str, int, str], ...], tuple[str, ...], tuple[str, ...]]] = [
+        (0, 0, (_id_key(s),), (s,), ()) for s in sorted(set(starts))]
     heapq.heapify(heap)
     while heap:
         depth, hops, key, path, kinds = heapq.heappop(heap)

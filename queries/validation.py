@@ -127,7 +127,7 @@ def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[s
     out = {}
     for node_id, edges in incoming.items():
         places = sorted(
-            (member_path(docs[citing[e.src].document_id]), block_line(citing[e.src]))
+            (member_path(docs[citing[e.src].document_id or ""]), block_line(citing[e.src]))
             for e in edges if e.src in citing and citing[e.src].document_id in docs
         )
         out[node_id] = places[0] if places else ("", 0)
@@ -374,7 +374,7 @@ class _Checker:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
             citing = sorted(self.record_in[record.id], key=lambda e: (self.place(e.src, e), e.seq))
-            declaring_files = {self.identity[self.nodes[s].document_id].file_name
+            declaring_files = {self.identity[self.nodes[s].document_id or ""].file_name
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
                 member, anchor = citation_member(e), citation_anchor(e)

@@ -11,11 +11,11 @@ store. Reviews are not versioned: they are always ``base``'s.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
-from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch
 from graph.store import Direction, GraphStore, KeepsVersions, Reach, SupportsReach, projected
 from graph.text import Phrase
 from graph.versions import SetVersion
@@ -178,7 +178,7 @@ class PinnedStore:
 
     # -- writes: refused -------------------------------------------------------------------------
 
-    def _refuse(self, *_: Any, **__: Any) -> WriteSummary:
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
         raise CitegraphError("an earlier version of an analysis set is read-only",
                              hint="write to the latest version (leave out the version)")
 
