@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from collections.abc import Collection, Iterable, Sequence
 
 from domain.wire import wire
-from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch  # noqa: F401 - EdgeKind: for the doctests
 
 __all__ = [
     "VERSIONS_KEPT",

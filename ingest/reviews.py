@@ -86,7 +86,7 @@ def review_suspect(
     >>> from queries.demo import demo_store
     >>> store = demo_store()
     >>> r = review_suspect(store, "demo/synthesis#L4", revision="a" * 40, reviewer="ada",
-    ...                    at=datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc))
+    ...                    at=datetime(2026, 10, 20, 9, 30, tzinfo=UTC))
     >>> (r.id[:30], r.props["at"], [n.id[:30] for n in store.find_nodes(Label.REVIEW)])
     ('review/demo/synthesis#L4@aaaaa', '2026-10-20T09:30:00+00:00', ['review/demo/synthesis#L4@aaaaa'])
     """
