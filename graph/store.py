@@ -12,6 +12,7 @@ from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping,
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
@@ -244,6 +245,11 @@ class KeepsVersions(Protocol):
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """Version ``number`` of ``set_id`` as the :class:`SetBatch` that rebuilds it in an empty
         store (:func:`graph.versions.decode`); None when it is not stored. One round trip."""
+
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """The part changes the latest version of each set keeps (:mod:`graph.analysis_changes`:
+        what its write changed in a declaration, quotation or source pin, and the earlier changes
+        carried), for ``set_ids`` or every set; sets keeping none are absent. One round trip."""
 
     def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
         """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored

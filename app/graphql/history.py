@@ -128,6 +128,9 @@ class VersionedStore:
     def set_version(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().set_version(*args, **kwargs)  # type: ignore[attr-defined]
 
+    def part_changes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().part_changes(*args, **kwargs)  # type: ignore[attr-defined]
+
     def replace_versions(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().replace_versions(*args, **kwargs)  # type: ignore[attr-defined]
 

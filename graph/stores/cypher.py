@@ -86,6 +86,8 @@ __all__ = [
     "STORED_VERSIONS",
     "VERSION_SUMMARIES",
     "VERSION_BLOB",
+    "LATEST_VERSION",
+    "LATEST_SUMMARIES",
     "ADD_VERSIONS",
     "DROP_VERSIONS",
     "DROP_ALL_VERSIONS",
@@ -686,6 +688,20 @@ MATCH (v:{VERSION_LABEL} {{set_id: $set_id, number: $number}})
 RETURN v.blob AS blob
 """
 """The blob of version ``$number`` of ``$set_id`` (no row when it is not kept)."""
+
+LATEST_VERSION = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
+RETURN v.blob AS blob, v.summary AS summary ORDER BY v.number DESC LIMIT 1
+"""
+"""The blob and summary of the latest kept version of ``$set_id`` (no row when none is kept)."""
+
+LATEST_SUMMARIES = f"""
+MATCH (v:{VERSION_LABEL}) WHERE v.number IS NOT NULL AND ($set_ids IS NULL OR v.set_id IN $set_ids)
+WITH v.set_id AS set_id, max(v.number) AS number
+MATCH (v:{VERSION_LABEL} {{set_id: set_id, number: number}})
+RETURN set_id, v.summary AS summary ORDER BY set_id
+"""
+"""The summary of the latest kept version of each set (of ``$set_ids``, or of every set when null)."""
 
 ADD_VERSIONS = f"""
 UNWIND $rows AS row

@@ -44,6 +44,7 @@ from graph.store import SEARCH_FIELDS, Direction, Reach, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
@@ -610,6 +611,11 @@ class Neo4jStore:
         return [SetVersion.from_stored(set_id, r["number"], r["created"], r["digest"], r["summary"])
                 for r in self._read(cypher.VERSION_SUMMARIES, set_id=set_id)]
 
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        rows = self._read(cypher.LATEST_SUMMARIES, set_ids=None if set_ids is None else sorted(set_ids))
+        return {r["set_id"]: found for r in rows if (found := versions.changed_in(r["summary"]))}
+
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
@@ -650,8 +656,12 @@ class Neo4jStore:
         """After a write's steps: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
+            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+                rows = _run(tx, cypher.LATEST_VERSION, set_id=set_id)
+                return (bytes(rows[0]["blob"]), rows[0]["summary"]) if rows else None
+
             add, drop = versions.changes(_snapshot(tx, set_id), stored, kept=self.versions_kept, created=created,
-                                         baseline=baseline)
+                                         baseline=baseline, previous=previous)
             if drop is None:
                 _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
                 continue
@@ -660,7 +670,7 @@ class Neo4jStore:
             if add:
                 _run(tx, cypher.ADD_VERSIONS, rows=[
                     {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                     "summary": v.summary_json(), "blob": blob} for v, blob in add])
+                     "summary": summary, "blob": blob} for v, blob, summary in add])
 
     @staticmethod
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:

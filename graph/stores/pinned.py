@@ -175,6 +175,10 @@ class PinnedStore:
         """``base``'s (:meth:`graph.store.KeepsVersions.set_version`)."""
         return self.base.set_version(set_id, number)  # type: ignore[attr-defined]
 
+    def part_changes(self, set_ids: Any = None) -> Any:
+        """``base``'s (:meth:`graph.store.KeepsVersions.part_changes`)."""
+        return self.base.part_changes(set_ids)  # type: ignore[attr-defined]
+
     # -- writes: refused -------------------------------------------------------------------------
 
     def _refuse(self, *_: Any, **__: Any) -> WriteSummary:

@@ -65,6 +65,7 @@ from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, Direction, Reach
 from graph.text import Phrase, holds
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
 log = logging.getLogger("citegraph")
@@ -896,14 +897,19 @@ class SQLiteStore:
         """After a write: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
+            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+                row = conn.execute("SELECT blob, summary FROM versions WHERE set_id = ? ORDER BY number DESC LIMIT 1",
+                                   (set_id,)).fetchone()
+                return (bytes(row[0]), row[1]) if row is not None else None
+
             add, drop = versions.changes(_snapshot(conn, set_id), stored, kept=self.versions_kept, created=created,
-                                         baseline=baseline)
+                                         baseline=baseline, previous=previous)
             if drop is None:
                 conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
                 continue
             conn.executemany("DELETE FROM versions WHERE set_id = ? AND number = ?", [(set_id, n) for n in drop])
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in add])
+                             [(set_id, v.number, v.created, v.digest, summary, blob) for v, blob, summary in add])
 
     def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`."""
@@ -923,6 +929,17 @@ class SQLiteStore:
                 return []
             return [SetVersion.from_stored(set_id, *row) for row in conn.execute(
                 "SELECT number, created, digest, summary FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
+
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        with self._reading() as conn:
+            if not _has_versions_table(conn):
+                return {}
+            where, args = (f"AND v.set_id IN {_IDS}", (_dumps(sorted(set_ids)),)) if set_ids is not None else ("", ())
+            rows = conn.execute(
+                f"SELECT v.set_id, v.summary FROM versions v WHERE v.number = "
+                f"(SELECT max(number) FROM versions w WHERE w.set_id = v.set_id) {where} ORDER BY v.set_id", args)
+            return {set_id: found for set_id, summary in rows if (found := versions.changed_in(summary))}
 
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
