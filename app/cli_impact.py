@@ -1,4 +1,5 @@
-"""``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
+"""``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
+source moves (issue #6), and what is open of it and of changes to the analysis itself.
 
 Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
@@ -20,7 +21,7 @@ from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version
 if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
     from queries.impact import ImpactReport
 
-__all__ = ["impact_cmd", "review_cmd"]
+__all__ = ["impact_cmd", "review_cmd", "suspects_cmd"]
 
 RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone of the analysed source.",
                                        file_okay=False)]
@@ -226,6 +227,60 @@ def review_cmd(
         note = f": {r.note}" if r.note else ""
         out.print(f"{'' if list_ else 'recorded: '}{r.node} reviewed at {r.revision[:12]} by {r.reviewer} ({r.at}){note}",
                   markup=False, highlight=False)
+
+
+@cli.command("suspects")
+@handles_errors
+def suspects_cmd(
+    set_id: SetOpt = None,
+    fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is open.")] = False,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Suspects no review has cleared, of both causes: source-change (the latest push-hook impact
+    run of each repository) and analysis-change (a new version of a set changed a record's
+    declaration, a quotation or a source pin that a statement rests on, in any set). Review one with
+    citegraph review NODE --at REV, REV as listed.
+
+    Example: citegraph suspects --set tolaria --json
+    """
+    from app.hooks import latest_runs, run_log
+    from queries.impact import open_suspects
+    from queries.shapes import plain
+
+    runs = latest_runs(run_log(_settings(neo4j, home)))
+    store = _store(neo4j, home)
+    try:
+        found = open_suspects(store, set_id=set_id, runs=runs)
+    finally:
+        store.close()
+    if as_json:
+        _print_json(plain(found))
+    else:
+        for s in found.suspects:
+            change = s.version_change
+            at = change.digest if change is not None else _run_revision(runs, s)
+            out.print(f"{'*' if s.conclusion else ' '} {s.node}  {s.cause}  depth {s.depth}  {s.change}",
+                      markup=False, highlight=False)
+            out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
+            if change is not None:
+                out.print(f"      was: {_short(change.old or '(none)', 90)}", markup=False, highlight=False)
+                out.print(f"      now: {_short(change.new or '(none)', 90)}", markup=False, highlight=False)
+            out.print(f"      review at {at}", markup=False, highlight=False)
+        out.print(f"{counted(len(found.suspects), 'open suspect')}: {found.source_change} source-change, "
+                  f"{found.analysis_change} analysis-change", markup=False, highlight=False)
+    if fail_on_suspect and found.suspects:
+        raise typer.Exit(1)
+
+
+def _run_revision(runs, suspect) -> str:
+    """The ``to`` revision of the run report a source-change ``suspect`` comes from."""
+    for run in runs:
+        for report in run.result.sets if run.result is not None else ():
+            if suspect in report.suspects:
+                return report.to_revision
+    return "?"
 
 
 def _login_name() -> str:

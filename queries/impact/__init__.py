@@ -23,6 +23,8 @@ Git access is injected: ``queries`` never imports ``ingest``; the faces pass an
 object that does.
 
 Every set pinned to one repository: :func:`impact_on_repository` (:mod:`~queries.impact.repository_wide`).
+What is open of both causes (impact runs, and new versions of sets changing what statements rest
+on): :func:`open_suspects` (:mod:`~queries.impact.open_suspects`).
 
 Modules: :mod:`~queries.impact.repository` (what impact needs from git),
 :mod:`~queries.impact.results` (the result shapes), :mod:`~queries.impact.quotations` (matching),
@@ -43,6 +45,7 @@ from queries.impact.repository import FileChangeLike, SourceRepository, Supports
 from queries.impact.results import (
     FILE_STATUSES,
     QUOTATION_STATES,
+    SUSPECT_CAUSES,
     SUSPECT_KINDS,
     ChangedFile,
     ImpactReport,
@@ -56,12 +59,14 @@ from queries.impact.results import (
 from queries.impact.repository_wide import (PinnedSource, RepositoryImpact, RepositorySummary, impact_on_repository,
                                             pins, repository_identity)
 from queries.impact.runs import RUN_STATES, ImpactRun
+from queries.impact.open_suspects import OpenSuspects, open_suspects
 from queries.impact.suspects import _apply_reviews, _node_order, _suspects, reviews_of
 
 __all__ = [
     "FILE_STATUSES",
     "QUOTATION_STATES",
     "SUSPECT_KINDS",
+    "SUSPECT_CAUSES",
     "FileChangeLike",
     "SourceRepository",
     "SupportsContaining",
@@ -84,6 +89,8 @@ __all__ = [
     "repository_identity",
     "RUN_STATES",
     "ImpactRun",
+    "OpenSuspects",
+    "open_suspects",
 ]
 
 
