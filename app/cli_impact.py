@@ -265,13 +265,33 @@ def suspects_cmd(
                       markup=False, highlight=False)
             out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
             if change is not None:
-                out.print(f"      was: {_short(change.old or '(none)', 90)}", markup=False, highlight=False)
-                out.print(f"      now: {_short(change.new or '(none)', 90)}", markup=False, highlight=False)
+                was, now = _difference(change.old, change.new)
+                out.print(f"      was: {was}", markup=False, highlight=False)
+                out.print(f"      now: {now}", markup=False, highlight=False)
             out.print(f"      review at {at}", markup=False, highlight=False)
         out.print(f"{counted(len(found.suspects), 'open suspect')}: {found.source_change} source-change, "
                   f"{found.analysis_change} analysis-change", markup=False, highlight=False)
     if fail_on_suspect and found.suspects:
         raise typer.Exit(1)
+
+
+def _difference(old: str | None, new: str | None, context: int = 30) -> tuple[str, str]:
+    """Where ``old`` and ``new`` differ, each with ``context`` characters around it on one line
+    (``(none)`` for a missing side): ``…a later commit reads …`` → ``…a later flush reads …``."""
+    if old is None or new is None:
+        return _short(" ".join((old or "(none)").split()), 90), _short(" ".join((new or "(none)").split()), 90)
+    old, new = " ".join(old.split()), " ".join(new.split())
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    end = 0
+    while end < min(len(old), len(new)) - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+
+    def cut(text: str) -> str:
+        head = max(0, start - context)
+        tail = min(len(text), len(text) - end + context)
+        return f"{'…' if head else ''}{text[head:tail]}{'…' if tail < len(text) else ''}"
+
+    return _short(cut(old), 90), _short(cut(new), 90)
 
 
 def _run_revision(runs, suspect) -> str:

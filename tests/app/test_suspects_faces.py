@@ -83,7 +83,7 @@ def test_every_face_lists_the_analysis_change_suspects_until_reviewed(tmp_path):
         f"{LEDGER_RUN_2}/synthesis#L18", f"{LEDGER_RUN_2}/reconciliation#L14", f"{LEDGER_RUN_2}/runtime#L14"]
 
     text = cli_run("suspects", "--set", LEDGER_RUN_2, home=home).stdout
-    assert f"review at {digest}" in text and "now: RT-RTE-ledger-commit — Commit buffered entries" in text
+    assert f"review at {digest}" in text and "once flushed." in text.split("now: ")[1].splitlines()[0]
     assert text.rstrip().endswith("3 open suspects: 0 source-change, 3 analysis-change")
     for s in only["suspects"]:
         cli_run("review", s["node"], "--at", digest, "--by", "ada", home=home)
