@@ -6,7 +6,6 @@ declaration, the six statements resting on that record in both runs, until revie
 from __future__ import annotations
 
 import json
-import re
 import shutil
 
 from fastapi.testclient import TestClient
@@ -18,18 +17,11 @@ from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
 from queries.impact import open_suspects
 from queries.shapes import plain
+from tests.app.test_impact_faces import camel
 from tests.history_sets import LEDGER, LEDGER_RUN_2, LEDGER_V1, second_ledger_run
 
 runner = CliRunner()
 R = "RT-RTE-ledger-commit"
-
-
-def camel(value):
-    if isinstance(value, dict):
-        return {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k): camel(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [camel(v) for v in value]
-    return value
 
 
 GQL = """query($set: String) { suspects(set: $set) { set sourceChange analysisChange suspects {
