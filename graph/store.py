@@ -251,10 +251,12 @@ class KeepsVersions(Protocol):
         what its write changed in a declaration, quotation or source pin, and the earlier changes
         carried), for ``set_ids`` or every set; sets keeping none are absent. One round trip."""
 
-    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored
         versions of ``set_id``, atomically, whatever were stored (copying a store's history,
-        :func:`graph.transfer.copy_store`); returns how many. The set must exist.
+        :func:`graph.transfer.copy_store`); returns how many. The set must exist. The latest keeps
+        the part changes ``changed`` (:meth:`part_changes` of the store copied from).
 
         Raises
         ------

@@ -621,12 +621,14 @@ class Neo4jStore:
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
         return versions.decode(rows[0]["blob"]) if rows else None
 
-    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
         rows = versions.checked_versions(set_id, kept)
-        return self._write(self._replace_versions_tx, set_id, rows)
+        return self._write(self._replace_versions_tx, set_id, rows, list(changed))
 
-    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]]) -> int:
+    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]],
+                             changed: list[PartChange]) -> int:
         _run(tx, cypher.LOCK_WRITES)
         if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
             raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
@@ -634,7 +636,7 @@ class Neo4jStore:
         if rows:
             _run(tx, cypher.ADD_VERSIONS, rows=[
                 {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                 "summary": v.summary_json(), "blob": blob} for v, blob in rows])
+                 "summary": v.summary_json(changed if v is rows[-1][0] else ()), "blob": blob} for v, blob in rows])
         return len(rows)
 
     def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]

@@ -911,7 +911,8 @@ class SQLiteStore:
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
                              [(set_id, v.number, v.created, v.digest, summary, blob) for v, blob, summary in add])
 
-    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`."""
         rows = versions.checked_versions(set_id, kept)
         with self._writing() as conn:
@@ -919,7 +920,8 @@ class SQLiteStore:
                 raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
             conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in rows])
+                             [(set_id, v.number, v.created, v.digest, v.summary_json(changed if v is rows[-1][0] else ()),
+                               blob) for v, blob in rows])
         return len(rows)
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
