@@ -116,7 +116,7 @@ def version_changes(old: SetBatch, new: SetBatch, *, from_version: int, to_versi
     """The part changes from ``old`` (version ``from_version``) to ``new`` (``to_version``, whose
     digest is ``digest``), sorted by (part, node)."""
     out: list[PartChange] = []
-    made = dict(set_id=new.set_id, from_version=from_version, to_version=to_version, digest=digest)
+    made = {"set_id": new.set_id, "from_version": from_version, "to_version": to_version, "digest": digest}
     before, after = _declarations(old), _declarations(new)
     live = {n.id for n in new.shared if n.label == Label.RECORD}
     for node_id, (name, text) in before.items():
