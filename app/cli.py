@@ -245,8 +245,7 @@ def ingest_cmd(
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
-    store = _store(neo4j, home, reads=False)
-    try:
+    with _store(neo4j, home, reads=False) as store:
         members = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in member_files(paths))
         with progress_bar(err, "ingesting", total=members, unit="files") as advance:
             def observe(event: str, names: tuple[str, ...]) -> None:
@@ -255,8 +254,6 @@ def ingest_cmd(
 
             report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial, strict=strict,
                                   workers=get_settings().ingest_workers, observe=observe)
-    finally:
-        store.close()
     rows = report.documents
     docs = [d for d in _files(rows).values() if not _manifest(d) and d.reason is None]
     status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
@@ -340,12 +337,9 @@ def rests_on_cmd(
     from queries.traversal import rests_on
 
     fmt = chosen_format(fmt, as_json)
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         report = rests_on(_at_version(store, set_id, version), record, set_id=set_id, direct_only=direct,
                           max_depth=_settings(neo4j, home).depth(max_depth), kind=None)
-    finally:
-        store.close()
     rows = []
     for r in report.results:
         via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
@@ -377,13 +371,10 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     from queries.stats import stats, stats_of_set
 
     fmt = chosen_format(fmt, as_json)
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         view = _at_version(store, set_id, version)
         result = stats(view, fresh=fresh) if set_id is None else stats_of_set(view, set_id)
         where = store_location(store)
-    finally:
-        store.close()
     t = result.totals
     emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
          columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
@@ -435,13 +426,10 @@ def check_cmd(
             report = check(store, set_id=set_id, problems=assembly.problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
-        store = _store(neo4j, home)
-        try:
+        with _store(neo4j, home) as store:
             with progress_bar(err, "checking", unit="sets") as advance:
                 report = check(_at_version(store, set_id, version), set_id=set_id, fresh=fresh,
                                progress=lambda done, total: advance(0 if not done else 1, total=total))
-        finally:
-            store.close()
     if table is None:
         write_ci(fmt, report, base=base)
     elif table == TableFormat.json:
@@ -474,16 +462,13 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
     from queries.names import require_set
     from render.document import VerifyReport
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         view = _at_version(store, set_id, version)
         require_set(view, set_id)
         sets = [set_id] if set_id is not None else [s.id for s in view.find_nodes(Label.ANALYSIS_SET)]
         with progress_bar(err, "verifying", unit="sets") as advance:
             results = verify_sets(view, sets, fresh=fresh,
                                   progress=lambda done, total: advance(0 if not done else 1, total=total))
-    finally:
-        store.close()
     report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order
     if as_json:
         from queries.shapes import plain
@@ -533,13 +518,10 @@ def render_cmd(
     """
     from app.rendering import render_request, set_of_request
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         view = _at_version(store, set_of_request(store, document, set_id) if version is not None else set_id, version)
         rendered = render_request(view, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
                                   fmt=fmt, max_depth=_settings(neo4j, home).depth(max_depth))
-    finally:
-        store.close()
     data = rendered.text.encode("utf-8")
     if output is not None:
         from app.outputs import protected_files, write_output
@@ -595,11 +577,8 @@ def serve_cmd(
 
     settings = _settings(neo4j, home)
     base = f"http://{host}:{port}"
-    store = open_store(settings)
-    try:
+    with open_store(settings) as store:
         where, note = store_location(store), empty_store_note(store)
-    finally:
-        store.close()
     listening = _listen(host, port)
     if note:
         err.print(f"note: {note}", markup=False, highlight=False)

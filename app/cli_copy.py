@@ -32,18 +32,12 @@ def copy_cmd(
     from graph.transfer import copy_store
 
     settings = _settings(None, home)
-    source = open_store(settings.replace(store="embedded"))
-    err.print(f"store: {store_location(source)}", markup=False, highlight=False)
-    try:
-        target = open_store(settings.replace(store="neo4j", neo4j_uri=to))
-        err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
-        try:
+    with open_store(settings.replace(store="embedded")) as source:
+        err.print(f"store: {store_location(source)}", markup=False, highlight=False)
+        with open_store(settings.replace(store="neo4j", neo4j_uri=to)) as target:
+            err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
             with progress_bar(err, "copying", unit="sets") as advance:
                 report = copy_store(source, target, progress=lambda done, total: advance(1 if done else 0, total=total))
-        finally:
-            target.close()
-    finally:
-        source.close()
     if as_json:
         _print_json({"sets": list(report.sets), "documents": report.documents, "reviews": report.reviews,
                      "nodes": report.nodes, "edges": report.edges})

@@ -30,11 +30,8 @@ def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = 
     """
     from queries.catalog import analysis_sets
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         found = analysis_sets(store, fresh=fresh)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Analysis sets",
          columns=[Column("set"), Column("system"), Column("documents", "number"), Column("statements", "number"),
                   Column("records", "number")],
@@ -52,11 +49,8 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt
     """
     from queries.catalog import documents_of
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         found = documents_of(store, set_id=set_id)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Documents" + (f" of {set_id}" if set_id else ""),
          columns=[Column("document"), Column("format"), Column("title", "text")],
          rows=[(d.id, d.format, d.title) for d in found],
@@ -83,12 +77,9 @@ def records_cmd(
     """
     from queries.records import records_of
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         found = records_of(store, set_id=set_id, kind=kind.upper() if kind else None,
                            analyst=analyst.upper() if analyst else None, text=text)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Records", verbose=verbose, fold=50,
          columns=[Column("record"), Column("set"), Column("declared in"), Column("citations", "number"),
                   Column("label", "text")],
@@ -122,11 +113,8 @@ def search_cmd(
 
     from queries.search import search
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         report = search(_at_version(store, set_id, version), text, set_id=set_id, limit=limit)
-    finally:
-        store.close()
     rows = []
     for h in report.hits:
         snippet = Text(h.snippet)

@@ -57,11 +57,8 @@ def export_cmd(
     tables = ("nodes.csv", "edges.csv") if fmt == ExportFormat.csv else ()
     for target in [out_path, *(out_path / name for name in tables)] if out_path is not None else []:
         check_output(target, protected)  # before the store is read: a refused output costs nothing
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         snapshot = graph_of(_at_version(store, set_id, version), set_id=set_id)
-    finally:
-        store.close()
     what = f"{counted(len(snapshot.nodes), 'node')}, {counted(len(snapshot.edges), 'edge')}"
     if fmt == ExportFormat.csv:
         out_path.mkdir(parents=True, exist_ok=True)

@@ -48,11 +48,8 @@ def history_cmd(
     from queries.history import history
     from render.history import history_page
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         result = history(store, set_id)
-    finally:
-        store.close()
     _show(result, history_page, fmt, as_json)
 
 
@@ -77,12 +74,9 @@ def diff_cmd(
     from queries.history import diff_versions
     from render.history import diff_page
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         result = diff_versions(store, set_id, from_version, to_version,
                                max_depth=_settings(neo4j, home).depth(max_depth))
-    finally:
-        store.close()
     _show(result, diff_page, fmt, as_json)
 
 
@@ -102,11 +96,8 @@ def runs_cmd(
     from queries.runs import runs_of
     from render.history import runs_page
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         result = runs_of(store, system)
-    finally:
-        store.close()
     _show(result, runs_page, fmt, as_json)
 
 
@@ -131,9 +122,6 @@ def compare_cmd(
     from queries.runs import compare_runs
     from render.history import comparison_page
 
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         result = compare_runs(store, set_a, set_b, version_a=version_a, version_b=version_b)
-    finally:
-        store.close()
     _show(result, comparison_page, fmt, as_json)

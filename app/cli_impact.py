@@ -65,14 +65,11 @@ def impact_cmd(
                                      "pinning the repository is checked from its own pinned commit)")
         _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
         return
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="steps") as advance:
             report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
                                set_id=set_id, source_id=source,
                                progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
@@ -85,13 +82,10 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
     from queries.impact import impact_on_repository
 
     names = repository_names(_settings(neo4j, home), repository)
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="sets") as advance:
             result = impact_on_repository(store, repository, names=names, to_revision=to,
                                           progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
     if fail_on_suspect and any(r.suspects for r in result.sets):
         raise typer.Exit(1)
@@ -207,16 +201,13 @@ def review_cmd(
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
     repository = GitRepository(repo) if repo is not None and not list_ else None
-    store = _store(neo4j, home)
-    try:
+    with _store(neo4j, home) as store:
         if list_:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
             reviewer = by or _login_name()
             reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
                                                        repo=repository)),)
-    finally:
-        store.close()
     if as_json:
         _print_json([plain(r) for r in reviews])
         return

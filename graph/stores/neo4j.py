@@ -40,7 +40,7 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach, projected
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
@@ -68,7 +68,7 @@ _LABELS = {label.value: label for label in Label}
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
 
 
-class Neo4jStore:
+class Neo4jStore(ClosedOnExit):
     """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
 
     Parameters

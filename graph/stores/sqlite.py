@@ -63,7 +63,7 @@ from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
 from graph.text import Phrase, holds
 from graph.versions import SetVersion
 
@@ -192,7 +192,7 @@ class SetEdges:
         self.size = sum(len(es) for es in self.into.values())
 
 
-class SQLiteStore:
+class SQLiteStore(ClosedOnExit):
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
     :class:`~graph.store.SupportsReach`, :class:`~graph.store.SupportsSnapshot` and
     :class:`~graph.store.KeepsSetResults`).

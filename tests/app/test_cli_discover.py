@@ -392,11 +392,8 @@ def test_a_command_run_where_there_is_no_store_says_so_on_stderr_and_keeps_its_o
     empty = tmp_path / "empty"  # a store that exists and holds nothing: every set deleted
     assert run("ingest", str(SEEDS / "000_a3dd65b871acf2aa.txt"), home=empty).exit_code == 0
     from graph.stores import open_embedded
-    store = open_embedded(empty)
-    try:
+    with open_embedded(empty) as store:
         store.delete_documents([d.id for d in store.find_nodes(Label.DOCUMENT)])
-    finally:
-        store.close()
     stats = run("stats", "--json", home=empty)
     assert stats.exit_code == 0 and json.loads(stats.stdout)["sets"] == []
     assert stats.stderr.splitlines()[1] == (

@@ -35,13 +35,10 @@ def test_wrong_password_or_database_is_store_unavailable(neo4j_server):
         pytest.skip("the server runs without authentication")
     with pytest.raises(StoreUnavailable, match="refused the credentials"):
         Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password + "-wrong")
-    store = Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password,
-                               database=neo4j_server.database)
-    try:
+    with Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password,
+                            database=neo4j_server.database) as store:
         with pytest.raises(StoreUnavailable, match="no usable database"):
             Neo4jStore(store.driver, database="no-such-database").counts()
-    finally:
-        store.close()
         store.close()
 
 
