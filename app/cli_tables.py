@@ -95,7 +95,7 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
     """
     rows = [[_cell(v) for v in row] for row in rows]
-    if fmt == TableFormat.table:  # app.cli's lazy console: the rich one it makes (rich needs the real object)
+    if fmt == TableFormat.table:  # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
         console.width
         console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:

@@ -27,10 +27,10 @@ runner = CliRunner()
 def embedded_cli():
     """The CLI tests use the embedded store at ``--home`` even when ``CITEGRAPH_NEO4J_URI`` is set
     (it selects Neo4j in the cached settings otherwise)."""
-    import app.cli
+    import app.cli_registry
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(app.cli, "get_settings", lambda: Settings(store="embedded"))
+    patch.setattr(app.cli_registry, "get_settings", lambda: Settings(store="embedded"))
     yield
     patch.undo()
 
