@@ -397,7 +397,7 @@ def serve_cmd(
     base = f"http://{host}:{port}"
     with open_store(settings) as store:
         where, note = store_location(store), empty_store_note(store)
-    listening = _listen(host, port)
+    listening = listening_socket(host, port)
     if note:
         err.print(f"note: {note}", markup=False, highlight=False)
     out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
@@ -418,7 +418,7 @@ request, waits at most this long for its turn each time it wakes (``/health`` st
 during an export or an 8 MiB upload)."""
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host:port`` for the server to accept on; a port another process
     holds (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3).
 

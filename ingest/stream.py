@@ -10,7 +10,7 @@ parses ahead), whatever the number of sets.
 
 Exactness. A group is a connected part of the input: files are joined when they share a folder
 that holds a manifest, a run-id (stated or guessed from the first lines, as
-:func:`ingest.sets._guess_run_id` does), or the set their first lines name; a manifest whose folder
+:func:`ingest.sets.guess_run_id` does), or the set their first lines name; a manifest whose folder
 holds no member with a run-id is joined with every member, anywhere, of a name it pins and a
 run-id (its set is voted by them). Assembling a group alone then gives what assembling the whole
 input gives for its files, and each problem carries its place in the whole input's order, so the
@@ -51,11 +51,11 @@ from ingest.sets import (
     InputFile,
     member_file,
     SetProblem,
-    _guess_run_id,
-    _pool_size,
-    _read_batch,
-    _read_one,
-    _start_worker,
+    guess_run_id,
+    pool_size,
+    read_batch,
+    read_one,
+    start_worker,
     assemble_read,
     member_candidates,
     parse_manifest,
@@ -108,7 +108,7 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
                  None if f.data is None else hashlib.sha256(f.data).hexdigest())
     if f.data is None:
         return head
-    guess = _guess_run_id(f.data)
+    guess = guess_run_id(f.data)
     if guess:
         head.keys.add(guess)
     if head.manifest:
@@ -219,14 +219,14 @@ class _Parser:
     rules), a few groups ahead of the one being assembled."""
 
     def __init__(self, workers: int | None, candidates: int):
-        self.size = _pool_size(workers, candidates)
+        self.size = pool_size(workers, candidates)
         self.pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> "_Parser":
         if self.size > 1:
             try:
                 self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("fork"),
-                                                initializer=_start_worker)
+                                                initializer=start_worker)
                 self.pool.submit(int).result()  # fork the workers now, before any store transaction
             except Exception:  # noqa: BLE001 - no pool: members are parsed here, with the same result
                 self.__exit__()
@@ -253,16 +253,16 @@ class _Parser:
 
     def submit(self, candidates: list[tuple[InputFile, bool]]) -> list[tuple[list, Future | None]]:
         chunks = [candidates[n:n + CHUNK] for n in range(0, len(candidates), CHUNK)]
-        return [(c, self.pool.submit(_read_batch, c) if self.pool is not None else None) for c in chunks]
+        return [(c, self.pool.submit(read_batch, c) if self.pool is not None else None) for c in chunks]
 
     @staticmethod
     def results(handle: list[tuple[list, Future | None]]) -> list:
         out = []
         for chunk, future in handle:
             try:
-                out.extend(future.result() if future is not None else [_read_one(c) for c in chunk])
+                out.extend(future.result() if future is not None else [read_one(c) for c in chunk])
             except Exception:  # noqa: BLE001 - redone here, where an error surfaces as it would serially
-                out.extend(_read_one(c) for c in chunk)
+                out.extend(read_one(c) for c in chunk)
         return out
 
 

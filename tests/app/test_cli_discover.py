@@ -340,15 +340,15 @@ def test_history_routes_name_the_closest_set(path, client):
 def test_a_clipped_snippet_never_cuts_a_match_in_two():
     from rich.text import Text
 
-    from app.cli_tables import TEXT_LINES, _clip
+    from app.cli_tables import TEXT_LINES, clip_cell
 
     width = 20
     room = int(width * TEXT_LINES * 0.9)
     text = Text("x" * (room - 3) + " the note and more words after it")
     text.stylize("bold reverse", room - 2, room + 6)  # "the note", across the cut
-    clipped = _clip(text, width)
+    clipped = clip_cell(text, width)
     assert clipped.plain == "x" * (room - 3) + "…"
-    assert _clip(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
+    assert clip_cell(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
 
 
 def test_every_table_command_takes_json_as_format_json(home):

@@ -172,9 +172,9 @@ def test_neo4j_commands_import_neither_pandas_nor_numpy(neo4j_server, neo4j_stor
 
 def test_set_tallies_count_what_the_contract_reads_find(neo4j_store):
     """The one-query tallies of stats and sets (cypher.SET_TALLIES) equal the six contract reads."""
-    from graph.tallies import _tally_by_reads
+    from graph.tallies import tally_by_reads
 
     ingest_into(neo4j_store, SEEDS)
     sets = ["talorys", "tolaria", "no-such-set"]
-    assert neo4j_store.set_tallies(sets) == {s: _tally_by_reads(neo4j_store, s) for s in sets}
+    assert neo4j_store.set_tallies(sets) == {s: tally_by_reads(neo4j_store, s) for s in sets}
     assert neo4j_store.set_tallies(["tolaria"])["tolaria"].documents == ("tolaria/synthesis", "tolaria/workflow-report")
