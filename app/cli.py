@@ -242,9 +242,9 @@ def check_cmd(
 
         # parse and assemble, then check in a throwaway store
         store: GraphStore = open_throwaway_store()
-        assembly = stage_paths(store, paths, workers=get_settings().ingest_workers)
+        problems = stage_paths(store, paths, workers=get_settings().ingest_workers)
         with progress_bar(err, "checking", unit="sets") as advance:
-            report = check(store, set_id=set_id, problems=assembly.problems,
+            report = check(store, set_id=set_id, problems=problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
         with command_store(neo4j, home) as store:

@@ -95,12 +95,12 @@ def _cpu() -> float:
 
 
 def ingest(args: dict) -> dict:
-    """``citegraph ingest CORPUS`` as the CLI runs it (:func:`ingest.stream.ingest_paths`): one
+    """``citegraph ingest CORPUS`` as the CLI runs it (:func:`ingest.pipeline.ingest_paths`): one
     analysis set at a time, read, parsed (in a process pool on a multi-core machine), pin-checked
     and written before the next; the whole run one transaction where the store offers it. Parsing
     and writing overlap, so only the total is timed."""
     from ingest.files import member_files
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
 
     corpus = Path(args["corpus"])
     files = member_files([corpus])
@@ -317,7 +317,7 @@ def pathological_ingest(args: dict) -> dict:
     size ``n`` and at ``2n``, after an untimed warm-up on the case at ``n // 100``.
 
     ``repeats`` rounds, each ingesting both sizes (in turn ``n`` first, then ``2n`` first), so a
-    change of load on a shared machine falls on both; each ingest is :func:`ingest.stream.ingest_paths`
+    change of load on a shared machine falls on both; each ingest is :func:`ingest.pipeline.ingest_paths`
     of the one member into the empty store, timed whole (read, parse, write), and the member is
     deleted again (``delete_documents``, untimed), which leaves the store empty.
 
@@ -329,7 +329,7 @@ def pathological_ingest(args: dict) -> dict:
     import tempfile
 
     from bench.pathological import member
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
 
     n = args["n"]
     data = {"n": member(args["case"], n), "2n": member(args["case"], 2 * n)}
