@@ -1,7 +1,9 @@
-"""Streaming ingest: member files → analysis sets parsed, checked and written one set at a time.
+"""The ingest engine: member files → analysis sets parsed, checked and written one set at a time.
 
-:func:`ingest_paths` gives exactly what ``ingest_parsed(store, *read_members(paths))`` gives (the
-same report, the same error, the same graph), without holding every parsed member of the run: the
+:func:`ingest_paths` (files on disk), :func:`ingest_inputs` (files held in memory) and
+:func:`stage_inputs` (``check PATHS``) give exactly what one assembly of the whole input
+(:func:`ingest.sets.assemble`) with its sets accepted whole or refused would give (the same
+report, the same error, the same graph), without holding every parsed member of the run: the
 files are first grouped into analysis sets from what their first lines say (frontmatter ``run-id``,
 plain-text title, manifest folders and pins), then each group is read, parsed (in the process pool
 when there are many members), assembled and checked (:func:`ingest.sets.assemble_read`) and handed
@@ -158,8 +160,7 @@ def _head(task: tuple[int, Path | InputFile, bool]) -> _Head:
 
 
 def _input(source: Path | InputFile, explicit: bool) -> InputFile:
-    """One input file: one held in memory as it is, one on disk as :func:`ingest.files.read_inputs`
-    reads it."""
+    """One input file: one held in memory as it is, one on disk read by :func:`ingest.files.input_file`."""
     return source if isinstance(source, InputFile) else input_file(source, explicit)
 
 
@@ -357,7 +358,7 @@ class _Pass:
         CitegraphError
             After the last group, when some set is refused and ``skip_invalid`` is false: the
             first problem of the whole input, counting the others, exactly as
-            :func:`ingest.files.accept` words it (no set is handed on after the first refusal);
+            :func:`ingest.files.refusal_of` words it (no set is handed on after the first refusal);
             ``no analysis-set members found`` when there were none.
         """
         failing = False
@@ -383,7 +384,7 @@ class _Pass:
             if failing:
                 continue
             refused = assembly.refused(self.partial, self.strict)
-            listed = {p.subject for _, p in errors}  # files with a row of their own, as ingest.files.accept
+            listed = {p.subject for _, p in errors}  # files with a row of their own
             index = {str(h.path): h.index for h in read.heads}
             pins = {m.path: len(m.pins) for m in assembly.manifests}
             for path, set_id in assembly.manifest_sets().items():
@@ -452,11 +453,9 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
                  workers: int | None = None, observe: Observer | None = None, strict: bool = False) -> IngestReport:
     """Ingest every member under ``paths`` into ``store``, one analysis set at a time.
 
-    The same files, sets, refusals, errors and report as
-    ``read = read_members(paths, skip_invalid=…, partial=…);
-    ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps)``
-    (see the module docstring for how), holding one set's parsed members at a time instead of the
-    whole run's.
+    A set is taken whole or not at all; the report names every file of the input in input order
+    (members written or unchanged, then files refused, absent pinned members, manifests and
+    skipped files). Memory holds one set's parsed members at a time (see the module docstring).
 
     Parameters
     ----------
@@ -470,17 +469,23 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
         Ingest a set whose manifest pins absent members (a set copied in part); each absent member
         is reported ``missing``, and stays a ``manifest-missing-member`` finding of the stored set.
     strict : bool, default False
-        A file that is no analysis document is an error (as :func:`ingest.files.accept`).
+        A file that is no analysis document (a type definition, an instruction, a note) is an
+        error, instead of being listed as skipped with its reason.
     workers : int or None, default None
-        Processes that parse members (as :func:`ingest.files.read_members`).
+        Processes that parse members: None for one per available CPU, 1 for this process only
+        (a pool only from :data:`ingest.sets.PARALLEL_MIN_FILES` members up; the result is the same).
     observe : callable, optional
         Told what happens, as ``observe(event, names)`` (see :data:`Observer`).
 
     Raises
     ------
     CitegraphError
-        As :func:`ingest.files.read_members` and :func:`ingest.loader.ingest_parsed`; nothing of
-        the run is kept when the store takes it as one transaction or the inputs are refused.
+        Without ``skip_invalid``, the first error problem of the input (``ParseError`` for an
+        unreadable file, ``IngestError`` for a missing or mismatched manifest pin,
+        ``DuplicateDeclaration``), counting the others (:func:`ingest.files.refusal_of`); an input
+        without members (:func:`ingest.files.no_members_error`); two members that are one document;
+        nothing of the run is kept when the store takes it as one transaction or the inputs are
+        refused.
     """
     return _replanning(*_on_disk(paths), workers, _ingest(store, skip_invalid=skip_invalid, partial=partial,
                                                           strict=strict, observe=observe))

@@ -22,7 +22,7 @@ from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, Label
 from graph.store import Direction, GraphStore
 from graph.stores.sqlite import SQLiteStore
 from graph.stores.neo4j import Neo4jStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
 from queries.catalog import analysis_sets

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import ingest.sets as sets
-from ingest.files import read_inputs
+from tests.whole_input import read_inputs
 from ingest.parsers import parse_member
 from ingest.parsers import yamldoc
 from ingest.parsers.markdown import parse_markdown, read_frontmatter

@@ -18,7 +18,7 @@ from bench.generate import generate
 from graph.errors import CitegraphError, IngestError
 from graph.model import Label
 from graph.stores import open_embedded
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed, ingest_stream
 from ingest.stream import ingest_paths
 from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, G2, G2_SET, G4, copy_set, edit, mixed_inputs

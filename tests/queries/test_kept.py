@@ -17,7 +17,7 @@ from app.rendering import verify_sets
 from bench.generate import generate
 from graph.model import Label
 from graph.stores.sqlite import STORE_FILE, SQLiteStore
-from ingest.files import read_members, read_sets
+from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries import kept
 from queries.catalog import analysis_sets

@@ -16,7 +16,7 @@ from app.rendering import render_request
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed
 from tests.conftest import SEED_WORKFLOW, SEEDS
 
