@@ -136,33 +136,24 @@ SCENARIOS = [_flipped_pin, _missing_member, _mixed, _declared_twice, _bad_seed, 
              _no_members]
 
 
+def ingest_held(store, paths, **kwargs):
+    """The files under ``paths`` ingested as an upload: held in memory."""
+    return ingest_files(store, read_inputs(paths), **kwargs)
+
+
 @pytest.mark.parametrize("skip_invalid", [False, True], ids=["strict", "skip-invalid"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
 @pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "set-by-set"])
-def test_every_refusal_and_report_is_the_whole_run_paths(tmp_path, scenario, skip_invalid, bulk):
+@pytest.mark.parametrize("run", [ingest_paths, ingest_held], ids=["on-disk", "held"])
+def test_every_refusal_and_report_is_the_whole_run_paths(tmp_path, run, scenario, skip_invalid, bulk):
     paths = scenario(tmp_path)
     stores = []
     for _ in range(2):
         store = open_embedded(None)
         whole_run(store, [SEEDS])
         stores.append(store if bulk else WithoutBulk(store))
-    streamed = outcome(ingest_paths, stores[0], paths, skip_invalid=skip_invalid)
+    streamed = outcome(run, stores[0], paths, skip_invalid=skip_invalid)
     assert streamed == outcome(whole_run, stores[1], paths, skip_invalid=skip_invalid)
-
-
-@pytest.mark.parametrize("skip_invalid", [False, True], ids=["strict", "skip-invalid"])
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
-@pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "set-by-set"])
-def test_files_held_in_memory_are_ingested_as_the_same_files_on_disk(tmp_path, scenario, skip_invalid, bulk):
-    paths = scenario(tmp_path)
-    stores = []
-    for _ in range(2):
-        store = open_embedded(None)
-        ingest_paths(store, [SEEDS])
-        stores.append(store if bulk else WithoutBulk(store))
-    held = outcome(lambda store, paths, **kw: ingest_files(store, read_inputs(paths), **kw), stores[0], paths,
-                   skip_invalid=skip_invalid)
-    assert held == outcome(ingest_paths, stores[1], paths, skip_invalid=skip_invalid)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
