@@ -1,7 +1,7 @@
 """``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
 source moves (issue #6), and what is open of it and of changes to the analysis itself.
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from app.cli_ci import BaseOpt, ReportFormatOpt, table_format, write_ci
-from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _print_json, _settings,
-                     _short, _store, cli, counted, err, handles_errors, out)
+from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+                              command_store, counted, err, handles_errors, out, print_json, shortened)
 
-if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
+if TYPE_CHECKING:  # the commands import what they run (see app/cli_registry.py)
     from queries.impact import ImpactReport
 
 __all__ = ["impact_cmd", "review_cmd", "suspects_cmd"]
@@ -66,14 +66,11 @@ def impact_cmd(
                                      "pinning the repository is checked from its own pinned commit)")
         _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
         return
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="steps") as advance:
-            report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
+            report = impact_of(at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
                                set_id=set_id, source_id=source,
                                progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
@@ -85,14 +82,11 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
     from app.wiring import repository_names
     from queries.impact import impact_on_repository
 
-    names = repository_names(_settings(neo4j, home), repository)
-    store = _store(neo4j, home)
-    try:
+    names = repository_names(command_settings(neo4j, home), repository)
+    with command_store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="sets") as advance:
             result = impact_on_repository(store, repository, names=names, to_revision=to,
                                           progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
     if fail_on_suspect and any(r.suspects for r in result.sets):
         raise typer.Exit(1)
@@ -107,7 +101,7 @@ def _emit(result, table, fmt, base, *, reports, text) -> None:
     if table is None:
         write_ci(fmt, result, base=base)
     elif table == TableFormat.json:
-        _print_json(plain(result))
+        print_json(plain(result))
     elif table == TableFormat.csv:
         _suspects_csv(*reports)
     else:
@@ -161,7 +155,7 @@ def _print_impact(report: ImpactReport) -> None:
     for s in statements:
         out.print(f"{'*' if s.conclusion else ' '} {s.node}  depth {s.depth}  {s.change}", markup=False,
                   highlight=False)
-        out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
+        out.print(f"      {shortened(s.text, 100)}", markup=False, highlight=False)
         if len(s.path) > 2:
             out.print(f"      via {' → '.join(s.path[1:-1])}", markup=False, highlight=False)
     for kind in ("record", "section", "document"):
@@ -208,18 +202,15 @@ def review_cmd(
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
     repository = GitRepository(repo) if repo is not None and not list_ else None
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         if list_:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
             reviewer = by or _login_name()
             reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
                                                        repo=repository)),)
-    finally:
-        store.close()
     if as_json:
-        _print_json([plain(r) for r in reviews])
+        print_json([plain(r) for r in reviews])
         return
     if list_:
         out.print(counted(len(reviews), "review"), markup=False, highlight=False)

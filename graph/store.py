@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from types import TracebackType
 from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
@@ -15,7 +16,7 @@ from graph.text import Phrase
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
+__all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
            "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
            "projected"]
 
@@ -119,6 +120,29 @@ class GraphStore(Protocol):
 
     def close(self) -> None:
         """Release resources. Safe to call twice."""
+
+    def __enter__(self: T) -> T:
+        """The store itself: ``with open_store(...) as store:`` closes it when the block ends."""
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        """:meth:`close` the store, whether the block ended normally or raised (the error goes on)."""
+
+
+class ClosedOnExit:
+    """What makes a store a context manager: ``with store:`` gives the store and closes it at the
+    end of the block, however the block ends (its error propagates). Every store class mixes it in,
+    so the protocol's ``__enter__``/``__exit__`` are written once."""
+
+    def close(self) -> None:  # pragma: no cover - every store defines its own
+        raise NotImplementedError
+
+    def __enter__(self: T) -> T:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
 
 
 @runtime_checkable

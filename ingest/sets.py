@@ -62,6 +62,11 @@ __all__ = [
     "PLAIN_TEXT_HEAD",
     "Assembly",
     "assemble",
+    "guess_run_id",
+    "pool_size",
+    "read_one",
+    "read_batch",
+    "start_worker",
 ]
 
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
@@ -322,12 +327,12 @@ def _set_of(doc: ParsedDocument) -> str:
     return set_id_of(doc)
 
 
-def _guess_run_id(data: bytes | None) -> str | None:
+def guess_run_id(data: bytes | None) -> str | None:
     r"""The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
     read without YAML (for unparseable files); lines end at LF, CR LF or CR, as the parsers read
     them.
 
-    >>> _guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
+    >>> guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
     'AAS-2026-10-04-x-01'
     """
     if not data:
@@ -407,7 +412,7 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
         except ParseError as exc:
             code = "malformed-frontmatter" if "frontmatter" in exc.message else "parse-error"
             problems.append(SetProblem(code, "error", f.path, exc.source.line if exc.source else 1, exc.message,
-                                       _guess_run_id(f.data), exc.hint, exc))
+                                       guess_run_id(f.data), exc.hint, exc))
             return None
         mtype = member_type_of(fm.data if fm is not None else None, f.path)
         if mtype is None:
@@ -444,7 +449,7 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
             doc = parse_member(f.data, f.path)
     except ParseError as exc:
         problems.append(SetProblem("parse-error", "error", f.path, exc.source.line if exc.source else 1, exc.message,
-                                   _guess_run_id(f.data), exc.hint, exc))
+                                   guess_run_id(f.data), exc.hint, exc))
         return None
     problem = run_id_problem(doc.run_id) if doc.run_id is not None else None
     if problem is not None:
@@ -456,18 +461,18 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
     return doc
 
 
-def _read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:
+def read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:
     """One candidate member parsed (see :func:`_read_member`), with the problems it found."""
     problems: list[SetProblem] = []
     return _read_member(candidate[0], candidate[1], problems), problems
 
 
-def _read_batch(candidates: list[tuple[InputFile, bool]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
-    """:func:`_read_one` over a few candidates (what one task of a parser process does)."""
-    return [_read_one(c) for c in candidates]
+def read_batch(candidates: list[tuple[InputFile, bool]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
+    """:func:`read_one` over a few candidates (what one task of a parser process does)."""
+    return [read_one(c) for c in candidates]
 
 
-def _pool_size(workers: int | None, files: int) -> int:
+def pool_size(workers: int | None, files: int) -> int:
     """Processes to parse ``files`` candidate members with (1: none, parse here)."""
     if workers is None:
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -479,26 +484,26 @@ def _pool_size(workers: int | None, files: int) -> int:
 
 def _read_all(candidates: list[tuple[InputFile, bool]],
               workers: int | None) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
-    """:func:`_read_one` over ``candidates``, in their order, in a process pool when it pays.
+    """:func:`read_one` over ``candidates``, in their order, in a process pool when it pays.
 
     Parsing is independent per member, so the pool only changes where it runs: results come back
     in input order, and if anything unexpected goes wrong in the pool (a worker dies, a parser bug
     raises) every member is parsed again here, so the outcome (result or exception) is exactly
     the one-process outcome."""
-    size = _pool_size(workers, len(candidates))
+    size = pool_size(workers, len(candidates))
     with _collector_paused():
         if size > 1:
             chunk = max(1, min(16, len(candidates) // (size * 8)))
             try:
                 with ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("fork"),
-                                         initializer=_start_worker) as pool:
-                    return list(pool.map(_read_one, candidates, chunksize=chunk))
+                                         initializer=start_worker) as pool:
+                    return list(pool.map(read_one, candidates, chunksize=chunk))
             except Exception:  # noqa: BLE001 - redone below, where an error surfaces as it would serially
                 pass
-        return [_read_one(c) for c in candidates]
+        return [read_one(c) for c in candidates]
 
 
-def _start_worker() -> None:
+def start_worker() -> None:
     """Set up a forked parser process: its collector stays off (see :func:`_collector_paused`;
     the process only parses, and ends with the pool)."""
     gc.disable()
@@ -582,7 +587,7 @@ def read_manifests(files: list[InputFile]) -> tuple[list[Manifest], list[tuple[i
 
 def member_candidates(files: list[InputFile], manifests: list[Manifest]) -> list[tuple[int, tuple[InputFile, bool]]]:
     """Every file of ``files`` that is not a manifest, with its index in ``files`` and whether a
-    manifest beside it names it (what :func:`_read_one` takes)."""
+    manifest beside it names it (what :func:`read_one` takes)."""
     named_here = {(m.folder, name) for m in manifests for name in m.names()}
     return [(n, (f, (f.folder, f.name) in named_here)) for n, f in enumerate(files) if f.name != MANIFEST_NAME]
 
@@ -610,7 +615,7 @@ def assemble_read(files: list[InputFile], manifests: list[Manifest],
                   origin: list[int] | None = None) -> Assembled:
     """:func:`assemble` once the members are parsed: ``manifests`` and ``manifest_problems`` from
     :func:`read_manifests`, ``candidates`` from :func:`member_candidates`, ``results`` the
-    :func:`_read_one` answer for each candidate. ``origin`` maps an index in ``files`` to the
+    :func:`read_one` answer for each candidate. ``origin`` maps an index in ``files`` to the
     index reported in :class:`Assembled` (default: the same), for a group cut out of a larger
     input."""
     origin = origin if origin is not None else list(range(len(files)))
@@ -683,7 +688,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     # their text names) in another folder of the set, so the pin reports their bytes, not absence.
     unparsed_by_run: dict[tuple[str, str], InputFile] = {}
     for (_, name), f in unparsed.items():
-        run_id = _guess_run_id(f.data)
+        run_id = guess_run_id(f.data)
         if run_id:
             unparsed_by_run.setdefault((run_id, name), f)
     for k, manifest in enumerate(manifests):
@@ -697,7 +702,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
             votes = Counter(d.run_id for d, name in zip(docs, file_names) if d.run_id and name in names)
         set_id = votes.most_common(1)[0][0] if votes else None
         if set_id is None:
-            set_id = next((r for r in (_guess_run_id(f.data) for (folder, _), f in unparsed.items()
+            set_id = next((r for r in (guess_run_id(f.data) for (folder, _), f in unparsed.items()
                                        if folder == here) if r), None)
         if set_id is not None:
             folder_sets[here] = set_id

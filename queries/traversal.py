@@ -33,6 +33,7 @@ __all__ = [
     "records_named",
     "starts_named",
     "rests_on",
+    "RESTS_ON_FIELDS",
 ]
 
 
@@ -368,7 +369,7 @@ def rests_on(
     _check_depth(max_depth)
     kind, records = starts_named(store, str(record_id), set_id, kind=kind)
     starts = [r.id for r in records]
-    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS)
+    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=RESTS_ON_FIELDS)
     best = explain(found.edges, starts, max_depth=1 if direct_only else max_depth)
     results = []
     for node_id, why in best.items():
@@ -393,7 +394,7 @@ def rests_on(
     return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind=kind)
 
 
-_RESULT_FIELDS: dict[Label, tuple[str, ...]] = {
+RESTS_ON_FIELDS: dict[Label, tuple[str, ...]] = {
     Label.STATEMENT: ("kind", "text", "line", "order"),
     Label.SECTION: ("heading",),
 }

@@ -94,32 +94,6 @@ def _typed_columns(items: Iterable, reserved: frozenset[str]) -> set[str]:
     return {k for k, found in types.items() if len(found) == 1 and object not in found}
 
 
-def _graph(snapshot, *, flat: bool):
-    import networkx as nx
-
-    graph = nx.MultiDiGraph()
-    graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
-    node_cols = _typed_columns(snapshot.nodes, _NODE_RESERVED) if flat else set()
-    edge_cols = _typed_columns(snapshot.edges, _EDGE_RESERVED) if flat else set()
-    for n in snapshot.nodes:
-        attrs = _node_fields(n)
-        if flat:
-            attrs["props_json"] = _json(dict(n.props))
-            attrs.update({k: v for k, v in n.props.items() if k in node_cols})
-        else:
-            attrs["props"] = dict(n.props)
-        graph.add_node(n.id, **dict(sorted(attrs.items())))
-    for e in snapshot.edges:
-        attrs = _edge_fields(e)
-        if flat:
-            attrs["props_json"] = _json(dict(e.props))
-            attrs.update({k: v for k, v in e.props.items() if k in edge_cols})
-        else:
-            attrs["props"] = dict(e.props)
-        graph.add_edge(e.src, e.dst, key=edge_key(e), **dict(sorted(attrs.items())))
-    return graph
-
-
 def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
     """The words a graph tool shows on ``node``: a statement's or quotation's first words, a
     section's heading, a document's title, a record's ID (and ``declared`` label, by node id), a

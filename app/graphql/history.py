@@ -30,7 +30,7 @@ from app.graphql.shapes import object_type
 from app.graphql.types import AnalysisSet, wrap
 from graph import versions
 from graph.errors import AmbiguousScope, CitegraphError
-from graph.store import GraphStore
+from graph.store import ClosedOnExit, GraphStore
 from queries import history as domain
 from queries import runs as runs_domain
 
@@ -46,7 +46,7 @@ VersionArg = Annotated[Optional[int], strawberry.argument(
 # -- reading a version ---------------------------------------------------------------------------
 
 
-class VersionedStore:
+class VersionedStore(ClosedOnExit):
     """``base`` with the sets of ``pins`` read at their versions, resolved on first use (in the
     worker thread of the first store call) through :func:`queries.history.store_at`.
 

@@ -76,8 +76,10 @@ __all__ = [
     "create_edges",
     "stored_edges",
     "replace_edges",
-    "COLLECT_ORPHANS",
-    "REMOVE_EMPTY_SET",
+    "UNREFERENCED",
+    "HOLDS_DOCUMENTS",
+    "POINTING_AT",
+    "DETACH_DELETE",
     "VERSION_LABEL",
     "SET_EXISTS",
     "SET_SNAPSHOT_NODES",
@@ -597,28 +599,35 @@ SET r = row.properties
 """
 
 
-COLLECT_ORPHANS = f"""
+UNREFERENCED = f"""
 MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
 WHERE n.document_id IS NULL AND ({' OR '.join(f'n:{name}' for name in _COLLECTABLE)})
   AND NOT EXISTS {{ MATCH (n)-[r]-() WHERE r.document_id IS NOT NULL AND r.document_id <> '' }}
+RETURN n.id AS id
+"""
+"""The shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
+document-owned relationship touches (:meth:`graph.writes.SetRemains.unreferenced`)."""
+
+HOLDS_DOCUMENTS = f"""
+MATCH (s:{NODE_LABEL} {{id: $id}})
+RETURN EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }} AS holds
+"""
+"""One row (``holds``) if node ``$id`` exists: whether it has a relationship to a Document."""
+
+POINTING_AT = f"""
+MATCH (u:{NODE_LABEL})-->(:{NODE_LABEL} {{id: $id}})
+WITH DISTINCT u
+MATCH (u)-->(t:{NODE_LABEL})
+RETURN u.id AS id, collect(DISTINCT t.id) AS targets
+"""
+"""Each node with a relationship to node ``$id``, with the ids of every node it points at."""
+
+DETACH_DELETE = f"""
+UNWIND $ids AS i
+MATCH (n:{NODE_LABEL} {{id: i}})
 DETACH DELETE n
 """
-"""Delete the shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
-document-owned relationship touches any more."""
-
-REMOVE_EMPTY_SET = f"""
-MATCH (s:{NODE_LABEL} {{id: $set_id}})
-WHERE NOT EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }}
-OPTIONAL MATCH (u:{NODE_LABEL})-->(s)
-WITH s, collect(DISTINCT u) AS parents
-DETACH DELETE s
-WITH parents
-UNWIND parents AS u
-WITH DISTINCT u
-WHERE NOT EXISTS {{ MATCH (u)-->() }}
-DETACH DELETE u
-"""
-"""If the node of set ``$set_id`` contains no Document any more: delete it, then each node that pointed at it (its System) and now has no outgoing relationship."""
+"""Delete the nodes ``$ids`` with every relationship touching them."""
 
 SET_EXISTS = f"""
 MATCH (s:{NODE_LABEL}:AnalysisSet {{id: $set_id}})

@@ -40,7 +40,7 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach, projected
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
@@ -69,7 +69,7 @@ _LABELS = {label.value: label for label in Label}
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
 
 
-class Neo4jStore:
+class Neo4jStore(ClosedOnExit):
     """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
 
     Parameters
@@ -598,11 +598,12 @@ class Neo4jStore:
         self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
     def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
-        """SetBatch step 5, set by set: orphaned shared nodes, then the set (and its System) when it
-        has no document left."""
+        """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted."""
+        remains = _SetRemains(tx)
         for set_id in set_ids:
-            _run(tx, cypher.COLLECT_ORPHANS, set_id=set_id)
-            _run(tx, cypher.REMOVE_EMPTY_SET, set_id=set_id)
+            gone = [i for stage in writes.collected(set_id, remains) for i in stage]
+            if gone:
+                _run(tx, cypher.DETACH_DELETE, ids=gone)
 
     # -- versions (graph.versions) --------------------------------------------------------------
 
@@ -747,6 +748,23 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
         return None
     edges = [(k, a, b, q, d, s, p or "{}") for k, a, b, q, d, s, p in row["edges"]]
     return versions.encode_rows(set_id, nodes, edges)
+
+
+class _SetRemains:
+    """:class:`graph.writes.SetRemains` read in a write transaction."""
+
+    def __init__(self, tx: ManagedTransaction):
+        self.tx = tx
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        return [r["id"] for r in _run(self.tx, cypher.UNREFERENCED, set_id=set_id)]
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        rows = _run(self.tx, cypher.HOLDS_DOCUMENTS, id=set_id)
+        return bool(rows[0]["holds"]) if rows else None
+
+    def pointing_at(self, node_id: str) -> dict[str, list[str]]:
+        return {r["id"]: list(r["targets"]) for r in _run(self.tx, cypher.POINTING_AT, id=node_id)}
 
 
 def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:

@@ -15,14 +15,14 @@ from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
+from graph.store import ClosedOnExit, Direction, GraphStore, Reach, SupportsReach, projected
 from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["PinnedStore"]
 
 
-class PinnedStore:
+class PinnedStore(ClosedOnExit):
     """``base`` with each set of ``pins`` (set id → store holding that set) read from its store.
 
     Implements the reads of :class:`~graph.store.GraphStore` (and :class:`~graph.store.SupportsReach`,

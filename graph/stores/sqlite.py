@@ -63,7 +63,7 @@ from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
 from graph.text import Phrase, holds
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
@@ -193,7 +193,7 @@ class SetEdges:
         self.size = sum(len(es) for es in self.into.values())
 
 
-class SQLiteStore:
+class SQLiteStore(ClosedOnExit):
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
     :class:`~graph.store.SupportsReach`, :class:`~graph.store.SupportsSnapshot` and
     :class:`~graph.store.KeepsSetResults`).
@@ -1150,12 +1150,15 @@ def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[
     return touched
 
 
-def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
-    """SetBatch step 5 (:mod:`graph.writes`), set by set."""
-    collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
-    touched: set[str] = set()
-    for set_id in set_ids:
-        orphans = [row[0] for row in conn.execute(f"""
+class _SetRemains:
+    """:class:`graph.writes.SetRemains` read on a write's connection."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
+        return [row[0] for row in self.conn.execute(f"""
             SELECT n.id FROM nodes n
             WHERE n.set_id = ? AND n.document_id IS NULL AND n.label IN ({collectable})
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.src = n.nid AND e.document_id IS NOT NULL
@@ -1163,17 +1166,31 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.dst = n.nid AND e.document_id IS NOT NULL
                               AND e.document_id IS NOT (SELECT ref FROM names WHERE name = ''))""",
             (set_id,))]
-        touched |= _detach_delete(conn, orphans)
-        has_documents = conn.execute(
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        if not self.conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
+            return None
+        return self.conn.execute(
             f"SELECT 1 FROM links e JOIN nodes d ON d.nid = e.dst WHERE e.src = {_NID} AND d.label = 'Document' LIMIT 1",
-            (set_id,)).fetchone()
-        if has_documents or not conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
-            continue
-        parents = [row[0] for row in conn.execute(
-            f"SELECT DISTINCT s.id FROM links l JOIN nodes s ON s.nid = l.src WHERE l.dst = {_NID}", (set_id,))]
-        touched |= _detach_delete(conn, [set_id])
-        touched |= _detach_delete(conn, [p for p in parents
-                                         if not conn.execute(f"SELECT 1 FROM links WHERE src = {_NID} LIMIT 1", (p,)).fetchone()])
+            (set_id,)).fetchone() is not None
+
+    def pointing_at(self, node_id: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for parent, target in self.conn.execute(
+                f"SELECT s.id, t.id FROM links l JOIN nodes s ON s.nid = l.src JOIN links o ON o.src = l.src "
+                f"JOIN nodes t ON t.nid = o.dst WHERE l.dst = {_NID}", (node_id,)):
+            out.setdefault(parent, set()).add(target)
+        return out
+
+
+def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
+    """SetBatch step 5, set by set: the stages :func:`graph.writes.collected` decides, deleted in
+    order; the scopes touched."""
+    remains = _SetRemains(conn)
+    touched: set[str] = set()
+    for set_id in set_ids:
+        for stage in writes.collected(set_id, remains):
+            touched |= _detach_delete(conn, stage)
     return touched
 
 

@@ -27,7 +27,7 @@ from graph.store import GraphStore
 from graph.writes import review_fingerprint
 from queries.impact.results import SUSPECT_CAUSES, Review, Suspect
 from queries.impact.runs import ImpactRun
-from queries.impact.suspects import _suspects
+from queries.impact.suspects import suspects_of
 from queries.names import require_set
 from queries.traversal import starts_named
 
@@ -62,7 +62,7 @@ def _analysis_suspects(store: GraphStore, changes: Iterable[PartChange]) -> list
             cause.setdefault(start, change)
     present = store.get_nodes(sorted(cause))
     triggers = {start: change.describe() for start, change in cause.items() if start in present}
-    found, _ = _suspects(store, triggers)
+    found, _ = suspects_of(store, triggers)
     return [replace(s, cause=SUSPECT_CAUSES[1], version_change=cause[s.trigger]) for s in found
             if s.kind == "statement"]
 

@@ -47,7 +47,7 @@ INGEST = """
     import sys
     from pathlib import Path
     from graph.stores import open_embedded
-    from ingest.files import read_members
+    from tests.whole_input import read_members
     from ingest.loader import ingest_parsed
     store = open_embedded(Path(sys.argv[1]))
     for _ in range(int(sys.argv[2])):
@@ -279,7 +279,7 @@ def test_a_writer_killed_inside_its_transaction_leaves_the_state_before(tmp_path
         from pathlib import Path
         import graph.stores.sqlite as sqlite
         from graph.stores import open_embedded
-        from ingest.files import read_members
+        from tests.whole_input import read_members
         from ingest.loader import ingest_parsed
         real = sqlite._put_edges
         def put_edges_then_stall(conn, edges):

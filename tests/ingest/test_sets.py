@@ -11,7 +11,7 @@ from graph.errors import DuplicateDeclaration, IngestError, ParseError
 from graph.model import EdgeKind, Label
 from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members, read_sets
+from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries.traversal import rests_on
 from tests.analysis_sets import (
