@@ -60,8 +60,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,
-                          Record, Review, Section, Source, SourceFile, Statement, TableRow)
+from domain.model import (AnalysisSet, Amendment, Annotation, Citation, Declaration, Field, Member, NamedReference,
+                          Quotation, Record, Review, Section, Source, SourceFile, Statement, Status, TableRow)
 from graph.model import Edge, Label, Node
 
 if TYPE_CHECKING:  # imported where decoded: only a checking process builds these classes
@@ -95,6 +95,8 @@ __all__ = [
     "statement_props",
     "statement_of",
     "field_of",
+    "amendment_of",
+    "flaws_props",
     "field_part_of",
     "statuses_of",
     "amended_record",
@@ -230,11 +232,29 @@ def declaration_label(edge: Edge) -> str | None:
 
 # -- Section and Statement: the blocks of a document ---------------------------------------------
 
-def section_props(s: Section, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The Section node properties of ``s``, then the parser's kind-specific ``extra`` (declaration
-    ``record_id``/``label``, ``annotates``, ``record_kind``, …)."""
-    return {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line, "kind": s.kind,
-            "markup": s.markup, "gap": s.gap, **extra}
+def section_props(s: Section, declaration: Declaration | None = None, annotation: Annotation | None = None,
+                  flaws: Flaws | None = None) -> dict[str, Any]:
+    """The Section node properties of ``s`` and of the ``declaration`` or ``annotation`` its
+    heading is, and the ``flaws`` its parser found (module table)."""
+    props: dict[str, Any] = {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line,
+                             "kind": s.kind, "markup": s.markup, "gap": s.gap}
+    if s.h1:
+        props["h1"] = True
+    if s.record_kind is not None:
+        props["record_kind"] = s.record_kind
+    if declaration is not None:
+        props["record_id"], props["label"] = declaration.record_id, declaration.label
+        if declaration.form is not None:
+            props["heading_form"] = declaration.form
+        if declaration.inherited_statuses:
+            props["inherited_statuses"] = _status_entries(declaration.inherited_statuses)
+    if annotation is not None:
+        props["annotates"] = annotation.annotates
+        if annotation.states_label:
+            props["label"] = annotation.label
+    if flaws is not None:
+        props.update(flaws_props(flaws))
+    return props
 
 
 def section_of(node: Node) -> Section:
@@ -242,15 +262,19 @@ def section_of(node: Node) -> Section:
     numbers 0, text ``""``)."""
     get = node.props.get
     return Section(NodeId(node.id), get("heading") or "", int(get("level") or 0), get("kind") or "section",
-                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "")
+                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "",
+                   bool(get("h1")), get("record_kind"))
 
 
 def declaration_of(node: Node) -> Declaration | None:
     """The :class:`~domain.model.Declaration` a declaration Section ``node`` states (its
-    ``record_id`` and ``label`` keys), None for any other section."""
-    if node.get("kind") != "declaration":
+    ``record_id``, ``label``, ``heading_form`` and ``inherited_statuses`` keys), None for any other
+    section."""
+    get = node.props.get
+    if get("kind") != "declaration":
         return None
-    return Declaration(RecordId(node.get("record_id") or ""), node.get("label"), NodeId(node.id))
+    return Declaration(RecordId(get("record_id") or ""), get("label"), get("heading_form"),
+                       _statuses(get("inherited_statuses")), NodeId(node.id))
 
 
 def annotation_of(node: Node) -> Annotation | None:
@@ -258,7 +282,21 @@ def annotation_of(node: Node) -> Annotation | None:
     ``annotates`` and ``label`` keys), None for any other section."""
     if node.get("kind") != "annotation":
         return None
-    return Annotation(RecordId(node.get("annotates") or ""), node.get("label"), NodeId(node.id))
+    return Annotation(RecordId(node.get("annotates") or ""), node.get("label"), "label" in node.props,
+                      NodeId(node.id))
+
+
+def _status_entries(statuses: tuple[Status, ...]) -> list[list[str]]:
+    """The stored form of ``statuses``: [label, value] or [label, value, qualifier] entries."""
+    return [[s.label, s.value, s.qualifier] if s.qualifier else [s.label, s.value] for s in statuses]
+
+
+def _statuses(entries: Any) -> tuple[Status, ...]:
+    """The statuses stored ``entries`` state, in order; entries of another shape are skipped."""
+    if not entries:
+        return ()
+    return tuple(Status(str(e[0]), str(e[1]), str(e[2]) if len(e) == 3 else None) for e in entries
+                 if isinstance(e, (list, tuple)) and len(e) in (2, 3))
 
 
 def block_line(node: Node) -> int:
@@ -277,20 +315,59 @@ def block_order(node: Node) -> int:
     return int(node.get("order") or 0)
 
 
-def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
-    then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
-    …)."""
-    return {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order, "line": s.line,
-            **extra}
+def statement_props(s: Statement, field: Field | None = None, row: TableRow | None = None,
+                    amendment: Amendment | None = None, flaws: Flaws | None = None) -> dict[str, Any]:
+    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`)
+    and of the ``field``, table ``row`` or ``amendment`` it is, and the ``flaws`` its parser found
+    (module table); a key whose fact is unstated (None, empty, False) is not stored."""
+    props: dict[str, Any] = {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order,
+                             "line": s.line}
+    if field is not None:
+        props["label"], props["value"] = field.label, field.value
+        if field.form is not None:
+            props["form"] = field.form
+        if field.part_of:
+            props["part_of"] = field.part_of
+        if field.route_ids is not None:
+            props["route_ids"] = list(field.route_ids)
+    if row is not None:
+        props["cells"] = list(row.cells)
+        if row.table is not None:
+            props["table"] = row.table
+        if row.source_id is not None:
+            props["source_id"] = row.source_id
+        if row.aliases:
+            props["aliases"] = [list(pair) for pair in row.aliases]
+        if row.declares is not None:
+            props["declares"] = row.declares
+    if s.continuation:
+        props["continuation"] = True
+    if s.closes_record:
+        props["closes_record"] = True
+    if s.kind_statuses:
+        props["kind_statuses"] = _status_entries(s.kind_statuses)
+    if flaws is not None:
+        props.update(flaws_props(flaws))
+    if s.statuses:
+        props["statuses"] = _status_entries(s.statuses)
+    if s.run_on:
+        props["fields"] = [[f.label, f.value] for f in s.run_on]
+    if amendment is not None:
+        props["amends"] = amendment.amends
+        if amendment.supersedes:
+            props["supersedes"] = list(amendment.supersedes)
+    return props
 
 
 def statement_of(node: Node) -> Statement:
     """The :class:`~domain.model.Statement` a Statement ``node`` stores, without its citations
     (missing: kind ``paragraph``, numbers 0, text ``""``)."""
     get = node.props.get
+    fields = get("fields")
     return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
-                     int(get("line") or 0), get("markup") or "", get("gap") or "")
+                     int(get("line") or 0), get("markup") or "", get("gap") or "", (), _statuses(get("statuses")),
+                     tuple(Field(str(f[0]), str(f[1])) for f in fields) if fields else (),
+                     _statuses(get("kind_statuses")), bool(get("continuation")), bool(get("closes_record")))
 
 
 def field_of(node: Node) -> Field | None:
@@ -299,7 +376,19 @@ def field_of(node: Node) -> Field | None:
     get = node.props.get
     if get("kind") != "field":
         return None
-    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None)
+    route_ids = get("route_ids")
+    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None,
+                 tuple(route_ids) if route_ids is not None else None)
+
+
+def amendment_of(node: Node) -> Amendment | None:
+    """The :class:`~domain.model.Amendment` an amendment Statement ``node`` states, None for any
+    other block or one citing no record."""
+    get = node.props.get
+    if get("kind") != "amendment" or not get("amends"):
+        return None
+    return Amendment(RecordId(get("amends")),
+                     tuple((RecordId(old), RecordId(new)) for old, new in get("supersedes") or ()))
 
 
 def field_part_of(node: Node) -> str | None:
@@ -331,6 +420,24 @@ def amended_record(node: Node) -> str | None:
 
 _FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
                         "part_of_malformed", "malformed_declaration", "malformed_annotation", "unaccounted_ids"})
+
+
+def flaws_props(f: Flaws) -> dict[str, Any]:
+    """The Section or Statement node properties the flaws ``f`` store: each one found, none else."""
+    props: dict[str, Any] = {}
+    for key in ("malformed_ids", "source_ranges", "record_ranges"):
+        if getattr(f, key):
+            props[key] = list(getattr(f, key))
+    if f.unexpanded_ranges:
+        props["unexpanded_ranges"] = [list(pair) for pair in f.unexpanded_ranges]
+    if f.unattributed:
+        props["unattributed"] = True
+    for key in ("part_of_malformed", "malformed_declaration", "malformed_annotation"):
+        if getattr(f, key):
+            props[key] = getattr(f, key)
+    if f.unaccounted_ids:
+        props["unaccounted_ids"] = list(f.unaccounted_ids)
+    return props
 
 
 def flaws_of(node: Node) -> Flaws | None:
@@ -368,7 +475,8 @@ def table_row_of(node: Node) -> TableRow | None:
     cells = get("cells")
     if not isinstance(cells, (list, tuple)):
         return None
-    return TableRow(get("table"), tuple([str(c) for c in cells]))
+    return TableRow(get("table"), tuple([str(c) for c in cells]), get("source_id"), get("declares"),
+                    tuple((str(a), str(c)) for a, c in get("aliases") or ()))
 
 
 # -- structure and amendments --------------------------------------------------------------------

@@ -790,7 +790,7 @@ def _duplicate_declarations(docs: list[ParsedDocument], origin: list[int], probl
         for block in doc.blocks:
             if block.section_kind != "declaration":
                 continue
-            key = (_set_of(doc), block.extra["record_id"])
+            key = (_set_of(doc), block.declaration.record_id)
             if key in first:
                 path, line = first[key]
                 problems.append(SetProblem(

@@ -95,8 +95,8 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     ...     b"run-id: AAS-2026-10-04-x-01\\n---\\n\\n# X reconciliation\\n\\n## Reconciliation\\n\\n"
     ...     b"Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\\n")
     >>> doc = parse_markdown(data, "reconciliation.md")
-    >>> [(b.kind, b.line, b.extra.get("supersedes")) for b in doc.blocks]
-    [('heading', 8, None), ('amendment', 10, [('RT-OBJ-a', 'EPI-OBJ-b')])]
+    >>> [(b.kind, b.line, b.amendment and b.amendment.supersedes) for b in doc.blocks]
+    [('heading', 8, None), ('amendment', 10, (('RT-OBJ-a', 'EPI-OBJ-b'),))]
     >>> doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data.decode()
     True
     """
@@ -148,8 +148,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     blocks = builder.blocks
     preamble = text[:preamble_end]
     trailer = text[builder.prev_end:]
-    pins = frontmatter_pins(fm.data, mtype) + tuple(
-        b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
+    pins = frontmatter_pins(fm.data, mtype) + tuple(b.pin for b in blocks if b.pin is not None)
     fm_citations = tuple(frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
     run_id, boundary = member_identity(fm.data, mtype, path)
     system = fm.data.get("system")
