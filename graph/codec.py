@@ -5,8 +5,9 @@ Each concept of :mod:`domain.model` is written by a ``*_props`` function (the pr
 function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
 :func:`citation_target_kind`, …) serve filters that must not build an object per edge. What only
 ``citegraph check`` reads (:mod:`domain.checks`: a member's identity and manifest pin, a block's
-flaws) is read here too, by :func:`member_identity_of`, :func:`pinning_of` and :func:`flaws_of`;
-the parsers state those keys as their extra properties (``ingest.parsers``, ``ingest.sets``).
+flaws) is written and read here too (:func:`member_props`, :func:`flaws_props`;
+:func:`member_identity_of`, :func:`pinning_of`, :func:`flaws_of`): the parsers and the set
+assembly state them as :mod:`domain.checks` objects (``ingest.parsers``, ``ingest.sets``).
 
 ==============  ==================  ===============================================================
 concept         stored as           keys
@@ -18,17 +19,23 @@ Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``star
                                     ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
                                     only when set. The target is the edge's ``dst`` node.
 Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
-                                    ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
-Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
-Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` (a statement of kind ``field``)
-(statuses)      Statement node      ``statuses``: [label, value] or [label, value, qualifier] entries
-(amendment)     Statement node      ``amends`` (the amended record ID, on a statement of kind ``amendment``)
+                                    ``gap``; ``h1`` (True), ``record_kind`` (a kinds heading) when set
+Declaration     Section node        ``record_id``, ``label`` (even None), ``heading_form`` (its form,
+                                    when stated), ``inherited_statuses`` (when any)
+Annotation      Section node        ``annotates``, ``label`` (even None; not when no label is read)
+Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line``;
+                                    ``continuation``, ``closes_record`` (True), ``kind_statuses``,
+                                    ``statuses``, ``fields`` (run-on [label, value] pairs) when set
+Status          Statement, Section  an entry [label, value] or [label, value, qualifier]
+Field           Statement node      ``label``, ``value``, ``form``, ``part_of``, ``route_ids``
+TableRow        Statement node      ``cells``, ``table``, ``source_id``, ``aliases`` ([alias,
+                                    canonical] pairs), ``declares``
+Amendment       Statement node      ``amends``, ``supersedes`` ((old, new) pairs, when any)
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
                                     ``malformed_declaration``, ``malformed_annotation`` (headings);
-                                    ``unaccounted_ids`` (issue 23's accounting invariant)
+                                    ``unaccounted_ids`` (the accounting invariant); each only when found
 (accounting)    Document node       ``unaccounted_record_ids``: how many of its blocks' IDs are unaccounted
-TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -37,14 +44,15 @@ SourceFile      SourceFile node     ``path``, ``source_id``
 NamedReference  NamedReference      ``name``, ``slug``
 System          System node         ``name``, ``slug``
 AnalysisSet     AnalysisSet node    ``system`` (the System node id), ``run_id``, ``reviewed_boundary``
-Member          Document node       the parser's extra keys (``file_name``, ``manifest``, …), then
+Member          Document node       its MemberIdentity and Pinning keys (below), then
                                     ``role``, ``title``, ``member_type``, ``format``, ``path``,
                                     ``sha256``, ``size``, ``preamble``, ``trailer``, ``frontmatter``,
                                     ``run_id``
 MemberIdentity  Document node       ``file_name``, ``record_prefix`` (stated or not), ``run_id``,
                                     ``reviewed_boundary``, ``frontmatter_lines`` (key → line),
                                     ``identity_keys`` (run-id and boundary key → frontmatter key),
-                                    ``projection`` (parser's extra keys, Markdown members)
+                                    ``projection``, ``analysis_result``, ``analysis_result_sha256``
+                                    (a generated review's; Markdown members only)
 Pinning         Document node       ``manifest``, ``manifest_members``, ``manifest_lines`` (name →
                                     line), ``pinned_sha256``, ``pin_verified`` (:mod:`ingest.sets`)
 Review          Review node         ``node``, ``revision``, ``reviewer``, ``at``, ``note``,
@@ -620,14 +628,35 @@ def analysis_set_of(node: Node) -> AnalysisSet:
                        node.get("reviewed_boundary"))
 
 
-def member_props(m: Member, extra: Mapping[str, Any], *, preamble: str, trailer: str,
-                 frontmatter: Mapping[str, Any], run_id: str | None) -> dict[str, Any]:
-    """The Document node properties of member ``m``: the parser's ``extra`` first, then the
-    member's fields and the text around its blocks (``preamble``, ``trailer``), its parsed
-    ``frontmatter`` and the set's ``run_id``."""
-    return {**extra, "role": m.role, "title": m.title, "member_type": m.member_type, "format": m.format,
-            "path": m.path, "sha256": m.sha256, "size": m.size, "preamble": preamble, "trailer": trailer,
-            "frontmatter": frontmatter, "run_id": run_id}
+def member_props(m: Member, identity: MemberIdentity | None = None, pinning: Pinning | None = None, *,
+                 preamble: str, trailer: str, frontmatter: Mapping[str, Any], run_id: str | None,
+                 unaccounted: int = 0) -> dict[str, Any]:
+    """The Document node properties of member ``m``: what it states of its set (``identity``, a
+    Markdown member's), how its set's manifest pins it (``pinning``), how many record-ID tokens
+    of its prose nothing accounts for (``unaccounted``, stored when any), then the member's
+    fields and the text around its blocks (``preamble``, ``trailer``), its parsed ``frontmatter``
+    and the set's ``run_id`` (module table)."""
+    props: dict[str, Any] = {}
+    if identity is not None:
+        props.update(file_name=identity.file_name, record_prefix=identity.record_prefix,
+                     reviewed_boundary=identity.reviewed_boundary, frontmatter_lines=dict(identity.frontmatter_lines))
+        if identity.projection:
+            props["identity_keys"] = {"run-id": identity.run_id_key, "reviewed-boundary": identity.boundary_key}
+            props["projection"] = True
+        if identity.analysis_result is not None:
+            props["analysis_result"] = identity.analysis_result
+            props["analysis_result_sha256"] = identity.analysis_result_sha256
+    if pinning is not None:
+        props.update(manifest=pinning.manifest, manifest_members=[name for name, _ in pinning.pins],
+                     manifest_lines={name: line for name, line in pinning.pins}, pinned_sha256=pinning.sha256)
+        if pinning.sha256 is not None:
+            props["pin_verified"] = pinning.verified
+    if unaccounted:
+        props["unaccounted_record_ids"] = unaccounted
+    props.update(role=m.role, title=m.title, member_type=m.member_type, format=m.format, path=m.path,
+                 sha256=m.sha256, size=m.size, preamble=preamble, trailer=trailer, frontmatter=frontmatter,
+                 run_id=run_id)
+    return props
 
 
 def member_of(node: Node) -> Member:
@@ -666,10 +695,11 @@ def member_identity_of(node: Node) -> MemberIdentity:
 
     props = node.props
     get = props.get
-    lines, keys = get("frontmatter_lines") or {}, get("identity_keys") or {}
+    keys = get("identity_keys") or {}
     return MemberIdentity(get("file_name"), get("record_prefix"), "record_prefix" in props, get("run_id"),
-                          get("reviewed_boundary"), lines.get(keys.get("run-id", "run-id"), 1),
-                          lines.get(keys.get("reviewed-boundary", "reviewed-boundary"), 1), bool(get("projection")))
+                          get("reviewed_boundary"), tuple((get("frontmatter_lines") or {}).items()),
+                          keys.get("run-id", "run-id"), keys.get("reviewed-boundary", "reviewed-boundary"),
+                          bool(get("projection")), get("analysis_result"), get("analysis_result_sha256"))
 
 
 def reviewed_result_of(node: Node) -> tuple[str, str | None, int] | None:

@@ -171,8 +171,8 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
                  analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
     document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
         Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
-        {**doc.extra, "unaccounted_record_ids": sum(map(len, unaccounted.values()))} if unaccounted else doc.extra,
-        preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
+        doc.identity, doc.pinning, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter,
+        run_id=doc.run_id, unaccounted=sum(map(len, unaccounted.values()))))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))

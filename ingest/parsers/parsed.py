@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.checks import Flaws
+from domain.checks import Flaws, MemberIdentity, Pinning
 from domain.model import Amendment, Annotation, Citation, Declaration, Field, Quotation, Source, Status, TableRow
 from graph.errors import SourceSpan
 
@@ -67,8 +67,8 @@ class ParsedDocument:
     ``role`` from the member type (``synthesis``, ``workflow-report``, …); ``system`` the system's
     name; ``run_id`` from frontmatter or None. ``set_id`` is the analysis set a set assembly put the
     member in (a manifest may pin a member whose run-id disagrees), None to derive it from
-    ``run_id``; ``extra`` holds further Document properties (``file_name``, ``record_prefix``,
-    ``reviewed_boundary``, ``frontmatter_lines``, manifest pins …).
+    ``run_id``; ``identity`` is what a Markdown member states of its set (None for a plain-text
+    member) and ``pinning`` how its set's manifest pins it (None: read without a manifest).
     """
 
     path: str
@@ -88,7 +88,8 @@ class ParsedDocument:
     pins: tuple[Source, ...] = ()
     frontmatter_citations: tuple[Citation, ...] = ()
     set_id: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    identity: MemberIdentity | None = None
+    pinning: Pinning | None = None
 
     def span(self, line: int) -> SourceSpan:
         """A :class:`SourceSpan` at ``line`` of this file."""

@@ -56,7 +56,7 @@ RECONCILIATION = (b"---\ntype: agentic-system-analyses/types/agentic-system-reco
 def facts(doc) -> tuple:
     """What a member states, apart from the exact bytes of its markup and gaps."""
     return (doc.title, doc.member_type, doc.role, doc.system, doc.run_id, doc.frontmatter, doc.pins,
-            doc.frontmatter_citations, doc.extra, [replace(b, markup="", gap="") for b in doc.blocks])
+            doc.frontmatter_citations, doc.identity, doc.pinning, [replace(b, markup="", gap="") for b in doc.blocks])
 
 
 def rebuilt(doc) -> str:

@@ -60,7 +60,7 @@ def test_overview_frontmatter_title_and_preamble():
     assert (doc.run_id, doc.reviewed_boundary) == (DC, "5cfe3c37e8e52b1d858d0f3df46e7f17c50991b9")
     # Quoted and unquoted dates both stay the strings written.
     assert (doc.frontmatter["run-date"], doc.frontmatter["analysis-cutoff"]) == ("2026-10-04", "2026-10-04")
-    assert doc.extra["frontmatter_lines"]["reviewed-boundary"] == 10
+    assert doc.identity.line_of("reviewed-boundary") == 10
     assert doc.preamble.endswith("---\n\n# dynamic-cheatsheet agentic-system analysis")
     assert (doc.blocks[0].kind, doc.blocks[0].section_kind, doc.blocks[0].line, doc.blocks[0].gap) == (
         "heading", "section", 18, "\n\n")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePosixPath
 
+from domain.checks import MemberIdentity
 from domain.grammar import member_identity, member_type_of, role_of, system_from_title
 from graph.errors import ParseError, SourceSpan
 from ingest.parsers.markdown.blocks import top_block
@@ -169,16 +170,10 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         frontmatter=fm.data,
         pins=pins,
         frontmatter_citations=tuple(c for c in fm_citations if c is not None),
-        extra={
-            "file_name": file_name,
-            "record_prefix": mtype.record_prefix,
-            "reviewed_boundary": boundary,
-            "frontmatter_lines": fm.lines,
-            **({"identity_keys": {"run-id": mtype.run_id_key, "reviewed-boundary": mtype.boundary_key},
-                "projection": True} if mtype.projection else {}),
+        identity=MemberIdentity(
+            file_name, mtype.record_prefix, True, run_id, boundary, tuple(fm.lines.items()), mtype.run_id_key,
+            mtype.boundary_key, mtype.projection,
             # the result a September review pins (GRAMMAR §3.11 as observed): its path and SHA-256
-            **({"analysis_result": str(fm.data["analysis-result"]),
-                "analysis_result_sha256": str(fm.data.get("analysis-result-sha256") or "") or None}
-               if mtype.projection and fm.data.get("analysis-result") else {}),
-        },
+            *((str(fm.data["analysis-result"]), str(fm.data.get("analysis-result-sha256") or "") or None)
+              if mtype.projection and fm.data.get("analysis-result") else (None, None))),
     )
