@@ -100,6 +100,8 @@ __all__ = [
     "block_line",
     "block_position",
     "block_order",
+    "block_kind",
+    "block_text",
     "statement_props",
     "statement_of",
     "field_of",
@@ -316,6 +318,16 @@ def block_position(node: Node) -> tuple[int, int]:
     """(order, line) of a Section or Statement ``node``: its place in its document, (0, 0) when
     unstated."""
     return int(node.get("order") or 0), int(node.get("line") or 0)
+
+
+def block_kind(node: Node) -> str | None:
+    """The kind a Section or Statement ``node`` stores (``declaration``, ``paragraph``, …), or None."""
+    return node.get("kind")
+
+
+def block_text(node: Node) -> str:
+    """The plain text a Statement or Quotation ``node`` stores, ``""`` when unstated."""
+    return node.get("text") or ""
 
 
 def block_order(node: Node) -> int:

@@ -91,9 +91,9 @@ def _row(cells: list[tuple[str, list[Link], list[Token]]]) -> tuple[str, list[tu
         for link in sorted(links, key=lambda link: link.start):
             pipes += cell.count("|", counted, link.start)
             counted = link.start
-            extra = link.start + pipes
-            moved.append(replace(link, start=len(text) + 1 + extra,
-                                 end=len(text) + 1 + extra + len(link.label.replace("|", "\\|"))))
+            shift_by = link.start + pipes
+            moved.append(replace(link, start=len(text) + 1 + shift_by,
+                                 end=len(text) + 1 + shift_by + len(link.label.replace("|", "\\|"))))
         placed.append((escaped, len(text) + 1, moved))
         text += f" {escaped} |"
     return text, placed
