@@ -418,17 +418,10 @@ def field_part_of(node: Node) -> str | None:
     return node.props.get("part_of") or None
 
 
-def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
-    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
-    entries of another shape are skipped."""
-    entries = node.props.get("statuses")
-    if not entries:
-        return []
-    out = []
-    for entry in entries:
-        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
-            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
-    return out
+def statuses_of(node: Node) -> tuple[Status, ...]:
+    """The statuses statement ``node`` states, in order; stored entries of another shape are
+    skipped."""
+    return _statuses(node.props.get("statuses"))
 
 
 def amended_record(node: Node) -> str | None:

@@ -305,7 +305,7 @@ class _Checker:
         stated, counted."""
         labels: Counter[str] = Counter()
         for n in body:
-            for label, value, _ in statuses_of(n):
+            for label, value in ((s.label, s.value) for s in statuses_of(n)):
                 labels[label.lower()] += 1
                 if labels[label.lower()] == 2:
                     self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
