@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
+from domain.checks import Pinning
 from domain.grammar import NON_MEMBER_TYPES, SKIP_REASONS, member_type_of, run_id_problem, skip_reason
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES, parse_member
@@ -295,8 +296,8 @@ class SetProblem:
 @dataclass(frozen=True, slots=True)
 class Assembly:
     """Members in input order, each placed in its set (``set_id``) and, when its set has a manifest,
-    carrying it in ``extra`` (``manifest``, ``manifest_members``, ``manifest_lines``,
-    ``pinned_sha256`` — None when unpinned — and ``pin_verified``); the manifests read; every
+    carrying its :class:`~domain.checks.Pinning` (the manifest's path, its pins, the member's
+    pinned SHA-256 — None when unpinned — and whether its bytes match); the manifests read; every
     problem found."""
 
     documents: tuple[ParsedDocument, ...]
@@ -314,7 +315,7 @@ class Assembly:
 
     def manifest_sets(self) -> dict[str, str | None]:
         """Each manifest read (path) → the set it was placed in, None when no member joined it."""
-        placed = {d.extra.get("manifest"): _set_of(d) for d in self.documents if d.extra.get("manifest")}
+        placed = {d.pinning.manifest: _set_of(d) for d in self.documents if d.pinning and d.pinning.manifest}
         return {m.path: placed.get(m.path) for m in self.manifests}
 
     def accepted(self, partial: bool = False) -> tuple[ParsedDocument, ...]:
@@ -660,7 +661,7 @@ def _folder(doc: ParsedDocument) -> str:
 
 
 def _file_name(doc: ParsedDocument) -> str:
-    return doc.extra.get("file_name") or PurePosixPath(doc.path.replace("\\", "/")).name
+    return (doc.identity and doc.identity.file_name) or PurePosixPath(doc.path.replace("\\", "/")).name
 
 
 def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[tuple[str, str], InputFile],
@@ -731,8 +732,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 continue
             doc = docs[index]
             verified = doc.sha256 == pin.sha256
-            placed[index] = replace(doc, set_id=set_id, extra={
-                **doc.extra, **_manifest_extra(manifest), "pinned_sha256": pin.sha256, "pin_verified": verified})
+            placed[index] = replace(doc, set_id=set_id, pinning=_pinning(manifest, pin.sha256, verified))
             if not verified:
                 problems.append(_mismatch(doc.path, doc.sha256, manifest, pin, set_id))
         done(k)
@@ -740,18 +740,16 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     for n, doc in enumerate(docs):
         doc = placed.get(n, doc)
         # a projection (the generated review) is published outside the set folder, unpinned (GRAMMAR §3.11)
-        if n not in placed and _set_of(doc) in set_manifest and not doc.extra.get("projection"):
-            manifest = set_manifest[_set_of(doc)]
-            doc = replace(doc, extra={**doc.extra, **_manifest_extra(manifest), "pinned_sha256": None})
+        if n not in placed and _set_of(doc) in set_manifest and not (doc.identity and doc.identity.projection):
+            doc = replace(doc, pinning=_pinning(set_manifest[_set_of(doc)], None, None))
         out.append(doc)
     return out, folder_sets
 
 
-def _manifest_extra(manifest: Manifest) -> dict:
-    """Document properties naming the manifest of a member's set: its path, the pinned names and
-    the line of each pin."""
-    return {"manifest": manifest.path, "manifest_members": manifest.names(),
-            "manifest_lines": {p.name: p.line for p in manifest.pins}}
+def _pinning(manifest: Manifest, sha256: str | None, verified: bool | None) -> Pinning:
+    """How ``manifest`` pins a member of its set: its path, each pin (file name, line), the
+    member's pinned ``sha256`` (None: unpinned) and whether its bytes match (``verified``)."""
+    return Pinning(manifest.path, tuple((p.name, p.line) for p in manifest.pins), sha256, verified)
 
 
 def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_id: str | None) -> SetProblem:
@@ -759,6 +757,11 @@ def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_
         "pin-mismatch", "error", path, 0,
         f"SHA-256 {actual} differs from the pin {pin.sha256} at {manifest.path}:{pin.line}", set_id,
         "the member changed after the set was frozen; restore it or publish a new run")
+
+
+def _pinned(doc: ParsedDocument) -> bool:
+    """Whether its set's manifest pins ``doc`` by SHA-256."""
+    return doc.pinning is not None and bool(doc.pinning.sha256)
 
 
 def _unique_members(docs: list[ParsedDocument], origin: list[int], problems: list[SetProblem],
@@ -769,7 +772,7 @@ def _unique_members(docs: list[ParsedDocument], origin: list[int], problems: lis
     keep: dict[tuple[str, str], ParsedDocument] = {}
     for doc in docs:
         key = (_set_of(doc), doc.role)
-        if key not in keep or (doc.extra.get("pinned_sha256") and not keep[key].extra.get("pinned_sha256")):
+        if key not in keep or (_pinned(doc) and not _pinned(keep[key])):
             keep[key] = doc
     out, out_origin = [], []
     for doc, n in zip(docs, origin):
@@ -795,7 +798,7 @@ def _duplicate_declarations(docs: list[ParsedDocument], origin: list[int], probl
         for block in doc.blocks:
             if block.section_kind != "declaration":
                 continue
-            key = (_set_of(doc), block.extra["record_id"])
+            key = (_set_of(doc), block.declaration.record_id)
             if key in first:
                 path, line = first[key]
                 problems.append(SetProblem(

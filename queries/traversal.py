@@ -16,7 +16,7 @@ from typing import Collection, Iterable, Mapping
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
                          source_file_node_id, source_node_id)
-from graph.codec import is_alias
+from graph.codec import block_kind, block_line, block_order, block_text, is_alias, node_name
 from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
 from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
@@ -386,9 +386,9 @@ def rests_on(
         section = section_ids.get(node.id)
         out.append(RestsOnResult(
             set=node.set_id or "", document=node.document_id or "", section=section,
-            section_heading=found.nodes[section].get("heading") if section in found.nodes else None,
-            statement=node.id, kind=node.get("kind"), text=node.get("text"), line=node.get("line"),
-            order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
+            section_heading=node_name(found.nodes[section]) if section in found.nodes else None,
+            statement=node.id, kind=block_kind(node), text=block_text(node), line=block_line(node),
+            order=block_order(node), direct=direct, depth=why.depth, path=why.path,
         ))
     out.sort(key=lambda r: (r.set, r.document, r.order))
     return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind=kind)

@@ -36,7 +36,7 @@ import io
 import json
 from typing import Any, Iterable
 
-from graph.codec import declaration_label
+from graph.codec import block_text, declaration_label, node_name, record_id_of, system_name
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.writes import edge_owner
 from render.labels import short_label
@@ -104,22 +104,17 @@ def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
     >>> display_label(Node("t/RT-RTE-x", Label.RECORD, "t", None, {"record_id": "RT-RTE-x"}), {"t/RT-RTE-x": "MCP write"})
     'RT-RTE-x: MCP write'
     """
-    props = node.props
     if node.label in (Label.STATEMENT, Label.QUOTATION):
-        words = short_label(str(props.get("text") or ""))
-    elif node.label == Label.SECTION:
-        words = short_label(str(props.get("heading") or ""))
-    elif node.label == Label.DOCUMENT:
-        words = short_label(str(props.get("title") or ""))
+        words = short_label(block_text(node))
+    elif node.label in (Label.SECTION, Label.DOCUMENT):
+        words = short_label(str(node_name(node) or ""))
     elif node.label == Label.RECORD:
-        record_id, label = str(props.get("record_id") or node.id), (declared or {}).get(node.id)
+        record_id, label = record_id_of(node) or node.id, (declared or {}).get(node.id)
         words = f"{record_id}: {short_label(label)}" if label else record_id
-    elif node.label == Label.SOURCE:
-        words = str(props.get("source_id") or "")
-    elif node.label == Label.SOURCE_FILE:
-        words = str(props.get("path") or "")
-    elif node.label in (Label.SYSTEM, Label.NAMED_REFERENCE):
-        words = str(props.get("name") or "")
+    elif node.label in (Label.SOURCE, Label.SOURCE_FILE, Label.NAMED_REFERENCE):
+        words = str(node_name(node) or "")
+    elif node.label == Label.SYSTEM:
+        words = system_name(node) or ""
     else:
         words = ""
     return words or node.id

@@ -227,7 +227,7 @@ SetVersion = object_type(versions.SetVersion, description="A kept version of an 
                          names={"number": "number"}, key=lambda v: (v.number,),
                          descriptions={"created": "UTC time of the write that made it; null for the state a set had "
                                                   "before versions were kept."},
-                         extra={"latest": _latest}, after={"latest": "digest"})
+                         added={"latest": _latest}, after={"latest": "digest"})
 
 
 # -- diff ----------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def _unchanged(self: domain.SetDiff) -> bool:
 
 SetDiff = object_type(domain.SetDiff, description="What changed in an analysis set between two versions.",
                       names={"from_version": "fromVersion", "to_version": "toVersion"},
-                      extra={"unchanged": _unchanged}, after={"unchanged": "to_version"})
+                      added={"unchanged": _unchanged}, after={"unchanged": "to_version"})
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ async def _analysis_set(self: runs_domain.Run, info: Ctx) -> Optional[AnalysisSe
 
 
 Run = object_type(runs_domain.Run, description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.",
-                  extra={"analysis_set": _analysis_set}, key=lambda r: (r.date or "", r.set_id))
+                  added={"analysis_set": _analysis_set}, key=lambda r: (r.date or "", r.set_id))
 Candidate = object_type(runs_domain.Candidate,
                         description="A record of the other run citing some of the same source files: a candidate, not a match.")
 StatusAgreement = object_type(runs_domain.StatusAgreement,

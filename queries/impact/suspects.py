@@ -49,9 +49,9 @@ def suspects_of(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Su
     statements = [n.id for n in nodes.values() if n.label == Label.STATEMENT]
     parents = store.edges(statements, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
     parent_of = {s: next((e.src for e in es if "#" in e.src), None) for s, es in parents.items()}
-    extra = {p for p in parent_of.values() if p and p not in nodes}
-    extra |= {n.document_id for n in nodes.values() if n.document_id and n.document_id not in nodes}
-    context = {**nodes, **store.get_nodes(sorted(extra))}
+    missing = {p for p in parent_of.values() if p and p not in nodes}
+    missing |= {n.document_id for n in nodes.values() if n.document_id and n.document_id not in nodes}
+    context = {**nodes, **store.get_nodes(sorted(missing))}
     out = []
     for node_id, node in nodes.items():
         kind = SUSPECT_KINDS.get(node.label)

@@ -16,6 +16,7 @@ import yaml
 
 import ingest.sets as sets
 from tests.whole_input import read_inputs
+from ingest.loader import block_props as props_of
 from ingest.parsers import parse_member
 from ingest.parsers import yamldoc
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
@@ -76,7 +77,7 @@ def test_parsed_documents_pickle_whole():
     docs = [parse_member(p.read_bytes(), str(p)) for p in (DC_ARCHIVE / "runtime.md", DC_RETAINED / "overview.md")]
     assert pickle.loads(pickle.dumps(docs)) == docs
     assert all(b.citations for b in pickle.loads(pickle.dumps(docs[0])).blocks if b.kind == "table_row"
-               and b.extra.get("table") == "ledger")
+               and props_of(b).get("table") == "ledger")
 
 
 @pytest.fixture
