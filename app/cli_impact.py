@@ -240,21 +240,21 @@ def suspects_cmd(
     from queries.impact import open_suspects
     from queries.shapes import plain
 
-    runs = latest_runs(run_log(_settings(neo4j, home)))
-    store = _store(neo4j, home)
+    runs = latest_runs(run_log(command_settings(neo4j, home)))
+    store = command_store(neo4j, home)
     try:
         found = open_suspects(store, set_id=set_id, runs=runs)
     finally:
         store.close()
     if as_json:
-        _print_json(plain(found))
+        print_json(plain(found))
     else:
         for s in found.suspects:
             change = s.version_change
             at = change.digest if change is not None else _run_revision(runs, s)
             out.print(f"{'*' if s.conclusion else ' '} {s.node}  {s.cause}  depth {s.depth}  {s.change}",
                       markup=False, highlight=False)
-            out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
+            out.print(f"      {shortened(s.text, 100)}", markup=False, highlight=False)
             if change is not None:
                 was, now = _difference(change.old, change.new)
                 out.print(f"      was: {was}", markup=False, highlight=False)
@@ -270,7 +270,7 @@ def _difference(old: str | None, new: str | None, context: int = 30) -> tuple[st
     """Where ``old`` and ``new`` differ, each with ``context`` characters around it on one line
     (``(none)`` for a missing side): ``…a later commit reads …`` → ``…a later flush reads …``."""
     if old is None or new is None:
-        return _short(" ".join((old or "(none)").split()), 90), _short(" ".join((new or "(none)").split()), 90)
+        return shortened(" ".join((old or "(none)").split()), 90), shortened(" ".join((new or "(none)").split()), 90)
     old, new = " ".join(old.split()), " ".join(new.split())
     start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     end = 0
@@ -282,7 +282,7 @@ def _difference(old: str | None, new: str | None, context: int = 30) -> tuple[st
         tail = min(len(text), len(text) - end + context)
         return f"{'…' if head else ''}{text[head:tail]}{'…' if tail < len(text) else ''}"
 
-    return _short(cut(old), 90), _short(cut(new), 90)
+    return shortened(cut(old), 90), shortened(cut(new), 90)
 
 
 def _run_revision(runs, suspect) -> str:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from domain.wire import wire
+from graph.codec import (block_line, block_order, block_text, quotation_of, record_id_of, section_of,
+                         source_of)
 from graph.model import EdgeKind, Label, Node, SetBatch
 
 __all__ = ["PART_KINDS", "PartChange", "version_changes", "carried", "to_stored", "from_stored"]
@@ -85,27 +87,29 @@ def _declarations(batch: SetBatch) -> dict[str, tuple[str, str]]:
             if e.kind != EdgeKind.DECLARED_IN or e.src not in records or e.dst not in nodes:
                 continue
             inside = sorted((nodes[i] for i in _contained(graph.edges, e.dst) if i in nodes),
-                            key=lambda n: (n.get("order") or 0, n.id))
-            text = "\n".join(str(n.get("heading") if n.label == Label.SECTION else n.get("text") or "")
+                            key=lambda n: (block_order(n), n.id))
+            text = "\n".join(section_of(n).heading if n.label == Label.SECTION else block_text(n)
                              for n in inside)
-            out.setdefault(e.src, (str(records[e.src].get("record_id") or e.src), text))
+            out.setdefault(e.src, (record_id_of(records[e.src]) or e.src, text))
     return out
 
 
 def _quotation_text(node: Node) -> str:
-    lines = f" {node.get('lines')}" if node.get("lines") else ""
-    revision = f" @{node.get('revision')}" if node.get("revision") else ""
-    return f"\"{node.get('text') or ''}\" ({node.get('path') or ''}{lines}{revision})"
+    q = quotation_of(node)
+    lines = f" {q.lines}" if q.lines else ""
+    revision = f" @{q.revision}" if q.revision else ""
+    return f"\"{q.text}\" ({q.path}{lines}{revision})"
 
 
 def _quotations(batch: SetBatch) -> dict[str, list[Node]]:
     """Document id → its Quotation nodes in line order."""
-    return {g.id: sorted((n for n in g.nodes if n.label == Label.QUOTATION), key=lambda n: (n.get("line") or 0, n.id))
+    return {g.id: sorted((n for n in g.nodes if n.label == Label.QUOTATION), key=lambda n: (block_line(n), n.id))
             for g in batch.documents}
 
 
 def _pin(node: Node) -> str | None:
-    url, commit = node.get("url"), node.get("commit")
+    source = source_of(node)
+    url, commit = source.url, source.commit
     if url is None and commit is None:
         return None
     return f"{url or '(no url)'} @ {commit or '(no commit)'}"
@@ -133,14 +137,14 @@ def version_changes(old: SetBatch, new: SetBatch, *, from_version: int, to_versi
             if tag != "replace":
                 continue
             for a, b in zip(range(i1, i2), range(j1, j2)):
-                out.append(PartChange(part="quotation", node=quotations[b].id, name=str(quotations[b].get("path") or ""),
+                out.append(PartChange(part="quotation", node=quotations[b].id, name=quotation_of(quotations[b]).path,
                                       old=keys[0][a], new=keys[1][b], **made))
     sources = {n.id: n for n in old.shared if n.label == Label.SOURCE}
     for node in new.shared:
         if node.label == Label.SOURCE and node.id in sources:
             was, now = _pin(sources[node.id]), _pin(node)
             if was is not None and was != now:
-                out.append(PartChange(part="source-pin", node=node.id, name=str(node.get("source_id") or node.id),
+                out.append(PartChange(part="source-pin", node=node.id, name=source_of(node).source_id or node.id,
                                       old=was, new=now, **made))
     out.sort(key=lambda c: (PART_KINDS.index(c.part), c.node))
     return out
