@@ -16,7 +16,8 @@ from graph.text import Phrase
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
+__all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
+           "SNAPSHOT_ATTEMPTS", "read_snapshot",
            "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
            "projected"]
 
@@ -167,14 +168,36 @@ class SupportsSnapshot(Protocol):
         The view answers every read of :class:`GraphStore` (and of the store's optional read
         protocols) and refuses writes. It may be used from several threads, one call at a time.
         How a store keeps the state is its own: SQLite in WAL mode reads one snapshot while writers
-        commit; Neo4j, which reads at read-committed isolation, holds commits off until the block
-        ends (a write's work goes on meanwhile)."""
+        commit; Neo4j, which reads at read-committed isolation, reads optimistically in a READ
+        session and checks at the end that no write began meanwhile, or, while writes are under
+        way, holds commits off until the block ends.
+
+        Raises
+        ------
+        SnapshotMoved
+            On leaving the block (instead of the block's own error, if any), when the store finds
+            that a write may have been applied while the view was open: what the block read must be
+            dropped and read again (:func:`read_snapshot` does). A store's next snapshot after one
+            that moved does not move."""
+
+
+SNAPSHOT_ATTEMPTS = 3
+"""How many snapshots a request opens at most before a :class:`SnapshotMoved` reaches its caller
+(a store's snapshot after one that moved does not move, so two would do)."""
+
+
+class SnapshotMoved(Exception):
+    """A read snapshot found, at its end, that a write may have landed while it was open
+    (:meth:`SupportsSnapshot.snapshot`): its reads are not one state. Not an error a user sees:
+    :func:`read_snapshot` reads again."""
 
 
 def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T]) -> T:
     """``read(view)`` on one committed state of ``store``: every store call ``read`` makes sees the
     same data (a set listed has its documents, a record found is still there when its closure is
     read). This is how a face serves one request. A store without snapshots is read as it is.
+    When the snapshot moved (:class:`SnapshotMoved`), ``read`` runs again on a new one and what it
+    returned before is dropped: ``read`` only reads.
 
     Returns
     -------
@@ -188,8 +211,15 @@ def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T]) -> T:
     """
     if not isinstance(store, SupportsSnapshot):
         return read(store)
-    with store.snapshot() as view:
-        return read(view)
+    for attempt in range(SNAPSHOT_ATTEMPTS):
+        try:
+            with store.snapshot() as view:
+                return read(view)
+        except SnapshotMoved:
+            if attempt == SNAPSHOT_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,7 +68,7 @@ from app.graphql.types import (
 from app.wiring import allowed_repository, repository_names
 from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
-from graph.store import SupportsSnapshot
+from graph.store import SNAPSHOT_ATTEMPTS, SnapshotMoved, SupportsSnapshot
 from ingest.git import GitRepository
 from queries.documents import find_document
 from queries.read import GraphRead
@@ -342,18 +342,25 @@ class CitegraphSchema(strawberry.Schema):
                 or not self._is_query(query, operation_name):
             return await run()
         store = context_value.store
-        snapshot = store.snapshot()
-        context_value.read_from(await run_in_threadpool(snapshot.__enter__))  # outside the budget
-        try:
-            result = await run()
-        except BaseException:
-            if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
-                raise
-            raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
-        finally:
-            context_value.read_from(store)
-        await run_in_threadpool(snapshot.__exit__, None, None, None)
-        return result
+        for attempt in range(SNAPSHOT_ATTEMPTS):
+            snapshot = store.snapshot()
+            context_value.read_from(await run_in_threadpool(snapshot.__enter__))  # outside the budget
+            try:
+                result = await run()
+            except BaseException:
+                if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
+                    raise
+                raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
+            finally:
+                context_value.read_from(store)
+            try:
+                await run_in_threadpool(snapshot.__exit__, None, None, None)
+            except SnapshotMoved:  # a write landed while it was read: read it again
+                if attempt == SNAPSHOT_ATTEMPTS - 1:
+                    raise
+                continue
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         """Log each error of a request: one line for a client's (every code but ``INTERNAL``,

@@ -21,7 +21,10 @@ Layout in Neo4j
   (:func:`graph.text.words`) joined by single spaces, which the full-text index
   :data:`SEARCH_INDEX` (``whitespace`` analyzer) indexes, so its tokens are exactly those words.
 - ``:CgWriteLock`` nodes: ``writes`` serialises writers (see :data:`LOCK_WRITES`); ``read-0`` …
-  ``read-31`` are the read slots that keep commits out of read snapshots (:data:`LOCK_READERS`).
+  ``read-31`` are the read slots that keep commits out of held read snapshots
+  (:data:`LOCK_READERS`); ``clock`` counts the writes begun and ``writing-<token>`` marks each
+  write under way (:data:`BEGIN_WRITE`, :data:`WRITE_CLOCK`), which lets read snapshots run in
+  READ sessions.
 - Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
   ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
   :mod:`graph.versions`.
@@ -66,6 +69,10 @@ __all__ = [
     "READ_SLOTS",
     "HOLD_READ_SLOT",
     "LOCK_READERS",
+    "WRITE_MARK_LEASE_MS",
+    "BEGIN_WRITE",
+    "END_WRITE",
+    "WRITE_CLOCK",
     "EXISTING_NODES",
     "EXISTING_KINDS",
     "SET_DOCUMENTS",
@@ -497,6 +504,44 @@ commits only while no snapshot is open (its work runs meanwhile; the commit wait
 snapshots to end), and a snapshot that begins while a commit is applied waits for it. The open
 snapshots of one process hold distinct slots, so readers wait for each other only when those of
 several processes meet on one slot, and then only for the other's read."""
+
+WRITE_MARK_LEASE_MS = 600_000
+"""How old (server milliseconds) a ``writing-`` mark must be before the next write removes it as
+left by a writer that died between :data:`BEGIN_WRITE` and :data:`END_WRITE`. Removing it is safe
+even if its writer lives: the remover's own mark stands until the remover's write, which waits for
+the store-wide write lock (:data:`LOCK_WRITES`), has committed."""
+
+BEGIN_WRITE = f"""
+MERGE (c:{LOCK_LABEL} {{name: 'clock'}})
+SET c.begun = coalesce(c.begun, 0) + 1
+CREATE (:{LOCK_LABEL} {{name: 'writing-' + $token, since: timestamp()}})
+WITH c
+CALL () {{
+  MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' AND w.since < timestamp() - $lease_ms
+  DELETE w
+}}
+"""
+"""Mark a write under way (its own transaction, committed before the write's transaction begins):
+count it on the ``clock`` and leave a ``writing-$token`` mark (removed by :data:`END_WRITE` once
+the write's transaction has committed or failed), and drop marks older than ``$lease_ms``
+(:data:`WRITE_MARK_LEASE_MS`). With :data:`WRITE_CLOCK` this makes an optimistic read snapshot
+sound at read-committed isolation: a commit is applied to the store piece by piece, but no piece
+of it is visible before its mark and its count are committed, nor after its mark is gone."""
+
+END_WRITE = f"""
+MATCH (w:{LOCK_LABEL} {{name: 'writing-' + $token}})
+DELETE w
+"""
+"""Remove the mark of :data:`BEGIN_WRITE` (its own transaction, after the write's)."""
+
+WRITE_CLOCK = f"""
+OPTIONAL MATCH (c:{LOCK_LABEL} {{name: 'clock'}})
+RETURN coalesce(c.begun, 0) AS begun,
+       COUNT {{ MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' }} AS writing
+"""
+"""How many writes have begun, and how many marks of writes under way there are. A read snapshot
+reads it first and last: if no write was under way at the start and none began by the end, every
+read between saw one committed state (no part of any commit was applied meanwhile)."""
 
 EXISTING_NODES = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
