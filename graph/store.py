@@ -6,6 +6,7 @@ these primitives. The same contract suite (``tests/contract/``) runs against eve
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
 from types import TracebackType
@@ -130,13 +131,15 @@ class GraphStore(Protocol):
         """:meth:`close` the store, whether the block ended normally or raised (the error goes on)."""
 
 
-class ClosedOnExit:
+class ClosedOnExit(ABC):
     """What makes a store a context manager: ``with store:`` gives the store and closes it at the
     end of the block, however the block ends (its error propagates). Every store class mixes it in,
-    so the protocol's ``__enter__``/``__exit__`` are written once."""
+    so the protocol's ``__enter__``/``__exit__`` are written once; a class without its own
+    :meth:`close` cannot be made (``TypeError``)."""
 
-    def close(self) -> None:  # pragma: no cover - every store defines its own
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the store holds (connections, files); each store class says how."""
 
     def __enter__(self: T) -> T:
         return self
