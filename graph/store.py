@@ -6,17 +6,21 @@ these primitives. The same contract suite (``tests/contract/``) runs against eve
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
 from contextlib import AbstractContextManager
+from types import TracebackType
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "read_snapshot",
+__all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
+           "SNAPSHOT_ATTEMPTS", "read_snapshot",
            "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
            "projected"]
 
@@ -121,6 +125,31 @@ class GraphStore(Protocol):
     def close(self) -> None:
         """Release resources. Safe to call twice."""
 
+    def __enter__(self: T) -> T:
+        """The store itself: ``with open_store(...) as store:`` closes it when the block ends."""
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        """:meth:`close` the store, whether the block ended normally or raised (the error goes on)."""
+
+
+class ClosedOnExit(ABC):
+    """What makes a store a context manager: ``with store:`` gives the store and closes it at the
+    end of the block, however the block ends (its error propagates). Every store class mixes it in,
+    so the protocol's ``__enter__``/``__exit__`` are written once; a class without its own
+    :meth:`close` cannot be made (``TypeError``)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the store holds (connections, files); each store class says how."""
+
+    def __enter__(self: T) -> T:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
 
 @runtime_checkable
 class SupportsBulkWrite(Protocol):
@@ -144,14 +173,36 @@ class SupportsSnapshot(Protocol):
         The view answers every read of :class:`GraphStore` (and of the store's optional read
         protocols) and refuses writes. It may be used from several threads, one call at a time.
         How a store keeps the state is its own: SQLite in WAL mode reads one snapshot while writers
-        commit; Neo4j, which reads at read-committed isolation, holds commits off until the block
-        ends (a write's work goes on meanwhile)."""
+        commit; Neo4j, which reads at read-committed isolation, reads optimistically in a READ
+        session and checks at the end that no write began meanwhile, or, while writes are under
+        way, holds commits off until the block ends.
+
+        Raises
+        ------
+        SnapshotMoved
+            On leaving the block (instead of the block's own error, if any), when the store finds
+            that a write may have been applied while the view was open: what the block read must be
+            dropped and read again (:func:`read_snapshot` does). A store's next snapshot after one
+            that moved does not move."""
+
+
+SNAPSHOT_ATTEMPTS = 3
+"""How many snapshots a request opens at most before a :class:`SnapshotMoved` reaches its caller
+(a store's snapshot after one that moved does not move, so two would do)."""
+
+
+class SnapshotMoved(Exception):
+    """A read snapshot found, at its end, that a write may have landed while it was open
+    (:meth:`SupportsSnapshot.snapshot`): its reads are not one state. Not an error a user sees:
+    :func:`read_snapshot` reads again."""
 
 
 def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T]) -> T:
     """``read(view)`` on one committed state of ``store``: every store call ``read`` makes sees the
     same data (a set listed has its documents, a record found is still there when its closure is
     read). This is how a face serves one request. A store without snapshots is read as it is.
+    When the snapshot moved (:class:`SnapshotMoved`), ``read`` runs again on a new one and what it
+    returned before is dropped: ``read`` only reads.
 
     Returns
     -------
@@ -165,8 +216,15 @@ def read_snapshot(store: GraphStore, read: Callable[[GraphStore], T]) -> T:
     """
     if not isinstance(store, SupportsSnapshot):
         return read(store)
-    with store.snapshot() as view:
-        return read(view)
+    for attempt in range(SNAPSHOT_ATTEMPTS):
+        try:
+            with store.snapshot() as view:
+                return read(view)
+        except SnapshotMoved:
+            if attempt == SNAPSHOT_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,10 +305,17 @@ class KeepsVersions(Protocol):
         """Version ``number`` of ``set_id`` as the :class:`SetBatch` that rebuilds it in an empty
         store (:func:`graph.versions.decode`); None when it is not stored. One round trip."""
 
-    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """The part changes the latest version of each set keeps (:mod:`graph.analysis_changes`:
+        what its write changed in a declaration, quotation or source pin, and the earlier changes
+        carried), for ``set_ids`` or every set; sets keeping none are absent. One round trip."""
+
+    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored
         versions of ``set_id``, atomically, whatever were stored (copying a store's history,
-        :func:`graph.transfer.copy_store`); returns how many. The set must exist.
+        :func:`graph.transfer.copy_store`); returns how many. The set must exist. The latest keeps
+        the part changes ``changed`` (:meth:`part_changes` of the store copied from).
 
         Raises
         ------

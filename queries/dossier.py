@@ -202,8 +202,8 @@ def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: l
                     key=lambda i: (blocks[i][0].id, blocks[i][1].order))
     amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
     limitations = tuple(
-        blocks[i][1] for i in citing
-        if blocks[i][1].kind == "table_row" and blocks[i][1].props.get("table") == "limitations"
+        block for i in citing
+        if (block := blocks[i][1]).kind == "table_row" and (row := block.row) is not None and row.table == "limitations"
     )
     behind = [*fields, *(b for a in annotations for b in a.body)]
     quotations = tuple(Quoted(b.id, b.quotation) for b in behind if b.quotation is not None)

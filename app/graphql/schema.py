@@ -39,7 +39,7 @@ from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
-from app.graphql.impact import Impact, ImpactRun, RepositoryImpact
+from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
@@ -69,7 +69,7 @@ from app.graphql.types import (
 from app.wiring import allowed_repository, repository_names
 from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
-from graph.store import SupportsSnapshot
+from graph.store import SNAPSHOT_ATTEMPTS, SnapshotMoved, SupportsSnapshot
 from ingest.git import GitRepository
 from queries.documents import find_document
 from queries.read import GraphRead
@@ -263,6 +263,18 @@ class Query:
 
         return await call(run)
 
+    @strawberry.field(description="Suspects no review has cleared: the latest impact run of each repository "
+                                  "(`source-change`) and what rests on a part a new version of a set changed "
+                                  "(`analysis-change`); `set` narrows them to one set.")
+    async def suspects(self, info: Ctx, set: Optional[str] = None) -> OpenSuspects:
+        def run():
+            from app.hooks import latest_runs, run_log
+            from queries.impact import open_suspects
+
+            return open_suspects(info.context.store, set_id=set, runs=latest_runs(run_log(info.context.settings)))
+
+        return await call(run)
+
     @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
                                                             "latest is the live graph).")
     async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
@@ -331,18 +343,25 @@ class CitegraphSchema(strawberry.Schema):
                 or not self._is_query(query, operation_name):
             return await run()
         store = context_value.store
-        snapshot = store.snapshot()
-        context_value.read_from(await run_in_threadpool(snapshot.__enter__))  # outside the budget
-        try:
-            result = await run()
-        except BaseException:
-            if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
-                raise
-            raise AssertionError("a snapshot swallowed an error") from None  # pragma: no cover
-        finally:
-            context_value.read_from(store)
-        await run_in_threadpool(snapshot.__exit__, None, None, None)
-        return result
+        for attempt in range(SNAPSHOT_ATTEMPTS):
+            snapshot = store.snapshot()
+            context_value.read_from(await run_in_threadpool(snapshot.__enter__))  # outside the budget
+            try:
+                result = await run()
+            except BaseException:
+                if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
+                    raise
+                raise AssertionError("a snapshot swallowed an error") from None  # pragma: no cover
+            finally:
+                context_value.read_from(store)
+            try:
+                await run_in_threadpool(snapshot.__exit__, None, None, None)
+            except SnapshotMoved:  # a write landed while it was read: read it again
+                if attempt == SNAPSHOT_ATTEMPTS - 1:
+                    raise
+                continue
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         """Log each error of a request: one line for a client's (every code but ``INTERNAL``,

@@ -21,7 +21,10 @@ Layout in Neo4j
   (:func:`graph.text.words`) joined by single spaces, which the full-text index
   :data:`SEARCH_INDEX` (``whitespace`` analyzer) indexes, so its tokens are exactly those words.
 - ``:CgWriteLock`` nodes: ``writes`` serialises writers (see :data:`LOCK_WRITES`); ``read-0`` …
-  ``read-31`` are the read slots that keep commits out of read snapshots (:data:`LOCK_READERS`).
+  ``read-31`` are the read slots that keep commits out of held read snapshots
+  (:data:`LOCK_READERS`); ``clock`` counts the writes begun and ``writing-<token>`` marks each
+  write under way (:data:`BEGIN_WRITE`, :data:`WRITE_CLOCK`), which lets read snapshots run in
+  READ sessions.
 - Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
   ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
   :mod:`graph.versions`.
@@ -70,6 +73,10 @@ __all__ = [
     "READ_SLOTS",
     "HOLD_READ_SLOT",
     "LOCK_READERS",
+    "WRITE_MARK_LEASE_MS",
+    "BEGIN_WRITE",
+    "END_WRITE",
+    "WRITE_CLOCK",
     "EXISTING_NODES",
     "EXISTING_KINDS",
     "SET_DOCUMENTS",
@@ -80,8 +87,10 @@ __all__ = [
     "create_edges",
     "stored_edges",
     "replace_edges",
-    "COLLECT_ORPHANS",
-    "REMOVE_EMPTY_SET",
+    "UNREFERENCED",
+    "HOLDS_DOCUMENTS",
+    "POINTING_AT",
+    "DETACH_DELETE",
     "VERSION_LABEL",
     "SET_EXISTS",
     "SET_SNAPSHOT_NODES",
@@ -90,6 +99,8 @@ __all__ = [
     "STORED_VERSIONS",
     "VERSION_SUMMARIES",
     "VERSION_BLOB",
+    "LATEST_VERSION",
+    "LATEST_SUMMARIES",
     "ADD_VERSIONS",
     "DROP_VERSIONS",
     "DROP_ALL_VERSIONS",
@@ -500,6 +511,44 @@ snapshots to end), and a snapshot that begins while a commit is applied waits fo
 snapshots of one process hold distinct slots, so readers wait for each other only when those of
 several processes meet on one slot, and then only for the other's read."""
 
+WRITE_MARK_LEASE_MS = 600_000
+"""How old (server milliseconds) a ``writing-`` mark must be before the next write removes it as
+left by a writer that died between :data:`BEGIN_WRITE` and :data:`END_WRITE`. Removing it is safe
+even if its writer lives: the remover's own mark stands until the remover's write, which waits for
+the store-wide write lock (:data:`LOCK_WRITES`), has committed."""
+
+BEGIN_WRITE = f"""
+MERGE (c:{LOCK_LABEL} {{name: 'clock'}})
+SET c.begun = coalesce(c.begun, 0) + 1
+CREATE (:{LOCK_LABEL} {{name: 'writing-' + $token, since: timestamp()}})
+WITH c
+CALL () {{
+  MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' AND w.since < timestamp() - $lease_ms
+  DELETE w
+}}
+"""
+"""Mark a write under way (its own transaction, committed before the write's transaction begins):
+count it on the ``clock`` and leave a ``writing-$token`` mark (removed by :data:`END_WRITE` once
+the write's transaction has committed or failed), and drop marks older than ``$lease_ms``
+(:data:`WRITE_MARK_LEASE_MS`). With :data:`WRITE_CLOCK` this makes an optimistic read snapshot
+sound at read-committed isolation: a commit is applied to the store piece by piece, but no piece
+of it is visible before its mark and its count are committed, nor after its mark is gone."""
+
+END_WRITE = f"""
+MATCH (w:{LOCK_LABEL} {{name: 'writing-' + $token}})
+DELETE w
+"""
+"""Remove the mark of :data:`BEGIN_WRITE` (its own transaction, after the write's)."""
+
+WRITE_CLOCK = f"""
+OPTIONAL MATCH (c:{LOCK_LABEL} {{name: 'clock'}})
+RETURN coalesce(c.begun, 0) AS begun,
+       COUNT {{ MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' }} AS writing
+"""
+"""How many writes have begun, and how many marks of writes under way there are. A read snapshot
+reads it first and last: if no write was under way at the start and none began by the end, every
+read between saw one committed state (no part of any commit was applied meanwhile)."""
+
 EXISTING_NODES = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
 RETURN {_NODE_FIELDS}
@@ -601,28 +650,35 @@ SET r = row.properties
 """
 
 
-COLLECT_ORPHANS = f"""
+UNREFERENCED = f"""
 MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
 WHERE n.document_id IS NULL AND ({' OR '.join(f'n:{name}' for name in _COLLECTABLE)})
   AND NOT EXISTS {{ MATCH (n)-[r]-() WHERE r.document_id IS NOT NULL AND r.document_id <> '' }}
+RETURN n.id AS id
+"""
+"""The shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
+document-owned relationship touches (:meth:`graph.writes.SetRemains.unreferenced`)."""
+
+HOLDS_DOCUMENTS = f"""
+MATCH (s:{NODE_LABEL} {{id: $id}})
+RETURN EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }} AS holds
+"""
+"""One row (``holds``) if node ``$id`` exists: whether it has a relationship to a Document."""
+
+POINTING_AT = f"""
+MATCH (u:{NODE_LABEL})-->(:{NODE_LABEL} {{id: $id}})
+WITH DISTINCT u
+MATCH (u)-->(t:{NODE_LABEL})
+RETURN u.id AS id, collect(DISTINCT t.id) AS targets
+"""
+"""Each node with a relationship to node ``$id``, with the ids of every node it points at."""
+
+DETACH_DELETE = f"""
+UNWIND $ids AS i
+MATCH (n:{NODE_LABEL} {{id: i}})
 DETACH DELETE n
 """
-"""Delete the shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
-document-owned relationship touches any more."""
-
-REMOVE_EMPTY_SET = f"""
-MATCH (s:{NODE_LABEL} {{id: $set_id}})
-WHERE NOT EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }}
-OPTIONAL MATCH (u:{NODE_LABEL})-->(s)
-WITH s, collect(DISTINCT u) AS parents
-DETACH DELETE s
-WITH parents
-UNWIND parents AS u
-WITH DISTINCT u
-WHERE NOT EXISTS {{ MATCH (u)-->() }}
-DETACH DELETE u
-"""
-"""If the node of set ``$set_id`` contains no Document any more: delete it, then each node that pointed at it (its System) and now has no outgoing relationship."""
+"""Delete the nodes ``$ids`` with every relationship touching them."""
 
 SET_EXISTS = f"""
 MATCH (s:{NODE_LABEL}:AnalysisSet {{id: $set_id}})
@@ -692,6 +748,20 @@ MATCH (v:{VERSION_LABEL} {{set_id: $set_id, number: $number}})
 RETURN v.blob AS blob
 """
 """The blob of version ``$number`` of ``$set_id`` (no row when it is not kept)."""
+
+LATEST_VERSION = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
+RETURN v.blob AS blob, v.summary AS summary ORDER BY v.number DESC LIMIT 1
+"""
+"""The blob and summary of the latest kept version of ``$set_id`` (no row when none is kept)."""
+
+LATEST_SUMMARIES = f"""
+MATCH (v:{VERSION_LABEL}) WHERE v.number IS NOT NULL AND ($set_ids IS NULL OR v.set_id IN $set_ids)
+WITH v.set_id AS set_id, max(v.number) AS number
+MATCH (v:{VERSION_LABEL} {{set_id: set_id, number: number}})
+RETURN set_id, v.summary AS summary ORDER BY set_id
+"""
+"""The summary of the latest kept version of each set (of ``$set_ids``, or of every set when null)."""
 
 ADD_VERSIONS = f"""
 UNWIND $rows AS row

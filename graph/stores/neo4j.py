@@ -19,8 +19,11 @@ from __future__ import annotations
 import json
 import random
 import threading
-from contextlib import contextmanager
-from datetime import datetime, UTC
+import time
+import uuid
+from collections import Counter
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
@@ -42,13 +45,14 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach, projected
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach, SnapshotMoved, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "HOLD_AFTER_MOVE_S"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -56,6 +60,10 @@ DRIVER_CONFIG: dict[str, Any] = {
 """Driver options :meth:`Neo4jStore.connect` uses: the server's "property key does not exist"
 notices are off (absent keys such as ``document_id`` on shared nodes are part of the layout);
 deprecation and performance notices stay on."""
+
+HOLD_AFTER_MOVE_S = 0.2
+"""Seconds after an optimistic snapshot moved during which a store's snapshots are held (see
+:meth:`Neo4jStore.snapshot`): writes are landing, and a held view does not need reading again."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges; a write stays one transaction."""
@@ -73,7 +81,7 @@ _Done = TypeVar("_Done")
 """What the work of one write transaction (:meth:`Neo4jStore._write`) answers."""
 
 
-class Neo4jStore:
+class Neo4jStore(ClosedOnExit):
     """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
 
     Parameters
@@ -93,7 +101,8 @@ class Neo4jStore:
     take a store-wide lock (:data:`graph.stores.cypher.LOCK_WRITES`), so concurrent writes run one
     after the other. A plain read never waits; a query made of several reads (rests-on reads the
     record, then the closure with its nodes) can see a write that committed between them, unless it
-    reads through a :meth:`snapshot` (:func:`graph.store.read_snapshot`), which no commit crosses.
+    reads through a :meth:`snapshot` (:func:`graph.store.read_snapshot`): one committed state, read
+    in a READ-mode session unless writes are landing.
     Implements :class:`~graph.store.SupportsReach` (:meth:`reach`) and
     :class:`~graph.store.SupportsSnapshot`.
     """
@@ -108,6 +117,10 @@ class Neo4jStore:
         self._owns_driver = owns_driver
         self._closed = False
         self.versions_kept = versions_kept
+        self.snapshot_counts: Counter[str] = Counter()
+        """Snapshots of each kind so far: ``read`` (optimistic, one state), ``moved`` (optimistic,
+        read again), ``held`` (see :meth:`snapshot`)."""
+        self._hold_until = 0.0  # time.monotonic() before which snapshots are held
 
     @classmethod
     def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
@@ -200,55 +213,108 @@ class Neo4jStore:
     def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
         ``work`` only reads and writes through ``tx``) that takes every read slot last
-        (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no :meth:`snapshot` is open."""
+        (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no held :meth:`snapshot` is
+        open. A transaction of its own before it marks the write under way and one after it removes
+        the mark (:data:`~graph.stores.cypher.BEGIN_WRITE`), which is what the optimistic snapshots
+        check."""
 
         def then_lock_readers(tx: ManagedTransaction, *args: Any) -> _Done:
             done = work(tx, *args)
             _run(tx, cypher.LOCK_READERS, slots=cypher.READ_SLOTS)
             return done
 
+        token = uuid.uuid4().hex
         with _translated(self.database), self.driver.session(database=self.database,
                                  bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-            return session.execute_write(then_lock_readers, *args)
+            session.execute_write(_run, cypher.BEGIN_WRITE, token=token, lease_ms=cypher.WRITE_MARK_LEASE_MS)
+            try:
+                return session.execute_write(then_lock_readers, *args)
+            finally:
+                with suppress(Neo4jError, DriverError):  # a mark left behind goes after its lease
+                    session.execute_write(_run, cypher.END_WRITE, token=token)
 
     @contextmanager
     def snapshot(self) -> Iterator[Neo4jStore]:
-        """A read-only view whose reads run in one transaction that holds a read slot (see
-        :meth:`graph.store.SupportsSnapshot.snapshot` and :data:`graph.stores.cypher.HOLD_READ_SLOT`).
+        """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`).
 
-        Neo4j reads at read-committed isolation, so one transaction alone is not one state; but a
-        write commits only when it holds every read slot (:data:`~graph.stores.cypher.LOCK_READERS`),
-        so no commit lands while the view is open: a write's work runs meanwhile and its commit
-        waits for the block to end, and a view opened while a commit is applied waits for it. The
-        slot is taken by writing it, so the session is a write session (on a cluster, snapshots read
-        from the leader); the transaction is rolled back at the end, so nothing is written.
+        Neo4j reads at read-committed isolation and applies a commit piece by piece, so one
+        transaction alone is not one state. Optimistically, the view reads in one READ-mode
+        transaction (on a cluster under ``neo4j://``, a follower or read replica; the driver's
+        bookmark manager, shared with every write, makes it see this process's writes), between two
+        reads of the write clock (:data:`graph.stores.cypher.WRITE_CLOCK`): when a write began
+        by the end, leaving the block raises
+        :class:`~graph.store.SnapshotMoved` (:func:`~graph.store.read_snapshot` reads again). Held:
+        when a write is under way at the start, or a snapshot of this store moved less than
+        :data:`HOLD_AFTER_MOVE_S` ago, the view's transaction holds a read slot
+        (:data:`~graph.stores.cypher.HOLD_READ_SLOT`) in a write session, and no commit lands while
+        it is open (a write's commit waits for it; it never moves). :attr:`snapshot_counts` counts
+        the views of each kind (``read``, ``moved``, ``held``).
 
         Raises
         ------
         StoreUnavailable
             The server does not answer.
+        SnapshotMoved
+            On leaving an optimistic view that a write may have crossed.
         """
+        if time.monotonic() >= self._hold_until:
+            with self._transaction("READ") as tx:
+                view = _Snapshot(self, tx)
+                begun = view._write_clock(writing=0)
+                if begun is not None:
+                    try:
+                        yield view
+                    except Exception as exc:
+                        self._check_unmoved(view, begun, exc)
+                        raise
+                    self._check_unmoved(view, begun, None)
+                    return
+        self.snapshot_counts["held"] += 1
         slot = _READ_SLOTS.take()
         try:
-            with _translated(self.database):
-                session = self.driver.session(database=self.database, default_access_mode="WRITE",
-                                              bookmark_manager=self.driver.execute_query_bookmark_manager)
-            tx = None
-            try:
-                with _translated(self.database):
-                    tx = session.begin_transaction()
+            with self._transaction("WRITE") as tx:
                 view = _Snapshot(self, tx)
                 view._read(cypher.HOLD_READ_SLOT, slot=slot)
                 yield view
-            finally:
-                try:
-                    with _translated(self.database):
-                        if tx is not None and not tx.closed():
-                            tx.rollback()
-                finally:
-                    session.close()
         finally:
             _READ_SLOTS.give(slot)
+
+    def _check_unmoved(self, view: _Snapshot, begun: int, error: Exception | None) -> None:
+        """Count an optimistic view that ended; raise :class:`SnapshotMoved` if a write began while
+        it was open. When the block raised ``error`` and the view's transaction can no longer read
+        (a failed statement spoils it), the block's error stands."""
+        try:
+            now = view._write_clock()
+        except (CitegraphError, Neo4jError, DriverError):
+            if error is None:
+                raise
+            return
+        if now == begun:
+            self.snapshot_counts["read"] += 1
+            return
+        self.snapshot_counts["moved"] += 1
+        self._hold_until = time.monotonic() + HOLD_AFTER_MOVE_S
+        raise SnapshotMoved("a write began while the snapshot was read") from error
+
+    @contextmanager
+    def _transaction(self, mode: str) -> Iterator[Any]:
+        """An explicit transaction in a ``READ`` or ``WRITE`` session (sharing the bookmark
+        manager), rolled back at the end: nothing a snapshot does is kept."""
+        with _translated(self.database):
+            session = self.driver.session(database=self.database, default_access_mode=mode,
+                                          bookmark_manager=self.driver.execute_query_bookmark_manager)
+        tx = None
+        try:
+            with _translated(self.database):
+                tx = session.begin_transaction()
+            yield tx
+        finally:
+            try:
+                with _translated(self.database):
+                    if tx is not None and not tx.closed():
+                        tx.rollback()
+            finally:
+                session.close()
 
     # -- contract: reads -------------------------------------------------------------------------
 
@@ -600,11 +666,12 @@ class Neo4jStore:
         self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
     def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
-        """SetBatch step 5, set by set: orphaned shared nodes, then the set (and its System) when it
-        has no document left."""
+        """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted."""
+        remains = _SetRemains(tx)
         for set_id in set_ids:
-            _run(tx, cypher.COLLECT_ORPHANS, set_id=set_id)
-            _run(tx, cypher.REMOVE_EMPTY_SET, set_id=set_id)
+            gone = [i for stage in writes.collected(set_id, remains) for i in stage]
+            if gone:
+                _run(tx, cypher.DETACH_DELETE, ids=gone)
 
     # -- versions (graph.versions) --------------------------------------------------------------
 
@@ -613,17 +680,24 @@ class Neo4jStore:
         return [SetVersion.from_stored(set_id, r["number"], r["created"], r["digest"], r["summary"])
                 for r in self._read(cypher.VERSION_SUMMARIES, set_id=set_id)]
 
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        rows = self._read(cypher.LATEST_SUMMARIES, set_ids=None if set_ids is None else sorted(set_ids))
+        return {r["set_id"]: found for r in rows if (found := versions.changed_in(r["summary"]))}
+
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
         return versions.decode(rows[0]["blob"]) if rows else None
 
-    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
         rows = versions.checked_versions(set_id, kept)
-        return self._write(self._replace_versions_tx, set_id, rows)
+        return self._write(self._replace_versions_tx, set_id, rows, list(changed))
 
-    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]]) -> int:
+    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]],
+                             changed: list[PartChange]) -> int:
         _run(tx, cypher.LOCK_WRITES)
         if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
             raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
@@ -631,7 +705,7 @@ class Neo4jStore:
         if rows:
             _run(tx, cypher.ADD_VERSIONS, rows=[
                 {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                 "summary": v.summary_json(), "blob": blob} for v, blob in rows])
+                 "summary": v.summary_json(changed if v is rows[-1][0] else ()), "blob": blob} for v, blob in rows])
         return len(rows)
 
     def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]
@@ -653,8 +727,12 @@ class Neo4jStore:
         """After a write's steps: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
+            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+                rows = _run(tx, cypher.LATEST_VERSION, set_id=set_id)
+                return (bytes(rows[0]["blob"]), rows[0]["summary"]) if rows else None
+
             add, drop = versions.changes(_snapshot(tx, set_id), stored, kept=self.versions_kept, created=created,
-                                         baseline=baseline)
+                                         baseline=baseline, previous=previous)
             if drop is None:
                 _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
                 continue
@@ -663,7 +741,7 @@ class Neo4jStore:
             if add:
                 _run(tx, cypher.ADD_VERSIONS, rows=[
                     {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                     "summary": v.summary_json(), "blob": blob} for v, blob in add])
+                     "summary": summary, "blob": blob} for v, blob, summary in add])
 
     @staticmethod
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:
@@ -683,6 +761,12 @@ class _Snapshot(Neo4jStore):
     def _read(self, query: str, **params: Any) -> list[Any]:
         with self._use, _translated(self.database):
             return list(self._tx.run(query, params))
+
+    def _write_clock(self, *, writing: int | None = None) -> int | None:
+        """How many writes have begun (:data:`graph.stores.cypher.WRITE_CLOCK`); ``None`` when
+        ``writing`` is given and not the number of writes under way."""
+        row = self._read(cypher.WRITE_CLOCK)[0]
+        return None if writing is not None and row["writing"] != writing else row["begun"]
 
     def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
@@ -740,7 +824,24 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
     return versions.encode_rows(set_id, nodes, edges)
 
 
-def _run(tx: ManagedTransaction, query: str, **params: Any) -> list[Any]:
+class _SetRemains:
+    """:class:`graph.writes.SetRemains` read in a write transaction."""
+
+    def __init__(self, tx: ManagedTransaction):
+        self.tx = tx
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        return [r["id"] for r in _run(self.tx, cypher.UNREFERENCED, set_id=set_id)]
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        rows = _run(self.tx, cypher.HOLDS_DOCUMENTS, id=set_id)
+        return bool(rows[0]["holds"]) if rows else None
+
+    def pointing_at(self, node_id: str) -> dict[str, list[str]]:
+        return {r["id"]: list(r["targets"]) for r in _run(self.tx, cypher.POINTING_AT, id=node_id)}
+
+
+def _run(tx: ManagedTransaction, /, query: str, **params: Any) -> list[Any]:
     """Run one statement in ``tx`` and consume its records (managed transactions may be retried)."""
     return list(tx.run(query, params))
 

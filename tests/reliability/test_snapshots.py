@@ -1,6 +1,7 @@
-"""Snapshots at the store: :func:`graph.store.read_snapshot` gives a request one committed
-state on both stores (the contract), by a true snapshot on SQLite and by holding commits off for
-the read on Neo4j (each store's own named tests)."""
+"""At the store: :func:`graph.store.read_snapshot` gives a request one committed
+state on both stores (the contract), by a true snapshot on SQLite and on Neo4j by an optimistic
+read in a READ session checked against the write clock, or by holding commits off while writes
+are under way (each store's own named tests)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import threading
 import time
 
 import pytest
+from neo4j.exceptions import Neo4jError
 
 from graph.errors import CitegraphError
 from graph.model import EdgeKind, Label
 from graph.store import SupportsSnapshot, read_snapshot
+from graph.stores import cypher
 from graph.stores.neo4j import Neo4jStore
 from tests.conftest import SEEDS, ingest_into
+from tests.reliability.helpers import synthesis_of
 
 
 def _delete_tolaria(store) -> None:
@@ -25,25 +29,30 @@ def _delete_tolaria(store) -> None:
 
 
 def test_read_snapshot_gives_one_state_when_a_write_runs_between_two_reads(store):
-    """A set deleted from another thread between the two reads of a request: SQLite commits it
-    meanwhile and the request's snapshot does not see it; Neo4j holds its commit until the request
-    ends. Either way the request sees the store before the delete, and the delete then lands."""
+    """A set deleted from another thread between the two reads of a request. SQLite commits it
+    meanwhile and the request's snapshot does not see it: the store before the delete. Neo4j's
+    optimistic snapshot lets the write commit, finds at its end that a write began, and the request
+    is read again on a held snapshot: the store after the delete. Either way one state."""
     ingest_into(store, SEEDS)
     assert isinstance(store, SupportsSnapshot)
     writer = threading.Thread(target=lambda: store.delete_documents((), sets=["tolaria"]))
 
     def two_reads(view):
         sets = [n.id for n in view.find_nodes(Label.ANALYSIS_SET)]
-        writer.start()
-        writer.join(timeout=2.0)  # SQLite: committed; Neo4j: its commit waits for this read
+        if writer.ident is None:  # the first attempt only
+            writer.start()
+            writer.join(timeout=10.0)
         documents = [n.id for n in view.find_nodes(Label.DOCUMENT)]
         return sets, documents
 
-    assert read_snapshot(store, two_reads) == (
-        ["talorys", "tolaria"], ["talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"])
+    before = (["talorys", "tolaria"], ["talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"])
+    after = (["talorys"], ["talorys/synthesis"])
+    assert read_snapshot(store, two_reads) == (after if isinstance(store, Neo4jStore) else before)
     writer.join(timeout=60)
     assert not writer.is_alive()
     assert [n.id for n in store.find_nodes(Label.ANALYSIS_SET)] == ["talorys"]
+    if isinstance(store, Neo4jStore):
+        assert store.snapshot_counts == {"moved": 1, "held": 1}
 
 
 def test_a_snapshot_refuses_writes(store):
@@ -71,9 +80,40 @@ def test_an_embedded_snapshot_keeps_its_state_while_others_write(tmp_path):
     store.close()
 
 
+def _mark_a_write(store: Neo4jStore, token: str, *, age_ms: int = 0) -> None:
+    """The mark a writer leaves before its write (:data:`cypher.BEGIN_WRITE`), ``age_ms`` old."""
+    store.driver.execute_query(cypher.BEGIN_WRITE, {"token": token, "lease_ms": cypher.WRITE_MARK_LEASE_MS},
+                               database_=store.database)
+    store.driver.execute_query(f"MATCH (w:{cypher.LOCK_LABEL} {{name: 'writing-' + $token}}) SET w.since = w.since - $age",
+                               {"token": token, "age": age_ms}, database_=store.database)
+
+
+def _marks(store: Neo4jStore) -> list[str]:
+    return sorted(r["name"] for r in store.driver.execute_query(
+        f"MATCH (w:{cypher.LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' RETURN w.name AS name",
+        database_=store.database).records)
+
+
 @pytest.mark.neo4j
-def test_a_neo4j_snapshot_holds_a_commit_off_until_it_ends(neo4j_store: Neo4jStore):
+def test_a_neo4j_snapshot_reads_optimistically_in_a_read_session_while_no_write_is_under_way(neo4j_store: Neo4jStore):
     ingest_into(neo4j_store, SEEDS)
+    assert _marks(neo4j_store) == []  # each write removed its mark
+    with neo4j_store.snapshot() as view:
+        assert view.counts()["Document"] == 3
+    assert neo4j_store.snapshot_counts == {"read": 1}
+    assert read_snapshot(neo4j_store, lambda view: len(view.find_nodes(Label.DOCUMENT, set_id="tolaria"))) == 2
+    assert neo4j_store.snapshot_counts == {"read": 2}
+    with pytest.raises(Neo4jError, match="read access mode"), neo4j_store.snapshot() as view:  # a READ session
+        view._tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
+    assert neo4j_store.snapshot_counts == {"read": 2}  # the block's own error stands, uncounted
+
+
+@pytest.mark.neo4j
+def test_a_neo4j_snapshot_holds_a_commit_off_while_a_write_is_under_way(neo4j_store: Neo4jStore):
+    """A write under way at the snapshot's start (here: its mark, as a writer leaves it before its
+    transaction): the snapshot is held, and another write's commit waits for it to end."""
+    ingest_into(neo4j_store, SEEDS)
+    _mark_a_write(neo4j_store, "elsewhere")
     writer = threading.Thread(target=lambda: neo4j_store.delete_documents((), sets=["tolaria"]))
     with neo4j_store.snapshot() as view:
         assert view.counts()["Document"] == 3
@@ -84,9 +124,81 @@ def test_a_neo4j_snapshot_holds_a_commit_off_until_it_ends(neo4j_store: Neo4jSto
         assert neo4j_store.counts()["Document"] == 3  # a plain read meanwhile: nothing committed yet
     writer.join(timeout=60)
     assert not writer.is_alive()
+    assert neo4j_store.snapshot_counts == {"held": 1}
     assert neo4j_store.counts()["Document"] == 1
+    assert _marks(neo4j_store) == ["writing-elsewhere"]  # the writer removed its own mark only
+    neo4j_store.driver.execute_query(cypher.END_WRITE, {"token": "elsewhere"}, database_=neo4j_store.database)
     with neo4j_store.snapshot() as later:
         assert later.counts()["Document"] == 1
+    assert neo4j_store.snapshot_counts == {"held": 1, "read": 1}
+
+
+@pytest.mark.neo4j
+def test_a_write_removes_marks_older_than_the_lease(neo4j_store: Neo4jStore):
+    """A writer that died between its mark and its end leaves the mark (snapshots are held while it
+    stands); the next write removes it once it is older than the lease, and only then."""
+    ingest_into(neo4j_store, SEEDS)
+    _mark_a_write(neo4j_store, "dead", age_ms=cypher.WRITE_MARK_LEASE_MS + 1000)
+    _mark_a_write(neo4j_store, "young", age_ms=cypher.WRITE_MARK_LEASE_MS - 60_000)
+    assert read_snapshot(neo4j_store, lambda view: view.counts()["Document"]) == 3
+    assert neo4j_store.snapshot_counts == {"held": 1}
+    neo4j_store.delete_documents((), sets=["tolaria"])
+    assert _marks(neo4j_store) == ["writing-young"]
+
+
+@pytest.mark.neo4j
+def test_neo4j_requests_read_one_state_while_writers_replace_sets(neo4j_store: Neo4jStore):
+    """Real threads on the real server: two writers keep replacing the synthesis of their own set
+    (its closing paragraph names the round), while four readers each read, in one request, the
+    sets, each set's documents and each document's statements. Every request sees both sets, each
+    with its one document holding exactly one round's paragraph; most requests read optimistically."""
+    from ingest.pipeline import ingest_files
+    from ingest.sets import InputFile
+
+    def write_round(system: str, k: int) -> None:
+        ingest_files(neo4j_store, [InputFile("synthesis.txt", synthesis_of(system, f"Round {k} closes it."),
+                                             explicit=True)])
+
+    for system in ("Alpha0", "Beta0"):
+        write_round(system, 0)
+    stop = time.monotonic() + 6.0
+    torn, reads, writes = [], [0], [0]
+
+    def replace(system: str) -> None:
+        k = 0
+        while time.monotonic() < stop:
+            k += 1
+            write_round(system, k)
+            writes[0] += 1
+            time.sleep(0.5)  # quiet spells, in which requests read optimistically
+
+    def request(view) -> list[tuple[str, list[str], list[str]]]:
+        seen = []
+        for analysis_set in view.find_nodes(Label.ANALYSIS_SET):
+            documents = [n.id for n in view.find_nodes(Label.DOCUMENT, set_id=analysis_set.id)]
+            rounds = [s.props["text"] for d in documents for s in view.find_nodes(Label.STATEMENT, document_id=d)
+                      if s.props.get("text", "").startswith("Round ")]
+            seen.append((analysis_set.id, documents, rounds))
+        return seen
+
+    def look() -> None:
+        while time.monotonic() < stop:
+            seen = read_snapshot(neo4j_store, request)
+            reads[0] += 1
+            if [(set_id, documents, len(rounds)) for set_id, documents, rounds in seen] != [
+                    ("alpha0", ["alpha0/synthesis"], 1), ("beta0", ["beta0/synthesis"], 1)]:
+                torn.append(seen)
+
+    threads = [threading.Thread(target=replace, args=(system,)) for system in ("Alpha0", "Beta0")]
+    threads += [threading.Thread(target=look) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert writes[0] > 0 and reads[0] > 0 and torn == []
+    counts = neo4j_store.snapshot_counts
+    assert counts["read"] + counts["held"] == reads[0] and counts["read"] > 0
 
 
 @pytest.mark.neo4j
