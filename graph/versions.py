@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from domain.wire import wire
 from graph import analysis_changes
 from graph.analysis_changes import PartChange
-from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch  # noqa: F401 - EdgeKind: for the doctests
 
 __all__ = [
     "VERSIONS_KEPT",
