@@ -58,7 +58,8 @@ class _Console:
             from rich.console import Console
 
             self._console = Console(**self._options)
-            self._console.on_broken_pipe = self._reader_gone  # type: ignore[method-assign]  # rich's one hook; its own exits 1
+            # rich's own on_broken_pipe exits 1; replacing the method is its one hook
+            self._console.on_broken_pipe = self._reader_gone  # type: ignore[method-assign]  # (see above)
         return getattr(self._console, name)
 
     def _reader_gone(self) -> None:
