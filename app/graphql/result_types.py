@@ -13,7 +13,7 @@ from strawberry import relay
 from strawberry.types import Info
 
 from app.graphql.context import Context, call
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.graphql.shapes import object_type
 from app.graphql.types import GraphNode, Record, Statement, wrap
 from queries import dossier as dossier_domain
@@ -142,8 +142,8 @@ def _findings(self: CheckReport, severity: Optional[str] = None, code: Optional[
 CheckResult = object_type(
     CheckReport, name="CheckResult",
     description="Validation of the stored graph: counts and findings (sorted by set, file, line, code).",
-    overrides={"findings": (Connection[Finding], relay.connection(
-        Connection[Finding], resolver=_findings, description="Findings, optionally of one `severity` or `code`."))})
+    overrides={"findings": (connection_of(Finding), relay.connection(
+        connection_of(Finding), resolver=_findings, description="Findings, optionally of one `severity` or `code`."))})
 
 
 async def run_check(info: Ctx, set_id: str | None) -> CheckResult:

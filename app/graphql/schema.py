@@ -42,7 +42,7 @@ from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.errors import face_of
 from app.logs import log_client_error
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
@@ -275,7 +275,7 @@ class Query:
 
         return await call(run)
 
-    @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
+    @relay.connection(connection_of(SetVersion), description="The kept versions of an analysis set, oldest first (the "
                                                             "latest is the live graph).")
     async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
         return await resolve_versions(info, set)
@@ -288,7 +288,7 @@ class Query:
                    to: Optional[int] = None, max_depth: Optional[int] = None) -> SetDiff:
         return await resolve_diff(info, set, from_, to, max_depth)
 
-    @relay.connection(Connection[Run], description="The analysis sets analysing a system (its slug or name), by date.")
+    @relay.connection(connection_of(Run), description="The analysis sets analysing a system (its slug or name), by date.")
     async def runs(self, info: Ctx, system: str) -> Iterable[Run]:
         return await resolve_runs(info, system)
 

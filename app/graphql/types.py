@@ -17,7 +17,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.graphql.context import Context, call
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.graphql.shapes import object_type
 from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
                          member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
@@ -477,7 +477,7 @@ class Statement(Block):
     def statuses(self) -> list[Status]:
         return _statuses(self)
 
-    @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
+    @relay.connection(connection_of("Citation"), description="Citations in this statement, in the order written; `form` "
                                                           "citation, mention, quotation, link, range or frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.OUT, form, as_written=True)
@@ -654,7 +654,7 @@ class Record(GraphNode):
         statuses = [status for statement in wrap_all(body) for status in _statuses(statement)]
         return Declaration(section=section, fields=fields, statuses=statuses)
 
-    @relay.connection(Connection["Annotation"], description="Annotations on it, in document order.")
+    @relay.connection(connection_of("Annotation"), description="Annotations on it, in document order.")
     async def annotations(self, info: Ctx) -> Iterable[Annotation]:
         found = await info.context.loaders.neighbours(self.graph_id, EdgeKind.ANNOTATES, Direction.IN)
         anchors = [n for _, n in found]
@@ -680,7 +680,7 @@ class Record(GraphNode):
         return sorted(await _many(info, self.graph_id, EdgeKind.PART_OF, Direction.IN, Label.RECORD),
                       key=lambda r: r.cursor_key())
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order; `form` citation, "
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order; `form` citation, "
                                                           "mention, quotation, link or frontmatter.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
@@ -741,7 +741,7 @@ class Source(GraphNode):
         return sorted(await _many(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.IN, Label.SOURCE_FILE),
                       key=lambda f: f.cursor_key())
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
@@ -766,7 +766,7 @@ class SourceFile(GraphNode):
     async def source(self, info: Ctx) -> Optional[Source]:
         return await _one(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.OUT, Label.SOURCE)
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
@@ -801,7 +801,7 @@ class NamedReference(GraphNode):
     async def resolves_to(self, info: Ctx) -> Optional[GraphNode]:
         return await _one(info, self.graph_id, EdgeKind.RESOLVES_TO, Direction.OUT)
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, None)
 
