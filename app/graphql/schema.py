@@ -33,6 +33,7 @@ from strawberry import relay
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionResult, Info
+from strawberry.types.base import get_object_definition
 from starlette.concurrency import run_in_threadpool
 
 from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call, get_context
@@ -80,7 +81,7 @@ from queries.traversal import records_named
 __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
 
 Ctx = Info[Context, None]
-_BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
+_BY_TYPENAME = {get_object_definition(cls, strict=True).name: cls for cls in NODE_TYPES}
 
 
 async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
