@@ -276,8 +276,8 @@ class Query:
 
         return await call(run)
 
-    @relay.connection(connection_of(SetVersion), description="The kept versions of an analysis set, oldest first (the "
-                                                            "latest is the live graph).")
+    @relay.connection(connection_of(SetVersion), description="The kept versions of an analysis set, oldest first "
+                                                             "(the latest is the live graph).")
     async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
         return await resolve_versions(info, set)
 
@@ -289,7 +289,8 @@ class Query:
                    to: Optional[int] = None, max_depth: Optional[int] = None) -> SetDiff:
         return await resolve_diff(info, set, from_, to, max_depth)
 
-    @relay.connection(connection_of(Run), description="The analysis sets analysing a system (its slug or name), by date.")
+    @relay.connection(connection_of(Run),
+                      description="The analysis sets analysing a system (its slug or name), by date.")
     async def runs(self, info: Ctx, system: str) -> Iterable[Run]:
         return await resolve_runs(info, system)
 

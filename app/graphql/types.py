@@ -498,8 +498,9 @@ class Statement(Block):
     def statuses(self) -> list[Status]:
         return _statuses(self)
 
-    @relay.connection(connection_of("Citation"), description="Citations in this statement, in the order written; `form` "
-                                                          "citation, mention, quotation, link, range or frontmatter.")
+    @relay.connection(connection_of("Citation"), description="Citations in this statement, in the order written; "
+                                                             "`form` citation, mention, quotation, link, range or "
+                                                             "frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.OUT, form, as_written=True)
 
@@ -701,8 +702,8 @@ class Record(GraphNode):
         return sorted(await _many(info, self.graph_id, EdgeKind.PART_OF, Direction.IN, Label.RECORD),
                       key=lambda r: r.cursor_key())
 
-    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order; `form` citation, "
-                                                          "mention, quotation, link or frontmatter.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order; `form` "
+                                                             "citation, mention, quotation, link or frontmatter.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
