@@ -251,6 +251,7 @@ def check_cmd(
             report = check(at_version(store, set_id, version), set_id=set_id, fresh=fresh,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
     if table is None:
+        assert fmt is not None  # table_format answers None only for a CI format
         write_ci(fmt, report, base=base)
     elif table == TableFormat.json:
         from queries.shapes import plain

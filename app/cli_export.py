@@ -61,7 +61,7 @@ def export_cmd(
     with command_store(neo4j, home) as store:
         snapshot = graph_of(at_version(store, set_id, version), set_id=set_id)
     what = f"{counted(len(snapshot.nodes), 'node')}, {counted(len(snapshot.edges), 'edge')}"
-    if fmt == ExportFormat.csv:
+    if fmt == ExportFormat.csv and out_path is not None:  # csv without --out was refused above
         out_path.mkdir(parents=True, exist_ok=True)
         for name, data in csv_tables(snapshot).items():
             write_output(out_path / name, data, protected)

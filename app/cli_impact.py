@@ -160,7 +160,8 @@ def _print_impact(report: ImpactReport) -> None:
         nodes = [s.node for s in report.suspects if s.kind == kind]
         out.print(f"Suspect {kind}s ({len(nodes)}): {', '.join(nodes) or 'none'}", markup=False, highlight=False)
     for s in report.reviewed:
-        r = s.review
+        if (r := s.review) is None:  # a reviewed suspect carries its review
+            continue
         out.print(f"cleared: {s.node} reviewed by {r.reviewer} at {r.revision[:12]} ({r.at})", markup=False,
                   highlight=False)
     m = report.summary
@@ -197,15 +198,20 @@ def review_cmd(
     from queries.impact import Review, reviews_of
     from queries.shapes import plain
 
-    if not list_ and (node is None or at is None):
+    if list_:
+        reviewed = None
+    elif node is None or at is None:
         raise typer.BadParameter("give NODE and --at REV, or --list")
+    else:
+        reviewed = (node, at)
     repository = GitRepository(repo) if repo is not None and not list_ else None
     with command_store(neo4j, home) as store:
-        if list_:
+        if reviewed is None:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
+            node_id, revision = reviewed
             reviewer = by or _login_name()
-            reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
+            reviews = (Review.from_node(review_suspect(store, node_id, revision=revision, reviewer=reviewer, note=note,
                                                        repo=repository)),)
     if as_json:
         print_json([plain(r) for r in reviews])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 from collections.abc import Callable
 
 from graph.errors import (
@@ -123,6 +124,14 @@ def hint_of(error: CitegraphError) -> str | None:
     """
     advice = _ADVICE.get(error.code or "")
     return advice(error) if advice is not None else error.hint
+
+
+@overload
+def for_clients(text: str, home) -> str: ...
+
+
+@overload
+def for_clients(text: None, home) -> None: ...
 
 
 def for_clients(text: str | None, home) -> str | None:

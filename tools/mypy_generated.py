@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import GDEF, Block, ClassDef, RefExpr, SymbolTable, SymbolTableNode, TypeAlias, TypeInfo
+from mypy.nodes import GDEF, AssignmentStmt, Block, ClassDef, RefExpr, SymbolTable, SymbolTableNode, TypeAlias, TypeInfo
 from mypy.plugin import DynamicClassDefContext, Plugin
 from mypy.types import Instance
 
@@ -49,8 +49,16 @@ def _alias_of_source(ctx: DynamicClassDefContext) -> None:
         if not ctx.api.final_iteration:
             ctx.api.defer()
         return
-    alias = TypeAlias(Instance(source.node, []), ctx.api.qualified_name(ctx.name), ctx.api.cur_mod_id,
-                      ctx.call.line, ctx.call.column)
+    fullname = ctx.api.qualified_name(ctx.name)
+    # A module analysed again (a name used before its definition) meets the alias made the first
+    # time: marked as an alias definition, its statement is not taken for a second assignment.
+    for statement in ctx.api.modules[ctx.api.cur_mod_id].defs:
+        if isinstance(statement, AssignmentStmt) and statement.rvalue is ctx.call:
+            statement.is_alias_def = True
+    existing = ctx.api.lookup_fully_qualified_or_none(fullname)
+    if existing is not None and isinstance(existing.node, TypeAlias):
+        return
+    alias = TypeAlias(Instance(source.node, []), fullname, ctx.api.cur_mod_id, ctx.call.line, ctx.call.column)
     ctx.api.add_symbol_table_node(ctx.name, SymbolTableNode(GDEF, alias))
 
 

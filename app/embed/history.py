@@ -10,6 +10,7 @@ A selector is a ``<select data-navigate>`` whose options are the URLs of the cho
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from graph.codec import analysis_set_of
@@ -43,7 +44,7 @@ def selector(label: str, name: str, options: list[tuple[str, str, bool]]) -> str
             f"<noscript>{links}</noscript>")
 
 
-def _url(path: str, params: dict[str, object]) -> str:
+def _url(path: str, params: Mapping[str, object]) -> str:
     query = urlencode({k: v for k, v in params.items() if v not in (None, "", False)})
     return f"{path}?{query}" if query else path
 

@@ -57,9 +57,10 @@ router = APIRouter(prefix="/embed", tags=["embed"],
                    dependencies=[Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)])
 
 _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
-_PAGE_ERRORS = {
+_PAGE_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"description": STATUSES[401], "content": _ERROR_BODY, "headers": CHALLENGE},
-    **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (403, "default")},
+    403: {"description": STATUSES[403], "content": _ERROR_BODY},
+    "default": {"description": STATUSES["default"], "content": _ERROR_BODY},
     **{status: {"description": f"{STATUSES[status]} An error page (a malformed parameter: the JSON error body).",
                 "content": {"text/html": {"schema": {"type": "string"}}, **_ERROR_BODY}} for status in (400, 404, 422)},
 }

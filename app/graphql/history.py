@@ -200,7 +200,7 @@ class VersionPins(SchemaExtension):
         if ctx.graphql_document is not None and isinstance(context, Context):
             pins = version_pins(ctx.graphql_document, ctx.operation_name, ctx.variables)
             if pins:
-                context.store = VersionedStore(context.store, pins)  # type: ignore[assignment]
+                context.store = VersionedStore(context.store, pins)
                 context.loaders = Loaders(context.store)
         yield
 

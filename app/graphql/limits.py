@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from graphql import (
+    ASTValidationRule,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -223,7 +224,7 @@ class _CodingContext:
         return getattr(self._inner, name)
 
 
-def _guarded(rule: type[ValidationRule], max_expanded_fields: int) -> type[ValidationRule]:
+def _guarded(rule: type[ASTValidationRule], max_expanded_fields: int) -> type[ASTValidationRule]:
     """``rule`` with coded errors, run only when the expanded document is small enough (else the
     size itself is reported, once per request, by whichever guarded rule runs first)."""
 
@@ -238,7 +239,7 @@ def _guarded(rule: type[ValidationRule], max_expanded_fields: int) -> type[Valid
                         f"the query has {count} fields with its fragments expanded; at most "
                         f"{max_expanded_fields} are allowed"))
                 return
-            super().__init__(_CodingContext(context))  # type: ignore[arg-type]
+            super().__init__(_CodingContext(context))
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{rule.__name__}"
     return Guarded

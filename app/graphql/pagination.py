@@ -21,7 +21,7 @@ from strawberry.types import Info
 
 from graph.errors import CitegraphError, QueryLimitExceeded
 
-__all__ = ["Keyed", "Connection", "keyed", "cursor_key", "encode_cursor", "decode_cursor", "page_size"]
+__all__ = ["Keyed", "Connection", "connection_of", "keyed", "cursor_key", "encode_cursor", "decode_cursor", "page_size"]
 
 _PREFIX = "cg:"
 
@@ -129,7 +129,7 @@ class Connection(relay.Connection[NodeType]):
     @classmethod
     def resolve_connection(
         cls,
-        nodes: Iterable[NodeType],
+        nodes: Iterable[NodeType],  # type: ignore[override]  # never async: every resolver answers a list
         *,
         info: Info,
         before: str | None = None,
@@ -171,3 +171,10 @@ class Connection(relay.Connection[NodeType]):
                 end_cursor=edges[-1].cursor if edges else None,
             ),
         )
+
+
+def connection_of(item: object) -> type[Connection[Any]]:
+    """``Connection[item]`` for an ``item`` type that is not a relay node (a finding, a kept
+    version, a citation): strawberry pages any object type, its type variable's bound (``Node``)
+    binds only the type checker. ``item`` may be a type's name (a forward reference)."""
+    return Connection[item]  # type: ignore[valid-type]  # a type made at run time, as strawberry reads it

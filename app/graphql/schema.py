@@ -33,6 +33,7 @@ from strawberry import relay
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionResult, Info
+from strawberry.types.base import get_object_definition
 from starlette.concurrency import run_in_threadpool
 
 from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call, get_context
@@ -42,7 +43,7 @@ from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.errors import face_of
 from app.logs import log_client_error
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
@@ -80,7 +81,7 @@ from queries.traversal import records_named
 __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
 
 Ctx = Info[Context, None]
-_BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
+_BY_TYPENAME = {get_object_definition(cls, strict=True).name: cls for cls in NODE_TYPES}
 
 
 async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
@@ -275,8 +276,8 @@ class Query:
 
         return await call(run)
 
-    @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
-                                                            "latest is the live graph).")
+    @relay.connection(connection_of(SetVersion), description="The kept versions of an analysis set, oldest first "
+                                                             "(the latest is the live graph).")
     async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
         return await resolve_versions(info, set)
 
@@ -288,7 +289,8 @@ class Query:
                    to: Optional[int] = None, max_depth: Optional[int] = None) -> SetDiff:
         return await resolve_diff(info, set, from_, to, max_depth)
 
-    @relay.connection(Connection[Run], description="The analysis sets analysing a system (its slug or name), by date.")
+    @relay.connection(connection_of(Run),
+                      description="The analysis sets analysing a system (its slug or name), by date.")
     async def runs(self, info: Ctx, system: str) -> Iterable[Run]:
         return await resolve_runs(info, system)
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from fastapi import APIRouter, Query, Response
 
@@ -17,7 +17,7 @@ router = APIRouter(tags=["export"])
 _MEDIA = {"graphml": "application/graphml+xml", "json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 
-_EXPORTED = {200: {"description": "The graph in the format asked (a download).", "content": {
+_EXPORTED: dict[int | str, dict[str, Any]] = {200: {"description": "The graph in the format asked (a download).", "content": {
     "application/graphml+xml": {"schema": {"type": "string"}},
     "text/csv": {"schema": {"type": "string"}},  # before JSON: generated clients read the first as text for all three
     "application/json": {"schema": {"type": "object", "description": "networkx node-link data."}}}}}
