@@ -42,7 +42,7 @@ lint:
 ## (neo4j-marked tests, *_browser.py files and the slow wheel builds left out; `make test` runs them all)
 check: lint
 	env -u CITEGRAPH_NEO4J_URI -u CITEGRAPH_REQUIRE_NEO4J -u CITEGRAPH_REQUIRE_BROWSER \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
 	  --doctest-modules citegraph domain graph ingest queries render app tests
 
 neo4j-start:
