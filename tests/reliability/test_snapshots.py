@@ -20,6 +20,15 @@ from tests.conftest import SEEDS, ingest_into
 from tests.reliability.helpers import synthesis_of
 
 
+def run_to_the_end(threads: list[threading.Thread], timeout: float = 120) -> None:
+    """Start ``threads`` together and wait for each (at most ``timeout`` seconds); all must end."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert not any(thread.is_alive() for thread in threads)
+
+
 def _delete_tolaria(store) -> None:
     """Delete the Tolaria set from another thread (another connection or session), and wait for it."""
     thread = threading.Thread(target=lambda: store.delete_documents((), sets=["tolaria"]))
@@ -191,11 +200,7 @@ def test_neo4j_requests_read_one_state_while_writers_replace_sets(neo4j_store: N
 
     threads = [threading.Thread(target=replace, args=(system,)) for system in ("Alpha0", "Beta0")]
     threads += [threading.Thread(target=look) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_to_the_end(threads)
     assert writes[0] > 0 and reads[0] > 0 and torn == []
     counts = neo4j_store.snapshot_counts
     assert counts["read"] + counts["held"] == reads[0] and counts["read"] > 0
@@ -251,10 +256,6 @@ def test_a_neo4j_read_never_sees_a_replaced_document_missing(neo4j_store: Neo4jS
 
     threads = [threading.Thread(target=replace, args=(k,)) for k in range(3)]
     threads += [threading.Thread(target=look_up) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_to_the_end(threads)
     assert writes[0] > 0 and reads[0] > 0
     assert missing == []
