@@ -47,8 +47,8 @@ def edited_version(store: GraphStore, set_id: str, round_: int, *, document: str
     edges = tuple(e for e in graph.edges if e is not dropped)
     doc = graph.document
     sha = hashlib.sha256(f"{doc.get('sha256')}:{round_}".encode()).hexdigest()
-    document = Node(doc.id, doc.label, doc.set_id, doc.document_id, {**doc.props, "sha256": sha})
-    store.write_set(SetBatch(set_id, (), (DocumentGraph(document, nodes, edges),), full.derived))
+    edited = Node(doc.id, doc.label, doc.set_id, doc.document_id, {**doc.props, "sha256": sha})
+    store.write_set(SetBatch(set_id, (), (DocumentGraph(edited, nodes, edges),), full.derived))
 
 
 def renamed_run(store: GraphStore, set_id: str, new_id: str) -> None:
@@ -129,12 +129,12 @@ def history_phase(args: dict[str, Any], open_store) -> dict:
         kept = getattr(store, "versions_kept", 10)
         t, writes = time.perf_counter(), 0
         for set_id in [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]:
-            have = len(store.set_versions(set_id))  # type: ignore[attr-defined]
+            have = len(store.set_versions(set_id))
             for round_ in range(have + 1, kept + 1):
                 edited_version(store, set_id, round_)
                 writes += 1
         out.update(version_writes=writes, version_write_s=time.perf_counter() - t,
-                   versions_per_set=min(len(store.set_versions(s)) for s in  # type: ignore[attr-defined]
+                   versions_per_set=min(len(store.set_versions(s)) for s in
                                         [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]))
     out["disk_versions_bytes"] = _size(home)
 

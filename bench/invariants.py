@@ -152,7 +152,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
         if tables_md != tables_scan:
             err(f"{role}: markdown-it tables {tables_md} != scanned {tables_scan}")
         quotes_md = sum(1 for t in tokens if t.type == "blockquote_open" and t.level == 0)
-        attributions = [i for i, ln in enumerate(lines) if re.match(r"^>\s*---\s+`[^`]+`\s*$", ln)]
+        attributions = [(i, m[1]) for i, ln in enumerate(lines) if (m := re.match(r"^>\s*---\s+`([^`]+)`\s*$", ln))]
         if quotes_md != len(attributions):
             err(f"{role}: markdown-it block quotes {quotes_md} != attributions {len(attributions)}")
         if role == "memory-profile" and attributions:
@@ -167,8 +167,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
                         err(f"{role}: table row at line {j + 1} has {len(cells)} cells, header {width}")
                     j += 1
         # Quotations resolve exactly once in the base commit.
-        for i in attributions:
-            path = re.match(r"^>\s*---\s+`([^`]+)`", lines[i])[1]
+        for i, path in attributions:
             j = i
             while j > 0 and lines[j - 1].startswith(">"):
                 j -= 1
@@ -264,7 +263,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
     rec = members.get("reconciliation")
     if rec:
         paras = re.split(r"\n[ \t]*\n", rec[1])
-        old = sorted({_ID_TOKEN.search(p)[0] for p in paras if p.startswith("Amendment:")})
+        old = sorted({m[0] for p in paras if p.startswith("Amendment:") and (m := _ID_TOKEN.search(p))})
         expected = f"Amended or superseded records: {', '.join(old) or 'none'}; [reconciliation](reconciliation.md)."
         ov = members.get("overview")
         if ov and expected not in ov[1].split("\n"):

@@ -79,7 +79,7 @@ class _Writer(Blocks):
                          self.rng.choice(relations), self.short(), self.short(), self.short(), self.short(),
                          self.short(), self.short(), self.short(), self.short(),
                          f"SRC-1 {self.code()}; {self.code()}", clm, "none", self.short()])
-        header = ("Route ID", "Route function", "Architectural status", "Object/candidate ID",
+        header: tuple[str, ...] = ("Route ID", "Route function", "Architectural status", "Object/candidate ID",
                   "Content/update relation", "Transition or check target", "Evaluator/condition and domain",
                   "Activation and timing", "Possible or observed result", "Implemented force",
                   "Epistemic authority and scope", "Operational authority: behavior permitted, blocked, or changed",

@@ -346,6 +346,7 @@ def pathological_ingest(args: dict) -> dict:
             (document,) = ingest_paths(store, [file], workers=1).documents
             wall, cpu = time.perf_counter() - t, time.process_time() - c
             counts = store.counts()
+            assert document.document is not None, document.error  # a written member has its document id
             store.delete_documents([document.document])
             return {"wall": wall, "cpu": cpu, "edges": counts[str(EdgeKind.CITES)], "nodes": counts["nodes"]}
 

@@ -312,8 +312,11 @@ def _neo4j_node_count(spec: dict) -> int:
 def _neo4j_wipe(spec: dict) -> None:
     from bench.phases import open_store
 
+    from graph.stores.neo4j import Neo4jStore
+
     with open_store(spec) as store:
-        store.clear()  # Neo4jStore only: every citegraph node and relationship
+        assert isinstance(store, Neo4jStore)  # a neo4j spec's store
+        store.clear()  # every citegraph node and relationship
 
 
 def _dir_size(path: Path) -> int:
@@ -441,9 +444,13 @@ def cli_phase(cli: Path, home: Path, corpus: Path, records: list[dict], expected
         out = Path(tmp, "stdout")
 
         def one(command: str, row: dict, timed: bool = True) -> None:
-            cmd = (["grep", "-rlF", "--", row["record"], str(corpus)] if command == "grep"
-                   else _cli_command(cli, "rests-on", row, Path(reference["home"])) if command == "rests-on@S"
-                   else _cli_command(cli, command, row, home))
+            if command == "grep":
+                cmd = ["grep", "-rlF", "--", row["record"], str(corpus)]
+            elif command == "rests-on@S":
+                assert reference is not None  # run only with a reference
+                cmd = _cli_command(cli, "rests-on", row, Path(reference["home"]))
+            else:
+                cmd = _cli_command(cli, command, row, home)
             r = run_process(cmd, timeout=args.phase_timeout, memory_gb=args.phase_memory, stdout=out,
                             ok=(0, 1) if command in ("check", "grep") else (0,))
             r.update(command=command, set=row["set"], record=row["record"], output_bytes=out.stat().st_size)
@@ -699,7 +706,8 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
                     times.append(time.perf_counter() - t)
                     codes.append(code)
                 result.update(health_s=times, health_codes=sorted(set(codes)))
-                if row is not None and getattr(args, "keepalive_requests", 0):
+                keepalive = getattr(args, "keepalive_requests", 0)  # apart: in the condition mypy types the 0 as a bool
+                if row is not None and keepalive:
                     try:
                         result["keepalive_s"] = keepalive_times(port, row, args.keepalive_requests)
                     except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
@@ -728,7 +736,7 @@ def search_phase(cli: Path, home: Path, args: argparse.Namespace) -> dict:
     """``citegraph search`` of :data:`SEARCH_COMMON` (``--format json``) as whole processes,
     ``args.search_repeats`` times after one untimed warm-up: each run's wall, CPU and peak RSS, and
     the total and hit count it printed."""
-    runs = []
+    runs: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="bench-search-") as tmp:
         out = Path(tmp, "stdout")
         cmd = [str(cli), "search", SEARCH_COMMON, "--format", "json", "--home", str(home)]
@@ -895,22 +903,22 @@ def process_figures(phases: dict) -> dict:
             fig[f"{key}_p50_ms"] = ms = _median_ms(rows)
             fig[f"{key}_cpu_p50_ms"] = _median_ms(rows, "cpu_s")
             fig[f"{key}_rss_mb"] = max(r["peak_rss_mb"] for r in rows)
-            fig[f"{key}_vs_grep"] = ms / grep_ms if grep_ms else None
+            fig[f"{key}_vs_grep"] = ms / grep_ms if ms is not None and grep_ms else None
         fig["cli_rests_on_mismatches"] = len(cli.get("mismatches", []))
         if by.get("rests-on@S"):
             fig["cli_rests_on_s_p50_ms"] = _median_ms(by["rests-on@S"])
     whole = phases.get("whole-store") or {}
     for command in WHOLE_STORE_COMMANDS:
-        rows = {w: [r for r in whole.get("runs", []) if r["command"] == command and r["store"] == w
+        kept = {w: [r for r in whole.get("runs", []) if r["command"] == command and r["store"] == w
                     and not r["fresh"] and "failed" not in r] for w in ("store", "one-set")}
         fresh = [r for r in whole.get("runs", []) if r["command"] == command and r["fresh"] and "failed" not in r]
-        if rows["store"] and rows["one-set"]:
-            fig[f"whole_{command}_p50_ms"] = ms = _median_ms(rows["store"])
-            fig[f"whole_{command}_cpu_p50_ms"] = _median_ms(rows["store"], "cpu_s")
-            fig[f"whole_{command}_rss_mb"] = max(r["peak_rss_mb"] for r in rows["store"])
-            fig[f"whole_{command}_one_p50_ms"] = one = _median_ms(rows["one-set"])
-            fig[f"whole_{command}_one_cpu_p50_ms"] = _median_ms(rows["one-set"], "cpu_s")
-            fig[f"whole_{command}_vs_one"] = ms / one if one else None
+        if kept["store"] and kept["one-set"]:
+            fig[f"whole_{command}_p50_ms"] = ms = _median_ms(kept["store"])
+            fig[f"whole_{command}_cpu_p50_ms"] = _median_ms(kept["store"], "cpu_s")
+            fig[f"whole_{command}_rss_mb"] = max(r["peak_rss_mb"] for r in kept["store"])
+            fig[f"whole_{command}_one_p50_ms"] = one = _median_ms(kept["one-set"])
+            fig[f"whole_{command}_one_cpu_p50_ms"] = _median_ms(kept["one-set"], "cpu_s")
+            fig[f"whole_{command}_vs_one"] = ms / one if ms is not None and one else None
         if fresh:
             fig[f"whole_{command}_fresh_ms"] = _median_ms(fresh)
             fig[f"whole_{command}_fresh_cpu_ms"] = _median_ms(fresh, "cpu_s")
@@ -932,9 +940,9 @@ def process_figures(phases: dict) -> dict:
         fig["add_set_ratio"] = fig["add_set_s"] / fig["add_set_empty_s"]
     serve = phases.get("serve") or {}
     if "ready_s" in serve:
-        ms = [t * 1000 for t in serve.get("health_s", [])]
-        fig.update(serve_ready_s=serve["ready_s"], serve_health_p50_ms=percentile(ms, 50),
-                   serve_health_p95_ms=percentile(ms, 95), serve_rss_mb=serve.get("peak_rss_mb"),
+        health_ms = [t * 1000 for t in serve.get("health_s", [])]
+        fig.update(serve_ready_s=serve["ready_s"], serve_health_p50_ms=percentile(health_ms, 50),
+                   serve_health_p95_ms=percentile(health_ms, 95), serve_rss_mb=serve.get("peak_rss_mb"),
                    serve_vmhwm_mb=serve.get("vmhwm_mb"))
         for name, times in (serve.get("keepalive_s") or {}).items():
             fig[f"serve_keepalive_{name}_p50_ms"] = percentile([t * 1000 for t in times], 50)
@@ -1175,8 +1183,8 @@ def markdown_table(size: str, stores: dict[str, dict]) -> str:
     """The figures of one size as a Markdown table, one column per store."""
     names = [s for s in stores if not s.startswith("_")]
     lines = [f"| size {size} | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-    for title, keys in _TABLE_ROWS:
-        keys = keys if isinstance(keys, tuple) else (keys,)
+    for title, key_or_keys in _TABLE_ROWS:
+        keys = key_or_keys if isinstance(key_or_keys, tuple) else (key_or_keys,)
         cells = [" / ".join(_fmt(stores[s].get(k)) for k in keys) for s in names]
         lines.append(f"| {title} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -1389,6 +1397,7 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
             home.mkdir(parents=True)
             spec = {"kind": "embedded", "home": str(home)}  # opened with graph.stores.open_embedded
         else:
+            assert neo4j_spec is not None  # neo4j is wanted only with its spec
             spec = neo4j_spec
             _neo4j_wipe(spec)
         raw[store], records = bench_store(store, spec, corpus_dir, manifest, floor, records, args, log)

@@ -86,7 +86,7 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except _DAMAGED as exc:
-        raise IngestError(f"not a zip archive: {exc or type(exc).__name__}", source=SourceSpan(name, 1)) from None
+        raise IngestError(f"not a zip archive: {str(exc) or type(exc).__name__}", source=SourceSpan(name, 1)) from None
     entries = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
     if len(entries) > limits.max_files:
         raise IngestError(f"archive has {len(entries)} files, over the limit of {limits.max_files}",
@@ -106,7 +106,7 @@ def read_zip(data: bytes, *, name: str = "upload.zip", limits: ArchiveLimits = A
             with archive.open(info) as fh:
                 content = fh.read(limits.max_member_bytes + 1)
         except _DAMAGED as exc:
-            raise IngestError(f"entry {info.filename!r} of the archive is damaged: {exc or type(exc).__name__}",
+            raise IngestError(f"entry {info.filename!r} of the archive is damaged: {str(exc) or type(exc).__name__}",
                               source=SourceSpan(name, 1), hint="the archive was changed or cut short on its way; "
                               "make it again") from None
         total += len(content)

@@ -4,6 +4,7 @@ of an input refused or holding no member."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
@@ -66,7 +67,7 @@ def member_files(paths: list[Path]) -> list[Path]:
 
     for path in paths:
         if path.is_dir():
-            found = []
+            found: list[Path] = []
             for folder, dirs, names in os.walk(path, onerror=_unreadable, followlinks=True):  # as rglob walked
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 found.extend(Path(folder) / name for name in names)
@@ -99,7 +100,7 @@ def input_file(path: Path, explicit: bool) -> InputFile:
     return InputFile(str(path), path.read_bytes(), explicit, on_disk=True)
 
 
-def no_members_error(skipped: list[tuple[str, str]] = ()) -> IngestError:
+def no_members_error(skipped: Sequence[tuple[str, str]] = ()) -> IngestError:
     """``no analysis-set members found in the input``; when files were skipped as no analysis
     document (``skipped``: their ``(path, reason)`` in input order), placed at the first of them,
     with its reason and the count of the others.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from itertools import chain
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.checks import Flaws
@@ -189,9 +189,9 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
                 stack.pop()
             b.own(node_id, Label.SECTION, props)
             b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
-            if block.section_kind == "annotation":
+            if block.section_kind == "annotation" and block.annotation is not None:
                 b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.annotation.annotates))
-            if block.section_kind == "declaration":
+            if block.section_kind == "declaration" and declaration is not None:
                 b.edge(EdgeKind.DECLARED_IN, b.record(declaration.record_id), node_id, 0,
                        declared_in_props(declaration.label))
             _cite(b, node_id, block.citations)
@@ -205,9 +205,10 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         opened = stack[-1][2].declaration if stack[-1][2] is not None else None
         row_declaration = opened is not None and opened.form == "row"
         _cite(b, node_id, block.citations)
-        annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)
+        annotation = next((s.annotation for _, _, s in reversed(stack)
+                           if s is not None and s.section_kind == "annotation" and s.annotation is not None), None)
         if annotation is not None:
-            b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.annotation.annotates))
+            b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.annotates))
         if block.quotation is not None:
             q = block.quotation
             quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, quotation_props(q, line=block.line))
@@ -218,9 +219,10 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
         for seq, (old, new) in enumerate(block.amendment.supersedes if block.amendment is not None else ()):
             b.edge(EdgeKind.SUPERSEDED_BY, b.record(old), b.record(new), seq, stated_in_props(node_id))
         if block.field is not None and block.field.part_of:
-            declared = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "declaration"), None)
+            declared = next((s.declaration for _, _, s in reversed(stack)
+                             if s is not None and s.section_kind == "declaration" and s.declaration is not None), None)
             if declared is not None:
-                b.edge(EdgeKind.PART_OF, b.record(declared.declaration.record_id), b.record(block.field.part_of), 0,
+                b.edge(EdgeKind.PART_OF, b.record(declared.record_id), b.record(block.field.part_of), 0,
                        stated_in_props(node_id))
         mapped = [*(block.row.aliases if block.row is not None else ()), *(alias_pairs(block.text) if block.kind not in IGNORED_KINDS else ())]
         for alias, canonical in mapped:
@@ -236,7 +238,8 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     """One atomic write for ``set_id``: the given members replace their stored versions, and the
     set's derived edges (System CONTAINS set, SourceFile IN_SOURCE Source, NamedReference
     RESOLVES_TO Section/Document) are recomputed over stored + new members."""
-    graphs, shared = [], {}
+    graphs: list[DocumentGraph] = []
+    shared: dict[str, Node] = {}
     for doc in docs:
         graph, nodes = build_document(doc)
         graphs.append(graph)
@@ -250,11 +253,13 @@ def build_set_batch(store: GraphStore, set_id: str, docs: list[ParsedDocument]) 
     stored_docs = [d for d in store.find_nodes(Label.DOCUMENT, set_id=set_id) if d.id not in replaced]
     roles = {d.id: member_of(d).role for d in stored_docs} | {g.id: member_of(g.document).role for g in graphs}
     documents = {role: doc_id for doc_id, role in roles.items()}
-    sections = [
-        SectionRef(s.id, roles[s.document_id], section_of(s).heading)
-        for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
-    ] + [SectionRef(n.id, roles[n.document_id], section_of(n).heading) for g in graphs for n in g.nodes
-         if n.label == Label.SECTION]
+
+    def section_ref(section: Node) -> SectionRef:
+        assert section.document_id is not None  # a Section is always a member's
+        return SectionRef(section.id, roles[section.document_id], section_of(section).heading)
+
+    sections = [section_ref(s) for s in store.find_nodes(Label.SECTION, set_id=set_id) if s.document_id not in replaced
+                ] + [section_ref(n) for g in graphs for n in g.nodes if n.label == Label.SECTION]
     sections.sort(key=lambda s: (s.id.split("#")[0], int(s.id.rsplit("#", 1)[1][1:])))
     refs = {n.id: n for n in store.find_nodes(Label.NAMED_REFERENCE, set_id=set_id)}
     refs.update({n.id: n for n in shared.values() if n.label == Label.NAMED_REFERENCE})
@@ -327,12 +332,12 @@ def ingest_parsed(
     store: GraphStore,
     parsed: list[ParsedDocument],
     *,
-    errors: list[tuple[str, CitegraphError]] = (),
+    errors: Sequence[tuple[str, CitegraphError]] = (),
     check: Callable[[str, list[ParsedDocument]], None] | None = None,
     expect: Mapping[str, str | None] | None = None,
-    gaps: list[tuple[str, CitegraphError]] = (),
-    manifests: list[tuple[str, str | None, int]] = (),
-    skipped: list[tuple[str, str, str]] = (),
+    gaps: Sequence[tuple[str, CitegraphError]] = (),
+    manifests: Sequence[tuple[str, str | None, int]] = (),
+    skipped: Sequence[tuple[str, str, str]] = (),
 ) -> IngestReport:
     """Write parsed members to ``store``, one atomic write per analysis set.
 

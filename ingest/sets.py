@@ -401,9 +401,9 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
         problems.append(SetProblem("parse-error", "error", f.path, 1, oversize(len(f.data)),
                                    hint="a member is a report of at most a few hundred KiB"))
         return None
-    why = no_document(f, named)
-    if why is not None:
-        problems.append(SetProblem("not-a-document", SKIPPED, f.path, 0, why))
+    not_document = no_document(f, named)
+    if not_document is not None:
+        problems.append(SetProblem("not-a-document", SKIPPED, f.path, 0, not_document))
         return None
     fm = None
     if f.name.lower().endswith(".md"):
@@ -687,7 +687,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
         by_run.setdefault((doc.run_id, name), []).append(n)
     # Members that failed to parse are still found by a pin, beside the manifest or (by the run-id
     # their text names) in another folder of the set, so the pin reports their bytes, not absence.
-    unparsed_by_run: dict[tuple[str, str], InputFile] = {}
+    unparsed_by_run: dict[tuple[str | None, str], InputFile] = {}  # keyed as by_run
     for (_, name), f in unparsed.items():
         run_id = guess_run_id(f.data)
         if run_id:
@@ -796,7 +796,7 @@ def _duplicate_declarations(docs: list[ParsedDocument], origin: list[int], probl
     first: dict[tuple[str, str], tuple[str, int]] = {}
     for doc, n in zip(docs, origin):
         for block in doc.blocks:
-            if block.section_kind != "declaration":
+            if block.section_kind != "declaration" or block.declaration is None:
                 continue
             key = (_set_of(doc), block.declaration.record_id)
             if key in first:

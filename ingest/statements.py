@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from domain.checks import Flaws
 from domain.grammar import ID_LIKE, RECORD_ID, SOURCE_RANGE, STATUS_IN_PROSE, STATUS_LABEL, record_ranges, split_status
-from domain.ids import RecordId
+from domain.ids import RecordId, SourceId
 from domain.model import Amendment, Citation, Field, Source, Status
 
 __all__ = ["AMENDMENT", "CONFLICT", "amendment_facts", "register_pin", "id_findings", "status_facts",
@@ -67,7 +67,7 @@ def register_pin(cells: Sequence[str], identity: str | None = None) -> Source:
 
     if identity is None and len(cells) > 2:
         identity = _ACCESS_ROOT.split(cells[2])[0].strip() or None
-    return Source(cells[0], url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4), declared=True)
+    return Source(SourceId(cells[0]), url=identity, commit=cell(3), kind=cell(1), evidence_layers=cell(4), declared=True)
 
 
 def id_findings(text: str) -> Flaws | None:
@@ -81,9 +81,9 @@ def id_findings(text: str) -> Flaws | None:
         if malformed:
             out["malformed_ids"] = tuple(malformed)
     if "SRC-" in text:
-        ranges = tuple(m.group() for m in SOURCE_RANGE.finditer(text))
-        if ranges:
-            out["source_ranges"] = ranges
+        source_ranges = tuple(m.group() for m in SOURCE_RANGE.finditer(text))
+        if source_ranges:
+            out["source_ranges"] = source_ranges
     ranges = record_ranges(text)
     if any(r.reason is None for r in ranges):
         out["record_ranges"] = tuple(r.text for r in ranges if r.reason is None)

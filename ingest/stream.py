@@ -280,8 +280,8 @@ class _Parser:
         return [(c, self.pool.submit(read_batch, c) if self.pool is not None else None) for c in chunks]
 
     @staticmethod
-    def results(handle: list[tuple[list, Future | None]]) -> list:
-        out = []
+    def results(handle: list[tuple[list, Future | None]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
+        out: list[tuple[ParsedDocument | None, list[SetProblem]]] = []
         for chunk, future in handle:
             try:
                 out.extend(future.result() if future is not None else [read_one(c) for c in chunk])
@@ -538,8 +538,9 @@ def _on_disk(paths: list[Path]) -> tuple[Callable[[_Parser], _Plan], int]:
     """The planner of the files under ``paths`` (listed once, again when they changed) and the
     number of candidate members among them."""
     paths = list(paths)
-    files: list[Path] | None = member_files(paths)
-    candidates = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in files)
+    listed = member_files(paths)
+    files: list[Path] | None = listed  # None once read: a replan lists them again
+    candidates = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in listed)
 
     def plan(parser: _Parser) -> _Plan:
         nonlocal files

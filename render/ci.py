@@ -146,9 +146,10 @@ def impact_sarif(report: ImpactReport | RepositoryImpact, *, base: Path, tool_ve
                 steps[-1][1].append(node)
         flow = [{"location": {"physicalLocation": _physical(at.file, at.line, base),
                               "message": {"text": " → ".join(nodes)}}} for at, nodes in steps if at.file]
-        related = [{"id": n, "physicalLocation": _physical(located[node].file, located[node].line, base),
+        related = [{"id": n, "physicalLocation": _physical(there.file, there.line, base),
                     "message": {"text": f"{node} (on the explanation path)"}}
-                   for n, node in enumerate(s.path[1:], start=1) if node in located]
+                   for n, node in enumerate(s.path[1:], start=1)
+                   if node in located and (there := located[node]).file]  # each located one has a file
         if not s.file:  # no member file to point at (code scanning needs one): in the run's properties
             unlocated.append({"node": s.node, "set": s.set, "message": _suspect_message(s)})
             continue
@@ -220,7 +221,7 @@ def _junit(suites: dict[str, list[ET.Element]]) -> str:
     for name, cases in suites.items():
         counts = {"tests": len(cases), "failures": sum(c.find("failure") is not None for c in cases),
                   "skipped": sum(c.find("skipped") is not None for c in cases)}
-        suite = ET.SubElement(root, "testsuite", name=name, errors="0", **{k: str(v) for k, v in counts.items()})
+        suite = ET.SubElement(root, "testsuite", {"name": name, "errors": "0", **{k: str(v) for k, v in counts.items()}})
         suite.extend(cases)
         for k in totals:
             totals[k] += counts[k]

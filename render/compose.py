@@ -410,8 +410,8 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
         statement, q = quoted.statement, quoted.quotation
         body = q.text.strip("\n")
         one_line = " ".join(body.split())
-        quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.split("\n"))
-        items.append(Quote(body, q.path, f"{one_line} --- {q.path}", f"{quoted}\n> --- `{q.path}`", None, set_id))
+        block_quote = "\n".join(f"> {line}" if line.strip() else ">" for line in body.split("\n"))
+        items.append(Quote(body, q.path, f"{one_line} --- {q.path}", f"{block_quote}\n> --- `{q.path}`", None, set_id))
         items.append(Note("quoted", f"in {statement}", set_id))
     if d.source_files:
         line = "Source files: " + ", ".join(d.source_files) + "."
@@ -495,16 +495,16 @@ def set_page(report: SetReport) -> Page:
     for e in report.records:
         clauses = []
         for section in e.declarations:
-            tree = trees.get(section.partition("#")[0])
-            if tree is not None:
-                clauses.append(IndexClause(f"declared in {_where(tree, tree.block(section))}",
+            member = trees.get(section.partition("#")[0])
+            if member is not None:
+                clauses.append(IndexClause(f"declared in {_where(member, member.block(section))}",
                                            ((section, anchor("sec", section)),)))
         if not e.declarations:
             clauses.append(IndexClause("cited but not declared in the ingested members"))
         for section in e.annotations:
-            tree = trees.get(section.partition("#")[0])
-            if tree is not None:
-                clauses.append(IndexClause(f"annotated in {_where(tree, tree.block(section))}",
+            member = trees.get(section.partition("#")[0])
+            if member is not None:
+                clauses.append(IndexClause(f"annotated in {_where(member, member.block(section))}",
                                            ((section, anchor("sec", section)),)))
         clauses.append(IndexClause(f"cited by {_count(len(e.citations), 'statement')}", tuple(
             (c, anchor("st" if not _is_section_id(trees, c) else "sec", c)) for c in e.citations)))

@@ -133,7 +133,7 @@ def graphml(snapshot) -> bytes:
     ids = {n.id: f"n{i}" for i, n in enumerate(snapshot.nodes)}
     node_cols = _typed_columns(snapshot.nodes, _NODE_RESERVED)
     edge_cols = _typed_columns(snapshot.edges, _EDGE_RESERVED)
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()  # nodes by their GraphML ids (n0, n1, …)
     graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
     for n in snapshot.nodes:
         attrs = {k: v for k, v in _node_fields(n).items() if k != "label"}

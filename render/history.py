@@ -115,13 +115,13 @@ def diff_page(diff: SetDiff) -> Page:
                              for x in diff.limitations], s))
     if diff.rests_on:
         section("Rests-on answers that moved", diff.rests_on)
-        for r in diff.rests_on:
-            items.append(_para(f"{r.record_id}: {r.from_count} → {r.to_count} statements", s, "heading"))
-            if r.gained:
-                items.append(Note("gained", ", ".join(r.gained), s))
-            if r.lost:
-                items.append(Note("lost", ", ".join(r.lost), s))
-            for tag, moves in (("deeper", r.deeper), ("shallower", r.shallower)):
+        for moved in diff.rests_on:
+            items.append(_para(f"{moved.record_id}: {moved.from_count} → {moved.to_count} statements", s, "heading"))
+            if moved.gained:
+                items.append(Note("gained", ", ".join(moved.gained), s))
+            if moved.lost:
+                items.append(Note("lost", ", ".join(moved.lost), s))
+            for tag, moves in (("deeper", moved.deeper), ("shallower", moved.shallower)):
                 if moves:
                     items.append(Note(tag, ", ".join(f"{x} ({a} → {b} evidence steps)" for x, a, b in moves), s))
     counts = (f"{_count(len(diff.members), 'member')}, {_count(len(diff.records), 'record')}, "
@@ -173,9 +173,9 @@ def comparison_page(c: RunComparison) -> Page:
     items.append(_table(("path", f"cited in {a}", f"cited in {b}"), [(f.path, f.a, f.b) for f in c.files]))
     items.append(Heading(2, "Limitations", "Limitations", anchor("cmp", "limitations")))
     for side, name in (("a", a), ("b", b)):
-        rows = [x for x in c.limitations if x.run == side]
-        items.append(_para(f"{name} states {_count(len(rows), 'Limitations row')}.", None, "heading"))
-        for x in rows:
+        stated = [x for x in c.limitations if x.run == side]
+        items.append(_para(f"{name} states {_count(len(stated), 'Limitations row')}.", None, "heading"))
+        for x in stated:
             items.append(_para(x.text + ("" if not x.shared else " (the other run states it too)")))
     lead = (f"Runs {a} (a) and {b} (b) of system {c.system}, at versions {c.a.version} and {c.b.version}: "
             f"{_count(len(c.matches), 'matched record')}, {_count(sum(u.run == 'a' for u in c.unmatched), 'record')} "

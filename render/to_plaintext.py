@@ -78,7 +78,7 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
     """
     tokens = _MD.parseInline(markup)
     out: list[str] = []
-    link_stack: list[tuple[str | None, int]] = []
+    link_stack: list[tuple[str | None, str | None, int]] = []  # anchored record, pinned file, start in out
     for tok in tokens[0].children or () if tokens else ():
         if tok.type in ("text", "code_inline", "html_inline"):
             out.append(tok.content)

@@ -61,7 +61,9 @@ def write_text(page: Page) -> str:
             chunks.append("\n".join(x for x in [item.header.plain, *(r.plain for r in item.rows)] if x))
         elif isinstance(item, Note):
             chunks.append(f"[{item.tag}] {item.text}")
-        elif isinstance(item, Index) and not item.html_only and item.entries:
+        elif isinstance(item, Index):
+            if item.html_only or not item.entries:
+                continue
             chunks.append("\n".join(_index_line(e.record_id, e) for e in item.entries))
     head = "\n".join([page.title, *page.lead])
     return "\n\n".join([head, *(c for c in chunks if c)]) + "\n"
@@ -108,7 +110,9 @@ def write_markdown(page: Page) -> str:
             chunks.append("\n".join(x for x in [item.header.markdown, *(r.markdown for r in item.rows)] if x))
         elif isinstance(item, Note):
             chunks.append(f"**{item.tag}**: {item.text}")
-        elif isinstance(item, Index) and not item.html_only and item.entries:
+        elif isinstance(item, Index):
+            if item.html_only or not item.entries:
+                continue
             chunks.append("\n".join("- " + _index_line(f"**{e.record_id}**", e) for e in item.entries))
     return "\n\n".join(c for c in chunks if c) + "\n"
 
@@ -145,7 +149,7 @@ class _Html:
     def __init__(self, page: Page):
         self.used: set[str] = set()
         self.records = page.record_anchors()
-        self._patterns: dict[str, re.Pattern[str] | None] = {}
+        self._patterns: dict[str, re.Pattern[str]] = {}
 
     def id(self, value: str | None) -> str:
         if not value:
@@ -207,7 +211,9 @@ def write_html(page: Page) -> str:
         elif isinstance(item, Note):
             tag = html.escape(item.tag, quote=True)
             body.append(f'<p class="note {tag}"><span class="tag">{tag}</span>{w.text(item.text, item.set_id)}</p>')
-        elif isinstance(item, Index) and item.entries:
+        elif isinstance(item, Index):
+            if not item.entries:
+                continue
             if item.html_only:
                 body.append(f"<h2{w.id('records')}>Records on this page</h2>")
             lis = []

@@ -34,7 +34,7 @@ from domain.grammar import (
     role_of,
     system_from_title,
 )
-from domain.ids import RecordId
+from domain.ids import RecordId, SourceId
 from domain.model import Annotation, Citation, Declaration, Field, Quotation, Source, Status, TableRow
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
@@ -186,7 +186,7 @@ def source_pins_from_prose(texts: list[str]) -> tuple[Source, ...]:
         if url and commit:
             cutoff = _CUTOFF.search(text)
             src = SOURCE_ID.search(text)
-            return (Source(src.group() if src else "SRC-1", url=url.group(), commit=commit.group(),
+            return (Source(SourceId(src.group() if src else "SRC-1"), url=url.group(), commit=commit.group(),
                            cutoff=cutoff.group(1) if cutoff else None, kind="git"),)
     return ()
 
@@ -273,7 +273,7 @@ def _header(lines: list[_Line], path: str) -> tuple[str, _Line, str, MemberType]
                          hint="plain-text members start with the title line, then `Type: <type path>`")
     type_line = next((ln for ln in lines[1:4] if ln.text.strip()), None)
     match = _TYPE_LINE.match(type_line.text) if type_line else None
-    if not match:
+    if type_line is None or not match:
         raise ParseError("expected a `Type: <member type>` line after the title",
                          source=SourceSpan(path, type_line.number if type_line else 2))
     mtype = member_type(match.group(1))
@@ -397,7 +397,8 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         return
     kind = "paragraph"
     field = amendment = None
-    closes_record, stated = False, ()
+    closes_record = False
+    stated: tuple[Status, ...] = ()
     citations = extract_citations(line)
     if ctx.heading_ids:
         citations = with_heading_records(citations, ctx.heading_ids, len(line))
@@ -417,9 +418,10 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
     elif (ctx.h2 == "Shared records" and ctx.h3_kind and not ctx.in_declaration
           and (stated := kind_statuses(line))):
         ctx.kind_statuses = stated  # G1: the sentence heading a kind section
-    statuses = ()
+    statuses: tuple[Status, ...] = ()
     if ctx.in_declaration or ctx.annotates:
-        statuses = status_facts(line, field and field.label, field and field.value, field and field.form)
+        statuses = (status_facts(line, field.label, field.value, field.form) if field is not None
+                    else status_facts(line, None, None, None))
     ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=citations, field=field,
                                   amendment=amendment, statuses=statuses, kind_statuses=stated,
                                   closes_record=closes_record, flaws=id_findings(line)))
@@ -457,11 +459,13 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
     and rows after a blank line that open with a record ID continue it without a header."""
     header = rest[i]
     j = i + 1
-    fragment = (ctx.id_table is not None and not (j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text))
-                and row_declaration([c for c, _ in table_cells(header.text)]) is not None)
+    continues = (ctx.id_table is not None and not (j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text))
+                 and row_declaration([c for c, _ in table_cells(header.text)]) is not None)
+    fragment = ctx.id_table if continues else None
     table = "limitations" if ctx.h2.startswith("Limitations") else ("register" if ctx.h2 == "Source register" else "table")
-    if fragment:
-        header_cells, prev_end, j = ctx.id_table, None, i
+    prev_end: int | None
+    if fragment is not None:  # the header cells of the table this one continues
+        header_cells, prev_end, j = fragment, None, i
     else:
         if j < len(rest) and _TABLE_SEPARATOR.match(rest[j].text) and rest[j].number == header.number + 1:
             end = rest[j]
@@ -490,7 +494,7 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
             aliases = ((plain[0], plain[1]),)
         declared = row_declaration(plain) if declares else None
         citations = row_citations(cells[1:] if declared else cells, {n - 1 for n in cite_cols} if declared else cite_cols)
-        statuses = ()
+        statuses: tuple[Status, ...] = ()
         if declared is not None:
             declaration = Declaration(RecordId(declared), plain[1] if len(plain) > 1 and plain[1] else None, "row",
                                       ctx.kind_statuses or ())
@@ -507,4 +511,5 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
         j += 1
     ctx.id_table = header_cells if declares else None
     ctx.in_declaration = False if declares else ctx.in_declaration
+    assert prev_end is not None  # the loop takes rest[i], a table line (the caller's), at least once
     return j, prev_end

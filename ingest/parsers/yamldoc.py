@@ -16,6 +16,7 @@ where an alias is the node it names, before anything expands it, in time linear 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import yaml
@@ -52,14 +53,14 @@ _FLATTER = "frontmatter needs only a few levels of nesting"
 _WRITE_OUT = "write the values out instead of aliasing them"
 
 
-class _Shallow:
-    """Composes no node deeper than :data:`MAX_DEPTH`: the pure-Python parser recurses per level and
-    its scanner does work per open flow level for every token, so a document thousands of
-    brackets deep is refused at level 65 instead of after seconds of scanning."""
+class _Shallow(yaml.SafeLoader):
+    """The pure-Python SafeLoader, composing no node deeper than :data:`MAX_DEPTH`: the parser
+    recurses per level and its scanner does work per open flow level for every token, so a
+    document thousands of brackets deep is refused at level 65 instead of after seconds of scanning."""
 
     _depth = 0
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self._depth >= MAX_DEPTH:
             raise ShapeError(f"the document nests deeper than {MAX_DEPTH} levels", self.peek_event().start_mark,
                              _FLATTER)
@@ -70,11 +71,11 @@ class _Shallow:
             self._depth -= 1
 
 
-class _Pure(_Shallow, yaml.SafeLoader):
+class _Pure(_Shallow):
     """The pure-Python SafeLoader, composing at most :data:`MAX_DEPTH` levels."""
 
 
-class _PureTextDates(_Shallow, yaml.SafeLoader):
+class _PureTextDates(_Shallow):
     """The pure loader (:class:`_Pure`), keeping dates as the strings written (``run-date: 2026-10-04``)."""
 
 
@@ -240,7 +241,7 @@ def _marks(root: yaml.Node | None) -> list[yaml.Mark]:
     return out
 
 
-def _recount_lines(text: str, marks: list[yaml.Mark | None]) -> None:
+def _recount_lines(text: str, marks: Iterable[yaml.Mark | None]) -> None:
     """Set each mark's 0-based ``line`` to the ``\n``-separated line of its ``index`` in ``text``
     (the pure parser's marks index characters of ``text``), so a NEL or LINE SEPARATOR inside a
     value no longer shifts the lines reported after it."""

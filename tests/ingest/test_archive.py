@@ -56,3 +56,16 @@ def test_total_size_and_count_limits():
 def test_not_a_zip():
     with pytest.raises(IngestError, match="not a zip archive"):
         read_zip(b"plain text", name="set.zip")
+
+
+def test_an_entry_cut_short_is_damaged_naming_the_error_that_has_no_text():
+    """An entry whose headers claim more bytes than the archive holds ends in zipfile's bare
+    ``EOFError()``: the message names its type, not an empty reason."""
+    data = bytearray(make_zip({"set/overview.md": b"hello"}, method=zipfile.ZIP_STORED))
+    central = data.rfind(b"PK\x01\x02")
+    for at in (18, 22, central + 20, central + 24):  # compressed and file size, local and central headers
+        data[at:at + 4] = (5000).to_bytes(4, "little")
+    with pytest.raises(IngestError) as caught:
+        read_zip(bytes(data), name="set.zip")
+    assert caught.value.message == "entry 'set/overview.md' of the archive is damaged: EOFError"
+    assert (caught.value.source.path, caught.value.source.line) == ("set.zip", 1)

@@ -40,7 +40,7 @@ from domain.checks import MemberIdentity
 from domain.grammar import member_identity, member_type_of, role_of, system_from_title
 from graph.errors import ParseError, SourceSpan
 from ingest.parsers.markdown.blocks import top_block
-from ingest.parsers.markdown.builder import MD, Builder, Context, closing
+from ingest.parsers.markdown.builder import MD, Builder, Context, closing, line_span
 from ingest.parsers.markdown.frontmatter import (
     Frontmatter,
     frontmatter_citation,
@@ -132,7 +132,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     title = render_inline(tokens[h1 + 1].children)[0].strip()
     first = next((i for i in top if i > h1 + 2), len(tokens))  # what follows the H1 is body
     if first < len(tokens):
-        k = body_first + tokens[first].map[0]
+        k = body_first + line_span(tokens[first])[0]
         while k > 0 and not lines[k - 1].strip():
             k -= 1
         preamble_end = starts[k - 1] + len(lines[k - 1]) if k > 0 else 0

@@ -12,7 +12,7 @@ from markdown_it.token import Token
 from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER, RECORD_ID, kind_statuses
 from domain.checks import Flaws
 from domain.model import Citation, Quotation
-from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, parse_field, statement
+from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, line_span, parse_field, statement
 from ingest.parsers.markdown.inline import GITHUB_BLOB, Link, bold_label, inline_lines, render_inline
 from ingest.parsers.markdown.records import heading, inline_declaration
 from ingest.parsers.markdown.tables import parse_table, table_fragment
@@ -27,7 +27,8 @@ _LINES_SUFFIX = re.compile(r"^(.*?):(\d+(?:-\d+)?)$")
 def top_block(tokens: list[Token], i: int, close: int, base: int, b: Builder, ctx: Context) -> None:
     """Emit the blocks of one top-level token range ``tokens[i..close]``."""
     tok = tokens[i]
-    first, stop = base + tok.map[0], base + tok.map[1]
+    lines = line_span(tok)
+    first, stop = base + lines[0], base + lines[1]
     in_record = ctx.declaration is not None or ctx.annotation is not None
     if in_record and tok.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
         parts = [n for n in range(first + 1, stop) if _PART_OF_LINE.match(b.lines[n])]
@@ -127,8 +128,8 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
     ledger = ctx.h2 == "Authority-route ledger" and text.startswith("Route ID:")
     if in_record or ledger:
         per_line = [render_inline(line) for line in inline_lines(inline.children)]
-        matches = [LABEL.match(t) for t, _ in per_line]
-        if len(per_line) == stop - first and all(matches):
+        matches = [m for t, _ in per_line if (m := LABEL.match(t))]
+        if len(per_line) == stop - first and len(matches) == len(per_line):
             for n, ((line_text, line_links), m) in enumerate(zip(per_line, matches)):
                 raw = b.lines[first + n]
                 field, flaws = parse_field(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx)
@@ -178,7 +179,8 @@ def _render_blocks(tokens: list[Token], i: int, close: int) -> tuple[str, list[L
 def _list_item(tokens: list[Token], i: int, close: int, base: int, b: Builder, ctx: Context) -> None:
     """One top-level bullet: a ``field`` or ``list_item`` block, with nested quotes and fences split
     out as their own blocks (GRAMMAR §6: quotes may sit inside a list item's context)."""
-    item_first, item_stop = base + tokens[i].map[0], base + tokens[i].map[1]
+    lines = line_span(tokens[i])
+    item_first, item_stop = base + lines[0], base + lines[1]
     parts = _item_parts(tokens, i, close)
     groups: list[tuple[str, list[tuple[str, int, int]]]] = []
     for part in parts:
@@ -186,7 +188,7 @@ def _list_item(tokens: list[Token], i: int, close: int, base: int, b: Builder, c
             groups[-1][1].append(part)
         else:
             groups.append((part[0], [part]))
-    special_starts = [base + tokens[g[1][0][1]].map[0] for g in groups]
+    special_starts = [base + line_span(tokens[g[1][0][1]])[0] for g in groups]
     for n, (kind, members) in enumerate(groups):
         first = item_first if n == 0 else special_starts[n]
         stop = special_starts[n + 1] if n + 1 < len(groups) else item_stop

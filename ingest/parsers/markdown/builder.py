@@ -6,6 +6,7 @@ emitted (citations, statuses, fields; GRAMMAR §4.3–§4.5, §4.7).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
@@ -113,8 +114,15 @@ def closing(tokens: list[Token], i: int) -> int:
     return len(tokens) - 1
 
 
+def line_span(token: Token) -> tuple[int, int]:
+    """The 0-based lines ``[first, stop)`` of the body a block token comes from: its ``map``, which
+    markdown-it sets on every block token (opening, self-contained and inline)."""
+    assert token.map is not None, f"markdown-it gave a {token.type} token no lines"
+    return token.map[0], token.map[1]
+
+
 def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: str, *,
-              links: list[Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
+              links: Sequence[Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
               field: Field | None = None, row: TableRow | None = None, flaws: Flaws | None = None,
               kind_statuses: tuple[Status, ...] = (), continuation: bool = False,
               closes_record: bool = False) -> ParsedBlock:
@@ -131,7 +139,8 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
             citations = heading_citations(citations, ctx, len(text))
         flaws = merge_flaws(flaws, id_findings(text))
         if ctx.declaration is not None or ctx.annotation is not None:
-            statuses = status_facts(text, field and field.label, field and field.value, field and field.form)
+            statuses = (status_facts(text, field.label, field.value, field.form) if field is not None
+                        else status_facts(text, None, None, None))
             if kind in ("field", "paragraph") and (field.form if field else None) in (None, "line"):
                 run_on = run_on_fields(text)
     elif citations is None:
@@ -141,7 +150,7 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
     facts = dict(text=text, citations=tuple(citations), field=field, row=row, statuses=statuses, run_on=run_on,
                  kind_statuses=kind_statuses, continuation=continuation, closes_record=closes_record, flaws=flaws)
     block = (b.emit(kind, first, stop, **facts) if at is None
-             else b.emit_at(kind, first, *at, **facts))  # offsets within the lines (an inline declaration's body)
+             else b.emit_at(kind, first, at[0], at[1], **facts))  # offsets within the lines (an inline declaration's body)
     if ctx.first_in_record:
         ctx.first_in_record = False
         declaration = ctx.declaration

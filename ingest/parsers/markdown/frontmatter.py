@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import yaml
 
 from domain.grammar import RECORD_ID, MemberType, anchor_record
+from domain.ids import SourceId
 from domain.model import Citation, Source
 from graph.errors import ParseError, SourceSpan
 from ingest.parsers.plaintext import iter_lines
@@ -145,7 +146,7 @@ def frontmatter_pins(data: dict, mtype: MemberType) -> tuple[Source, ...]:
     source = data.get("source")
     if mtype.role not in ("boundary", "overview") or not isinstance(source, dict):
         return ()
-    return (Source("SRC-1", url=_str(source.get("identity")), commit=_str(source.get("revision")),
+    return (Source(SourceId("SRC-1"), url=_str(source.get("identity")), commit=_str(source.get("revision")),
                    kind=_str(source.get("kind"))),)
 
 

@@ -129,9 +129,9 @@ def link_citations(link: Link, own_file: str, elsewhere: bool = False) -> list[C
     role = _member_role(file_name) or ""
     label = link.label.strip()
     if RECORD_ID.fullmatch(label):
-        named = anchor_record(anchor) if anchor else label
+        anchored = anchor_record(anchor) if anchor else label
         return [Citation(link.label, "record", label, "link", link.start, link.end, link.start, link.end,
-                         member=file_name, anchor=anchor if named != label else None)]
+                         member=file_name, anchor=anchor if anchored != label else None)]
     if anchor:
         record = anchor_record(anchor)
         if record is not None:

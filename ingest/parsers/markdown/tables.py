@@ -8,12 +8,13 @@ import importlib
 import re
 from dataclasses import replace
 
+from markdown_it.rules_block.table import escapedSplit as library_escaped_split  # before escaped_split replaces it below
 from markdown_it.token import Token
 
 from domain.grammar import declaring_table, mapping_table, row_declaration
 from domain.model import Citation, TableRow
 from ingest.citations import extract_citations, split_cell_citations
-from ingest.parsers.markdown.builder import MD, Builder, Context, closing, open_declaration, statement
+from ingest.parsers.markdown.builder import MD, Builder, Context, closing, line_span, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, render_inline, shift, with_links
 from ingest.parsers.plaintext import citation_columns
 from ingest.statements import register_pin, row_statuses
@@ -48,12 +49,8 @@ def escaped_split(row: str) -> list[str]:
 
 
 _table_rule = importlib.import_module("markdown_it.rules_block.table")  # the module: `table` is also its rule
-
-
-library_escaped_split = _table_rule.escapedSplit
-
-
-_table_rule.escapedSplit = escaped_split  # the table rule looks it up at each call
+# The table rule looks escapedSplit up at each call. Set by name: import_module gives a bare ModuleType.
+setattr(_table_rule, "escapedSplit", escaped_split)  # noqa: B010
 
 
 _TABLE_ROLES = {
@@ -110,14 +107,15 @@ def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, 
     header = _cells(tokens, rows[0], header_close)
     header_text, _ = _row(header)
     header_cells = [c for c, _, _ in header]
-    first = base + tokens[rows[0]].map[0]
-    header_stop = base + tokens[rows[1]].map[0] if len(rows) > 1 else base + tokens[i].map[1]
+    first = base + line_span(tokens[rows[0]])[0]
+    header_stop = base + (line_span(tokens[rows[1]])[0] if len(rows) > 1 else line_span(tokens[i])[1])
     statement(b, ctx, "table_header", first, header_stop, header_text, scan=False,
               row=TableRow(table, tuple(header_cells)))
     ctx.id_table = header_cells if declaring_table(header_cells) else None
     for tr in rows[1:]:
         cells = _cells(tokens, tr, closing(tokens, tr))
-        _body_row(cells, base + tokens[tr].map[0], base + tokens[tr].map[1], header_cells, table, b, ctx)
+        row_first, row_stop = line_span(tokens[tr])
+        _body_row(cells, base + row_first, base + row_stop, header_cells, table, b, ctx)
 
 
 def table_fragment(first: int, stop: int, b: Builder, ctx: Context) -> bool:
