@@ -15,7 +15,7 @@ from graph.errors import CitegraphError
 from graph.model import EdgeKind, Label
 from graph.store import GraphStore, SupportsSnapshot, read_snapshot
 from graph.stores import cypher
-from graph.stores.neo4j import Neo4jStore, _Snapshot
+from graph.stores.neo4j import Neo4jStore
 from tests.conftest import SEEDS, ingest_into
 from tests.reliability.helpers import synthesis_of
 
@@ -104,8 +104,8 @@ def test_a_neo4j_snapshot_reads_optimistically_in_a_read_session_while_no_write_
     assert read_snapshot(neo4j_store, lambda view: len(view.find_nodes(Label.DOCUMENT, set_id="tolaria"))) == 2
     assert neo4j_store.snapshot_counts == {"read": 2}
     with pytest.raises(Neo4jError, match="read access mode"), neo4j_store.snapshot() as view:  # a READ session
-        assert isinstance(view, _Snapshot)  # the view of a read transaction
-        view._tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
+        tx = view._tx  # type: ignore[attr-defined]  # the snapshot's own READ transaction, private: probed on purpose
+        tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
     assert neo4j_store.snapshot_counts == {"read": 2}  # the block's own error stands, uncounted
 
 
