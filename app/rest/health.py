@@ -15,16 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
-
-from graph.store import GraphStore
 
 __all__ = ["MAX_AGE", "Liveness"]
 
 MAX_AGE = 1.0
 """Seconds a store's totals answer ``/health`` before the store is asked again."""
+
+
+class Counts(Protocol):
+    """What :meth:`Liveness.totals` asks of a store (every :class:`graph.store.GraphStore` has it):
+    its totals, with at least ``nodes`` and ``edges``."""
+
+    def counts(self) -> Mapping[str, int]: ...
 
 
 class Liveness:
@@ -43,7 +49,7 @@ class Liveness:
         self._writes = 0  # writes under way
         self._epoch = 0  # writes ended
 
-    async def totals(self, store: GraphStore) -> tuple[int, int]:
+    async def totals(self, store: Counts) -> tuple[int, int]:
         """``(nodes, edges)`` of ``store`` as it answered at most :attr:`max_age` seconds ago and
         after the last write through this server.
 

@@ -14,10 +14,11 @@ import pty
 import select
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from app.cli import cli
 from app.rest.main import create_app
@@ -25,6 +26,7 @@ from app.settings import Settings
 from graph.model import Label
 from queries.shapes import plain
 from queries.traversal import rests_on
+from tests.app.commands import cli_group
 from tests.conftest import ROOT, SEEDS
 
 runner = CliRunner()
@@ -51,11 +53,11 @@ def client(seeds_store):
         yield client
 
 
-def run(*args: str, home) -> CliRunner.Result:
+def run(*args: str, home: Path) -> Result:
     return runner.invoke(cli, [*args, "--home", str(home)])
 
 
-def cli_data(*args: str, home) -> dict:
+def cli_data(*args: str, home: Path) -> dict:
     result = run(*args, "--format", "json", home=home)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -243,6 +245,7 @@ def _on_a_terminal(args: list[str], extra_env: dict | None = None) -> tuple[int,
     proc = subprocess.Popen([*CITEGRAPH, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=secondary,
                             env={**env, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "100", **(extra_env or {})})
     os.close(secondary)
+    assert proc.stdout is not None  # stdout=PIPE
     seen = b""
     while True:
         ready, _, _ = select.select([main], [], [], 0.2)
@@ -354,9 +357,7 @@ def test_a_clipped_snippet_never_cuts_a_match_in_two():
 def test_every_table_command_takes_json_as_format_json(home):
     """The README: ``--json`` is ``--format json`` on every command printing a table (``--format
     table|json|csv``); it prints the same bytes."""
-    import typer.main
-
-    group = typer.main.get_command(cli)
+    group = cli_group()
     table_commands = sorted(
         name for name, command in group.commands.items()
         if any("--format" in p.opts and {"table", "json", "csv"} <= set(getattr(p.type, "choices", ()))

@@ -10,16 +10,16 @@ import re
 from importlib.metadata import version
 
 import pytest
-from typer.main import get_command
 from typer.testing import CliRunner
 
 from app.cli import cli
 from app.errors import INTERNAL_FACE, ERROR_FACES
 from app.settings import Settings
+from tests.app.commands import cli_group
 from tests.conftest import ROOT, SEEDS
 
 runner = CliRunner()
-COMMANDS = sorted(get_command(cli).commands)
+COMMANDS = sorted(cli_group().commands)
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
@@ -91,7 +91,9 @@ def _codes_in_the_cli() -> set[int]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Exit" and node.args \
                     and isinstance(node.args[0], ast.Constant):
-                codes.add(node.args[0].value)
+                code = node.args[0].value
+                assert isinstance(code, int), f"{path}:{node.lineno}: Exit({code!r}) is no exit code"
+                codes.add(code)
     return codes
 
 
@@ -103,7 +105,7 @@ def test_the_readme_exit_codes_are_all_there_are():
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_command_is_in_the_readme(name):
     assert re.search(rf"citegraph {re.escape(name)}\b", README), name
-    assert get_command(cli).commands[name].help
+    assert cli_group().commands[name].help
 
 
 def test_seeds_path_for_the_fixtures():

@@ -60,7 +60,7 @@ def test_ingest_again_is_unchanged_and_takes_single_files(client):
 def test_rests_on_is_a_graph_along_the_explanation_paths(client, store):
     graph = client.rests_on("RT-RTE-mcp-write")
     assert isinstance(graph, nx.DiGraph)
-    kinds = {}
+    kinds: dict[str, int] = {}
     for _, data in graph.nodes(data=True):
         kinds[data["kind"]] = kinds.get(data["kind"], 0) + 1
     assert kinds == {"record": 1, "statement": 14, "section": 2, "named_reference": 1}

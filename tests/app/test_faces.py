@@ -13,6 +13,7 @@ from app.rest.main import create_app
 from app.settings import Settings
 from queries.shapes import plain
 from queries.traversal import rests_on
+from tests.app.commands import cli_group
 from tests.conftest import SEEDS
 
 runner = CliRunner()
@@ -135,8 +136,6 @@ def test_stats_and_check(home):
 
 
 def test_every_command_has_help():
-    from typer.main import get_command
-
-    group = get_command(cli)
+    group = cli_group()
     for name, command in group.commands.items():
         assert command.help and "Example: citegraph" in command.help, name

@@ -128,7 +128,7 @@ def test_every_operation_declares_its_errors_and_security(spec):
             continue
         for status in ("401", "403"):
             assert op["responses"][status]["content"]["application/json"]["schema"] == error, (operation_id, status)
-        expected = [{"writeToken": []}] if op["tags"] == ["writes"] else [{"readToken": []}, {"writeToken": []}]
+        expected: list[dict[str, list[str]]] = [{"writeToken": []}] if op["tags"] == ["writes"] else [{"readToken": []}, {"writeToken": []}]
         assert op["security"] == expected, operation_id
         if op.get("parameters") and operation_id not in ("graphqlGet", "deleteDocument", "deleteSet"):  # no constraint to fail
             assert op["responses"]["422"]["content"]["application/json"]["schema"] == error, operation_id
@@ -286,6 +286,7 @@ def test_every_error_the_server_sends_is_the_declared_model():
                         "version without set": 400, "unknown set": 404, "precondition": 412, "too large": 413,
                         "no route": 404}
     errors = {name: ErrorOut.model_validate(r.json()).error for name, r in answers.items()}
+    assert errors["query"].details is not None and errors["file"].source is not None
     assert [(p.where, p.message) for p in errors["query"].details] == [
         ("query.limit", "Input should be greater than or equal to 1")]
     assert (errors["file"].code, errors["file"].source.path, errors["file"].source.line) == ("INVALID_INPUT", "broken.txt", 2)

@@ -40,7 +40,7 @@ def run(store, query: str, variables: dict | None = None, *, graphql_schema=sche
 
 def ok(store, query: str, variables: dict | None = None, **kwargs) -> dict:
     data, errors = run(store, query, variables, **kwargs)
-    assert not errors, errors
+    assert not errors and data is not None, errors
     return data
 
 

@@ -14,11 +14,11 @@ from graph.errors import StoreUnavailable
 class Counting:
     """A store whose ``counts`` answers 7 nodes and ``asks`` edges, or raises when ``down``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.asks = 0
         self.down = False
 
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         self.asks += 1
         if self.down:
             raise StoreUnavailable("Neo4j (neo4j) is unreachable: test")

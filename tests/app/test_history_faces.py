@@ -5,10 +5,12 @@ set, runs of different systems) has its code on each face (``app/errors.py``).""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from graphql import GraphQLObjectType
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from app.cli import cli
 from app.rest.main import create_app
@@ -24,11 +26,11 @@ runner = CliRunner()
 R = "RT-RTE-ledger-commit"
 
 
-def cli_run(*args: str, home) -> object:
+def cli_run(*args: str, home: Path) -> Result:
     return runner.invoke(cli, [*args, "--home", str(home)])
 
 
-def cli_json(*args: str, home) -> dict:
+def cli_json(*args: str, home: Path) -> dict:
     result = cli_run(*args, "--json", home=home)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -269,7 +271,9 @@ def test_the_faces_types_are_the_results():
     from queries.history import DepthChange
 
     def fields(name: str) -> list[str]:
-        return list(schema._schema.get_type(name).fields)
+        graphql_type = schema._schema.get_type(name)
+        assert isinstance(graphql_type, GraphQLObjectType), name
+        return list(graphql_type.fields)
 
     assert fields("SetVersion") == ["set", "number", "created", "digest", "latest", "members", "counts"]
     assert fields("SetDiff") == ["set", "fromVersion", "toVersion", "unchanged", "members", "records", "statements",

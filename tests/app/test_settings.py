@@ -31,6 +31,7 @@ def test_environment_over_env_file_over_defaults_and_keywords_over_both(tmp_path
     env_file.write_text("CITEGRAPH_HOME=/from/file\nCITEGRAPH_MAX_DEPTH=3\ncitegraph_read_token=file-token\n"
                         "OTHER_HOME=/not/ours\n")
     s = Settings(environ={"CITEGRAPH_MAX_DEPTH": "5"}, env_file=env_file)
+    assert s.read_token is not None
     assert (s.home, s.max_depth, s.read_token.get_secret_value()) == (Path("/from/file"), 5, "file-token")
     s = Settings(environ={"CITEGRAPH_MAX_DEPTH": "5"}, env_file=env_file, max_depth=7, home=tmp_path)
     assert (s.home, s.max_depth) == (tmp_path, 7)
@@ -88,7 +89,7 @@ def test_replace_parses_and_does_not_reread_the_environment(tmp_path):
     with pytest.raises(SettingsInvalid, match="CITEGRAPH_MAX_DEPTH=0"):
         base.replace(max_depth=0)
     with pytest.raises(AttributeError):
-        base.home = tmp_path  # type: ignore[misc]
+        base.home = tmp_path
 
 
 def test_the_cli_reports_a_bad_setting_and_exits_78(tmp_path):

@@ -12,6 +12,7 @@ from app.cli import cli
 from app.settings import Settings, get_settings
 from app.wiring import open_store
 from graph.errors import SettingsInvalid
+from graph.store import KeepsVersions
 from tests.history_sets import LEDGER, LEDGER_V1, LEDGER_V2
 
 runner = CliRunner()
@@ -21,7 +22,7 @@ def test_ten_versions_by_default_and_the_setting_over_it(tmp_path):
     assert Settings(environ={}, env_file=None).versions_kept == 10
     settings = Settings(environ={"CITEGRAPH_VERSIONS_KEPT": "1"}, env_file=None, home=tmp_path)
     with open_store(settings) as store:
-        assert store.versions_kept == 1
+        assert isinstance(store, KeepsVersions) and store.versions_kept == 1
 
 
 def test_the_cli_keeps_as_many_as_set(tmp_path, monkeypatch):

@@ -59,7 +59,7 @@ def test_ratio_to_size_s_from_this_run_or_a_reason():
 def test_each_record_is_paired_with_an_s_record_of_its_group():
     ref = cli_records(_records(3, 2), 5)
     paired = pair_records(cli_records(_records(5, 5), 5), ref)
-    assert [r["record"] for r in paired] == ["H0", "H1", "H2", "H0", "H1", "C0", "C1", "C0", "C1", "C0"]
+    assert [r and r["record"] for r in paired] == ["H0", "H1", "H2", "H0", "H1", "C0", "C1", "C0", "C1", "C0"]
     assert pair_records(_records(1, 1), _records(1, 0)) == [_records(1, 0)[0], None]
 
 
@@ -73,6 +73,7 @@ def test_previous_reference_is_the_newest_s_file_of_the_seed_with_the_figure(tmp
     write("2026-12-02-S.json", "2026-12-02", 0, None)  # older harness: no whole-process figure
     write("2026-12-03-S.json", "2026-12-03", 1, 999.0)  # another seed
     ref = previous_reference([tmp_path, tmp_path / "absent"], 0)
+    assert ref is not None
     assert ref["figures"]["cli_rests_on_p50_ms"] == 310.0
     assert "2026-12-01-S.json" in ref["source"]
     assert previous_reference([tmp_path], 7) is None

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from functools import partial
+from operator import methodcaller
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pytest
 
@@ -65,12 +67,16 @@ def pair(request, neo4j_session_store) -> tuple[SQLiteStore, Neo4jStore]:
     return embedded, neo4j
 
 
-def differences(pair, questions: dict[str, Callable[[GraphStore], Any]]) -> list[str]:
+Question = Callable[[GraphStore], Any]
+"""One query asked of a store; its answer (or citegraph error) is compared across the two stores."""
+
+
+def differences(pair: tuple[SQLiteStore, Neo4jStore], questions: Mapping[str, Question]) -> list[str]:
     embedded, neo4j = pair
     return [name for name, ask in questions.items() if answer(lambda: ask(embedded)) != answer(lambda: ask(neo4j))]
 
 
-def record_ids(store: GraphStore) -> list[tuple[str, str]]:
+def record_ids(store: GraphStore) -> list[tuple[str, str | None]]:
     return [(r.get("record_id"), r.set_id) for r in store.find_nodes(Label.RECORD)]
 
 
@@ -88,19 +94,19 @@ def test_the_stores_hold_the_same_graph(pair):
 
 def test_rests_on_every_record(pair):
     embedded, _ = pair
-    questions = {}
+    questions: dict[str, Question] = {}
     for record_id, set_id in record_ids(embedded):
         for direct in (False, True):
             questions[f"{record_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct: rests_on(s, r, direct_only=d)
+                partial(rests_on, record_id=record_id, direct_only=direct)
             questions[f"{record_id} set={set_id} direct={direct}"] = \
-                lambda s, r=record_id, d=direct, k=set_id: rests_on(s, r, set_id=k, direct_only=d)
-        questions[f"{record_id} max_depth=1"] = lambda s, r=record_id: rests_on(s, r, max_depth=1)
+                partial(rests_on, record_id=record_id, set_id=set_id, direct_only=direct)
+        questions[f"{record_id} max_depth=1"] = partial(rests_on, record_id=record_id, max_depth=1)
     questions["unknown record"] = lambda s: rests_on(s, "RT-RTE-not-there")
     questions["unknown set"] = lambda s: rests_on(s, "RT-RTE-mcp-write", set_id="nope")
     for set_id in {k for _, k in record_ids(embedded)}:  # ids naming a Source and a Document of the set
-        questions[f"SRC-1 in {set_id}"] = lambda s, k=set_id: rests_on(s, "SRC-1", set_id=k)
-        questions[f"synthesis in {set_id}"] = lambda s, k=set_id: rests_on(s, "synthesis", set_id=k)
+        questions[f"SRC-1 in {set_id}"] = partial(rests_on, record_id="SRC-1", set_id=set_id)
+        questions[f"synthesis in {set_id}"] = partial(rests_on, record_id="synthesis", set_id=set_id)
     assert len(questions) > 10
     assert differences(pair, questions) == []
 
@@ -110,7 +116,7 @@ def test_stats_and_check(pair):
     questions = {"stats": lambda s: stats(s), "check": lambda s: check(s),
                  "check unknown set": lambda s: check(s, set_id="nope")}
     for analysis_set in embedded.find_nodes(Label.ANALYSIS_SET):
-        questions[f"check {analysis_set.id}"] = lambda s, k=analysis_set.id: check(s, set_id=k)
+        questions[f"check {analysis_set.id}"] = partial(check, set_id=analysis_set.id)
     assert differences(pair, questions) == []
 
 
@@ -134,13 +140,13 @@ def test_find_nodes_for_every_label_and_set(pair):
     embedded, _ = pair
     sets = [s.id for s in embedded.find_nodes(Label.ANALYSIS_SET)]
     documents = [d.id for d in embedded.find_nodes(Label.DOCUMENT)]
-    questions = {}
+    questions: dict[str, Question] = {}
     for label in Label:
-        questions[str(label)] = lambda s, lab=label: s.find_nodes(lab)
+        questions[str(label)] = methodcaller("find_nodes", label)
         for set_id in sets:
-            questions[f"{label} in {set_id}"] = lambda s, lab=label, k=set_id: s.find_nodes(lab, set_id=k)
+            questions[f"{label} in {set_id}"] = methodcaller("find_nodes", label, set_id=set_id)
         for doc_id in documents:
-            questions[f"{label} of {doc_id}"] = lambda s, lab=label, d=doc_id: s.find_nodes(lab, document_id=d)
+            questions[f"{label} of {doc_id}"] = methodcaller("find_nodes", label, document_id=doc_id)
     questions["annotation sections"] = lambda s: s.find_nodes(Label.SECTION, where={"kind": "annotation"})
     questions["table rows"] = lambda s: s.find_nodes(Label.STATEMENT, where={"kind": "table_row"})
     questions["null run ids"] = lambda s: s.find_nodes(Label.ANALYSIS_SET, where={"run_id": None})
@@ -150,7 +156,7 @@ def test_find_nodes_for_every_label_and_set(pair):
 def test_closure_of_every_record_and_of_all_at_once(pair):
     embedded, _ = pair
     records = [r.id for r in embedded.find_nodes(Label.RECORD)]
-    questions = {f"closure {r}": lambda s, r=r: s.closure([r], kinds=DEPENDENCY_KINDS) for r in records}
+    questions: dict[str, Question] = {f"closure {r}": methodcaller("closure", [r], kinds=DEPENDENCY_KINDS) for r in records}
     questions["all records"] = lambda s: s.closure(records, kinds=DEPENDENCY_KINDS)
     questions["all records, evidence only"] = lambda s: s.closure(records, kinds=EVIDENCE_KINDS)
     documents = [d.id for d in embedded.find_nodes(Label.DOCUMENT)]
@@ -180,10 +186,10 @@ def test_later_queries_agree_too(pair):
     embedded, _ = pair
     sets = [s.id for s in embedded.find_nodes(Label.ANALYSIS_SET)]
     records = record_ids(embedded)
-    questions: dict[str, Callable[[GraphStore], Any]] = {"document trees": lambda s: document_trees(s)}
-    questions.update({f"dossier {r}": lambda s, r=r: record_dossiers(s, r) for r, _ in records})
-    questions.update({f"report {k}": lambda s, k=k: analysis_set_report(s, k) for k in sets})
-    questions.update({f"subgraph {r}": lambda s, r=r: rests_on_subgraph(s, r) for r, _ in records})
+    questions: dict[str, Question] = {"document trees": lambda s: document_trees(s)}
+    questions.update({f"dossier {r}": partial(record_dossiers, record_id=r) for r, _ in records})
+    questions.update({f"report {k}": partial(analysis_set_report, set_id=k) for k in sets})
+    questions.update({f"subgraph {r}": partial(rests_on_subgraph, record_id=r) for r, _ in records})
     assert differences(pair, questions) == []
 
 

@@ -7,6 +7,7 @@ live in ``test_parity.py``.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -404,7 +405,7 @@ def test_reviews_are_written_by_id_and_outlive_rewrites(store):
         store.put_reviews([review, node("s1/R1", Label.RECORD)])
 
 
-PROPS = {
+PROPS: dict[str, Any] = {  # JSON-compatible values of every shape, as Node.props holds
     "text": "Ünïcødé — “quoted” 日本語 🚀 \\ \" ' \n tab\t",
     "none": None,
     "zero": 0,
@@ -446,7 +447,12 @@ def test_properties_round_trip_exactly(store):
 def test_a_store_is_a_context_manager_that_closes_itself_however_the_block_ends(store, monkeypatch):
     closes: list[str] = []
     close = store.close
-    monkeypatch.setattr(store, "close", lambda: (closes.append("closed"), close())[1])
+
+    def counted_close() -> None:
+        closes.append("closed")
+        close()
+
+    monkeypatch.setattr(store, "close", counted_close)
     with store as entered:
         assert entered is store
         assert entered.counts()["nodes"] == 0

@@ -27,7 +27,8 @@ def test_table_rows_are_the_header_and_row_statements_with_their_cells(g2_statem
     assert {r.table for r in rows.values() if r is not None} == {"limitations", "register", "inventory"}
     assert all(r.cells and all(isinstance(c, str) for c in r.cells) for r in rows.values() if r is not None)
     header = next(n for n in g2_statements if statement_of(n).kind == "table_header")
-    assert rows[header.id].cells == tuple(c.strip() for c in statement_of(header).text.strip("|").split("|"))
+    header_row = rows[header.id]
+    assert header_row is not None and header_row.cells == tuple(c.strip() for c in statement_of(header).text.strip("|").split("|"))
 
 
 def test_fields_are_the_field_statements(g2_statements):

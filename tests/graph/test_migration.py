@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,8 @@ FIXTURE = ROOT / "tests" / "fixtures" / "legacy-store"
 ANSWERS = json.loads((FIXTURE / "answers.json").read_text())
 
 
-def plain(value) -> object:
+def plain(value: object) -> Any:
+    """``value`` as JSON reads it back (what json.loads gives: any JSON value)."""
     return json.loads(json.dumps(value, default=str))
 
 

@@ -288,6 +288,7 @@ def test_a_writer_killed_inside_its_transaction_leaves_the_state_before(tmp_path
         sqlite._put_edges = put_edges_then_stall
         ingest_parsed(open_embedded(Path(sys.argv[1])), read_members([Path(p) for p in sys.argv[2:]]).parsed)
     """), str(home), *map(str, CHEATSHEET)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None  # stdout=PIPE
     assert writer.stdout.readline() == "rows written\n"
     os.kill(writer.pid, signal.SIGKILL)
     writer.wait()
@@ -384,6 +385,7 @@ def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
     holder.execute("BEGIN IMMEDIATE")  # another process's write in progress
     run = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", str(SEEDS), "--home", str(home), "--json"],
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stderr is not None  # stderr=PIPE
     assert run.stderr.readline() == f"store: embedded store in {home}\n"  # the store line comes first
     notice = run.stderr.readline()  # blocks until the writer says it waits (it cannot write before)
     assert notice == f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from graph.model import Label
-from graph.store import Direction, KeepsVersions
+from graph.store import Direction, GraphStore, KeepsVersions
 from graph.stores.sqlite import SQLiteStore
 from graph.versions import VersionCounts, decode, encode, snapshot
 from queries.history import read_set
@@ -32,7 +32,7 @@ def with_kept(store, kept: int):
     return Neo4jStore(store.driver, database=store.database, versions_kept=kept)
 
 
-def test_each_changed_write_keeps_a_version_and_an_unchanged_one_none(store):
+def test_each_changed_write_keeps_a_version_and_an_unchanged_one_none(store: GraphStore):
     assert isinstance(store, KeepsVersions) and store.versions_kept == 10
     ingest_into(store, LEDGER_V1)
     v1_content = set_content(store, LEDGER)
@@ -64,7 +64,9 @@ def test_each_changed_write_keeps_a_version_and_an_unchanged_one_none(store):
     # each version rebuilds its set exactly in an empty store; the latest is the live graph
     for number, expected in ((1, v1_content), (2, set_content(store, LEDGER))):
         rebuilt = SQLiteStore(None, versions_kept=0)
-        rebuilt.write_set(store.set_version(LEDGER, number))
+        batch = store.set_version(LEDGER, number)
+        assert batch is not None
+        rebuilt.write_set(batch)
         assert set_content(rebuilt, LEDGER) == expected
     assert store.set_version(LEDGER, 3) is None
     assert store.set_versions("no-such-set") == [] and store.set_version("no-such-set", 1) is None

@@ -68,4 +68,5 @@ def test_an_entry_cut_short_is_damaged_naming_the_error_that_has_no_text():
     with pytest.raises(IngestError) as caught:
         read_zip(bytes(data), name="set.zip")
     assert caught.value.message == "entry 'set/overview.md' of the archive is damaged: EOFError"
-    assert (caught.value.source.path, caught.value.source.line) == ("set.zip", 1)
+    source = caught.value.source
+    assert source is not None and (source.path, source.line) == ("set.zip", 1)

@@ -104,7 +104,7 @@ def test_every_record_id_in_the_prose_is_a_citation(result):
     path, store = result
     (tree,) = document_trees(store)
     cited: dict[int, set[str]] = {}  # line → record IDs cited by the blocks covering it
-    declared: dict[int, set[str]] = {}  # line → record IDs declared inline or by a table row there
+    declared: dict[int, set[str | None]] = {}  # line → record IDs declared inline or by a table row there
     for block in tree.blocks:
         span = range(block.line, block.line + block.markup.count("\n") + 1)
         for n in span:

@@ -75,7 +75,7 @@ def test_lone_cr_line_breaks_parse_with_the_lines_they_end():
         "## Reconciliation", "Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\rIt holds (SRC-1).", "- one",
         "- two", "> quoted\r> --- `a/b.py`"]
     assert doc.blocks[1].text == "Amendment: RT-OBJ-a is superseded by EPI-OBJ-b. It holds (SRC-1)."
-    assert doc.blocks[4].quotation.text == "quoted"
+    assert doc.blocks[4].quotation is not None and doc.blocks[4].quotation.text == "quoted"
     assert rebuilt(doc).encode() == data
 
 
@@ -196,6 +196,7 @@ def test_errors_in_files_with_other_line_breaks_name_the_line(data, line, messag
     path = "m.txt" if data.startswith(b"Title") else "m.md"
     with pytest.raises(ParseError) as info:
         parse_member(data, path)
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line, info.value.message) == (path, line, message)
 
 
@@ -203,6 +204,7 @@ def test_decoding_keeps_the_bom_and_read_frontmatter_skips_it():
     text = decode_member(BOM + b"---\r\ntype: t.md\r\n---\r\n# T\r\n", "m.md")
     assert text.startswith("\ufeff---")
     fm = read_frontmatter(text, "m.md")
+    assert fm is not None
     assert (fm.data, fm.lines, fm.end, fm.end_line) == ({"type": "t.md"}, {"type": 2}, 21, 3)
 
 
@@ -251,6 +253,7 @@ def test_aliases_may_add_100000_nodes_and_characters(aliases, refused_at):
         return
     with pytest.raises(ParseError) as info:
         parse_member(member, "reconciliation.md")
+    assert info.value.source is not None
     assert (info.value.source.line, info.value.message) == (
         refused_at, "malformed YAML frontmatter: aliases here expand the document by more than 100,000 nodes and characters")
 
@@ -265,6 +268,7 @@ def test_a_manifest_alias_bomb_is_refused_with_its_line():
             + b"members:\n  overview.md:\n    sha256: " + b"0" * 64 + b"\n")
     with pytest.raises(ParseError) as info:
         parse_manifest(data, "s/ARTIFACT.yaml")
+    assert info.value.source is not None
     assert (info.value.source.line, info.value.message) == (
         6, "malformed manifest YAML: aliases here expand the document by more than 100,000 nodes and characters")
 
@@ -275,6 +279,7 @@ def test_deep_flow_nesting_is_refused_at_level_65_by_either_parser():
                    _with_frontmatter_lines(b"? d\n: " + b"[" * 500 + b"]" * 500 + b"\n")):  # `?`: the pure loader
         with pytest.raises(ParseError) as info:
             parse_member(member, "reconciliation.md")
+        assert info.value.source is not None
         assert (info.value.source.line, info.value.message) == (
             4 + member.count(b"\n? d"), "malformed YAML frontmatter: the document nests deeper than 64 levels")
 
@@ -366,7 +371,7 @@ def test_a_quotation_after_twenty_thousand_plain_text_lines_takes_them_back(stor
     doc = parse_member(member.read_bytes(), str(member))
     quote = doc.blocks[-1]
     assert (quote.kind, quote.line, len(doc.blocks)) == ("quotation", 5, 3)
-    assert quote.quotation.text == "A.\n" * 20_000 + "the end"
+    assert quote.quotation is not None and quote.quotation.text == "A.\n" * 20_000 + "the end"
     assert verify(document_trees(store)).differing == 0
 
 

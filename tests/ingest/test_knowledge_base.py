@@ -75,7 +75,7 @@ def test_the_kb_folder_names_every_one_of_its_59_files(store):
         "the manifest of set AAS-2026-10-01-instinctual-memory-01, pinning 5 members"]
     # the 19 members named before, the six September reviews besides them
     written = [d for d in report.documents if d.status == "written"]
-    assert sum(d.document.endswith("/generated-review") for d in written) == 7
+    assert sum(d.document is not None and d.document.endswith("/generated-review") for d in written) == 7
     assert len(report.sets) == 13
 
 
@@ -128,6 +128,7 @@ def test_strict_makes_each_skipped_file_an_error_and_writes_nothing(store):
         ingest_paths(store, [COMMONPLACE], strict=True)
     assert refused.value.message == (
         "an instruction of the format (type 'types/note.md') (and 31 more problems)")
+    assert refused.value.source is not None
     assert refused.value.source.path == str(
         COMMONPLACE / "agentic-system-analyses" / "instructions" / "agentic-analysis-boundary.md")
     assert store.find_nodes(Label.DOCUMENT) == []
@@ -143,6 +144,7 @@ def test_a_folder_of_type_definitions_alone_has_no_member_and_says_how_many_it_s
         ingest_paths(store, [types])
     assert refused.value.message == ("no analysis-set members found in the input; a type definition of the format "
                                      "(type 'types/type-spec.md') (and 27 more files skipped)")
+    assert refused.value.source is not None
     assert (refused.value.source.path, refused.value.source.line) == (str(types / "agent-memory-analysis-report.md"), 1)
 
 
@@ -289,7 +291,7 @@ def test_a_september_review_and_a_g0_file_rendered_as_plain_text_ingest_again(st
     from graph.stores.sqlite import SQLiteStore
 
     again = ingest_paths(SQLiteStore(tmp_path / "again.sqlite"), [rendered])
-    assert sorted((d.document.rsplit("/", 1)[1], d.status) for d in again.documents) == [
+    assert sorted((str(d.document).rsplit("/", 1)[1], d.status) for d in again.documents) == [
         ("generated-review", "written"), ("result", "written")]
 
 
@@ -301,6 +303,7 @@ def test_a_broken_link_is_named_never_dropped(store, tmp_path):
     (folder / "gone.png").symlink_to(tmp_path / "nowhere.png")
     with pytest.raises(ParseError) as refused:
         ingest_paths(store, [folder])
+    assert refused.value.source is not None
     assert (refused.value.source.path, refused.value.message) == (
         str(folder / "gone.md"), "not a regular file that can be read (a broken link?)")
     report = ingest_paths(store, [folder], skip_invalid=True)

@@ -121,7 +121,8 @@ def test_persisted_store_reopens_identically(tmp_path):
     assert again.find_nodes(Label.STATEMENT) == store.find_nodes(Label.STATEMENT)
     assert sorted(p.name for p in path.parent.iterdir()) == [  # no temporary file
         "citegraph.sqlite", "citegraph.sqlite-shm", "citegraph.sqlite-wal"]
-    store.close(), again.close()
+    store.close()
+    again.close()
     assert sorted(p.name for p in path.parent.iterdir()) == ["citegraph.sqlite"]  # the last close folds the WAL in
 
 
@@ -132,6 +133,7 @@ def test_folder_with_one_bad_file_ingests_nothing(tmp_path):
     store = SQLiteStore(tmp_path / "citegraph.sqlite")
     with pytest.raises(ParseError) as info:
         ingest_parsed(store, read_members([folder]).parsed)
+    assert info.value.source is not None
     assert info.value.source.path.endswith("zz_bad.txt") and info.value.source.line == 3
     assert store.counts()["nodes"] == 0 and not (tmp_path / "citegraph.sqlite").exists()
 
@@ -145,7 +147,8 @@ def test_skip_invalid_ingests_the_rest(tmp_path):
     assert [(d.status, d.document) for d in report.documents] == [
         ("written", "tolaria/synthesis"), ("written", "tolaria/workflow-report"), ("written", "talorys/synthesis"),
         ("skipped", None)]
-    assert report.documents[-1].error.endswith("broken.txt:3: invalid UTF-8 at byte 70")  # "Title\n" is 6 bytes, the Type: line 64
+    error = report.documents[-1].error
+    assert error is not None and error.endswith("broken.txt:3: invalid UTF-8 at byte 70")  # "Title\n" is 6 bytes, the Type: line 64
 
 
 def test_same_document_twice_in_one_run_is_refused(tmp_path):

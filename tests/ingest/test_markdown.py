@@ -350,6 +350,7 @@ def test_refused_members_name_file_and_line(text, line, message):
     with pytest.raises(ParseError) as info:
         parse_markdown(text, "runtime.md")
     assert message in info.value.message
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == ("runtime.md", line)
 
 
@@ -362,6 +363,7 @@ def test_characters_yaml_alone_counts_as_line_breaks_do_not_shift_frontmatter_li
     text = f'---\ntype: t.md\na: "x{breaker}y"\nb: 2\nc: [\n---\n# T\n'
     with pytest.raises(ParseError) as info:
         read_frontmatter(text, "m.md")
+    assert info.value.source is not None
     assert info.value.source.line == 5  # the open flow sequence, as without the breaker
     fm = read_frontmatter(text.replace("c: [", "c: 3"), "m.md")
-    assert fm.lines == {"type": 2, "a": 3, "b": 4, "c": 5}
+    assert fm is not None and fm.lines == {"type": 2, "a": 3, "b": 4, "c": 5}

@@ -130,6 +130,7 @@ def test_citation_offsets_and_spans_point_into_the_text():
 def test_bad_input_names_file_and_line(data, line, message):
     with pytest.raises(ParseError) as info:
         parse_plaintext(data, "bad.txt")
+    assert info.value.source is not None
     assert info.value.source.path == "bad.txt"
     assert info.value.source.line == line
     assert message in info.value.message

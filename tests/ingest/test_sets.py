@@ -176,8 +176,8 @@ def test_walking_the_corpus_skips_non_members_each_with_its_reason():
 
 def test_members_of_one_set_come_from_two_folders():
     assembly = read_sets([DC_ARCHIVE, DC_RETAINED])
-    assert {(d.set_id, d.pinning.verified) for d in assembly.documents} == {(DC, True)}
-    assert [d.identity.file_name for d in assembly.documents] == [
+    assert {(d.set_id, d.pinning is not None and d.pinning.verified) for d in assembly.documents} == {(DC, True)}
+    assert [d.identity and d.identity.file_name for d in assembly.documents] == [
         "epistemic.md", "memory.md", "runtime.md", "memory-profile.md", "overview.md", "reconciliation.md"]
 
 
@@ -221,6 +221,7 @@ def test_flipping_one_byte_refuses_the_set(tmp_path, seeded):
     (archive / "runtime.md").write_bytes(bytes(data))
     with pytest.raises(IngestError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(archive / "runtime.md"), 1)
     assert "differs from the pin e91ecc48" in info.value.message
     assert f"at {retained / 'ARTIFACT.yaml'}:5" in info.value.message
@@ -234,6 +235,7 @@ def test_a_manifest_naming_a_missing_file_refuses_the_set(tmp_path, seeded):
     with pytest.raises(IngestError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert "pins memory.md, which is not among the inputs" in info.value.message
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(retained / "ARTIFACT.yaml"), 7)
     assert_intact(seeded)
 
@@ -244,6 +246,7 @@ def test_malformed_yaml_refuses_the_set(tmp_path, seeded):
     with pytest.raises(ParseError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert "malformed YAML frontmatter" in info.value.message
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(archive / "epistemic.md"), 3)
     assert_intact(seeded)
 
@@ -254,6 +257,7 @@ def test_an_unknown_member_type_refuses_the_set(tmp_path, seeded):
     with pytest.raises(ParseError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert "unknown member type" in info.value.message
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(archive / "runtime.md"), 2)
     assert_intact(seeded)
 
@@ -265,6 +269,7 @@ def test_two_members_declaring_one_id_refuse_the_set(tmp_path, seeded):
     with pytest.raises(DuplicateDeclaration) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert f"RT-OBJ-cheatsheet is declared again; first declared at {archive / 'epistemic.md'}:84" in info.value.message
+    assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(archive / "runtime.md"), 60)
     assert_intact(seeded)
 

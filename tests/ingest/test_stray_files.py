@@ -63,6 +63,7 @@ def test_the_cli_names_each_stray_file_and_exits_0(seeds_and_strays, tmp_path):
 def test_strict_makes_a_stray_file_an_error_and_writes_nothing(store, seeds_and_strays):
     with pytest.raises(ParseError) as refused:
         ingest_paths(store, [seeds_and_strays], strict=True)
+    assert refused.value.source is not None
     assert (refused.value.source.path, refused.value.source.line, refused.value.message) == (
         str(seeds_and_strays / "blank.md"), 1, f"{EMPTY} (and 3 more problems)")
     assert store.find_nodes(Label.DOCUMENT) == []
@@ -84,6 +85,7 @@ def test_a_file_that_claims_to_be_a_member_stays_an_error(store, tmp_path, name,
     (folder / name).write_bytes(data)
     with pytest.raises(ParseError) as refused:
         ingest_paths(store, [folder])
+    assert refused.value.source is not None
     assert (refused.value.source.path, refused.value.source.line, refused.value.message) == (
         str(folder / name), line, message)
     assert store.find_nodes(Label.DOCUMENT) == []

@@ -11,6 +11,7 @@ import threading
 import tracemalloc
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -302,7 +303,7 @@ def test_peak_memory_is_one_set_not_the_run(tmp_path):
 def test_unchanged_members_are_read_from_their_own_set(tmp_path):
     store = open_embedded(None)
     whole_run(store, [SEEDS, G2])
-    calls = []
+    calls: list[tuple[Any, ...]] = []  # (method, its arguments)
 
     class Watched(WithoutBulk):
         def find_nodes(self, label, **kwargs):

@@ -10,8 +10,9 @@ from datetime import datetime, UTC
 
 import pytest
 
+from graph.analysis_changes import PartChange
 from ingest.reviews import review_suspect
-from queries.impact import open_suspects
+from queries.impact import Suspect, open_suspects
 from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.conftest import SEEDS, ingest_into
@@ -28,6 +29,12 @@ def edit(path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, (path, old)
     path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def change_of(suspect: Suspect) -> PartChange:
+    """The version change that made ``suspect`` suspect (every analysis-change suspect has one)."""
+    assert suspect.version_change is not None, suspect
+    return suspect.version_change
 
 
 def statements(found) -> list[str]:
@@ -73,7 +80,7 @@ def test_a_changed_declaration_makes_what_rests_on_the_record_suspect_in_every_s
     assert change["digest"] == store.set_versions(LEDGER)[-1].digest
     # the second run's statements rest on its own record of that ID: the path ends there
     second = next(s for s in found.suspects if s.set == LEDGER_RUN_2 and s.node.endswith("runtime#L14"))
-    assert second.trigger == f"{LEDGER_RUN_2}/{R}" and second.version_change.set_id == LEDGER
+    assert second.trigger == f"{LEDGER_RUN_2}/{R}" and change_of(second).set_id == LEDGER
     assert statements(open_suspects(store, set_id=LEDGER_RUN_2)) == [
         f"{LEDGER_RUN_2}/reconciliation#L14", f"{LEDGER_RUN_2}/runtime#L14", f"{LEDGER_RUN_2}/synthesis#L18"]
 
@@ -89,7 +96,7 @@ def test_a_review_at_the_version_clears_a_suspect_and_nothing_else(store, ledger
     left = open_suspects(store)
     assert f"{LEDGER}/runtime#L14" not in statements(left) and len(left.suspects) == 5
     for s in left.suspects:
-        review_suspect(store, s.node, revision=s.version_change.digest, reviewer="ada")
+        review_suspect(store, s.node, revision=change_of(s).digest, reviewer="ada")
     assert open_suspects(store).suspects == ()
 
 
@@ -112,19 +119,19 @@ def test_a_changed_quotation_then_a_changed_source_pin(store, seeds):
     assert found.suspects[0].path == ("tolaria/synthesis#L11", "tolaria/ref/workflow-account", "tolaria/workflow-report#L5",
                                       "tolaria/workflow-report#L25", "tolaria/workflow-report#L31",
                                       "tolaria/workflow-report#Q31")
-    change = found.suspects[0].version_change
+    change = change_of(found.suspects[0])
     assert {s.version_change for s in found.suspects} == {change}
     assert (change.node, change.name, change.from_version, change.to_version) == (
         "tolaria/workflow-report#Q31", "mcp-server/index.js", 1, 2)
-    assert change.old.startswith('"Optionally pass expectedMtime (the note mtimeMs returned by get_note) to fail-fast')
-    assert change.new.endswith('to fail fast when the note changed between read and write." (mcp-server/index.js)')
+    assert change.old is not None and change.old.startswith('"Optionally pass expectedMtime (the note mtimeMs returned by get_note) to fail-fast')
+    assert change.new is not None and change.new.endswith('to fail fast when the note changed between read and write." (mcp-server/index.js)')
 
     edit(seeds / "000_a3dd65b871acf2aa.txt", TOLARIA_COMMIT, OTHER_COMMIT)
     ingest_into(store, seeds)
     found = open_suspects(store, set_id="tolaria")
     pinned = [r.statement for r in rests_on(store, "SRC-1", set_id="tolaria", kind="source").results]
     assert statements(found) == sorted(pinned) and len(pinned) == 29
-    parts = {s.node: s.version_change for s in found.suspects}
+    parts = {s.node: change_of(s) for s in found.suspects}
     assert (parts["tolaria/workflow-report#L31"].part, parts["tolaria/workflow-report#L31"].to_version) == ("quotation", 2)
     pin = parts["tolaria/synthesis#L5"]
     assert (pin.part, pin.node, pin.from_version, pin.to_version, pin.old, pin.new) == (

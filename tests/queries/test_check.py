@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -77,12 +78,18 @@ def add_runtime_prose(folder, text: str) -> None:
 
 STATUS_LINE = "- operation conclusion status: uninspected\n"
 
+def rename_record(folder: Path, name: str, old: str, new: str) -> None:
+    """Rename record ``old`` to ``new`` in member ``name`` of ``folder``: both places it is written
+    (its declaring heading and the label of the one link to it) and that link's anchor."""
+    edit(folder, name, old, new, count=2)
+    edit(folder, name, f"#{old.lower()}", f"#{new.lower()}")
+
+
 G4_CASES = {
     "duplicate-declaration": (lambda f: edit(f, "epistemic.md", "- Source: [SRC-1: `README.md`]\n",
                                              "- Source: [SRC-1: `README.md`]\n\n#### EPI-CLM-fast\n\nLabel: Again\n"),
                               "epistemic.md", 43),
-    "wrong-prefix": (lambda f: (edit(f, "epistemic.md", "EPI-CLM-fast", "RT-CLM-fast", count=2),
-                                edit(f, "epistemic.md", "#epi-clm-fast", "#rt-clm-fast")), "epistemic.md", 36),
+    "wrong-prefix": (lambda f: rename_record(f, "epistemic.md", "EPI-CLM-fast", "RT-CLM-fast"), "epistemic.md", 36),
     "annotates-own-record": (lambda f: edit(f, "memory.md", "#### On [RT-RTE-index-write](runtime.md#rt-rte-index-write)",
                                             "#### On [MEM-OBJ-index](#mem-obj-index)"), "memory.md", 68),
     "malformed-id": (lambda f: add_runtime_prose(f, "RT-RTE-Bad is not an ID."), "runtime.md", 12),

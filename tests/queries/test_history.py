@@ -49,7 +49,7 @@ def test_every_version_stays_queryable(store):
         f"{RECONCILIATION}#L14", f"{RECONCILIATION}#L16", f"{RUNTIME}#L12", f"{RUNTIME}#L14", f"{SYNTHESIS}#L12",
         f"{SYNTHESIS}#L18"]
     with pytest.raises(Exception, match="an earlier version of an analysis set is read-only"):
-        at_1.write_set(None)  # type: ignore[arg-type]
+        at_1.write_set(None)
 
 
 def test_unknown_versions_and_versions_without_a_set_are_refused(store):
@@ -186,6 +186,6 @@ def test_a_view_of_a_view_reads_each_set_at_its_own_version(store, tmp_path):
     assert len(rests_on(both, R, set_id=L).results) == 3
     assert sum(r.direct for r in rests_on(both, "RT-RTE-mcp-write", set_id="tolaria").results) == 12
     back = store_at(both, L, 2)  # L at its latest again, tolaria still at 1
-    assert sorted(back.pins) == ["tolaria"] and len(rests_on(back, R, set_id=L).results) == 6
+    assert isinstance(back, PinnedStore) and sorted(back.pins) == ["tolaria"] and len(rests_on(back, R, set_id=L).results) == 6
     assert store_at(back, "tolaria", 2) is store
     assert plain(diff_versions(both, L, 1, 2)) == plain(diff_versions(store, L, 1, 2))

@@ -74,7 +74,8 @@ def store(built) -> SQLiteStore:
 
 def test_only_the_git_repository_offers_the_fast_path(built):
     repo = GitRepository(built.path)
-    assert isinstance(repo, SupportsContaining) and isinstance(Grep(repo), SupportsContaining)
+    assert isinstance(repo, SupportsContaining)
+    assert isinstance(Grep(repo), SupportsContaining)
     assert not isinstance(FullScan(repo), SupportsContaining)
 
 
@@ -141,4 +142,5 @@ def test_fragments():
     assert quotation_fragment("throw new Error( Note was modified, )") == "modified,"
     assert quotation_fragment("a\ufffdbcd ef") == "bcd"
     assert quotation_fragment("\ufffd \x00") is None
-    assert len(quotation_fragment("x" * 500)) == 64
+    long = quotation_fragment("x" * 500)
+    assert long is not None and len(long) == 64

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 from contextlib import closing
 
 import pytest
@@ -127,9 +128,14 @@ def test_results_of_other_code_are_not_read(tmp_path, monkeypatch):
     with file_store(tmp_path, CORPUS / "seeds") as store:
         check(store)
         monkeypatch.setattr(kept, "code_digest", lambda: "0" * 16)
-        calls = []
+        calls: list[str] = []  # the sets checked anew
         real_check_set = queries.validation._check_set
-        monkeypatch.setattr(queries.validation, "_check_set", lambda *a: calls.append(a[1]) or real_check_set(*a))
+
+        def counted_check_set(*args: Any) -> Any:
+            calls.append(args[1])
+            return real_check_set(*args)
+
+        monkeypatch.setattr(queries.validation, "_check_set", counted_check_set)
         check(store)
         assert calls == ["talorys", "tolaria"]
 

@@ -95,7 +95,7 @@ def test_a_record_id_naming_another_node_in_the_set_is_not_found(seeds_store):
     # and tolaria/synthesis a Document, so neither is a record
     with pytest.raises(RecordNotFound, match="SRC-1 is not cited or declared in set 'tolaria'") as source:
         rests_on(seeds_store, "SRC-1", set_id="tolaria")
-    assert source.value.hint.startswith("SRC-n is a source ID")
+    assert source.value.hint is not None and source.value.hint.startswith("SRC-n is a source ID")
     with pytest.raises(RecordNotFound, match="synthesis is not cited or declared in set 'tolaria'"):
         rests_on(seeds_store, "synthesis", set_id="tolaria")
     with pytest.raises(AnalysisSetNotFound, match="no analysis set 'nope'"):

@@ -72,7 +72,7 @@ def test_set_filter_limit_and_errors(seeds_store):
     assert search(seeds_store, "nothing-like-this").total == 0
     with pytest.raises(AnalysisSetNotFound) as unknown:
         search(seeds_store, "vault", set_id="Tolaria")
-    assert unknown.value.hint.startswith("did you mean tolaria? the store holds 2 sets: talorys, tolaria")
+    assert unknown.value.hint is not None and unknown.value.hint.startswith("did you mean tolaria? the store holds 2 sets: talorys, tolaria")
     with pytest.raises(InvalidQuery, match="holds no word"):
         search(seeds_store, " -- ** ")
     with pytest.raises(QueryLimitExceeded):

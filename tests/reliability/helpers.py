@@ -93,6 +93,7 @@ def server_process(arguments: list[str], env: dict[str, str], *, timeout: float 
     process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port), *arguments],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                preexec_fn=preexec)
+    assert process.stderr is not None  # stderr=PIPE
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     try:

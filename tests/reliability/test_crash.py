@@ -61,6 +61,7 @@ def test_a_writer_killed_mid_write_leaves_the_store_before_or_after_and_nothing_
 
     writer = subprocess.Popen([sys.executable, "-c", WRITER, kind, where, *map(str, CHEATSHEET)], cwd=ROOT, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert writer.stdout is not None and writer.stderr is not None  # both PIPE
     try:
         assert writer.stdout.readline() == "writing\n", writer.stderr.read()
         time.sleep(random.Random(trial).uniform(0.2, 1.5))

@@ -8,6 +8,7 @@ import json
 import resource
 import signal
 import zipfile
+from typing import Any
 
 import httpx
 import pytest
@@ -30,7 +31,7 @@ MIB = 1024 * 1024
 
 # -- item 8: a bearer token that is not ASCII -----------------------------------------------------------------
 
-WRITES = [
+WRITES: list[tuple[str, str, dict[str, Any]]] = [  # (method, path, httpx's keyword arguments)
     ("POST", "/sets", {"files": [("files", ("s.txt", b"x", "text/plain"))]}),
     ("PUT", "/documents/tolaria/synthesis", {"content": b"x"}),
     ("DELETE", "/documents/tolaria/synthesis", {}),

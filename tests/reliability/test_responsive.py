@@ -56,8 +56,9 @@ class HealthProbe:
         self.sock.close()
 
 
-def _heavy_requests(url: str) -> dict[str, httpx.Response]:
-    """The three requests of the issue, sent at once; their answers by name."""
+def _heavy_requests(url: str) -> tuple[list[threading.Thread], dict[str, httpx.Response]]:
+    """The three requests of the issue, sent at once: their started threads, and their answers by
+    name (each filled in when its thread ends)."""
     literal = '{ search(text: "' + "a" * 1_000_000 + '") { total } }'
     upload = b"An upload of the largest size\n" + b"x" * (8 * MIB - 64) + b"\n"  # no Type line: refused after reading
     jobs = {

@@ -13,7 +13,7 @@ from neo4j.exceptions import Neo4jError
 
 from graph.errors import CitegraphError
 from graph.model import EdgeKind, Label
-from graph.store import SupportsSnapshot, read_snapshot
+from graph.store import GraphStore, SupportsSnapshot, read_snapshot
 from graph.stores import cypher
 from graph.stores.neo4j import Neo4jStore
 from tests.conftest import SEEDS, ingest_into
@@ -37,7 +37,7 @@ def _delete_tolaria(store) -> None:
     assert not thread.is_alive()
 
 
-def test_read_snapshot_gives_one_state_when_a_write_runs_between_two_reads(store):
+def test_read_snapshot_gives_one_state_when_a_write_runs_between_two_reads(store: GraphStore):
     """A set deleted from another thread between the two reads of a request. SQLite commits it
     meanwhile and the request's snapshot does not see it: the store before the delete. Neo4j's
     optimistic snapshot lets the write commit, finds at its end that a write began, and the request
@@ -113,7 +113,8 @@ def test_a_neo4j_snapshot_reads_optimistically_in_a_read_session_while_no_write_
     assert read_snapshot(neo4j_store, lambda view: len(view.find_nodes(Label.DOCUMENT, set_id="tolaria"))) == 2
     assert neo4j_store.snapshot_counts == {"read": 2}
     with pytest.raises(Neo4jError, match="read access mode"), neo4j_store.snapshot() as view:  # a READ session
-        view._tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
+        tx = view._tx  # type: ignore[attr-defined]  # the snapshot's own READ transaction, private: probed on purpose
+        tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
     assert neo4j_store.snapshot_counts == {"read": 2}  # the block's own error stands, uncounted
 
 

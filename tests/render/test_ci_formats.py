@@ -89,12 +89,14 @@ def test_a_file_outside_the_base_keeps_its_absolute_uri(report, tmp_path):
 def test_impact_junit_fails_each_suspect_statement_and_each_drifted_quotation(report):
     root = ET.fromstring(ci.impact_junit(report, base=CORPUS))
     suite = root.find("testsuite")
+    assert suite is not None
     cases = suite.findall("testcase")
     # 13 suspect statements, no reviews, 4 quotations (001_12342d341e774cc9.txt lines 31, 39, 51, 61) of which
     # the vault.js guard (39) moved (c3) and the 'done' status line (61) broke (c2)
     assert (suite.get("name"), suite.get("tests"), suite.get("failures")) == ("impact tolaria", "17", "15")
     assert (cases[0].get("name"), cases[0].get("file"), cases[0].get("line")) == ("tolaria/synthesis#L11", SYNTHESIS, "11")
-    assert cases[0].find("failure").get("type") == "suspect-conclusion"
+    failure = cases[0].find("failure")
+    assert failure is not None and failure.get("type") == "suspect-conclusion"
     quotations = [(c.get("name"), c.find("failure") is not None) for c in cases if c.get("classname") == "tolaria.quotations"]
     assert [q for q, failed in quotations if failed] == ["tolaria/workflow-report#Q39", "tolaria/workflow-report#Q61"]
     assert len(quotations) == 4
@@ -191,4 +193,5 @@ def test_check_errors_fail_in_every_format(tmp_path):
     assert any(a.startswith(f"::error file=archive/{DC_ARCHIVE.name}/runtime.md,line={line},title=citegraph "
                             "status-value::") for a in github.stdout.splitlines())
     junit = ET.fromstring(runner.invoke(cli, [*common, "--format", "junit"]).stdout)
-    assert int(junit.get("failures")) == len(errors) >= 2
+    failures = junit.get("failures")
+    assert failures is not None and int(failures) == len(errors) >= 2

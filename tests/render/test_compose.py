@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from queries.dossier import record_dossiers
@@ -106,7 +108,8 @@ def test_rests_on_a_set_filter_and_an_unknown_record(seeds_store):
 def test_dossier_of_an_undeclared_record(seeds_store):
     (dossier,) = record_dossiers(seeds_store, "RT-RTE-mcp-write")
     assert dossier.declaration is None
-    assert [(a.document, a.section.text) for a in dossier.annotations] == [("tolaria/workflow-report", "On RT-RTE-mcp-write")]
+    assert [(a.document, a.section and a.section.text) for a in dossier.annotations] == [
+        ("tolaria/workflow-report", "On RT-RTE-mcp-write")]
     assert [b.id for b in dossier.limitations] == ["tolaria/synthesis#L29"]
     assert "mcp-server/vault.js" in dossier.source_files and dossier.sources == ("SRC-1",)
     assert len(dossier.rests_on.report.results) == 14
@@ -123,7 +126,7 @@ def test_dossier_of_an_undeclared_record(seeds_store):
 def test_dossier_of_a_declared_markdown_record(dc_store):
     (dossier,) = record_dossiers(dc_store, "RT-OBJ-cheatsheet")
     assert dossier.declaration_document == f"{DC_SET}/runtime"
-    assert dossier.declaration.text.startswith("RT-OBJ-cheatsheet")
+    assert dossier.declaration is not None and dossier.declaration.text.startswith("RT-OBJ-cheatsheet")
     assert [b.kind for b in dossier.fields] and all(not b.is_section for b in dossier.fields)
     assert [a.document for a in dossier.annotations] == [f"{DC_SET}/memory"]
     assert {q.quotation.path for q in dossier.quotations} >= {"dynamic_cheatsheet/utils/extractor.py"}
@@ -165,6 +168,8 @@ def test_compose_are_the_same_on_every_store(store, seeds_store):
     from tests.conftest import SEEDS, ingest_into
 
     ingest_into(store, SEEDS)
-    for kwargs in ({"rests_on": "RT-RTE-mcp-write"}, {"record": "RT-RTE-workspace-send", "fmt": "html"},
-                   {"set_id": "tolaria", "fmt": "txt"}, {"document": "talorys/synthesis", "fmt": "html"}):
-        assert render_request(store, **kwargs).text == render_request(seeds_store, **kwargs).text
+    for render in (partial(render_request, rests_on="RT-RTE-mcp-write"),
+                   partial(render_request, record="RT-RTE-workspace-send", fmt="html"),
+                   partial(render_request, set_id="tolaria", fmt="txt"),
+                   partial(render_request, document="talorys/synthesis", fmt="html")):
+        assert render(store).text == render(seeds_store).text

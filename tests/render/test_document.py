@@ -61,7 +61,7 @@ def test_verify_reports_a_difference_with_the_first_hunk(seeds_store):
     report = verify([tree, tampered], original=lambda t: SEED_SYNTHESIS.read_bytes())
     assert [r.ok for r in report.results] == [True, False] and report.differing == 1
     bad = report.results[1]
-    assert bad.diff.startswith("--- ")
+    assert bad.diff is not None and bad.diff.startswith("--- ")
     assert bad.diff.count("@@ ") == 1
     assert "-" + tree.blocks[5].markup in bad.diff and "+" + tampered_block.markup in bad.diff
 
@@ -70,9 +70,9 @@ def test_verify_without_the_original_says_why_there_is_no_diff(seeds_store):
     tree = document_tree(seeds_store, "tolaria/workflow-report")
     tampered = type(tree)(tree.document, tree.blocks[:-1])
     (r,) = verify([tampered], original=lambda t: None).results
-    assert not r.ok and r.diff is None and "not available" in r.note
+    assert not r.ok and r.diff is None and r.note is not None and "not available" in r.note
     (r,) = verify([tampered], original=lambda t: b"changed since ingest").results
-    assert r.diff is None and "changed since ingest" in r.note
+    assert r.diff is None and r.note is not None and "changed since ingest" in r.note
 
 
 def test_first_difference_marks_a_lost_final_newline():

@@ -123,6 +123,7 @@ def test_graphml_is_valid_against_the_schema_and_loads_in_networkx_and_igraph(bo
         read = igraph.Graph.Read_GraphML(str(path))
         assert (read.vcount(), read.ecount(), read.is_directed()) == (nodes, edges, True)
     tolaria = nx.read_graphml(tmp_path / "tolaria.graphml", force_multigraph=True)
+    assert isinstance(tolaria, nx.MultiDiGraph)
     ids = [k for _, _, k in tolaria.edges(keys=True)]
     assert len(set(ids)) == len(ids) == 246  # 23 distinct ids before: CONTAINS:tolaria/workflow-report:0 49 times
     shown = {d["node_id"]: (d["model_label"], d["label"]) for _, d in tolaria.nodes(data=True)}
@@ -144,7 +145,7 @@ def _networkx_graph(snapshot) -> nx.MultiDiGraph:
     """The snapshot built as a networkx multigraph, the reference :func:`node_link` must equal once
     networkx writes it: node attributes label, set_id, document_id, props; edge attributes kind,
     seq, set_id, document_id, props; edges keyed by :func:`edge_key`."""
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
     for n in snapshot.nodes:
         attrs = {"label": n.label.value, "props": dict(n.props)}
@@ -205,13 +206,14 @@ def test_csv_round_trip_through_pandas(both_store, tmp_path):
     assert len(frame) == len(expected_nodes) and frame["label"].value_counts()["Statement"] == both_store.counts()[
         "Statement"]
     exact = pd.read_csv(tmp_path / "nodes.csv", dtype=str, keep_default_na=False)
-    assert {r.id: (r.label, r.set_id or None, r.document_id or None, json.loads(r.props_json))
-            for r in exact.itertuples()} == expected_nodes
-    assert frame.set_index("id").loc["tolaria/synthesis#L12", "text"].startswith("When supplied, the timestamp")
+    assert {r["id"]: (r["label"], r["set_id"] or None, r["document_id"] or None, json.loads(r["props_json"]))
+            for r in exact.to_dict("records")} == expected_nodes
+    text = frame.set_index("id").loc["tolaria/synthesis#L12", "text"]
+    assert isinstance(text, str) and text.startswith("When supplied, the timestamp")
     edges = pd.read_csv(tmp_path / "edges.csv", dtype=str, keep_default_na=False)
-    assert Counter((r.src, r.kind, r.dst, int(r.seq), r.key.split(":", 1)[1].rsplit(":", 1)[0], r.set_id or None,
-                    r.document_id or None, json.dumps(json.loads(r.props_json), sort_keys=True))
-                   for r in edges.itertuples()) == expected_edges
+    assert Counter((r["src"], r["kind"], r["dst"], int(r["seq"]), r["key"].split(":", 1)[1].rsplit(":", 1)[0],
+                    r["set_id"] or None, r["document_id"] or None, json.dumps(json.loads(r["props_json"]), sort_keys=True))
+                   for r in edges.to_dict("records")) == expected_edges
 
 
 def test_exports_are_deterministic_and_the_faces_agree(tmp_path, seeds_store):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from functools import partial
 
 import pytest
 from fastapi.testclient import TestClient
@@ -142,13 +143,13 @@ def test_rest_render_errors(client, url, status):
 def test_graphql_render_agrees_with_the_render_request(client, seeds_store):
     query = """query($d: String, $f: String, $r: String, $rec: String, $s: String) {
         render(document: $d, format: $f, restsOn: $r, record: $rec, set: $s) }"""
-    cases = [({"r": "RT-RTE-mcp-write", "f": "txt"}, {"rests_on": "RT-RTE-mcp-write", "fmt": "txt"}),
-             ({"d": "talorys/synthesis"}, {"document": "talorys/synthesis"}),
-             ({"rec": "RT-RTE-mcp-write", "f": "html"}, {"record": "RT-RTE-mcp-write", "fmt": "html"})]
-    for variables, kwargs in cases:
+    cases = [({"r": "RT-RTE-mcp-write", "f": "txt"}, partial(render_request, rests_on="RT-RTE-mcp-write", fmt="txt")),
+             ({"d": "talorys/synthesis"}, partial(render_request, document="talorys/synthesis")),
+             ({"rec": "RT-RTE-mcp-write", "f": "html"}, partial(render_request, record="RT-RTE-mcp-write", fmt="html"))]
+    for variables, render in cases:
         data = client.post("/graphql", json={"query": query, "variables": variables}).json()
         assert data.get("errors") is None, data
-        assert data["data"]["render"] == render_request(seeds_store, **kwargs).text
+        assert data["data"]["render"] == render(seeds_store).text
 
 
 def test_graphql_render_errors_carry_codes(client):

@@ -231,7 +231,7 @@ def _facts(store, set_id, kinds=("record", "source")):
         cites = Counter(frozenset(c.target for c in b.citations if c.target_kind in kinds)
                         for b in tree.blocks if not b.is_section)
         cites.pop(frozenset(), None)
-        statuses = Counter(tuple(map(tuple, b.props.get("statuses"))) for b in tree.blocks if b.props.get("statuses"))
+        statuses = Counter(tuple(map(tuple, b.props["statuses"])) for b in tree.blocks if b.props.get("statuses"))
         out[tree.document.get("role")] = (cites, statuses)
     findings = Counter(f.code for f in check(store, set_id=set_id).findings)
     return out, findings
