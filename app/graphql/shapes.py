@@ -12,13 +12,14 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from operator import attrgetter
 from typing import Any, Optional, Union
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import strawberry
 
 from app.graphql.pagination import keyed
-from queries.shapes import WIRE
+from domain.wire import WireField, wire_fields
 
 __all__ = ["object_type"]
 
@@ -51,18 +52,23 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     """
     if cls in _TYPES:
         return _TYPES[cls]
-    hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
     descriptions, overrides, names, added = descriptions or {}, overrides or {}, names or {}, added or {}
-    for field_name, metadata in _fields(cls):
+    for w in _fields(cls):
+        field_name = w.attribute
+        renamed = w.name if w.name != field_name else None  # a wire name, shown as written
         if field_name in hidden:
             continue
         if field_name in overrides:
             namespace["__annotations__"][field_name], namespace[field_name] = overrides[field_name]
+        elif len(w.path) > 1:  # a flattened object's field: read off the object the result holds
+            namespace["__annotations__"][field_name] = _annotation(w.hint)
+            namespace[field_name] = strawberry.field(resolver=_reader(w), name=names.get(field_name, renamed),
+                                                     description=descriptions.get(field_name))
         else:
-            namespace["__annotations__"][field_name] = _annotation(hints[field_name])
-            if WIRE in metadata or field_name in descriptions or field_name in names:
-                namespace[field_name] = strawberry.field(name=names.get(field_name, metadata.get(WIRE)),
+            namespace["__annotations__"][field_name] = _annotation(w.hint)
+            if renamed or field_name in descriptions or field_name in names:
+                namespace[field_name] = strawberry.field(name=names.get(field_name, renamed),
                                                          description=descriptions.get(field_name))
         for placed in (n for n, follows in (after or {}).items() if follows == field_name):
             # strawberry orders fields as annotated: a resolver field annotated here keeps this place
@@ -76,12 +82,23 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     return made
 
 
-def _fields(cls: type) -> list[tuple[str, Mapping[str, Any]]]:
-    """``(name, metadata)`` of each field of result dataclass ``cls``, or of result ``NamedTuple``
-    ``cls`` (no metadata), in order."""
+def _fields(cls: type) -> tuple[WireField, ...]:
+    """The wire fields of result dataclass ``cls`` (:func:`domain.wire.wire_fields`), or of result
+    ``NamedTuple`` ``cls`` (each its own, in order)."""
     if dataclasses.is_dataclass(cls):
-        return [(f.name, f.metadata) for f in dataclasses.fields(cls)]
-    return [(name, {}) for name in cls._fields]  # type: ignore[attr-defined]
+        return wire_fields(cls)
+    return tuple(WireField(name, (name,), cls, attrgetter(name)) for name in cls._fields)  # type: ignore[attr-defined]
+
+
+def _reader(w: WireField) -> Callable[..., Any]:
+    """A resolver reading flattened field ``w`` off the result object (``self``), typed as the field."""
+    read = w.read
+
+    def resolve(self: Any) -> Any:
+        return read(self)
+
+    resolve.__annotations__ = {"self": Any, "return": _annotation(w.hint)}
+    return resolve
 
 
 def _is_shape(hint: Any) -> bool:

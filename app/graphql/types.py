@@ -597,7 +597,8 @@ async def _supported_text(self: NodeCitation, info: Ctx) -> Optional[str]:
     if node is None:
         return None
     text = statement_of(node).text if node.label == Label.STATEMENT else ""  # a heading or document: no text
-    return text[self.span_start:self.span_end] if self.span_end > self.span_start else None
+    c = self.citation
+    return text[c.span_start:c.span_end] if c.span_end > c.span_start else None
 
 
 Citation = object_type(
