@@ -79,14 +79,9 @@ def wire_fields(cls: type) -> tuple[WireField, ...]:
     """The wire keys of result dataclass ``cls``, in order: each field under its wire name, a
     :func:`flat` field replaced by its object's (shown) fields.
 
-    >>> from dataclasses import field
-    >>> from domain.model import Quotation
-    >>> @dataclass(frozen=True)
-    ... class Quoted:
-    ...     node: str
-    ...     quotation: Quotation = field(metadata=flat("path", "text"))
-    >>> [(w.name, w.path) for w in wire_fields(Quoted)]
-    [('node', ('node',)), ('path', ('quotation', 'path')), ('text', ('quotation', 'text'))]
+    >>> from queries.documents import BlockCitation
+    >>> [(w.name, ".".join(w.path)) for w in wire_fields(BlockCitation)][:4]
+    [('target_kind', 'citation.target_kind'), ('target', 'citation.target'), ('node', 'node'), ('token', 'citation.token')]
     """
     own = {f.name: f for f in dataclasses.fields(cls)}
     placed = {name for f in own.values() for name in f.metadata.get(FLAT, ()) if name in own}
