@@ -141,7 +141,7 @@ def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[Docume
     Examples
     --------
     >>> from queries.demo import demo_store
-    >>> [(d.id, d.role, d.format) for d in documents_of(demo_store())]
+    >>> [(d.id, d.member.role, d.member.format) for d in documents_of(demo_store())]
     [('demo/synthesis', 'synthesis', 'txt')]
     """
     require_set(store, set_id)
