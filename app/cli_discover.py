@@ -54,7 +54,7 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt
         found = documents_of(store, set_id=set_id)
     emit(out, fmt=chosen_format(fmt, as_json), title="Documents" + (f" of {set_id}" if set_id else ""),
          columns=[Column("document"), Column("format"), Column("title", "text")],
-         rows=[(d.id, d.format, d.title) for d in found],
+         rows=[(d.id, d.member.format, d.member.title) for d in found],
          data={"data": [plain(d) for d in found], "count": len(found)},
          footer=[counted(len(found), "document")])
 

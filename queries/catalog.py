@@ -4,8 +4,10 @@ and ``GET /documents`` answer from here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from domain.model import Member
+from domain.wire import flat
 from graph.codec import analysis_set_of, member_of, record_id_of, system_name
 from graph.model import Label, Node
 from graph.store import GraphStore
@@ -113,24 +115,19 @@ def _set_sizes(store: GraphStore, set_id: str, tally: SetTally | None = None) ->
 class DocumentSummary:
     """One member: ``id`` (``<set>/<role>``), ``set``, ``role``, ``title``, ``member_type``,
     ``format`` (``txt`` or ``md``), ``path`` it was ingested from, ``sha256`` of its bytes and
-    their ``size`` (bytes)."""
+    their ``size`` (bytes).
+
+    All but ``id`` and ``set`` are those of the :class:`domain.model.Member` it holds, flat on the
+    wire."""
 
     id: str
     set: str
-    role: str
-    title: str
-    member_type: str
-    format: str
-    path: str
-    sha256: str
-    size: int
+    member: Member = field(metadata=flat("role", "title", "member_type", "format", "path", "sha256", "size"))
 
     @classmethod
     def of(cls, node: Node) -> DocumentSummary:
         """The summary of a Document node."""
-        m = member_of(node)
-        return cls(id=node.id, set=node.set_id or "", role=m.role, title=m.title, member_type=m.member_type,
-                   format=m.format, path=m.path, sha256=m.sha256, size=m.size)
+        return cls(id=node.id, set=node.set_id or "", member=member_of(node))
 
 
 def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[DocumentSummary]:
@@ -144,7 +141,7 @@ def documents_of(store: GraphStore, *, set_id: str | None = None) -> list[Docume
     Examples
     --------
     >>> from queries.demo import demo_store
-    >>> [(d.id, d.role, d.format) for d in documents_of(demo_store())]
+    >>> [(d.id, d.member.role, d.member.format) for d in documents_of(demo_store())]
     [('demo/synthesis', 'synthesis', 'txt')]
     """
     require_set(store, set_id)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Mapping
 
-from domain.model import Annotation, Field, Section, Status, TableRow
+from domain.model import Annotation, Citation, Field, Quotation, Section, Status, TableRow
+from domain.wire import flat
 from graph.codec import (annotation_of, citation_of, field_of, member_of, quotation_of, section_of, statement_of,
                          statuses_of, table_row_of)
 from graph.model import Edge, EdgeKind, Label, Node
@@ -37,36 +38,24 @@ ROLE_ORDER = (
 
 @dataclass(frozen=True, slots=True)
 class BlockCitation:
-    """One outgoing citation of a block, in the order written (edge ``seq``).
+    """One outgoing citation of a block, in the order written (edge ``seq``): the
+    :class:`~domain.model.Citation` (its ``target`` normalised from the cited node) and ``node``,
+    the cited node's id. On the wire it is flat: ``target_kind``, ``target``, ``node``, ``token``,
+    ``form``, ``start``, ``end``, ``span_start``, ``span_end``."""
 
-    ``target_kind`` is ``record``, ``source``, ``file`` or ``named``; ``target`` the record ID,
-    ``SRC-n``, path or reference name of the cited node ``node``; ``token`` as written and ``form``
-    (``citation``, ``mention``, ``quotation``, ``link``, ``frontmatter``); ``start``/``end`` are
-    character offsets of the token in the block's plain ``text`` and ``span_start``/``span_end``
-    delimit the text it supports (tokens of one citation group share the span).
-    """
-
-    target_kind: str
-    target: str
+    citation: Citation = field(metadata=flat("target_kind", "target", "node", "token", "form", "start", "end",
+                                             "span_start", "span_end"))
     node: str
-    token: str
-    form: str
-    start: int
-    end: int
-    span_start: int = 0
-    span_end: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class BlockQuotation:
-    """The quotation a quotation statement QUOTES: ``text`` (body), attributed ``path``, optional
-    ``lines`` (``"270-275"``) and ``revision``; ``node`` is the Quotation node id."""
+    """The quotation a quotation statement QUOTES: ``node``, the Quotation node id, and the
+    :class:`~domain.model.Quotation` (flat on the wire: ``node``, ``text``, ``path``, ``lines``,
+    ``revision``)."""
 
     node: str
-    text: str
-    path: str
-    lines: str | None = None
-    revision: str | None = None
+    quotation: Quotation = field(metadata=flat())
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +118,7 @@ class DocumentBlock:
 
     def cited_records(self) -> tuple[str, ...]:
         """Record IDs this block cites, first occurrence order, without repeats."""
-        return tuple(dict.fromkeys(c.target for c in self.citations if c.target_kind == "record"))
+        return tuple(dict.fromkeys(c.citation.target for c in self.citations if c.citation.target_kind == "record"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,11 +325,8 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
 
 
 def _quotation(node: Node) -> BlockQuotation:
-    q = quotation_of(node)
-    return BlockQuotation(node.id, q.text, q.path, q.lines, q.revision)
+    return BlockQuotation(node.id, quotation_of(node))
 
 
 def _citation(edge: Edge, node: Node | None) -> BlockCitation:
-    c = citation_of(edge, node)
-    return BlockCitation(target_kind=c.target_kind, target=c.target, node=edge.dst, token=c.token, form=c.form,
-                         start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end)
+    return BlockCitation(citation_of(edge, node), edge.dst)

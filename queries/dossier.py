@@ -210,17 +210,17 @@ def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: l
     files: dict[str, None] = {}
     sources: dict[str, None] = {}
     for b in behind:
-        for c in b.citations:
+        for c in (bc.citation for bc in b.citations):
             if c.target_kind == "file":
                 files.setdefault(c.target)
             elif c.target_kind == "source":
                 sources.setdefault(c.target)
-        if b.quotation is not None and b.quotation.path:
-            files.setdefault(b.quotation.path.rstrip("/"))
+        if b.quotation is not None and b.quotation.quotation.path:
+            files.setdefault(b.quotation.quotation.path.rstrip("/"))
     for i in citing:
         cites = blocks[i][1].citations
-        spans = {(c.span_start, c.span_end) for c in cites if c.node == record.id}
-        for c in cites:
+        spans = {(c.citation.span_start, c.citation.span_end) for c in cites if c.node == record.id}
+        for c in (bc.citation for bc in cites):
             if (c.span_start, c.span_end) in spans:
                 if c.target_kind == "file":
                     files.setdefault(c.target)

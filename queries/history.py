@@ -423,7 +423,7 @@ def _alike(a: DocumentBlock, b: DocumentBlock) -> bool:
 
 
 def _cited(block: DocumentBlock | None) -> list[Cited]:
-    return [] if block is None else [Cited(c.target_kind, c.target) for c in block.citations]
+    return [] if block is None else [Cited(c.citation.target_kind, c.citation.target) for c in block.citations]
 
 
 def _minus(a: list[Cited], b: list[Cited]) -> tuple[Cited, ...]:
@@ -445,7 +445,7 @@ def _unified(old: DocumentBlock, new: DocumentBlock) -> str:
 
 
 def _quotation_of(block: DocumentBlock | None) -> tuple[Any, ...] | None:
-    q = block.quotation if block is not None else None
+    q = block.quotation.quotation if block is not None and block.quotation is not None else None
     return None if q is None else (q.text, q.path, q.lines, q.revision)
 
 

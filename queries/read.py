@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from collections.abc import Collection, Iterable, Sequence
 
+from domain.model import Citation
+from domain.wire import flat
 from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
                          section_of, source_file_path, source_of, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
@@ -54,20 +56,14 @@ def line_order(node_id: str) -> tuple[Any, ...]:
 
 @dataclass(frozen=True, slots=True)
 class NodeCitation:
-    """One citation between two nodes (a CITES edge, decoded by :func:`graph.codec.citation_of`):
-    ``form``, ``token`` as written and ``target_kind`` (:class:`domain.model.Citation`);
-    ``start``/``end`` the token's character offsets in the citing text and
-    ``span_start``/``span_end`` those of the text it supports; ``citing_id`` the citing statement,
-    section or document and ``target_id`` the cited node; ``seq`` its place among the citing
-    node's citations, as written."""
+    """One citation between two nodes (a CITES edge): the :class:`domain.model.Citation` it stores
+    (decoded by :func:`graph.codec.citation_of`), ``citing_id`` the citing statement, section or
+    document, ``target_id`` the cited node and ``seq`` its place among the citing node's
+    citations, as written. On the wire it is flat: ``form``, ``token``, ``target_kind``, ``start``,
+    ``end``, ``span_start``, ``span_end``, then ``citing_id``, ``target_id`` and ``seq``."""
 
-    form: str
-    token: str
-    target_kind: str
-    start: int
-    end: int
-    span_start: int
-    span_end: int
+    citation: Citation = field(metadata=flat("form", "token", "target_kind", "start", "end", "span_start",
+                                             "span_end"))
     citing_id: str
     target_id: str
     seq: int
@@ -75,9 +71,7 @@ class NodeCitation:
     @classmethod
     def of(cls, edge: Edge) -> NodeCitation:
         """The citation on CITES ``edge``."""
-        c = citation_of(edge)
-        return cls(c.form, c.token, c.target_kind, c.start, c.end, c.span_start, c.span_end, edge.src, edge.dst,
-                   edge.seq)
+        return cls(citation_of(edge), edge.src, edge.dst, edge.seq)
 
 
 def citation_order(c: NodeCitation) -> tuple[Any, ...]:
@@ -223,7 +217,8 @@ class GraphRead:
         """The citations on CITES ``edges`` of ``form`` (any, for None), in document order of the
         citing node (then as written in it: :func:`citation_order`), or with ``as_written`` in the
         order written in one citing node."""
-        chosen = sorted((c for c in map(NodeCitation.of, edges) if form is None or c.form == form), key=citation_order)
+        chosen = sorted((c for c in map(NodeCitation.of, edges) if form is None or c.citation.form == form),
+                        key=citation_order)
         return sorted(chosen, key=lambda c: (c.seq, c.target_id)) if as_written else chosen
 
     @staticmethod

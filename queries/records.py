@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from domain import model
 from domain.vocabulary import ANALYSTS, KINDS
-from graph.codec import block_kind, block_line, block_text, citation_form, citation_token, declaration_label, node_name, record_of
+from domain.wire import flat
+from graph.codec import block_kind, block_line, block_text, citation_of, declaration_label, node_name, record_of
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -109,14 +111,16 @@ def _check_values(store: GraphStore, set_id: str | None, **asked: str | None) ->
 class Citation:
     """A statement citing a record: ``record`` node id, ``statement`` id, ``document``, ``kind``
     (statement kind), ``form`` (citation, mention, link, …), ``token`` as written, ``text`` of the
-    statement, ``line``."""
+    statement, ``line``.
+
+    ``form`` and ``token`` are those of the :class:`domain.model.Citation` it holds, flat on the
+    wire."""
 
     record: str
     statement: str
     document: str
     kind: str
-    form: str
-    token: str
+    citation: model.Citation = field(metadata=flat("form", "token"))
     text: str
     line: int
 
@@ -141,8 +145,8 @@ def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None
                 continue
             out.append(Citation(
                 record=rid, statement=node.id, document=node.document_id or node.id,
-                kind=block_kind(node) or str(node.label), form=citation_form(e), token=citation_token(e),
+                kind=block_kind(node) or str(node.label), citation=citation_of(e),
                 text=block_text(node) or node_name(node) or "", line=block_line(node),
             ))
-    out.sort(key=lambda c: (c.document, c.line, c.statement, c.token))
+    out.sort(key=lambda c: (c.document, c.line, c.statement, c.citation.token))
     return out

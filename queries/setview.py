@@ -114,9 +114,9 @@ class SetView:
         out: dict[str, int] = {}
         for tree in self.trees:
             for block in tree.blocks:
-                paths = {c.target for c in block.citations if c.target_kind == "file"}
-                if block.quotation is not None and block.quotation.path:
-                    paths.add(block.quotation.path.rstrip("/"))
+                paths = {c.citation.target for c in block.citations if c.citation.target_kind == "file"}
+                if block.quotation is not None and block.quotation.quotation.path:
+                    paths.add(block.quotation.quotation.path.rstrip("/"))
                 for path in paths:
                     out[path] = out.get(path, 0) + 1
         return out
@@ -141,8 +141,9 @@ def _is_status_line(block: DocumentBlock) -> bool:
 
 
 def _files(blocks: list[DocumentBlock]) -> set[str]:
-    out = {c.target for b in blocks for c in b.citations if c.target_kind == "file"}
-    out |= {b.quotation.path.rstrip("/") for b in blocks if b.quotation is not None and b.quotation.path}
+    out = {c.citation.target for b in blocks for c in b.citations if c.citation.target_kind == "file"}
+    out |= {b.quotation.quotation.path.rstrip("/") for b in blocks
+            if b.quotation is not None and b.quotation.quotation.path}
     return out
 
 

@@ -3,8 +3,9 @@
 A result dataclass *is* the shape every face answers with: its fields, in declaration order, are
 the keys of the CLI's ``--json``, of the REST body and of the GraphQL type (camel-cased there by
 strawberry). A field whose Python name cannot be the wire name (``from`` is a keyword) says its
-wire name with ``field(metadata=wire("from"))`` (:mod:`domain.wire`, re-exported here, so that
-``graph`` results can name theirs too). The faces build their types from the dataclass
+wire name with ``field(metadata=wire("from"))``, and a field holding a domain object whose fields
+stand in its place says so with ``field(metadata=flat(…))`` (:mod:`domain.wire`, re-exported here,
+so that ``graph`` results can name theirs too). The faces build their types from the dataclass
 (``app/rest/shapes.py``, ``app/graphql/shapes.py``); :func:`plain` is the one encoder to JSON.
 """
 
@@ -14,17 +15,18 @@ import dataclasses
 import types
 import typing
 from typing import Any, TypeVar
+from collections.abc import Callable
 
-from domain.wire import WIRE, wire, wire_name
+from domain.wire import WIRE, flat, wire, wire_fields, wire_name
 
-__all__ = ["WIRE", "wire", "wire_name", "plain", "revived"]
+__all__ = ["WIRE", "flat", "wire", "wire_name", "wire_fields", "plain", "revived"]
 
 T = TypeVar("T")
 
 
 def plain(value: Any) -> Any:
     """``value`` as JSON-compatible data: a result dataclass → a dict of its fields in declaration
-    order under their wire names, tuples and lists → lists, dicts → dicts, recursively; other values as they are.
+    order under their wire names (a flattened object's fields in its place), tuples and lists → lists, dicts → dicts, recursively; other values as they are.
 
     >>> from dataclasses import dataclass, field
     >>> @dataclass(frozen=True)
@@ -38,27 +40,25 @@ def plain(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     if kind in _NAMES or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
-        return {wired: plain(getattr(value, name)) for name, wired in _names(kind)}
+        return {wired: plain(read(value)) for read, wired in _names(kind)}
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {wire: plain(getattr(value, name)) for name, wire in _names(type(value))}
     return value
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 """Types :func:`plain` returns as they are without looking further (their subclasses, such as an
 enum of strings, go the general way)."""
-_NAMES: dict[type, tuple[tuple[str, str], ...]] = {}
-"""``(field name, wire name)`` of each result dataclass :func:`plain` has met, in declaration order."""
+_NAMES: dict[type, tuple[tuple[Callable[[Any], Any], str], ...]] = {}
+"""``(reader, wire name)`` of each key of each result dataclass :func:`plain` has met, in order."""
 
 
-def _names(kind: type) -> tuple[tuple[str, str], ...]:
+def _names(kind: type) -> tuple[tuple[Callable[[Any], Any], str], ...]:
     names = _NAMES.get(kind)
     if names is None:
-        names = _NAMES[kind] = tuple((f.name, wire_name(f)) for f in dataclasses.fields(kind))
+        names = _NAMES[kind] = tuple((w.read, w.name) for w in wire_fields(kind))
     return names
 
 
@@ -90,7 +90,14 @@ def _revived(hint: Any, data: Any) -> Any:
         value = typing.get_args(hint)[1]
         return {k: _revived(value, v) for k, v in data.items()}
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        read: dict[tuple[str, ...], Any] = {w.path: _revived(w.hint, data[w.name])
+                                              for w in wire_fields(hint) if w.init}
+        held: dict[str, dict[str, Any]] = {}
+        for path in list(read):
+            if len(path) == 2:  # a flattened object's field: the object is built from its shown fields
+                held.setdefault(path[0], {})[path[1]] = read.pop(path)
         hints = typing.get_type_hints(hint)
-        return hint(**{f.name: _revived(hints[f.name], data[wire_name(f)])
-                       for f in dataclasses.fields(hint) if f.init})
+        fields = {path[0]: value for path, value in read.items()}
+        fields.update({name: hints[name](**shown) for name, shown in held.items()})
+        return hint(**fields)
     return data

@@ -209,7 +209,7 @@ def analysis_set_report(store: GraphStore, set_id: str) -> SetReport:
     for tree in trees:
         for block in tree.blocks:
             for c in block.citations:
-                if c.target_kind == "record" and block.id not in citing.setdefault(c.node, []):
+                if c.citation.target_kind == "record" and block.id not in citing.setdefault(c.node, []):
                     citing[c.node].append(block.id)
     entries = [
         RecordEntry(

@@ -81,7 +81,7 @@ def _row(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> TableRow:
 
 
 def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
-    q = block.quotation
+    q = block.quotation.quotation if block.quotation is not None else None
     path = q.path if q is not None else ""
     if tree.format == "md":
         plain = plain_block(block)
@@ -407,7 +407,7 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
 
     items.append(heading("Quotations and source files"))
     for quoted in d.quotations:
-        statement, q = quoted.statement, quoted.quotation
+        statement, q = quoted.statement, quoted.quotation.quotation
         body = q.text.strip("\n")
         one_line = " ".join(body.split())
         block_quote = "\n".join(f"> {line}" if line.strip() else ">" for line in body.split("\n"))

@@ -129,7 +129,7 @@ def _table_row(line: str) -> str:
 def _quotation(block: DocumentBlock) -> str:
     """Body lines joined with spaces, a bare ``>`` as a paragraph break, `` --- path`` appended."""
     paragraphs: list[list[str]] = [[]]
-    path = block.quotation.path if block.quotation is not None else ""
+    path = block.quotation.quotation.path if block.quotation is not None else ""
     for raw in block.markup.splitlines():
         m = ATTRIBUTION.match(raw)
         if m:
@@ -143,7 +143,7 @@ def _quotation(block: DocumentBlock) -> str:
             continue
         paragraphs[-1].append(" ".join(body.split()))
     parts = [plain_inline(" ".join(p)) for p in paragraphs if p]
-    lines = block.quotation.lines if block.quotation is not None else None
+    lines = block.quotation.quotation.lines if block.quotation is not None else None
     attribution = f"{path}:{lines}" if lines and f":{lines}" not in path else path
     if not parts:
         return f"--- {attribution}"

@@ -49,7 +49,8 @@ def _alias_of_source(ctx: DynamicClassDefContext) -> None:
         if not ctx.api.final_iteration:
             ctx.api.defer()
         return
-    fullname = ctx.api.qualified_name(ctx.name)
+    if "." not in (fullname := ctx.api.qualified_name(ctx.name)):  # inside a function: a local value, no alias
+        return
     # A module analysed again (a name used before its definition) meets the alias made the first
     # time: marked as an alias definition, its statement is not taken for a second assignment.
     for statement in ctx.api.modules[ctx.api.cur_mod_id].defs:

@@ -1,6 +1,8 @@
 """GraphQL types of the graph's nodes: every label a Relay ``Node`` whose global id wraps the graph node
-id, with fields read from the node's domain object (:mod:`domain.model`, decoded by :mod:`graph.codec`
-once per object, when a field first asks for it) and relations loaded through the request's DataLoaders.
+id, with fields generated from the node's domain class (:mod:`domain.model`; the object decoded by
+:mod:`graph.codec` once per object, when a field first asks for it) and relations, the only fields
+written here, loaded through the request's DataLoaders. A status or field of a declaration is its
+domain object with the statement stating it, a citation :class:`queries.read.NodeCitation`.
 
 Lists of nodes are :class:`~app.graphql.pagination.Connection` pages, ordered by node id (records,
 sets, sources, files) or document order (sections, statements, quotations, citations).
@@ -8,6 +10,8 @@ sets, sources, files) or document order (sections, statements, quotations, citat
 
 from __future__ import annotations
 
+import inspect
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast, overload
 from collections.abc import Callable, Iterable
 
@@ -18,7 +22,9 @@ from strawberry.types import Info
 
 from app.graphql.context import Context, call
 from app.graphql.pagination import Connection, connection_of
-from app.graphql.shapes import object_type
+from app.graphql.shapes import domain_fields, object_type
+from domain import model
+from domain.wire import flat
 from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
                          member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
                          statement_of, system_name, table_row_of)
@@ -65,10 +71,16 @@ Ctx = Info[Context, None]
 class _decoded:
     """The domain object a :mod:`graph.codec` reader ``decode`` finds in a GraphQL object's ``node``,
     decoded when a field first asks for it and then kept on the object (as
-    :func:`functools.cached_property`, without the lock Python 3.11 takes on each first read)."""
+    :func:`functools.cached_property`, without the lock Python 3.11 takes on each first read).
 
-    def __init__(self, decode: Callable[[Node], Any]):
+    With ``shows``, the domain class ``decode`` answers, the node type shows its fields
+    (:func:`app.graphql.shapes.domain_fields`, given the other keywords; ``after`` names a field
+    of the type's own to stand before them): the fields are declared once, on the domain class."""
+
+    def __init__(self, decode: Callable[[Node], Any], shows: type | None = None, *, after: str | None = None,
+                 **fields: Any):
         self.decode, self.__doc__ = decode, decode.__doc__
+        self.shows, self.after, self.fields = shows, after, fields
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -102,6 +114,21 @@ class GraphNode(relay.Node):
     def cursor_key(self) -> tuple:
         """Sort key in connections: the node id."""
         return (self.graph_id,)
+
+    def __init_subclass__(cls, **kwargs: Any):
+        """Give a node type the fields of the domain objects it shows (:class:`_decoded`), in the
+        order decoded, before its own relation fields (strawberry orders annotated fields first)."""
+        super().__init_subclass__(**kwargs)
+        annotations = dict(inspect.get_annotations(cls))
+        for name, decoded in list(vars(cls).items()):
+            if not isinstance(decoded, _decoded) or decoded.shows is None:
+                continue
+            if decoded.after is not None:
+                annotations[decoded.after] = getattr(cls, decoded.after).base_resolver.type_annotation
+            for field_name, (annotation, made) in domain_fields(decoded.shows, name, **decoded.fields).items():
+                annotations[field_name] = annotation
+                setattr(cls, field_name, made)
+        cls.__annotations__ = annotations
 
     @classmethod
     async def resolve_nodes(cls, *, info: Ctx, node_ids: Iterable[str], required: bool = False) -> list:
@@ -245,21 +272,13 @@ async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, docum
 
 @strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
 class AnalysisSet(GraphNode):
-    analysis_set = _decoded(analysis_set_of)
+    analysis_set = _decoded(analysis_set_of, model.AnalysisSet, shown=("run_id", "reviewed_boundary"), after="system")
 
     @strawberry.field(description="The analysed system's name.")
     async def system(self, info: Ctx) -> Optional[str]:
         system = self.analysis_set.system or None
         node = await info.context.loaders.node(system)
         return system_name(node) if node is not None else system
-
-    @strawberry.field
-    def run_id(self) -> Optional[str]:
-        return self.analysis_set.run_id
-
-    @strawberry.field
-    def reviewed_boundary(self) -> Optional[str]:
-        return self.analysis_set.reviewed_boundary
 
     @relay.connection(Connection["Document"], description="Members, by id; `role` e.g. `synthesis`, `text` matches "
                                                           "title, role or path.")
@@ -308,35 +327,11 @@ class AnalysisSet(GraphNode):
 
 @strawberry.type(description="An ingested analysis-set member.")
 class Document(GraphNode):
-    member = _decoded(member_of)
-
-    @strawberry.field
-    def role(self) -> str:
-        return self.member.role
-
-    @strawberry.field
-    def title(self) -> str:
-        return self.member.title
-
-    @strawberry.field
-    def member_type(self) -> str:
-        return self.member.member_type
-
-    @strawberry.field(description="`txt` or `md`: the format the member was ingested from.")
-    def format(self) -> str:
-        return self.member.format
-
-    @strawberry.field(description="Path the member was ingested from.")
-    def path(self) -> str:
-        return self.member.path
-
-    @strawberry.field(description="SHA-256 of the original bytes.")
-    def sha256(self) -> str:
-        return self.member.sha256
-
-    @strawberry.field(description="Size of the original in bytes.")
-    def size(self) -> Optional[int]:
-        return self.member.size
+    member = _decoded(member_of, model.Member, shown=("role", "title", "member_type", "format", "path", "sha256", "size"),
+                      nullable=("size",), descriptions={
+                          "format": "`txt` or `md`: the format the member was ingested from.",
+                          "path": "Path the member was ingested from.", "sha256": "SHA-256 of the original bytes.",
+                          "size": "Size of the original in bytes."})
 
     @strawberry.field(description="YAML frontmatter of a Markdown member (an object; empty for plain text).")
     def frontmatter(self) -> JSON:
@@ -404,21 +399,10 @@ class Block(GraphNode):
 
 @strawberry.type(description="A section: a heading and the blocks under it.")
 class Section(Block):
-    block = _decoded(section_of)
+    block = _decoded(section_of, model.Section, shown=("heading", "level", "kind"), descriptions={
+        "level": "Heading level, 2–6.", "kind": "`section`, `kinds`, `declaration`, `annotation` or `subsection`."})
     declaration = _decoded(declaration_of)
     annotation = _decoded(annotation_of)
-
-    @strawberry.field
-    def heading(self) -> str:
-        return self.block.heading
-
-    @strawberry.field(description="Heading level, 2–6.")
-    def level(self) -> int:
-        return self.block.level
-
-    @strawberry.field(description="`section`, `kinds`, `declaration`, `annotation` or `subsection`.")
-    def kind(self) -> str:
-        return self.block.kind
 
     @strawberry.field(description="Record ID a declaration heading declares (or an annotation heading annotates).")
     def record_id(self) -> Optional[str]:
@@ -445,54 +429,21 @@ class Section(Block):
         return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
 
 
-@strawberry.type(description="A status a record states: `label` (e.g. `Conclusion status`), `value` (the leading "
-                             "vocabulary term) and `qualifier` (what follows it, e.g. `on target emission`).")
-class Status:
-    label: str
-    value: str
-    statement: Optional[Statement] = strawberry.field(description="The statement stating it.")
-    qualifier: Optional[str] = None
-
-
 def _statuses(statement: Statement) -> list[Status]:
-    return [Status(label=s.label, value=s.value, statement=statement, qualifier=s.qualifier)
-            for s in statuses_of(statement.node)]
+    return [StatedStatus(s, statement) for s in statuses_of(statement.node)]
 
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
 class Statement(Block):
-    block = _decoded(statement_of)
-    field = _decoded(field_of)
-    row = _decoded(table_row_of)
-
-    @strawberry.field(description="`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, "
-                                  "`empty_marker`, `amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.")
-    def kind(self) -> str:
-        return self.block.kind
-
-    @strawberry.field(description="Plain text.")
-    def text(self) -> str:
-        return self.block.text
-
-    @strawberry.field(description="Field label (fields).")
-    def field_label(self) -> Optional[str]:
-        return self.field.label if self.field is not None else None
-
-    @strawberry.field(description="Field value (fields).")
-    def value(self) -> Optional[str]:
-        return self.field.value if self.field is not None else None
-
-    @strawberry.field(description="Field form: `bullet`, `bold` or `line`.")
-    def form(self) -> Optional[str]:
-        return self.field.form if self.field is not None else None
-
-    @strawberry.field(description="Table role of a row, e.g. `limitations`.")
-    def table(self) -> Optional[str]:
-        return self.row.table if self.row is not None else None
-
-    @strawberry.field(description="Cells of a table row.")
-    def cells(self) -> Optional[list[str]]:
-        return list(self.row.cells) if self.row is not None else None
+    block = _decoded(statement_of, model.Statement, shown=("kind", "text"), descriptions={
+        "kind": "`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, `empty_marker`, "
+                "`amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.",
+        "text": "Plain text."})
+    field = _decoded(field_of, model.Field, shown=("label", "value", "form"), absent=True, names={"label": "field_label"},
+                     descriptions={"label": "Field label (fields).", "value": "Field value (fields).",
+                                   "form": "Field form: `bullet`, `bold` or `line`."})
+    row = _decoded(table_row_of, model.TableRow, shown=("table", "cells"), absent=True,
+                   descriptions={"table": "Table role of a row, e.g. `limitations`.", "cells": "Cells of a table row."})
 
     @strawberry.field(description="Statuses this statement states.")
     def statuses(self) -> list[Status]:
@@ -513,25 +464,24 @@ class Statement(Block):
         return await _one(info, self.graph_id, EdgeKind.ANNOTATES, Direction.OUT, Label.RECORD)
 
 
+@dataclass(frozen=True, slots=True)
+class StatedStatus:
+    """A :class:`domain.model.Status` with the ``statement`` stating it (GraphQL's ``Status``)."""
+
+    status: model.Status = field(metadata=flat("label", "value", "statement", "qualifier"))
+    statement: Statement
+
+
+Status = object_type(
+    StatedStatus, name="Status", nullable=("statement",), descriptions={"statement": "The statement stating it."},
+    description="A status a record states: `label` (e.g. `Conclusion status`), `value` (the leading vocabulary term) "
+                "and `qualifier` (what follows it, e.g. `on target emission`).")
+
+
 @strawberry.type(description="A quoted passage of a source file.")
 class Quotation(GraphNode):
-    quotation = _decoded(quotation_of)
-
-    @strawberry.field
-    def text(self) -> str:
-        return self.quotation.text
-
-    @strawberry.field(description="Attributed path.")
-    def path(self) -> Optional[str]:
-        return self.quotation.path
-
-    @strawberry.field(description="Attributed lines, e.g. `270-275`.")
-    def lines(self) -> Optional[str]:
-        return self.quotation.lines
-
-    @strawberry.field
-    def revision(self) -> Optional[str]:
-        return self.quotation.revision
+    quotation = _decoded(quotation_of, model.Quotation, nullable=("path",), descriptions={
+        "path": "Attributed path.", "lines": "Attributed lines, e.g. `270-275`."})
 
     @strawberry.field
     def line(self) -> Optional[int]:
@@ -555,17 +505,20 @@ class Quotation(GraphNode):
 
 # -- records ---------------------------------------------------------------------------------------
 
-@strawberry.type(description="A field of a declaration: `label`, `value` and `form` (bullet, bold or line).")
-class Field:
-    label: Optional[str]
-    value: Optional[str]
-    form: Optional[str]
+@dataclass(frozen=True, slots=True)
+class StatedField:
+    """A :class:`domain.model.Field` with the ``statement`` it is (GraphQL's ``Field``)."""
+
+    fact: model.Field = field(metadata=flat("label", "value", "form"))
     statement: Statement
 
 
+Field = object_type(StatedField, name="Field", nullable=("label", "value"),
+                    description="A field of a declaration: `label`, `value` and `form` (bullet, bold or line).")
+
+
 def _field(statement: Statement) -> Field:
-    fact = statement.field  # a statement of kind field (GraphRead.fields) states one
-    return Field(label=fact.label, value=fact.value, form=fact.form, statement=statement)
+    return StatedField(statement.field, statement)  # a statement of kind field (GraphRead.fields) states one
 
 
 @strawberry.type(description="Where and how a record is declared.")
@@ -619,7 +572,8 @@ async def _supported_text(self: NodeCitation, info: Ctx) -> Optional[str]:
     if node is None:
         return None
     text = statement_of(node).text if node.label == Label.STATEMENT else ""  # a heading or document: no text
-    return text[self.span_start:self.span_end] if self.span_end > self.span_start else None
+    c = self.citation
+    return text[c.span_start:c.span_end] if c.span_end > c.span_start else None
 
 
 Citation = object_type(
@@ -643,23 +597,9 @@ Citation = object_type(
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
 class Record(GraphNode):
-    record = _decoded(record_of)
-
-    @strawberry.field(description="The record ID as written, e.g. `RT-RTE-mcp-write`.")
-    def record_id(self) -> str:
-        return self.record.record_id
-
-    @strawberry.field(description="RT, MEM, EPI, or null for unprefixed IDs.")
-    def analyst(self) -> Optional[str]:
-        return self.record.analyst
-
-    @strawberry.field(description="Record kind, e.g. `RTE`, `OBJ`, `CMP`.")
-    def kind(self) -> str:
-        return self.record.kind
-
-    @strawberry.field
-    def slug(self) -> str:
-        return self.record.slug
+    record = _decoded(record_of, model.Record, descriptions={
+        "record_id": "The record ID as written, e.g. `RT-RTE-mcp-write`.",
+        "analyst": "RT, MEM, EPI, or null for unprefixed IDs.", "kind": "Record kind, e.g. `RTE`, `OBJ`, `CMP`."})
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
@@ -727,32 +667,8 @@ class Record(GraphNode):
 
 @strawberry.type(description="A source (`SRC-n`): a repository or document at a revision.")
 class Source(GraphNode):
-    source = _decoded(source_of)
-
-    @strawberry.field(description="`SRC-n`.")
-    def source_id(self) -> str:
-        return self.source.source_id
-
-    @strawberry.field
-    def kind(self) -> Optional[str]:
-        return self.source.kind
-
-    @strawberry.field
-    def url(self) -> Optional[str]:
-        return self.source.url
-
-    @strawberry.field(description="The revision the set's citations refer to.")
-    def commit(self) -> Optional[str]:
-        return self.source.commit
-
-    @strawberry.field
-    def cutoff(self) -> Optional[str]:
-        return self.source.cutoff
-
-    @strawberry.field
-    def evidence_layers(self) -> Optional[str]:
-        value = self.source.evidence_layers
-        return None if value is None else str(value)
+    source = _decoded(source_of, model.Source, shown=("source_id", "kind", "url", "commit", "cutoff", "evidence_layers"),
+                      descriptions={"source_id": "`SRC-n`.", "commit": "The revision the set's citations refer to."})
 
     @strawberry.field(description="True when a Source register row declares it.")
     def declared(self) -> Optional[bool]:
@@ -778,11 +694,8 @@ class Source(GraphNode):
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
-    source_file = _decoded(source_file_of)
-
-    @strawberry.field(description="Commit-relative path.")
-    def path(self) -> str:
-        return self.source_file.path
+    source_file = _decoded(source_file_of, model.SourceFile, shown=("path",),
+                           descriptions={"path": "Commit-relative path."})
 
     @strawberry.field
     async def source(self, info: Ctx) -> Optional[Source]:
@@ -809,15 +722,8 @@ class SourceFile(GraphNode):
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")
 class NamedReference(GraphNode):
-    reference = _decoded(named_reference_of)
-
-    @strawberry.field(description="The name as first written.")
-    def name(self) -> str:
-        return self.reference.name
-
-    @strawberry.field
-    def slug(self) -> str:
-        return self.reference.slug
+    reference = _decoded(named_reference_of, model.NamedReference,
+                         descriptions={"name": "The name as first written."})
 
     @strawberry.field(description="The section or document it names (null when unresolved).")
     async def resolves_to(self, info: Ctx) -> Optional[GraphNode]:

@@ -2,7 +2,7 @@
 
 :func:`response_model` turns a result dataclass into the pydantic model FastAPI documents and
 validates the body with: the same fields in the same order, under their wire names
-(:func:`queries.shapes.wire_name`), every one required (a result always holds each key), tuples as
+(:func:`queries.shapes.wire_fields`: a flattened object's fields in its place), every one required (a result always holds each key), tuples as
 lists and nested result dataclasses as their own models. A route answers
 ``Model.model_validate(plain(result))`` or simply ``plain(result)``.
 """
@@ -17,7 +17,7 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from queries.shapes import wire_name
+from queries.shapes import wire_fields
 
 __all__ = ["response_model", "listing"]
 
@@ -54,15 +54,13 @@ def listing(item: type[BaseModel], name: str, doc: str) -> type[BaseModel]:
 
 @cache
 def _model(cls: type) -> type[BaseModel]:
-    hints = typing.get_type_hints(cls)
     fields: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        annotation = _annotation(hints[f.name])
-        name = wire_name(f)
-        if name == f.name:
-            fields[f.name] = (annotation, ...)
+    for w in wire_fields(cls):
+        annotation = _annotation(w.hint)
+        if w.name == w.attribute:
+            fields[w.name] = (annotation, ...)
         else:
-            fields[f"{name}_"] = (annotation, Field(alias=name))
+            fields[f"{w.name}_"] = (annotation, Field(alias=w.name))
     fields.update({k: (v, ...) for k, v in _ADDED.get(cls, {}).items()})
     return create_model(_NAMES.get(cls, f"{cls.__name__}Out"), __doc__=_summary(cls),
                         __config__=ConfigDict(populate_by_name=True), **fields)

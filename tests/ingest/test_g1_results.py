@@ -108,7 +108,7 @@ def test_every_record_id_in_the_prose_is_a_citation(result):
     for block in tree.blocks:
         span = range(block.line, block.line + block.markup.count("\n") + 1)
         for n in span:
-            cited.setdefault(n, set()).update(c.target for c in block.citations if c.target_kind == "record")
+            cited.setdefault(n, set()).update(c.citation.target for c in block.citations if c.citation.target_kind == "record")
             if block.is_section and block.props.get("heading_form") in ("inline", "row"):
                 declared.setdefault(n, set()).add(block.props.get("record_id"))
     occurrences = [(n, m.group()) for n, line in _prose_lines(path.read_text()).items()

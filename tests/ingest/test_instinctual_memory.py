@@ -125,7 +125,7 @@ def test_a_through_range_in_a_limitations_cell(im01):
     report = rests_on(im01, "MEM-RTE-3", set_id=IM01_SET, direct_only=True)
     assert f"{IM01_SET}/overview#L49" in {r.statement for r in report.results}
     cited = [c for c in citations_of(im01, "MEM-RTE-3", set_id=IM01_SET) if c.statement == f"{IM01_SET}/overview#L49"]
-    assert [(c.form, c.token) for c in cited] == [("range", "MEM-RTE-1 through MEM-RTE-7")]
+    assert [(c.citation.form, c.citation.token) for c in cited] == [("range", "MEM-RTE-1 through MEM-RTE-7")]
 
 
 def test_a_range_that_cannot_be_expanded_cites_its_ends(tmp_path):

@@ -85,11 +85,12 @@ def test_table_cells_keep_escaped_pipes():
 
 
 def test_a_bare_quote_line_becomes_a_paragraph_break():
+    from domain.model import Quotation
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "> first line\n> second line\n>\n> `after` break\n> --- `src/a.js`"
     block = DocumentBlock("d#L3", "d", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
-                          quotation=BlockQuotation("d#Q3", "", "src/a.js"))
+                          quotation=BlockQuotation("d#Q3", Quotation("", "src/a.js")))
     assert plain_block(block) == "first line second line\n\nafter break --- src/a.js"
 
 
@@ -97,18 +98,19 @@ def test_a_quotation_nested_in_a_list_item_names_its_path_once():
     """The attribution is the grammar's (``domain.grammar.ATTRIBUTION``, indentation allowed), not
     a second rule: the G2 fixture's indented ``  > --- `prompts/leaf.txt` `` was once kept as body
     text and its path written twice."""
+    from domain.model import Quotation
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "  > Summarize the journal.\n  > --- `prompts/leaf.txt`"
     block = DocumentBlock("d#L57", "d", "Statement", "quotation", 57, 57, 0, "", markup, "\n", None,
-                          quotation=BlockQuotation("d#Q57", "Summarize the journal.", "prompts/leaf.txt"))
+                          quotation=BlockQuotation("d#Q57", Quotation("Summarize the journal.", "prompts/leaf.txt")))
     assert plain_block(block) == "Summarize the journal. --- prompts/leaf.txt"
 
 
 def _signature(tree: DocumentTree) -> set[tuple[int, frozenset[str]]]:
     """(statement order, cited record and source IDs) of every statement of ``tree``."""
     return {
-        (b.order, frozenset(c.target for c in b.citations if c.target_kind in ("record", "source")))
+        (b.order, frozenset(c.citation.target for c in b.citations if c.citation.target_kind in ("record", "source")))
         for b in tree.blocks if not b.is_section
     }
 
@@ -228,7 +230,7 @@ def _facts(store, set_id, kinds=("record", "source")):
 
     out = {}
     for tree in document_trees(store, set_id=set_id):
-        cites = Counter(frozenset(c.target for c in b.citations if c.target_kind in kinds)
+        cites = Counter(frozenset(c.citation.target for c in b.citations if c.citation.target_kind in kinds)
                         for b in tree.blocks if not b.is_section)
         cites.pop(frozenset(), None)
         statuses = Counter(tuple(map(tuple, b.props["statuses"])) for b in tree.blocks if b.props.get("statuses"))

@@ -29,5 +29,5 @@ async def get_document(document_id: str, store: StoreDep, response: Response) ->
     if node is None or node.label != Label.DOCUMENT:
         raise await in_snapshot(store, unknown_document, document_id)
     summary = DocumentSummary.of(node)
-    response.headers["ETag"] = f'"{summary.sha256}"'
+    response.headers["ETag"] = f'"{summary.member.sha256}"'
     return plain(summary)
