@@ -3,30 +3,31 @@
 Every command accepts ``--neo4j URI`` (use that Neo4j server instead of the embedded store) and
 ``--home DIR`` (the embedded store's folder). Errors print ``path:line: message`` and a hint, and
 exit with the code from :mod:`app.errors`.
+
+This module holds the console script (:func:`main`) and the core commands; every command module
+registers on :data:`app.cli_registry.cli`, and this module imports them all (below), the only place
+that does: no command module imports this one.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
-import functools
-import os
-import json
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from typer.exceptions import TyperException
 
-from app.errors import face_of, hint_of
-from graph.errors import CitegraphError
+from app.cli_ci import BaseOpt, CheckFormatOpt
+from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, RenderFormatOpt, SetOpt, VersionOpt, at_version,
+                              cli, command_settings, command_store, counted, err, escape, get_settings,
+                              handles_errors, out, print_json)
+from app.cli_tables import FormatOpt as TableFormatOpt
 from queries.limits import MAX_DEPTH
-from render import Format
 
 if TYPE_CHECKING:
     import socket
-    from app.settings import Settings
+
     from graph.store import GraphStore
 
 # Everything else a command needs is imported inside it, so that a command loads only what it runs:
@@ -34,183 +35,6 @@ if TYPE_CHECKING:
 # for a query. tests/app/test_cli_startup.py checks it.
 
 __all__ = ["cli", "main"]
-
-from app.cli_help import CommandApp  # noqa: E402  (tidy help, commands made when used; issues #15, #24)
-
-cli = CommandApp(
-    name="citegraph",
-    help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-class _Console:
-    """A rich ``Console`` made on first use: a command that prints JSON does not import rich
-    (about 40 ms of start-up)."""
-
-    def __init__(self, **options: Any):
-        self._options, self._console = options, None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(**self._options)
-            self._console.on_broken_pipe = self._reader_gone  # rich's own exits 1
-        return getattr(self._console, name)
-
-    def _reader_gone(self) -> None:
-        self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
-        raise BrokenPipeError("the reader of the output has gone")
-
-
-def escape(text: str) -> str:
-    """``text`` with rich markup escaped (:func:`rich.markup.escape`)."""
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
-
-
-def Table(*args: Any, **kwargs: Any) -> Any:
-    """A :class:`rich.table.Table`, imported when a command prints one."""
-    from rich.table import Table as RichTable
-
-    return RichTable(*args, **kwargs)
-
-
-out = _Console(soft_wrap=True)
-err = _Console(stderr=True, soft_wrap=True)
-
-
-def _print_version(asked: bool) -> None:
-    if asked:
-        from app.cli_help import version
-
-        sys.stdout.write(version() + "\n")  # plain: printing a line need not import rich
-        raise typer.Exit(0)
-
-
-@cli.callback()
-def _root(
-    show_version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
-                                               help="Print the version and exit.")] = False,
-) -> None:
-    """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
-
-Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
-HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
-FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
-VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
-from app.cli_tables import FormatOpt as TableFormatOpt  # noqa: E402  (--format table|json|csv, issue #15)
-from app.cli_ci import BaseOpt, CheckFormatOpt  # noqa: E402  (--format …|sarif|junit|github of impact, check)
-
-
-def get_settings() -> Settings:
-    """The process's settings (:func:`app.settings.get_settings`, imported when first needed)."""
-    from app.settings import get_settings as process_settings
-
-    return process_settings()
-
-
-def _settings(neo4j: str | None, home: Path | None) -> Settings:
-    """The process settings with the command's store options applied: ``--neo4j URI`` selects that
-    server, ``--home DIR`` selects the embedded store in DIR (even when CITEGRAPH_NEO4J_URI is set)."""
-    base = get_settings()
-    update: dict[str, Any] = {}
-    if neo4j and home:
-        raise typer.BadParameter("--neo4j and --home choose different stores; give one")
-    if neo4j:
-        update.update(neo4j_uri=neo4j, store="neo4j")
-    if home:
-        update.update(home=home, store="embedded")
-    return base.replace(**update) if update else base
-
-
-def _store(neo4j: str | None, home: Path | None, *, reads: bool = True) -> GraphStore:
-    """The store the options and settings select, opened; its location is said on stderr (issue #15),
-    and, for a command that ``reads`` it, a ``note:`` line when it is absent or holds no analysis set
-    (:func:`app.wiring.empty_store_note`). Standard output and the exit code stay the command's."""
-    from app.wiring import empty_store_note, open_store, store_location
-
-    store = open_store(_settings(neo4j, home))
-    sys.stderr.write(f"store: {store_location(store)}\n")  # plain text: a --json command need not import rich
-    note = empty_store_note(store) if reads else None
-    if note:
-        sys.stderr.write(f"note: {note}\n")
-    sys.stderr.flush()
-    return store
-
-
-def _at_version(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
-    """``store`` with ``set_id`` read at ``version`` (:func:`queries.history.store_at`); ``store``
-    itself when no version is asked. Closing the result closes ``store``."""
-    if version is None:
-        return store
-    from queries.history import store_at
-
-    return store_at(store, set_id, version)
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "statement")`` is ``1 statement``."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null, so that what is still buffered for a reader that has
-    gone is dropped at exit instead of failing again (the recipe of Python's signal docs)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-
-
-def handles_errors(fn: Callable) -> Callable:
-    """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
-    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``), except a
-    reader that closed standard output early (``| head``), which ends the command quietly with 0; Ctrl-C into
-    ``interrupted`` and exit 130; anything else into ``internal error`` and exit 70 (set
-    ``CITEGRAPH_DEBUG=1`` for the traceback). The README's table lists every exit code."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            result = fn(*args, **kwargs)
-            sys.stdout.flush()  # here, so that a reader gone (`| head`) is seen below, not by click (exit 1)
-            return result
-        except BrokenPipeError:  # the reader took what it wanted (`| head -2`): not an error
-            _silence_stdout()
-            raise typer.Exit(0) from None
-        except CitegraphError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            hint = hint_of(exc)
-            if hint:
-                err.print(f"hint: {hint.strip()}", highlight=False, markup=False)
-            raise typer.Exit(face_of(exc).exit) from None
-        except OSError as exc:
-            err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",
-                      highlight=False)
-            raise typer.Exit(74) from None
-        except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
-            raise
-        except KeyboardInterrupt:  # Ctrl-C: what a write had not committed is rolled back
-            err.print("interrupted", markup=False, highlight=False)
-            raise typer.Exit(130) from None
-        except Exception as exc:
-            if os.environ.get("CITEGRAPH_DEBUG"):
-                raise
-            err.print(f"[bold red]internal error:[/] {escape(repr(exc))} (CITEGRAPH_DEBUG=1 shows the traceback)",
-                      highlight=False)
-            raise typer.Exit(face_of(exc).exit) from None
-
-    return wrapper
 
 
 @cli.command("ingest")
@@ -245,8 +69,7 @@ def ingest_cmd(
 
     fmt = chosen_format(fmt, as_json)
     started = time.monotonic()
-    store = _store(neo4j, home, reads=False)
-    try:
+    with command_store(neo4j, home, reads=False) as store:
         members = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in member_files(paths))
         with progress_bar(err, "ingesting", total=members, unit="files") as advance:
             def observe(event: str, names: tuple[str, ...]) -> None:
@@ -255,8 +78,6 @@ def ingest_cmd(
 
             report = ingest_paths(store, paths, skip_invalid=skip_invalid, partial=partial, strict=strict,
                                   workers=get_settings().ingest_workers, observe=observe)
-    finally:
-        store.close()
     rows = report.documents
     docs = [d for d in _files(rows).values() if not _manifest(d) and d.reason is None]
     status = {s: sum(d.status == s for d in docs) for s in ("written", "unchanged", "skipped", "missing")}
@@ -340,12 +161,9 @@ def rests_on_cmd(
     from queries.traversal import rests_on
 
     fmt = chosen_format(fmt, as_json)
-    store = _store(neo4j, home)
-    try:
-        report = rests_on(_at_version(store, set_id, version), record, set_id=set_id, direct_only=direct,
-                          max_depth=_settings(neo4j, home).depth(max_depth), kind=None)
-    finally:
-        store.close()
+    with command_store(neo4j, home) as store:
+        report = rests_on(at_version(store, set_id, version), record, set_id=set_id, direct_only=direct,
+                          max_depth=command_settings(neo4j, home).depth(max_depth), kind=None)
     rows = []
     for r in report.results:
         via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
@@ -357,9 +175,6 @@ def rests_on_cmd(
          footer=[f"{counted(len(report.results), 'statement')}: {direct_n} direct, "
                  f"{len(report.results) - direct_n} transitive"])
 
-
-def _short(text: str, width: int = 80) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 @cli.command("stats")
@@ -377,13 +192,10 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     from queries.stats import stats, stats_of_set
 
     fmt = chosen_format(fmt, as_json)
-    store = _store(neo4j, home)
-    try:
-        view = _at_version(store, set_id, version)
+    with command_store(neo4j, home) as store:
+        view = at_version(store, set_id, version)
         result = stats(view, fresh=fresh) if set_id is None else stats_of_set(view, set_id)
         where = store_location(store)
-    finally:
-        store.close()
     t = result.totals
     emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
          columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
@@ -430,24 +242,21 @@ def check_cmd(
 
         # parse and assemble, then check in a throwaway store
         store: GraphStore = open_throwaway_store()
-        assembly = stage_paths(store, paths, workers=get_settings().ingest_workers)
+        problems = stage_paths(store, paths, workers=get_settings().ingest_workers)
         with progress_bar(err, "checking", unit="sets") as advance:
-            report = check(store, set_id=set_id, problems=assembly.problems,
+            report = check(store, set_id=set_id, problems=problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
-        store = _store(neo4j, home)
-        try:
+        with command_store(neo4j, home) as store:
             with progress_bar(err, "checking", unit="sets") as advance:
-                report = check(_at_version(store, set_id, version), set_id=set_id, fresh=fresh,
+                report = check(at_version(store, set_id, version), set_id=set_id, fresh=fresh,
                                progress=lambda done, total: advance(0 if not done else 1, total=total))
-        finally:
-            store.close()
     if table is None:
         write_ci(fmt, report, base=base)
     elif table == TableFormat.json:
         from queries.shapes import plain
 
-        _print_json(plain(report))
+        print_json(plain(report))
     else:
         for f in report.findings:
             where = f"{f.file}:{max(f.line, 1)}: " if f.file else ""  # a whole file's finding at line 1, as ingest
@@ -474,21 +283,18 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
     from queries.names import require_set
     from render.document import VerifyReport
 
-    store = _store(neo4j, home)
-    try:
-        view = _at_version(store, set_id, version)
+    with command_store(neo4j, home) as store:
+        view = at_version(store, set_id, version)
         require_set(view, set_id)
         sets = [set_id] if set_id is not None else [s.id for s in view.find_nodes(Label.ANALYSIS_SET)]
         with progress_bar(err, "verifying", unit="sets") as advance:
             results = verify_sets(view, sets, fresh=fresh,
                                   progress=lambda done, total: advance(0 if not done else 1, total=total))
-    finally:
-        store.close()
     report = VerifyReport(tuple(results))  # sets in id order, then role order: document_trees' order
     if as_json:
         from queries.shapes import plain
 
-        _print_json(plain(report))
+        print_json(plain(report))
     else:
         for r in report.results:
             status = "ok" if r.ok else "DIFFERS"
@@ -507,14 +313,11 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
         raise typer.Exit(1)
 
 
-FormatOpt = Annotated[Optional[Format], typer.Option("--format", "-f", help="md, txt or html (documents default to their own format, reports to md).")]
-
-
 @cli.command("render")
 @handles_errors
 def render_cmd(
     document: Annotated[Optional[str], typer.Argument(help="Document id (e.g. tolaria/synthesis) or the path it was ingested from.")] = None,
-    fmt: FormatOpt = None,
+    fmt: RenderFormatOpt = None,
     rests_on_id: Annotated[Optional[str], typer.Option("--rests-on", metavar="ID", help="Report the statements resting on this record.")] = None,
     record: Annotated[Optional[str], typer.Option("--record", metavar="ID", help="Report this record's dossier.")] = None,
     set_id: SetOpt = None,
@@ -533,18 +336,15 @@ def render_cmd(
     """
     from app.rendering import render_request, set_of_request
 
-    store = _store(neo4j, home)
-    try:
-        view = _at_version(store, set_of_request(store, document, set_id) if version is not None else set_id, version)
+    with command_store(neo4j, home) as store:
+        view = at_version(store, set_of_request(store, document, set_id) if version is not None else set_id, version)
         rendered = render_request(view, document=document, rests_on=rests_on_id, record=record, set_id=set_id,
-                                  fmt=fmt, max_depth=_settings(neo4j, home).depth(max_depth))
-    finally:
-        store.close()
+                                  fmt=fmt, max_depth=command_settings(neo4j, home).depth(max_depth))
     data = rendered.text.encode("utf-8")
     if output is not None:
         from app.outputs import protected_files, write_output
 
-        write_output(output, data, protected_files(_settings(neo4j, home)))
+        write_output(output, data, protected_files(command_settings(neo4j, home)))
         err.print(f"wrote {counted(len(data), 'byte')} ({rendered.format}) to {output}", markup=False, highlight=False)
         return
     sys.stdout.flush()
@@ -593,14 +393,11 @@ def serve_cmd(
     from app.rest.main import create_app
     from app.wiring import empty_store_note, open_store, store_location
 
-    settings = _settings(neo4j, home)
+    settings = command_settings(neo4j, home)
     base = f"http://{host}:{port}"
-    store = open_store(settings)
-    try:
+    with open_store(settings) as store:
         where, note = store_location(store), empty_store_note(store)
-    finally:
-        store.close()
-    listening = _listen(host, port)
+    listening = listening_socket(host, port)
     if note:
         err.print(f"note: {note}", markup=False, highlight=False)
     out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
@@ -621,7 +418,7 @@ request, waits at most this long for its turn each time it wakes (``/health`` st
 during an export or an 8 MiB upload)."""
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host:port`` for the server to accept on; a port another process
     holds (or one not allowed) ends the command with exit 69 (``EX_UNAVAILABLE``; uvicorn exits 3).
 
@@ -648,11 +445,12 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
-import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`, issue #6)
-import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`, issue #17)
-import app.cli_copy  # noqa: E402,F401  (registers `copy`, issue #4)
-import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`, issue #15)
-import app.cli_export  # noqa: E402,F401  (registers `export`, issue #15)
+# The command modules, in the order `citegraph --help` lists their commands (after the ones above).
+import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`)
+import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`)
+import app.cli_copy  # noqa: E402,F401  (registers `copy`)
+import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`)
+import app.cli_export  # noqa: E402,F401  (registers `export`)
 
 
 def main() -> None:

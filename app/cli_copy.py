@@ -1,6 +1,6 @@
 """``citegraph copy --to URI``: move the embedded store's content into Neo4j (issue #4).
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open both stores
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open both stores
 through :func:`app.wiring.open_store`, call :func:`graph.transfer.copy_store`, print.
 """
 
@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from app.cli import HomeOpt, JsonOpt, _print_json, _settings, cli, counted, err, handles_errors, out
+from app.cli_registry import HomeOpt, JsonOpt, cli, command_settings, counted, err, handles_errors, out, print_json
 
 __all__ = ["copy_cmd"]
 
@@ -31,21 +31,15 @@ def copy_cmd(
     from app.wiring import open_store, store_location
     from graph.transfer import copy_store
 
-    settings = _settings(None, home)
-    source = open_store(settings.replace(store="embedded"))
-    err.print(f"store: {store_location(source)}", markup=False, highlight=False)
-    try:
-        target = open_store(settings.replace(store="neo4j", neo4j_uri=to))
-        err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
-        try:
+    settings = command_settings(None, home)
+    with open_store(settings.replace(store="embedded")) as source:
+        err.print(f"store: {store_location(source)}", markup=False, highlight=False)
+        with open_store(settings.replace(store="neo4j", neo4j_uri=to)) as target:
+            err.print(f"copying to: {store_location(target)}", markup=False, highlight=False)
             with progress_bar(err, "copying", unit="sets") as advance:
                 report = copy_store(source, target, progress=lambda done, total: advance(1 if done else 0, total=total))
-        finally:
-            target.close()
-    finally:
-        source.close()
     if as_json:
-        _print_json({"sets": list(report.sets), "documents": report.documents, "reviews": report.reviews,
+        print_json({"sets": list(report.sets), "documents": report.documents, "reviews": report.reviews,
                      "nodes": report.nodes, "edges": report.edges})
         return
     out.print(f"copied {counted(len(report.sets), 'set')} ({counted(report.documents, 'document')}, "

@@ -1,7 +1,7 @@
 """Finding things from the command line (issue #15): ``citegraph sets``, ``documents``, ``records``
 and ``search``.
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
 one function of :mod:`queries.catalog`, :mod:`queries.records` or :mod:`queries.search`, print it
 with :func:`app.cli_tables.emit` (``--format table|json|csv``, ``--json`` for ``--format json``; the JSON is what the REST API
 answers). Unknown sets get the closest names and the list of sets (exit 66).
@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _store, cli, counted, handles_errors, out
+from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli,
+                              command_store, counted, handles_errors, out)
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
@@ -30,11 +31,8 @@ def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = 
     """
     from queries.catalog import analysis_sets
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         found = analysis_sets(store, fresh=fresh)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Analysis sets",
          columns=[Column("set"), Column("system"), Column("documents", "number"), Column("statements", "number"),
                   Column("records", "number")],
@@ -52,11 +50,8 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt
     """
     from queries.catalog import documents_of
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         found = documents_of(store, set_id=set_id)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Documents" + (f" of {set_id}" if set_id else ""),
          columns=[Column("document"), Column("format"), Column("title", "text")],
          rows=[(d.id, d.format, d.title) for d in found],
@@ -83,12 +78,9 @@ def records_cmd(
     """
     from queries.records import records_of
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         found = records_of(store, set_id=set_id, kind=kind.upper() if kind else None,
                            analyst=analyst.upper() if analyst else None, text=text)
-    finally:
-        store.close()
     emit(out, fmt=chosen_format(fmt, as_json), title="Records", verbose=verbose, fold=50,
          columns=[Column("record"), Column("set"), Column("declared in"), Column("citations", "number"),
                   Column("label", "text")],
@@ -122,11 +114,8 @@ def search_cmd(
 
     from queries.search import search
 
-    store = _store(neo4j, home)
-    try:
-        report = search(_at_version(store, set_id, version), text, set_id=set_id, limit=limit)
-    finally:
-        store.close()
+    with command_store(neo4j, home) as store:
+        report = search(at_version(store, set_id, version), text, set_id=set_id, limit=limit)
     rows = []
     for h in report.hits:
         snippet = Text(h.snippet)

@@ -1,7 +1,7 @@
 """``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
 tables (issue #15, item 7).
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, take
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, take
 :func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.
 """
 
@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from app.cli import HomeOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _settings, _store, cli, counted, err, handles_errors
+from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+                              command_store, counted, err, handles_errors)
 from app.outputs import check_output, protected_files, write_output
 
 __all__ = ["ExportFormat", "export_cmd"]
@@ -53,15 +54,12 @@ def export_cmd(
 
     if fmt == ExportFormat.csv and out_path is None:
         raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
-    protected = protected_files(_settings(neo4j, home))
+    protected = protected_files(command_settings(neo4j, home))
     tables = ("nodes.csv", "edges.csv") if fmt == ExportFormat.csv else ()
     for target in [out_path, *(out_path / name for name in tables)] if out_path is not None else []:
         check_output(target, protected)  # before the store is read: a refused output costs nothing
-    store = _store(neo4j, home)
-    try:
-        snapshot = graph_of(_at_version(store, set_id, version), set_id=set_id)
-    finally:
-        store.close()
+    with command_store(neo4j, home) as store:
+        snapshot = graph_of(at_version(store, set_id, version), set_id=set_id)
     what = f"{counted(len(snapshot.nodes), 'node')}, {counted(len(snapshot.edges), 'edge')}"
     if fmt == ExportFormat.csv:
         out_path.mkdir(parents=True, exist_ok=True)

@@ -166,8 +166,8 @@ class TidyGroup(TyperGroup):
         command = self.commands.get(cmd_name)
         return tidy(command, ctx) if command is not None else None
 
-    def make_context(self, info_name: Any, args: list[str], parent: Any = None, **extra: Any) -> Any:
-        ctx = super().make_context(info_name, args, parent=parent, **extra)
+    def make_context(self, info_name: Any, args: list[str], parent: Any = None, **settings: Any) -> Any:
+        ctx = super().make_context(info_name, args, parent=parent, **settings)
         tidy(self, ctx)
         return ctx
 

@@ -1,7 +1,7 @@
 """``citegraph history``, ``diff``, ``runs`` and ``compare`` (issue 17): versions of a set and the
 independent runs of a system.
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
 :mod:`queries.history` or :mod:`queries.runs`, print the page of :mod:`render.history` (plain
 text by default, ``--format md|html``) or the result's JSON (``--json``).
 """
@@ -13,7 +13,8 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from app.cli import FormatOpt, HomeOpt, JsonOpt, Neo4jOpt, _print_json, _store, cli, handles_errors
+from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, RenderFormatOpt, cli, command_settings, command_store,
+                              handles_errors, print_json)
 
 __all__ = ["history_cmd", "diff_cmd", "runs_cmd", "compare_cmd"]
 
@@ -25,7 +26,7 @@ def _show(result: Any, page: Callable[[Any], Any], fmt: Any, as_json: bool) -> N
     if as_json:
         from queries.shapes import plain
 
-        _print_json(plain(result))
+        print_json(plain(result))
         return
     text = write(page(result), fmt or Format.TXT)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -35,7 +36,7 @@ def _show(result: Any, page: Callable[[Any], Any], fmt: Any, as_json: bool) -> N
 @handles_errors
 def history_cmd(
     set_id: Annotated[str, typer.Argument(metavar="SET", help="Analysis set (run-id or system slug).")],
-    fmt: FormatOpt = None,
+    fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -48,11 +49,8 @@ def history_cmd(
     from queries.history import history
     from render.history import history_page
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         result = history(store, set_id)
-    finally:
-        store.close()
     _show(result, history_page, fmt, as_json)
 
 
@@ -63,7 +61,7 @@ def diff_cmd(
     from_version: Annotated[Optional[int], typer.Option("--from", min=1, metavar="N", help="Earlier version (default: the one before --to).")] = None,
     to_version: Annotated[Optional[int], typer.Option("--to", min=1, metavar="M", help="Later version (default: the latest).")] = None,
     max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=16, help="Maximum evidence steps of the rests-on answers compared.")] = None,
-    fmt: FormatOpt = None,
+    fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -73,16 +71,12 @@ def diff_cmd(
 
     Example: citegraph diff tolaria --from 1 --to 2
     """
-    from app.cli import _settings
     from queries.history import diff_versions
     from render.history import diff_page
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         result = diff_versions(store, set_id, from_version, to_version,
-                               max_depth=_settings(neo4j, home).depth(max_depth))
-    finally:
-        store.close()
+                               max_depth=command_settings(neo4j, home).depth(max_depth))
     _show(result, diff_page, fmt, as_json)
 
 
@@ -90,7 +84,7 @@ def diff_cmd(
 @handles_errors
 def runs_cmd(
     system: Annotated[str, typer.Argument(metavar="SYSTEM", help="System name or slug, e.g. instinctual-memory.")],
-    fmt: FormatOpt = None,
+    fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -102,11 +96,8 @@ def runs_cmd(
     from queries.runs import runs_of
     from render.history import runs_page
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         result = runs_of(store, system)
-    finally:
-        store.close()
     _show(result, runs_page, fmt, as_json)
 
 
@@ -117,7 +108,7 @@ def compare_cmd(
     set_b: Annotated[str, typer.Argument(metavar="SET_B", help="Another run of the same system.")],
     version_a: Annotated[Optional[int], typer.Option("--version-a", min=1, metavar="N", help="Version of SET_A (default: the latest).")] = None,
     version_b: Annotated[Optional[int], typer.Option("--version-b", min=1, metavar="N", help="Version of SET_B (default: the latest).")] = None,
-    fmt: FormatOpt = None,
+    fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -131,9 +122,6 @@ def compare_cmd(
     from queries.runs import compare_runs
     from render.history import comparison_page
 
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         result = compare_runs(store, set_a, set_b, version_a=version_a, version_b=version_b)
-    finally:
-        store.close()
     _show(result, comparison_page, fmt, as_json)

@@ -1,6 +1,7 @@
-"""``citegraph impact`` and ``citegraph review``: impact analysis when the analysed source moves (issue #6).
+"""``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
+source moves (issue #6), and what is open of it and of changes to the analysis itself.
 
-Registered on :data:`app.cli.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
+Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.
@@ -14,13 +15,13 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from app.cli_ci import BaseOpt, ReportFormatOpt, table_format, write_ci
-from app.cli import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, _at_version, _print_json, _settings,
-                     _short, _store, cli, counted, err, handles_errors, out)
+from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+                              command_store, counted, err, handles_errors, out, print_json, shortened)
 
-if TYPE_CHECKING:  # the commands import what they run (see app/cli.py)
+if TYPE_CHECKING:  # the commands import what they run (see app/cli_registry.py)
     from queries.impact import ImpactReport
 
-__all__ = ["impact_cmd", "review_cmd"]
+__all__ = ["impact_cmd", "review_cmd", "suspects_cmd"]
 
 RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone of the analysed source.",
                                        file_okay=False)]
@@ -65,14 +66,11 @@ def impact_cmd(
                                      "pinning the repository is checked from its own pinned commit)")
         _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
         return
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="steps") as advance:
-            report = impact_of(_at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
+            report = impact_of(at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
                                set_id=set_id, source_id=source,
                                progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
@@ -84,14 +82,11 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
     from app.wiring import repository_names
     from queries.impact import impact_on_repository
 
-    names = repository_names(_settings(neo4j, home), repository)
-    store = _store(neo4j, home)
-    try:
+    names = repository_names(command_settings(neo4j, home), repository)
+    with command_store(neo4j, home) as store:
         with progress_bar(err, "impact", unit="sets") as advance:
             result = impact_on_repository(store, repository, names=names, to_revision=to,
                                           progress=lambda done, total: advance(1 if done else 0, total=total))
-    finally:
-        store.close()
     _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
     if fail_on_suspect and any(r.suspects for r in result.sets):
         raise typer.Exit(1)
@@ -106,7 +101,7 @@ def _emit(result, table, fmt, base, *, reports, text) -> None:
     if table is None:
         write_ci(fmt, result, base=base)
     elif table == TableFormat.json:
-        _print_json(plain(result))
+        print_json(plain(result))
     elif table == TableFormat.csv:
         _suspects_csv(*reports)
     else:
@@ -160,7 +155,7 @@ def _print_impact(report: ImpactReport) -> None:
     for s in statements:
         out.print(f"{'*' if s.conclusion else ' '} {s.node}  depth {s.depth}  {s.change}", markup=False,
                   highlight=False)
-        out.print(f"      {_short(s.text, 100)}", markup=False, highlight=False)
+        out.print(f"      {shortened(s.text, 100)}", markup=False, highlight=False)
         if len(s.path) > 2:
             out.print(f"      via {' → '.join(s.path[1:-1])}", markup=False, highlight=False)
     for kind in ("record", "section", "document"):
@@ -207,18 +202,15 @@ def review_cmd(
     if not list_ and (node is None or at is None):
         raise typer.BadParameter("give NODE and --at REV, or --list")
     repository = GitRepository(repo) if repo is not None and not list_ else None
-    store = _store(neo4j, home)
-    try:
+    with command_store(neo4j, home) as store:
         if list_:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
             reviewer = by or _login_name()
             reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
                                                        repo=repository)),)
-    finally:
-        store.close()
     if as_json:
-        _print_json([plain(r) for r in reviews])
+        print_json([plain(r) for r in reviews])
         return
     if list_:
         out.print(counted(len(reviews), "review"), markup=False, highlight=False)
@@ -226,6 +218,80 @@ def review_cmd(
         note = f": {r.note}" if r.note else ""
         out.print(f"{'' if list_ else 'recorded: '}{r.node} reviewed at {r.revision[:12]} by {r.reviewer} ({r.at}){note}",
                   markup=False, highlight=False)
+
+
+@cli.command("suspects")
+@handles_errors
+def suspects_cmd(
+    set_id: SetOpt = None,
+    fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is open.")] = False,
+    as_json: JsonOpt = False,
+    neo4j: Neo4jOpt = None,
+    home: HomeOpt = None,
+) -> None:
+    """Suspects no review has cleared, of both causes: source-change (the latest push-hook impact
+    run of each repository) and analysis-change (a new version of a set changed a record's
+    declaration, a quotation or a source pin that a statement rests on, in any set). Review one with
+    citegraph review NODE --at REV, REV as listed.
+
+    Example: citegraph suspects --set tolaria --json
+    """
+    from app.hooks import latest_runs, run_log
+    from queries.impact import open_suspects
+    from queries.shapes import plain
+
+    runs = latest_runs(run_log(command_settings(neo4j, home)))
+    store = command_store(neo4j, home)
+    try:
+        found = open_suspects(store, set_id=set_id, runs=runs)
+    finally:
+        store.close()
+    if as_json:
+        print_json(plain(found))
+    else:
+        for s in found.suspects:
+            change = s.version_change
+            at = change.digest if change is not None else _run_revision(runs, s)
+            out.print(f"{'*' if s.conclusion else ' '} {s.node}  {s.cause}  depth {s.depth}  {s.change}",
+                      markup=False, highlight=False)
+            out.print(f"      {shortened(s.text, 100)}", markup=False, highlight=False)
+            if change is not None:
+                was, now = _difference(change.old, change.new)
+                out.print(f"      was: {was}", markup=False, highlight=False)
+                out.print(f"      now: {now}", markup=False, highlight=False)
+            out.print(f"      review at {at}", markup=False, highlight=False)
+        out.print(f"{counted(len(found.suspects), 'open suspect')}: {found.source_change} source-change, "
+                  f"{found.analysis_change} analysis-change", markup=False, highlight=False)
+    if fail_on_suspect and found.suspects:
+        raise typer.Exit(1)
+
+
+def _difference(old: str | None, new: str | None, context: int = 30) -> tuple[str, str]:
+    """Where ``old`` and ``new`` differ, each with ``context`` characters around it on one line
+    (``(none)`` for a missing side): ``…a later commit reads …`` → ``…a later flush reads …``."""
+    if old is None or new is None:
+        return shortened(" ".join((old or "(none)").split()), 90), shortened(" ".join((new or "(none)").split()), 90)
+    old, new = " ".join(old.split()), " ".join(new.split())
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    end = 0
+    while end < min(len(old), len(new)) - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+
+    def cut(text: str) -> str:
+        head = max(0, start - context)
+        tail = min(len(text), len(text) - end + context)
+        return f"{'…' if head else ''}{text[head:tail]}{'…' if tail < len(text) else ''}"
+
+    return shortened(cut(old), 90), shortened(cut(new), 90)
+
+
+def _run_revision(runs, suspect) -> str:
+    """The ``to`` revision of the run report a source-change ``suspect`` comes from."""
+    for run in runs:
+        for report in run.result.sets if run.result is not None else ():
+            if suspect in report.suspects:
+                return report.to_revision
+    return "?"
 
 
 def _login_name() -> str:

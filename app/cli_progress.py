@@ -41,7 +41,7 @@ def progress_bar(console, description: str, *, total: int | None = None, unit: s
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = getattr(console, "_console", None) or console  # app.cli's lazy console: the rich one it made
+    console = getattr(console, "_console", None) or console  # app.cli_registry's lazy console: the rich one it made
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if unit:

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Iterable, Optional, Sequence
 
 import typer
 
-__all__ = ["TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
+__all__ = ["clip_cell", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
 
 MIN_TEXT = 24
 """Narrowest text column a grid may have, in characters; below it rows become blocks."""
@@ -95,7 +95,7 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
     """
     rows = [[_cell(v) for v in row] for row in rows]
-    if fmt == TableFormat.table:  # app.cli's lazy console: the rich one it makes (rich needs the real object)
+    if fmt == TableFormat.table:  # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
         console.width
         console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:
@@ -117,7 +117,7 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         console.print(line, markup=False, highlight=False)
 
 
-def _clip(value: Any, width: int):
+def clip_cell(value: Any, width: int):
     """A text cell cut to about what :data:`TEXT_LINES` lines of ``width`` hold, with ``…``, as a
     :class:`rich.text.Text` (never read as markup). A styled span (a search match) is never cut in
     two: the cut moves to before it."""
@@ -156,7 +156,7 @@ def _table(console, columns: Sequence[Column], rows: list[list[str]], title: str
         else:
             table.add_column(c.name, no_wrap=True, min_width=need[i], justify="right" if c.kind == "number" else "left")
     for r in rows:  # Text cells: what the members wrote is never read as rich markup
-        table.add_row(*[_clip(v, text_width) if i in texts else Text(_plain(v)) for i, v in enumerate(r)])
+        table.add_row(*[clip_cell(v, text_width) if i in texts else Text(_plain(v)) for i, v in enumerate(r)])
     console.print(table)
 
 
@@ -180,6 +180,6 @@ def _blocks(console, columns: Sequence[Column], rows: list[list], title: str | N
         console.print(line, markup=False, highlight=False)
         for c, v in zip(columns, r):
             if c.kind == "text" and _plain(v):
-                for line in _clip(v, max(20, width - 4)).wrap(console, max(20, width - 4))[:TEXT_LINES]:
+                for line in clip_cell(v, max(20, width - 4)).wrap(console, max(20, width - 4))[:TEXT_LINES]:
                     line.rstrip()
                     console.print(Text("    ") + line, soft_wrap=True)

@@ -27,7 +27,7 @@ from graph.errors import (
     ValidationFailed,
 )
 
-__all__ = ["ErrorFace", "face_of", "hint_of", "for_clients"]
+__all__ = ["ERROR_FACES", "INTERNAL_FACE", "ErrorFace", "face_of", "hint_of", "for_clients"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class ErrorFace:
     exit: int
 
 
-_TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
+ERROR_FACES: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (DuplicateDeclaration, ErrorFace(409, "CONFLICT", 65)),
     (NodeConflict, ErrorFace(409, "CONFLICT", 65)),
     (IngestError, ErrorFace(422, "INVALID_INPUT", 65)),
@@ -60,17 +60,20 @@ _TABLE: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
-_INTERNAL = ErrorFace(500, "INTERNAL", 70)
+"""Each citegraph error class with its face, most specific first (:func:`face_of` takes the first
+row the error is an instance of)."""
+INTERNAL_FACE = ErrorFace(500, "INTERNAL", 70)
+"""The face of anything that is not a :class:`CitegraphError` (its message is masked)."""
 
 
 def face_of(error: BaseException) -> ErrorFace:
     """The face of ``error``: the first table row whose class it is an instance of; anything that
     is not a :class:`CitegraphError` is internal (500 / ``INTERNAL`` / exit 70) and its message is
     masked by the faces."""
-    for cls, face in _TABLE:
+    for cls, face in ERROR_FACES:
         if isinstance(error, cls):
             return face
-    return _INTERNAL
+    return INTERNAL_FACE
 
 
 _PARTIAL = ("To ingest a set copied in part, its members present, each absent one recorded as a "

@@ -1,5 +1,5 @@
 """The pieces every member of a generated set is written from: citations, prose, tables,
-declarations and annotations, the source register and Limitations tables (``_Blocks``)."""
+declarations and annotations, the source register and Limitations tables (``Blocks``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from bench._prose import label, sentences
 from bench.plan import SOURCE_IDENTITY, Record, SetPlan, SourceFile
 from domain.vocabulary import KIND_HEADINGS, ROUTE_FIELDS
 
-_TYPES = "agentic-system-analyses/types/"
+TYPES_FOLDER = "agentic-system-analyses/types/"
+"""The folder a generated member's ``type:`` names its type definition in."""
 
 
-class _Blocks:
+class Blocks:
     """Writes the pieces of one planned set's members; counts every citation it writes."""
 
     def __init__(self, plan: SetPlan, commit: str, source_root: str):

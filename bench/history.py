@@ -104,9 +104,8 @@ def history_phase(args: dict[str, Any], open_store) -> dict:
 
     home = Path(args["store"]["home"])
     repeats = args.get("repeats", 3)
-    store = open_store(args["store"])
     out: dict[str, Any] = {}
-    try:
+    with open_store(args["store"]) as store:
         sets = [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]
         chosen = args.get("set") or sets[0]
         edited_version(store, chosen, 1)
@@ -121,15 +120,12 @@ def history_phase(args: dict[str, Any], open_store) -> dict:
         comparison = compare_runs(store, chosen, second)
         out.update(compare_first_s=compare_first, compare_s=statistics.median(compare_times),
                    compare_matches=len(comparison.matches), compare_unmatched=len(comparison.unmatched))
-    finally:
-        store.close()
 
     one = home.parent / f"{home.name}-one-version"
     shutil.rmtree(one, ignore_errors=True)
     shutil.copytree(home, one)  # every file (the -wal too): the store with one version per set
     out["disk_one_version_bytes"] = _size(one)
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         kept = getattr(store, "versions_kept", 10)
         t, writes = time.perf_counter(), 0
         for set_id in [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]:
@@ -140,32 +136,28 @@ def history_phase(args: dict[str, Any], open_store) -> dict:
         out.update(version_writes=writes, version_write_s=time.perf_counter() - t,
                    versions_per_set=min(len(store.set_versions(s)) for s in  # type: ignore[attr-defined]
                                         [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]))
-    finally:
-        store.close()
     out["disk_versions_bytes"] = _size(home)
 
-    many, few = open_store(args["store"]), open_store({"kind": "embedded", "home": str(one)})
     try:
-        rows = [r for r in args["records"]]
-        for store in (many, few):  # warm-up, untimed
-            for r in rows:
-                rests_on(store, r["record"], set_id=r["set"])
-        times: dict[str, list[float]] = {"many": [], "few": []}
-        for r in rows:
-            per: dict[str, list[float]] = {"many": [], "few": []}
-            for _ in range(repeats):
-                for name, store in (("few", few), ("many", many)):
-                    t = time.perf_counter()
+        with open_store(args["store"]) as many, open_store({"kind": "embedded", "home": str(one)}) as few:
+            rows = [r for r in args["records"]]
+            for store in (many, few):  # warm-up, untimed
+                for r in rows:
                     rests_on(store, r["record"], set_id=r["set"])
-                    per[name].append(time.perf_counter() - t)
-            for name in per:
-                times[name].append(statistics.median(per[name]) * 1000)
-        out.update(rests_on_versions_p50_ms=statistics.median(times["many"]),
-                   rests_on_one_version_p50_ms=statistics.median(times["few"]))
-        out["rests_on_versions_ratio"] = out["rests_on_versions_p50_ms"] / out["rests_on_one_version_p50_ms"]
+            times: dict[str, list[float]] = {"many": [], "few": []}
+            for r in rows:
+                per: dict[str, list[float]] = {"many": [], "few": []}
+                for _ in range(repeats):
+                    for name, store in (("few", few), ("many", many)):
+                        t = time.perf_counter()
+                        rests_on(store, r["record"], set_id=r["set"])
+                        per[name].append(time.perf_counter() - t)
+                for name in per:
+                    times[name].append(statistics.median(per[name]) * 1000)
+            out.update(rests_on_versions_p50_ms=statistics.median(times["many"]),
+                       rests_on_one_version_p50_ms=statistics.median(times["few"]))
+            out["rests_on_versions_ratio"] = out["rests_on_versions_p50_ms"] / out["rests_on_one_version_p50_ms"]
     finally:
-        many.close()
-        few.close()
         shutil.rmtree(one, ignore_errors=True)
     return out
 

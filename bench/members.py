@@ -8,19 +8,19 @@ import hashlib
 from collections import Counter
 
 from bench._prose import label
-from bench.blocks import _TYPES, _Blocks
+from bench.blocks import TYPES_FOLDER, Blocks
 from bench.plan import SOURCE_IDENTITY, Record, SetPlan
 
 __all__ = ["artifact_yaml", "render_set"]
 
 
-class _Writer(_Blocks):
-    """Renders the members of one planned set (the pieces come from :class:`~bench.blocks._Blocks`)."""
+class _Writer(Blocks):
+    """Renders the members of one planned set (the pieces come from :class:`~bench.blocks.Blocks`)."""
 
     def runtime(self) -> str:
         here = "runtime"
         p = self.p
-        head = self.frontmatter(type=f"{_TYPES}agentic-system-runtime-report.md",
+        head = self.frontmatter(type=f"{TYPES_FOLDER}agentic-system-runtime-report.md",
                                 description=f'"Runtime baseline of {p.system}: invocation, state carry-forward and limits"',
                                 **self.identity())
         out = [head, f"# {p.system} runtime report", "", "## Runtime account", ""]
@@ -34,7 +34,7 @@ class _Writer(_Blocks):
         here = "memory"
         p = self.p
         mtype = "agentic-system-memory-report.md" if self.g4 else "agent-memory-analysis-report.md"
-        head = self.frontmatter(type=f"{_TYPES}{mtype}",
+        head = self.frontmatter(type=f"{TYPES_FOLDER}{mtype}",
                                 description=f'"Memory mechanisms of {p.system} across carried text, traces and checkpoints"',
                                 **{"run-id": p.run_id, "source-identity": SOURCE_IDENTITY,
                                    "reviewed-boundary": f'"{self.commit}"', "report-status": "complete"})
@@ -50,7 +50,7 @@ class _Writer(_Blocks):
     def epistemic(self) -> str:
         here = "epistemic"
         p = self.p
-        head = self.frontmatter(type=f"{_TYPES}agentic-system-epistemic-report.md",
+        head = self.frontmatter(type=f"{TYPES_FOLDER}agentic-system-epistemic-report.md",
                                 description=f'"Epistemic routes of {p.system} at the frozen repository commit"',
                                 **self.identity())
         out = [head, f"# {p.system} epistemic report", "", "## Source-and-claim boundary", "",
@@ -107,7 +107,7 @@ class _Writer(_Blocks):
     def reconciliation(self) -> str:
         here = "reconciliation"
         p = self.p
-        head = self.frontmatter(type=f"{_TYPES}agentic-system-reconciliation-report.md",
+        head = self.frontmatter(type=f"{TYPES_FOLDER}agentic-system-reconciliation-report.md",
                                 description=f"Reconciliation of {p.slug} records at {self.commit}",
                                 **{"run-id": p.run_id, "reviewed-boundary": self.commit})
         out = [head, f"# {p.slug} reconciliation", "", "## Reconciliation", ""]
@@ -177,7 +177,7 @@ class _Writer(_Blocks):
         here = "memory-profile"
         p = self.p
         ptype = "agentic-system-memory-profile.md" if self.g4 else "agent-memory-profile.md"
-        lines = ["---", f"type: {_TYPES}{ptype}",
+        lines = ["---", f"type: {TYPES_FOLDER}{ptype}",
                  f'description: "Memory profile of {p.system}: carried text, traces and checkpoints"',
                  f"run-id: {p.run_id}", f"source-identity: {SOURCE_IDENTITY}", f'reviewed-boundary: "{self.commit}"']
         lines += self.memory_comparison()
@@ -217,7 +217,7 @@ class _Writer(_Blocks):
     def overview(self) -> str:
         here = "overview"
         p = self.p
-        head = ["---", f"type: {_TYPES}agentic-system-analysis-overview.md",
+        head = ["---", f"type: {TYPES_FOLDER}agentic-system-analysis-overview.md",
                 f"description: {p.system} carries model-proposed text into later prompts; code wires these paths "
                 "but does not establish their benefit.",
                 f"run-id: {p.run_id}", f"system: {p.slug}", f"run-date: '{p.run_date}'",
@@ -251,7 +251,7 @@ class _Writer(_Blocks):
 
     def boundary(self) -> str:
         p = self.p
-        head = ["---", f"type: {_TYPES}agentic-system-boundary.md",
+        head = ["---", f"type: {TYPES_FOLDER}agentic-system-boundary.md",
                 f'description: "{p.system} at {self.commit}"', f"run-id: {p.run_id}",
                 "result-disposition: complete", 'target-class: "memory/knowledge/context-engineering system"',
                 "boundary-kind: whole-system", f'reviewed-boundary: "{self.commit}"',
@@ -271,7 +271,7 @@ class _Writer(_Blocks):
     def synthesis(self) -> str:
         here = "synthesis"
         p = self.p
-        head = self.frontmatter(type=f"{_TYPES}agentic-system-synthesis.md",
+        head = self.frontmatter(type=f"{TYPES_FOLDER}agentic-system-synthesis.md",
                                 description=f'"{p.system} carries model-proposed text and prior answers into later '
                                             'prompts; code wires these paths but does not establish their benefit."',
                                 **self.identity())
@@ -294,7 +294,7 @@ class _Writer(_Blocks):
 
 def artifact_yaml(members: dict[str, bytes]) -> str:
     """The manifest: type plus a SHA-256 pin per member, in member order (GRAMMAR §2.1)."""
-    lines = [f"type: {_TYPES}agentic-system-analysis-set.md", "members:"]
+    lines = [f"type: {TYPES_FOLDER}agentic-system-analysis-set.md", "members:"]
     for name, data in members.items():
         lines += [f"  {name}:", f"    sha256: {hashlib.sha256(data).hexdigest()}"]
     return "\n".join(lines) + "\n"

@@ -95,23 +95,20 @@ def _cpu() -> float:
 
 
 def ingest(args: dict) -> dict:
-    """``citegraph ingest CORPUS`` as the CLI runs it (:func:`ingest.stream.ingest_paths`): one
+    """``citegraph ingest CORPUS`` as the CLI runs it (:func:`ingest.pipeline.ingest_paths`): one
     analysis set at a time, read, parsed (in a process pool on a multi-core machine), pin-checked
     and written before the next; the whole run one transaction where the store offers it. Parsing
     and writing overlap, so only the total is timed."""
     from ingest.files import member_files
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
 
     corpus = Path(args["corpus"])
     files = member_files([corpus])
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         t0, c0 = time.perf_counter(), _cpu()
         report = ingest_paths(store, [corpus], skip_invalid=True)
         t1, c1 = time.perf_counter(), _cpu()
         counts = store.counts()
-    finally:
-        store.close()
     refused = [[d.path, d.error] for d in report.documents if d.status == "skipped"]
     return {
         "documents": len(report.documents) - len(refused), "refused": refused,
@@ -126,13 +123,10 @@ def check(args: dict) -> dict:
     from queries.shapes import plain
     from queries.validation import check as run_check
 
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         t0 = time.perf_counter()
         report = run_check(store)
         seconds = time.perf_counter() - t0
-    finally:
-        store.close()
     codes = Counter(f"{f.severity}:{f.code}" for f in report.findings)
     first = [plain(f) for f in report.findings if f.severity == "error"][:10]
     return {"seconds": seconds, "errors": report.errors, "warnings": report.warnings, "codes": dict(codes),
@@ -142,12 +136,9 @@ def check(args: dict) -> dict:
 def select(args: dict) -> dict:
     """The records to query: ``hot`` most-cited and ``cold`` least-cited (at least one citation),
     counting incoming CITES edges in the store; ties broken by a seeded shuffle."""
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         records = store.find_nodes(Label.RECORD)
         incoming = store.edges([r.id for r in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
-    finally:
-        store.close()
     rng = random.Random(args.get("seed", 0))
     rows = [(len(incoming[r.id]), r.set_id or "", r.get("record_id")) for r in records]
     rows = [r for r in rows if r[0] > 0]
@@ -170,12 +161,11 @@ def rests_on(args: dict) -> dict:
 
     _import_store(args["store"])  # the Neo4j driver's import is not part of opening
     t0 = time.perf_counter()
-    store = open_store(args["store"])
-    store.get_nodes(["-"])  # first read: an embedded store that loads lazily does so here
-    open_s = time.perf_counter() - t0
-    repeats = args.get("repeats", 3)
-    out = []
-    try:
+    with open_store(args["store"]) as store:
+        store.get_nodes(["-"])  # first read: an embedded store that loads lazily does so here
+        open_s = time.perf_counter() - t0
+        repeats = args.get("repeats", 3)
+        out = []
         for row in args["records"]:
             set_id = row["set"] if args.get("with_set", True) else None
             t = time.perf_counter()
@@ -194,8 +184,6 @@ def rests_on(args: dict) -> dict:
                         "paths": sorted(str(d.get("path")) for d in docs.values()),
                         "direct_paths": sorted({str(docs[r.document].get("path")) for r in report.results
                                                 if r.direct and r.document in docs})})
-    finally:
-        store.close()
     return {"open_s": open_s, "per_record": out}
 
 
@@ -208,8 +196,7 @@ def impact(args: dict) -> dict:
     from queries.impact import impact_of
     from queries.shapes import plain
 
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         repo = GitRepository(Path(args["source"]))
         t0 = time.perf_counter()
         report = impact_of(store, repo, from_revision=args["base"], to_revision=args["change"], set_id=args["set"])
@@ -220,8 +207,6 @@ def impact(args: dict) -> dict:
             impact_of(store, GitRepository(Path(args["source"])), from_revision=args["base"],
                       to_revision=args["change"], set_id=args["set"])
             times.append(time.perf_counter() - t0)
-    finally:
-        store.close()
     summary = plain(report)["summary"]
     return {"first_s": first_s, "times": times, "seconds": sorted(times)[len(times) // 2] if times else first_s,
             "summary": summary}
@@ -233,8 +218,7 @@ def verify(args: dict) -> dict:
     from queries.documents import document_trees
     from render.document import verify as run_verify
 
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         t0 = time.perf_counter()
         sets = [n.id for n in store.find_nodes(Label.ANALYSIS_SET)]
         documents = differing = size = 0
@@ -244,8 +228,6 @@ def verify(args: dict) -> dict:
             differing += report.differing
             size += sum(r.size for r in report.results)
         seconds = time.perf_counter() - t0
-    finally:
-        store.close()
     return {"seconds": seconds, "documents": documents, "differing": differing, "bytes": size}
 
 
@@ -335,7 +317,7 @@ def pathological_ingest(args: dict) -> dict:
     size ``n`` and at ``2n``, after an untimed warm-up on the case at ``n // 100``.
 
     ``repeats`` rounds, each ingesting both sizes (in turn ``n`` first, then ``2n`` first), so a
-    change of load on a shared machine falls on both; each ingest is :func:`ingest.stream.ingest_paths`
+    change of load on a shared machine falls on both; each ingest is :func:`ingest.pipeline.ingest_paths`
     of the one member into the empty store, timed whole (read, parse, write), and the member is
     deleted again (``delete_documents``, untimed), which leaves the store empty.
 
@@ -347,15 +329,14 @@ def pathological_ingest(args: dict) -> dict:
     import tempfile
 
     from bench.pathological import member
-    from ingest.stream import ingest_paths
+    from ingest.pipeline import ingest_paths
 
     n = args["n"]
     data = {"n": member(args["case"], n), "2n": member(args["case"], 2 * n)}
     out: dict[str, Any] = {"case": args["case"], "store": args["store"]["kind"], "n": n,
                            "bytes": {h: len(d) for h, d in data.items()},
                            "times": {h: [] for h in data}, "cpu": {h: [] for h in data}}
-    store = open_store(args["store"])
-    try:
+    with open_store(args["store"]) as store:
         with tempfile.TemporaryDirectory(prefix="bench-patho-") as tmp:
             file = Path(tmp) / args["path"]
 
@@ -384,8 +365,6 @@ def pathological_ingest(args: dict) -> dict:
                 out["cpu"][half].append(got.pop("cpu"))
                 out.setdefault("outcome", {})[half] = got
                 progress(out)
-    finally:
-        store.close()
     return out
 
 

@@ -306,21 +306,15 @@ def _bolt_ok(spec: dict) -> bool:
 def _neo4j_node_count(spec: dict) -> int:
     from bench.phases import open_store
 
-    store = open_store(spec)
-    try:
+    with open_store(spec) as store:
         return store.counts()["nodes"]
-    finally:
-        store.close()
 
 
 def _neo4j_wipe(spec: dict) -> None:
     from bench.phases import open_store
 
-    store = open_store(spec)
-    try:
+    with open_store(spec) as store:
         store.clear()  # Neo4jStore only: every citegraph node and relationship
-    finally:
-        store.close()
 
 
 def _dir_size(path: Path) -> int:

@@ -1,10 +1,12 @@
 """What only ``citegraph check`` reads of the stored graph, one frozen type each (GRAMMAR §1, §2, §4, §6).
 
 A member's identity (what it states of the set it belongs to), how its set's manifest pins it, and
-the flaws a parser found in a block: facts no other query shows. They live apart from
-:mod:`domain.model` so that a process that never checks does not build their classes (about 1 ms
-each); :mod:`graph.codec` decodes them (:func:`~graph.codec.member_identity_of`,
-:func:`~graph.codec.pinning_of`, :func:`~graph.codec.flaws_of`), importing this module on first use.
+the flaws a parser found in a block: facts no other query shows. The parsers and the set assembly
+state them (:mod:`ingest.parsers`, :mod:`ingest.sets`); they live apart from :mod:`domain.model` so
+that a process that only queries does not build their classes (about 1 ms each); :mod:`graph.codec`
+encodes and decodes them (:func:`~graph.codec.member_props`, :func:`~graph.codec.member_identity_of`,
+:func:`~graph.codec.pinning_of`, :func:`~graph.codec.flaws_of`), importing this module on first use
+of a reader.
 """
 
 from __future__ import annotations
@@ -31,10 +33,15 @@ class MemberIdentity:
     run_id, reviewed_boundary : str or None
         Its run-id and reviewed boundary (a generated review's ``analysis-run`` and
         ``reviewed-revision``, §3.11), None when unstated.
-    run_id_line, boundary_line : int
-        The front-matter line stating each (1 when unstated).
+    frontmatter_lines : tuple of (str, int)
+        Each front-matter key with the line it is on, in file order.
+    run_id_key, boundary_key : str
+        The front-matter keys stating the run-id and the reviewed boundary (a generated review's
+        differ, §3.11).
     projection : bool
         True for a generated review, published outside the set folder and unpinned (§3.11).
+    analysis_result, analysis_result_sha256 : str or None
+        The result a generated review pins (``analysis-result``) and its SHA-256, else None.
     """
 
     file_name: str | None = None
@@ -42,9 +49,27 @@ class MemberIdentity:
     states_prefix: bool = False
     run_id: str | None = None
     reviewed_boundary: str | None = None
-    run_id_line: int = 1
-    boundary_line: int = 1
+    frontmatter_lines: tuple[tuple[str, int], ...] = ()
+    run_id_key: str = "run-id"
+    boundary_key: str = "reviewed-boundary"
     projection: bool = False
+    analysis_result: str | None = None
+    analysis_result_sha256: str | None = None
+
+    def line_of(self, key: str, default: int = 1) -> int:
+        """The front-matter line stating ``key``, ``default`` when unstated."""
+        return next((line for k, line in self.frontmatter_lines if k == key), default)
+
+    @property
+    def run_id_line(self) -> int:
+        """The front-matter line stating the run-id (1 when unstated)."""
+        return self.line_of(self.run_id_key)
+
+    @property
+    def boundary_line(self) -> int:
+        """The front-matter line stating the reviewed boundary (1 when unstated)."""
+        return self.line_of(self.boundary_key)
+
 
 @dataclass(frozen=True, slots=True)
 class Pinning:

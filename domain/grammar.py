@@ -65,6 +65,7 @@ import re
 from pathlib import PurePosixPath
 from dataclasses import dataclass
 
+from domain.model import Status
 from domain.vocabulary import ANALYSTS, ANY_ANALYST, EVIDENCE_LAYERS, FILE_EXTENSIONS, KIND_HEADINGS, STATUS_VALUES
 
 
@@ -838,15 +839,16 @@ described route operation conclusion statuses: claimed. Implementation conclusio
 uninspected.``. Group 1 is the label (``statuses`` read as ``status``), group 2 the value."""
 
 
-def kind_statuses(text: str) -> list[list[str]]:
-    """``[label, value]`` pairs a kind section's opening paragraph states for every record under
-    it (:data:`KIND_STATUSES`), labels singular and without ``All``; empty when it states none.
+def kind_statuses(text: str) -> tuple[Status, ...]:
+    """The statuses a kind section's opening paragraph states for every record under it
+    (:data:`KIND_STATUSES`), labels singular and without ``All``; empty when it states none.
 
-    >>> kind_statuses("All described route operation conclusion statuses: claimed. Implementation "
-    ...               "conclusion status: uninspected. These records distinguish scheduling.")
-    [['described route operation conclusion status', 'claimed'], ['Implementation conclusion status', 'uninspected']]
+    >>> [(s.label, s.value) for s in kind_statuses("All described route operation conclusion statuses: claimed. "
+    ...                                             "Implementation conclusion status: uninspected. These records …")]
+    [('described route operation conclusion status', 'claimed'), ('Implementation conclusion status', 'uninspected')]
     """
-    return [[re.sub(r"(?i)statuses$", "status", m.group(1).strip()), m.group(2)] for m in KIND_STATUSES.finditer(text)]
+    return tuple(Status(re.sub(r"(?i)statuses$", "status", m.group(1).strip()), m.group(2))
+                 for m in KIND_STATUSES.finditer(text))
 
 
 def split_status(stated: str) -> tuple[str, str | None]:

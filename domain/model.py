@@ -37,6 +37,7 @@ __all__ = [
     "Declaration",
     "Annotation",
     "Statement",
+    "Status",
     "Field",
     "TableRow",
     "Amendment",
@@ -181,7 +182,8 @@ class Section:
     """A heading and what it holds (GRAMMAR §3, §4): ``heading`` (plain), ``level`` (2–6), ``kind``
     (``section``|``kinds``|``declaration``|``annotation``|``subsection``), document ``order``
     (block index), file ``line``, and its exact source: ``markup`` and the ``gap`` (whitespace)
-    before it."""
+    before it; ``h1`` for the member's H1 read as a section, and a ``kinds`` heading's
+    ``record_kind`` (GRAMMAR §4.1; else None)."""
 
     node: NodeId
     heading: str
@@ -191,26 +193,46 @@ class Section:
     line: int
     markup: str = ""
     gap: str = ""
+    h1: bool = False
+    record_kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A conclusion status a statement states (GRAMMAR §4.4, :func:`domain.grammar.split_status`):
+    the field's ``label`` (``Implementation conclusion status``), its ``value`` (``wired``) and the
+    ``qualifier`` after it, or None."""
+
+    label: str
+    value: str
+    qualifier: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
-    """A record's declaration heading (GRAMMAR §4.2): the ``record_id`` it declares, its ``label``
-    (or None, G4), in ``section`` (the declaration Section's node id)."""
+    """A record's declaration (GRAMMAR §4.2): the ``record_id`` it declares, its ``label`` (or
+    None, G4), the ``form`` it is written in (``labelled``, ``bare``, ``inline`` (G1: ``ID — …`` opening a
+    paragraph), ``row`` (a declaring table's row); None for a plain-text heading), the
+    ``inherited_statuses`` its kind section states for every record under it (G1), in ``section``
+    (the declaration Section's node id; None until the loader names it)."""
 
     record_id: RecordId
     label: str | None
-    section: NodeId
+    form: str | None = None
+    inherited_statuses: tuple[Status, ...] = ()
+    section: NodeId | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Annotation:
     """An annotation heading (GRAMMAR §4.7, ``#### On ID — Label``): the record it ``annotates``,
-    its ``label`` (or None), in ``section``."""
+    its ``label`` (or None), in ``section`` (None until the loader names it). ``states_label`` is
+    False when the parser reads no label at all (a plain-text heading: no label is stored)."""
 
     annotates: RecordId
     label: str | None
-    section: NodeId
+    states_label: bool = True
+    section: NodeId | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +240,10 @@ class Statement:
     """One statement (GRAMMAR §9): ``kind`` (``paragraph``, ``field``, ``table_row``, ``quotation``,
     …; see :class:`graph.model.Node`), plain ``text``, document ``order``, file ``line``, its exact
     source (``markup``, and the ``gap`` before it) and the ``citations`` it makes, in the order
-    written."""
+    written. Inside a record it may state ``statuses`` (§4.4) and ``run_on`` fields (G2 prose:
+    label and value only, §4.3); a kind section's opening sentence states the ``kind_statuses``
+    of every record under it (G1); ``continuation`` marks a list item's later paragraph and
+    ``closes_record`` a paragraph that ends an inline declaration (G1)."""
 
     node: NodeId
     kind: str
@@ -228,37 +253,49 @@ class Statement:
     markup: str = ""
     gap: str = ""
     citations: tuple[Citation, ...] = ()
+    statuses: tuple[Status, ...] = ()
+    run_on: tuple[Field, ...] = ()
+    kind_statuses: tuple[Status, ...] = ()
+    continuation: bool = False
+    closes_record: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
     """A field statement (GRAMMAR §4.5): its ``label`` and ``value`` as written, its ``form``
     (``bullet``|``bold``|``line``; None in a plain-text member) and, for a declaration's well-formed
-    ``Part of:`` line (§4.7), the record ID it is ``part_of`` (else None)."""
+    ``Part of:`` line (§4.7), the record ID it is ``part_of`` (else None); a ledger's ``Route ID:``
+    line names its ``route_ids`` (§3.5; None for any other field)."""
 
     label: str
     value: str
     form: str | None = None
     part_of: str | None = None
+    route_ids: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """A table's header or row statement (GRAMMAR §9 rule 6): the role of the ``table`` it is in
     (by its section: ``limitations``, ``register``, ``inventory``, ``ledger``, ``claims``, else
-    ``table``; None when unstated) and its ``cells``, in order, as written."""
+    ``table``; None when unstated) and its ``cells``, in order, as written. A Source register row
+    names its ``source_id`` (§7), a declaring table's row the record it ``declares`` (GRAMMAR §0),
+    a proposal-to-canonical mapping row its ``aliases`` (alias, canonical)."""
 
     table: str | None
     cells: tuple[str, ...]
+    source_id: str | None = None
+    declares: str | None = None
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Amendment:
-    """A statement that amends or supersedes records (GRAMMAR §4.8): ``statement`` its node id,
-    ``supersedes`` the record IDs it replaces."""
+    """What an ``Amendment:`` statement states (GRAMMAR §4.8): the record it ``amends`` (the first
+    it cites) and, in the supersession form, the (old, new) record pairs it ``supersedes``."""
 
-    statement: NodeId
-    supersedes: tuple[RecordId, ...]
+    amends: RecordId
+    supersedes: tuple[tuple[RecordId, RecordId], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +320,7 @@ def _reduce_by_fields(self):
 
 
 for _cls in (Citation, Quotation, Record, Source, SourceFile, NamedReference, AnalysisSet, Member, Section,
-             Declaration, Annotation, Statement, Field, TableRow, Amendment, Review):
+             Declaration, Annotation, Statement, Status, Field, TableRow, Amendment, Review):
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
     _cls.__reduce__ = _reduce_by_fields

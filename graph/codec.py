@@ -5,8 +5,9 @@ Each concept of :mod:`domain.model` is written by a ``*_props`` function (the pr
 function, so a key and its default exist once. Readers for a single key (:func:`citation_form`,
 :func:`citation_target_kind`, …) serve filters that must not build an object per edge. What only
 ``citegraph check`` reads (:mod:`domain.checks`: a member's identity and manifest pin, a block's
-flaws) is read here too, by :func:`member_identity_of`, :func:`pinning_of` and :func:`flaws_of`;
-the parsers state those keys as their extra properties (``ingest.parsers``, ``ingest.sets``).
+flaws) is written and read here too (:func:`member_props`, :func:`flaws_props`;
+:func:`member_identity_of`, :func:`pinning_of`, :func:`flaws_of`): the parsers and the set
+assembly state them as :mod:`domain.checks` objects (``ingest.parsers``, ``ingest.sets``).
 
 ==============  ==================  ===============================================================
 concept         stored as           keys
@@ -18,17 +19,23 @@ Citation        CITES edge          ``form``, ``token``, ``target_kind``, ``star
                                     ``span_start``, ``span_end``; ``member``, ``line``, ``anchor``
                                     only when set. The target is the edge's ``dst`` node.
 Section         Section node        ``heading``, ``level``, ``order``, ``line``, ``kind``, ``markup``,
-                                    ``gap`` (+ kind-specific keys, see :class:`graph.model.Node`)
-Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line`` (+ …)
-Field           Statement node      ``label``, ``value``, ``form``, ``part_of`` (a statement of kind ``field``)
-(statuses)      Statement node      ``statuses``: [label, value] or [label, value, qualifier] entries
-(amendment)     Statement node      ``amends`` (the amended record ID, on a statement of kind ``amendment``)
+                                    ``gap``; ``h1`` (True), ``record_kind`` (a kinds heading) when set
+Declaration     Section node        ``record_id``, ``label`` (even None), ``heading_form`` (its form,
+                                    when stated), ``inherited_statuses`` (when any)
+Annotation      Section node        ``annotates``, ``label`` (even None; not when no label is read)
+Statement       Statement node      ``kind``, ``text``, ``markup``, ``gap``, ``order``, ``line``;
+                                    ``continuation``, ``closes_record`` (True), ``kind_statuses``,
+                                    ``statuses``, ``fields`` (run-on [label, value] pairs) when set
+Status          Statement, Section  an entry [label, value] or [label, value, qualifier]
+Field           Statement node      ``label``, ``value``, ``form``, ``part_of``, ``route_ids``
+TableRow        Statement node      ``cells``, ``table``, ``source_id``, ``aliases`` ([alias,
+                                    canonical] pairs), ``declares``
+Amendment       Statement node      ``amends``, ``supersedes`` ((old, new) pairs, when any)
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
                                     ``malformed_declaration``, ``malformed_annotation`` (headings);
-                                    ``unaccounted_ids`` (issue 23's accounting invariant)
+                                    ``unaccounted_ids`` (the accounting invariant); each only when found
 (accounting)    Document node       ``unaccounted_record_ids``: how many of its blocks' IDs are unaccounted
-TableRow        Statement node      ``table``, ``cells`` (a ``table_header`` or ``table_row`` statement)
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
 Source          Source node         ``source_id``, ``kind``, ``url``, ``commit``, ``cutoff``,
@@ -37,14 +44,15 @@ SourceFile      SourceFile node     ``path``, ``source_id``
 NamedReference  NamedReference      ``name``, ``slug``
 System          System node         ``name``, ``slug``
 AnalysisSet     AnalysisSet node    ``system`` (the System node id), ``run_id``, ``reviewed_boundary``
-Member          Document node       the parser's extra keys (``file_name``, ``manifest``, …), then
+Member          Document node       its MemberIdentity and Pinning keys (below), then
                                     ``role``, ``title``, ``member_type``, ``format``, ``path``,
                                     ``sha256``, ``size``, ``preamble``, ``trailer``, ``frontmatter``,
                                     ``run_id``
 MemberIdentity  Document node       ``file_name``, ``record_prefix`` (stated or not), ``run_id``,
                                     ``reviewed_boundary``, ``frontmatter_lines`` (key → line),
                                     ``identity_keys`` (run-id and boundary key → frontmatter key),
-                                    ``projection`` (parser's extra keys, Markdown members)
+                                    ``projection``, ``analysis_result``, ``analysis_result_sha256``
+                                    (a generated review's; Markdown members only)
 Pinning         Document node       ``manifest``, ``manifest_members``, ``manifest_lines`` (name →
                                     line), ``pinned_sha256``, ``pin_verified`` (:mod:`ingest.sets`)
 Review          Review node         ``node``, ``revision``, ``reviewer``, ``at``, ``note``,
@@ -60,8 +68,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
-from domain.model import (AnalysisSet, Annotation, Citation, Declaration, Field, Member, NamedReference, Quotation,
-                          Record, Review, Section, Source, SourceFile, Statement, TableRow)
+from domain.model import (AnalysisSet, Amendment, Annotation, Citation, Declaration, Field, Member, NamedReference,
+                          Quotation, Record, Review, Section, Source, SourceFile, Statement, Status, TableRow)
 from graph.model import Edge, Label, Node
 
 if TYPE_CHECKING:  # imported where decoded: only a checking process builds these classes
@@ -92,9 +100,13 @@ __all__ = [
     "block_line",
     "block_position",
     "block_order",
+    "block_kind",
+    "block_text",
     "statement_props",
     "statement_of",
     "field_of",
+    "amendment_of",
+    "flaws_props",
     "field_part_of",
     "statuses_of",
     "amended_record",
@@ -230,11 +242,29 @@ def declaration_label(edge: Edge) -> str | None:
 
 # -- Section and Statement: the blocks of a document ---------------------------------------------
 
-def section_props(s: Section, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The Section node properties of ``s``, then the parser's kind-specific ``extra`` (declaration
-    ``record_id``/``label``, ``annotates``, ``record_kind``, …)."""
-    return {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line, "kind": s.kind,
-            "markup": s.markup, "gap": s.gap, **extra}
+def section_props(s: Section, declaration: Declaration | None = None, annotation: Annotation | None = None,
+                  flaws: Flaws | None = None) -> dict[str, Any]:
+    """The Section node properties of ``s`` and of the ``declaration`` or ``annotation`` its
+    heading is, and the ``flaws`` its parser found (module table)."""
+    props: dict[str, Any] = {"heading": s.heading, "level": s.level, "order": s.order, "line": s.line,
+                             "kind": s.kind, "markup": s.markup, "gap": s.gap}
+    if s.h1:
+        props["h1"] = True
+    if s.record_kind is not None:
+        props["record_kind"] = s.record_kind
+    if declaration is not None:
+        props["record_id"], props["label"] = declaration.record_id, declaration.label
+        if declaration.form is not None:
+            props["heading_form"] = declaration.form
+        if declaration.inherited_statuses:
+            props["inherited_statuses"] = _status_entries(declaration.inherited_statuses)
+    if annotation is not None:
+        props["annotates"] = annotation.annotates
+        if annotation.states_label:
+            props["label"] = annotation.label
+    if flaws is not None:
+        props.update(flaws_props(flaws))
+    return props
 
 
 def section_of(node: Node) -> Section:
@@ -242,15 +272,19 @@ def section_of(node: Node) -> Section:
     numbers 0, text ``""``)."""
     get = node.props.get
     return Section(NodeId(node.id), get("heading") or "", int(get("level") or 0), get("kind") or "section",
-                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "")
+                   int(get("order") or 0), int(get("line") or 0), get("markup") or "", get("gap") or "",
+                   bool(get("h1")), get("record_kind"))
 
 
 def declaration_of(node: Node) -> Declaration | None:
     """The :class:`~domain.model.Declaration` a declaration Section ``node`` states (its
-    ``record_id`` and ``label`` keys), None for any other section."""
-    if node.get("kind") != "declaration":
+    ``record_id``, ``label``, ``heading_form`` and ``inherited_statuses`` keys), None for any other
+    section."""
+    get = node.props.get
+    if get("kind") != "declaration":
         return None
-    return Declaration(RecordId(node.get("record_id") or ""), node.get("label"), NodeId(node.id))
+    return Declaration(RecordId(get("record_id") or ""), get("label"), get("heading_form"),
+                       _statuses(get("inherited_statuses")), NodeId(node.id))
 
 
 def annotation_of(node: Node) -> Annotation | None:
@@ -258,7 +292,21 @@ def annotation_of(node: Node) -> Annotation | None:
     ``annotates`` and ``label`` keys), None for any other section."""
     if node.get("kind") != "annotation":
         return None
-    return Annotation(RecordId(node.get("annotates") or ""), node.get("label"), NodeId(node.id))
+    return Annotation(RecordId(node.get("annotates") or ""), node.get("label"), "label" in node.props,
+                      NodeId(node.id))
+
+
+def _status_entries(statuses: tuple[Status, ...]) -> list[list[str]]:
+    """The stored form of ``statuses``: [label, value] or [label, value, qualifier] entries."""
+    return [[s.label, s.value, s.qualifier] if s.qualifier else [s.label, s.value] for s in statuses]
+
+
+def _statuses(entries: Any) -> tuple[Status, ...]:
+    """The statuses stored ``entries`` state, in order; entries of another shape are skipped."""
+    if not entries:
+        return ()
+    return tuple(Status(str(e[0]), str(e[1]), str(e[2]) if len(e) == 3 else None) for e in entries
+                 if isinstance(e, (list, tuple)) and len(e) in (2, 3))
 
 
 def block_line(node: Node) -> int:
@@ -272,25 +320,74 @@ def block_position(node: Node) -> tuple[int, int]:
     return int(node.get("order") or 0), int(node.get("line") or 0)
 
 
+def block_kind(node: Node) -> str | None:
+    """The kind a Section or Statement ``node`` stores (``declaration``, ``paragraph``, …), or None."""
+    return node.get("kind")
+
+
+def block_text(node: Node) -> str:
+    """The plain text a Statement or Quotation ``node`` stores, ``""`` when unstated."""
+    return node.get("text") or ""
+
+
 def block_order(node: Node) -> int:
     """The block index of a Section or Statement ``node`` in its document, 0 when unstated."""
     return int(node.get("order") or 0)
 
 
-def statement_props(s: Statement, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`),
-    then the parser's kind-specific ``extra`` (``cells``, ``label``/``value``/``form``, ``statuses``,
-    …)."""
-    return {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order, "line": s.line,
-            **extra}
+def statement_props(s: Statement, field: Field | None = None, row: TableRow | None = None,
+                    amendment: Amendment | None = None, flaws: Flaws | None = None) -> dict[str, Any]:
+    """The Statement node properties of ``s`` (its citations are CITES edges, :func:`citation_props`)
+    and of the ``field``, table ``row`` or ``amendment`` it is, and the ``flaws`` its parser found
+    (module table); a key whose fact is unstated (None, empty, False) is not stored."""
+    props: dict[str, Any] = {"kind": s.kind, "text": s.text, "markup": s.markup, "gap": s.gap, "order": s.order,
+                             "line": s.line}
+    if field is not None:
+        props["label"], props["value"] = field.label, field.value
+        if field.form is not None:
+            props["form"] = field.form
+        if field.part_of:
+            props["part_of"] = field.part_of
+        if field.route_ids is not None:
+            props["route_ids"] = list(field.route_ids)
+    if row is not None:
+        props["cells"] = list(row.cells)
+        if row.table is not None:
+            props["table"] = row.table
+        if row.source_id is not None:
+            props["source_id"] = row.source_id
+        if row.aliases:
+            props["aliases"] = [list(pair) for pair in row.aliases]
+        if row.declares is not None:
+            props["declares"] = row.declares
+    if s.continuation:
+        props["continuation"] = True
+    if s.closes_record:
+        props["closes_record"] = True
+    if s.kind_statuses:
+        props["kind_statuses"] = _status_entries(s.kind_statuses)
+    if flaws is not None:
+        props.update(flaws_props(flaws))
+    if s.statuses:
+        props["statuses"] = _status_entries(s.statuses)
+    if s.run_on:
+        props["fields"] = [[f.label, f.value] for f in s.run_on]
+    if amendment is not None:
+        props["amends"] = amendment.amends
+        if amendment.supersedes:
+            props["supersedes"] = list(amendment.supersedes)
+    return props
 
 
 def statement_of(node: Node) -> Statement:
     """The :class:`~domain.model.Statement` a Statement ``node`` stores, without its citations
     (missing: kind ``paragraph``, numbers 0, text ``""``)."""
     get = node.props.get
+    fields = get("fields")
     return Statement(NodeId(node.id), get("kind") or "paragraph", get("text") or "", int(get("order") or 0),
-                     int(get("line") or 0), get("markup") or "", get("gap") or "")
+                     int(get("line") or 0), get("markup") or "", get("gap") or "", (), _statuses(get("statuses")),
+                     tuple(Field(str(f[0]), str(f[1])) for f in fields) if fields else (),
+                     _statuses(get("kind_statuses")), bool(get("continuation")), bool(get("closes_record")))
 
 
 def field_of(node: Node) -> Field | None:
@@ -299,7 +396,19 @@ def field_of(node: Node) -> Field | None:
     get = node.props.get
     if get("kind") != "field":
         return None
-    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None)
+    route_ids = get("route_ids")
+    return Field(get("label") or "", get("value") or "", get("form"), get("part_of") or None,
+                 tuple(route_ids) if route_ids is not None else None)
+
+
+def amendment_of(node: Node) -> Amendment | None:
+    """The :class:`~domain.model.Amendment` an amendment Statement ``node`` states, None for any
+    other block or one citing no record."""
+    get = node.props.get
+    if get("kind") != "amendment" or not get("amends"):
+        return None
+    return Amendment(RecordId(get("amends")),
+                     tuple((RecordId(old), RecordId(new)) for old, new in get("supersedes") or ()))
 
 
 def field_part_of(node: Node) -> str | None:
@@ -309,17 +418,10 @@ def field_part_of(node: Node) -> str | None:
     return node.props.get("part_of") or None
 
 
-def statuses_of(node: Node) -> list[tuple[str, str, str | None]]:
-    """The statuses statement ``node`` states, in order: (label, value, qualifier or None); stored
-    entries of another shape are skipped."""
-    entries = node.props.get("statuses")
-    if not entries:
-        return []
-    out = []
-    for entry in entries:
-        if isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
-            out.append((str(entry[0]), str(entry[1]), str(entry[2]) if len(entry) == 3 else None))
-    return out
+def statuses_of(node: Node) -> tuple[Status, ...]:
+    """The statuses statement ``node`` states, in order; stored entries of another shape are
+    skipped."""
+    return _statuses(node.props.get("statuses"))
 
 
 def amended_record(node: Node) -> str | None:
@@ -331,6 +433,24 @@ def amended_record(node: Node) -> str | None:
 
 _FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
                         "part_of_malformed", "malformed_declaration", "malformed_annotation", "unaccounted_ids"})
+
+
+def flaws_props(f: Flaws) -> dict[str, Any]:
+    """The Section or Statement node properties the flaws ``f`` store: each one found, none else."""
+    props: dict[str, Any] = {}
+    for key in ("malformed_ids", "source_ranges", "record_ranges"):
+        if getattr(f, key):
+            props[key] = list(getattr(f, key))
+    if f.unexpanded_ranges:
+        props["unexpanded_ranges"] = [list(pair) for pair in f.unexpanded_ranges]
+    if f.unattributed:
+        props["unattributed"] = True
+    for key in ("part_of_malformed", "malformed_declaration", "malformed_annotation"):
+        if getattr(f, key):
+            props[key] = getattr(f, key)
+    if f.unaccounted_ids:
+        props["unaccounted_ids"] = list(f.unaccounted_ids)
+    return props
 
 
 def flaws_of(node: Node) -> Flaws | None:
@@ -368,7 +488,8 @@ def table_row_of(node: Node) -> TableRow | None:
     cells = get("cells")
     if not isinstance(cells, (list, tuple)):
         return None
-    return TableRow(get("table"), tuple([str(c) for c in cells]))
+    return TableRow(get("table"), tuple([str(c) for c in cells]), get("source_id"), get("declares"),
+                    tuple((str(a), str(c)) for a, c in get("aliases") or ()))
 
 
 # -- structure and amendments --------------------------------------------------------------------
@@ -512,14 +633,35 @@ def analysis_set_of(node: Node) -> AnalysisSet:
                        node.get("reviewed_boundary"))
 
 
-def member_props(m: Member, extra: Mapping[str, Any], *, preamble: str, trailer: str,
-                 frontmatter: Mapping[str, Any], run_id: str | None) -> dict[str, Any]:
-    """The Document node properties of member ``m``: the parser's ``extra`` first, then the
-    member's fields and the text around its blocks (``preamble``, ``trailer``), its parsed
-    ``frontmatter`` and the set's ``run_id``."""
-    return {**extra, "role": m.role, "title": m.title, "member_type": m.member_type, "format": m.format,
-            "path": m.path, "sha256": m.sha256, "size": m.size, "preamble": preamble, "trailer": trailer,
-            "frontmatter": frontmatter, "run_id": run_id}
+def member_props(m: Member, identity: MemberIdentity | None = None, pinning: Pinning | None = None, *,
+                 preamble: str, trailer: str, frontmatter: Mapping[str, Any], run_id: str | None,
+                 unaccounted: int = 0) -> dict[str, Any]:
+    """The Document node properties of member ``m``: what it states of its set (``identity``, a
+    Markdown member's), how its set's manifest pins it (``pinning``), how many record-ID tokens
+    of its prose nothing accounts for (``unaccounted``, stored when any), then the member's
+    fields and the text around its blocks (``preamble``, ``trailer``), its parsed ``frontmatter``
+    and the set's ``run_id`` (module table)."""
+    props: dict[str, Any] = {}
+    if identity is not None:
+        props.update(file_name=identity.file_name, record_prefix=identity.record_prefix,
+                     reviewed_boundary=identity.reviewed_boundary, frontmatter_lines=dict(identity.frontmatter_lines))
+        if identity.projection:
+            props["identity_keys"] = {"run-id": identity.run_id_key, "reviewed-boundary": identity.boundary_key}
+            props["projection"] = True
+        if identity.analysis_result is not None:
+            props["analysis_result"] = identity.analysis_result
+            props["analysis_result_sha256"] = identity.analysis_result_sha256
+    if pinning is not None:
+        props.update(manifest=pinning.manifest, manifest_members=[name for name, _ in pinning.pins],
+                     manifest_lines={name: line for name, line in pinning.pins}, pinned_sha256=pinning.sha256)
+        if pinning.sha256 is not None:
+            props["pin_verified"] = pinning.verified
+    if unaccounted:
+        props["unaccounted_record_ids"] = unaccounted
+    props.update(role=m.role, title=m.title, member_type=m.member_type, format=m.format, path=m.path,
+                 sha256=m.sha256, size=m.size, preamble=preamble, trailer=trailer, frontmatter=frontmatter,
+                 run_id=run_id)
+    return props
 
 
 def member_of(node: Node) -> Member:
@@ -558,10 +700,11 @@ def member_identity_of(node: Node) -> MemberIdentity:
 
     props = node.props
     get = props.get
-    lines, keys = get("frontmatter_lines") or {}, get("identity_keys") or {}
+    keys = get("identity_keys") or {}
     return MemberIdentity(get("file_name"), get("record_prefix"), "record_prefix" in props, get("run_id"),
-                          get("reviewed_boundary"), lines.get(keys.get("run-id", "run-id"), 1),
-                          lines.get(keys.get("reviewed-boundary", "reviewed-boundary"), 1), bool(get("projection")))
+                          get("reviewed_boundary"), tuple((get("frontmatter_lines") or {}).items()),
+                          keys.get("run-id", "run-id"), keys.get("reviewed-boundary", "reviewed-boundary"),
+                          bool(get("projection")), get("analysis_result"), get("analysis_result_sha256"))
 
 
 def reviewed_result_of(node: Node) -> tuple[str, str | None, int] | None:

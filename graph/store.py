@@ -6,15 +6,19 @@ these primitives. The same contract suite (``tests/contract/``) runs against eve
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
+from types import TracebackType
 from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Direction", "GraphStore", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved", "SNAPSHOT_ATTEMPTS", "read_snapshot",
+__all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
+           "SNAPSHOT_ATTEMPTS", "read_snapshot",
            "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
            "projected"]
 
@@ -118,6 +122,31 @@ class GraphStore(Protocol):
 
     def close(self) -> None:
         """Release resources. Safe to call twice."""
+
+    def __enter__(self: T) -> T:
+        """The store itself: ``with open_store(...) as store:`` closes it when the block ends."""
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        """:meth:`close` the store, whether the block ended normally or raised (the error goes on)."""
+
+
+class ClosedOnExit(ABC):
+    """What makes a store a context manager: ``with store:`` gives the store and closes it at the
+    end of the block, however the block ends (its error propagates). Every store class mixes it in,
+    so the protocol's ``__enter__``/``__exit__`` are written once; a class without its own
+    :meth:`close` cannot be made (``TypeError``)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the store holds (connections, files); each store class says how."""
+
+    def __enter__(self: T) -> T:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
 
 
 @runtime_checkable
@@ -274,10 +303,17 @@ class KeepsVersions(Protocol):
         """Version ``number`` of ``set_id`` as the :class:`SetBatch` that rebuilds it in an empty
         store (:func:`graph.versions.decode`); None when it is not stored. One round trip."""
 
-    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]]) -> int:
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """The part changes the latest version of each set keeps (:mod:`graph.analysis_changes`:
+        what its write changed in a declaration, quotation or source pin, and the earlier changes
+        carried), for ``set_ids`` or every set; sets keeping none are absent. One round trip."""
+
+    def replace_versions(self, set_id: str, versions: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """Make ``versions`` (each with its encoded blob, :func:`graph.versions.encode`) the stored
         versions of ``set_id``, atomically, whatever were stored (copying a store's history,
-        :func:`graph.transfer.copy_store`); returns how many. The set must exist.
+        :func:`graph.transfer.copy_store`); returns how many. The set must exist. The latest keeps
+        the part changes ``changed`` (:meth:`part_changes` of the store copied from).
 
         Raises
         ------

@@ -17,7 +17,7 @@ from graph.codec import source_file_path, unaccounted_count
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
 
-__all__ = ["SetTally", "SupportsSetTallies", "set_tallies"]
+__all__ = ["SetTally", "SupportsSetTallies", "set_tallies", "tally_by_reads"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +53,10 @@ def set_tallies(store: GraphStore, set_ids: Collection[str]) -> dict[str, SetTal
     own query when it has one (:class:`SupportsSetTallies`), else six contract reads per set."""
     if isinstance(store, SupportsSetTallies):
         return store.set_tallies(list(set_ids))
-    return {s: _tally_by_reads(store, s) for s in set_ids}
+    return {s: tally_by_reads(store, s) for s in set_ids}
 
 
-def _tally_by_reads(store: GraphStore, set_id: str) -> SetTally:
+def tally_by_reads(store: GraphStore, set_id: str) -> SetTally:
     """One set's tally from :class:`GraphStore` reads: its documents (whose properties are large,
     so memory stays one set's) and light nodes; statements and quotations counted, not read."""
     records = store.find_nodes(Label.RECORD, set_id=set_id)

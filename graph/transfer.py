@@ -81,7 +81,7 @@ def set_batch_of(store: GraphStore, set_id: str, *, replace: tuple[str, ...] = (
 
 def _copy_versions(source: GraphStore, target: GraphStore, set_id: str) -> None:
     """``source``'s kept versions of ``set_id`` become ``target``'s (re-encoded from their batches,
-    which gives the same bytes); nothing when either store keeps none."""
+    which gives the same bytes), the latest with its part changes; nothing when either store keeps none."""
     from graph.store import KeepsVersions
     from graph.versions import encode_batch
 
@@ -95,7 +95,7 @@ def _copy_versions(source: GraphStore, target: GraphStore, set_id: str) -> None:
         batch = source.set_version(set_id, version.number)
         if batch is not None:
             rows.append((version, encode_batch(batch).blob))
-    target.replace_versions(set_id, rows)
+    target.replace_versions(set_id, rows, changed=source.part_changes([set_id]).get(set_id, ()))
 
 
 def copy_store(source: GraphStore, target: GraphStore, *,

@@ -28,9 +28,11 @@ import dataclasses
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from domain.wire import wire
+from graph import analysis_changes
+from graph.analysis_changes import PartChange
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "node_text",
     "edge_text",
     "COMPRESSION",
+    "changed_in",
 ]
 
 VERSIONS_KEPT = 10
@@ -127,12 +130,17 @@ class SetVersion:
     members: tuple[MemberVersion, ...]
     counts: VersionCounts = field(default_factory=VersionCounts)
 
-    def summary_json(self) -> str:
+    def summary_json(self, changed: Sequence[PartChange] = ()) -> str:
         """The members and counts as stored beside the blob (:meth:`from_stored` reads them back):
         ``{"members": [{"document", "role", "path", "sha256", "size"}], "counts": {"documents", …}}``,
-        keyed by the fields' Python names (a stored format, not a face's)."""
-        return _dumps({"members": [dataclasses.asdict(m) for m in self.members],
-                       "counts": dataclasses.asdict(self.counts)})
+        keyed by the fields' Python names (a stored format, not a face's), and ``changed``, the
+        part changes the version keeps (:mod:`graph.analysis_changes`; :func:`changed_in` reads
+        them), when there are any."""
+        data: dict = {"members": [dataclasses.asdict(m) for m in self.members],
+                      "counts": dataclasses.asdict(self.counts)}
+        if changed:
+            data["changed"] = analysis_changes.to_stored(changed)
+        return _dumps(data)
 
     @classmethod
     def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> "SetVersion":
@@ -473,7 +481,8 @@ def plan(stored: Sequence[tuple[int, str]], digest: str, kept: int) -> VersionPl
 
 
 def changes(after: Encoded | None, stored: Sequence[tuple[int, str]], *, kept: int, created: str | None,
-            baseline: Encoded | None = None) -> tuple[list[tuple[SetVersion, bytes]], tuple[int, ...] | None]:
+            baseline: Encoded | None = None, previous: Callable[[], tuple[bytes, str] | None] | None = None,
+            ) -> tuple[list[tuple[SetVersion, bytes, str]], tuple[int, ...] | None]:
     """Everything a store writes to the versions of one set at the end of a write transaction.
 
     Parameters
@@ -488,22 +497,47 @@ def changes(after: Encoded | None, stored: Sequence[tuple[int, str]], *, kept: i
         UTC ISO 8601 time of the write.
     baseline : Encoded, optional
         The set before the write, when :func:`baseline_needed` (it becomes version 1, untimed).
+    previous : callable, optional
+        Reads ``(blob, summary text)`` of the latest stored version in the same transaction (None
+        when there is none); called only when a version is added after one that is kept.
 
     Returns
     -------
-    (list of (SetVersion, bytes), tuple of int or None)
-        The versions to add with their blobs (none when the set is unchanged), and the numbers to
-        delete; None instead of numbers means "every version of the set" (it is gone).
+    (list of (SetVersion, bytes, str), tuple of int or None)
+        The versions to add with their blobs and summary texts (none when the set is unchanged),
+        and the numbers to delete; None instead of numbers means "every version of the set" (it is
+        gone). A version added after another keeps its part changes in its summary
+        (:func:`graph.analysis_changes.version_changes` from the version before, then
+        :func:`~graph.analysis_changes.carried`).
     """
     if after is None:
         return [], None
-    add: list[tuple[SetVersion, bytes]] = []
+    add: list[tuple[SetVersion, bytes, str]] = []
     stored = list(stored)
+    before: tuple[int, bytes, str] | None = None
     if baseline is not None and not stored:
-        add.append((baseline.version(1, None), baseline.blob))
+        first = baseline.version(1, None)
+        add.append((first, baseline.blob, first.summary_json()))
         stored = [(1, baseline.digest)]
+        before = (1, baseline.blob, add[0][2])
     step = plan(stored, after.digest, kept)
     if step.number is not None:
-        add.append((after.version(step.number, created), after.blob))
+        version = after.version(step.number, created)
+        if before is None and stored and previous is not None:
+            found = previous()
+            before = (max(stored)[0], *found) if found is not None else None
+        changed: list[PartChange] = []
+        if before is not None:
+            number, blob, summary = before
+            new = decode(after.blob)
+            latest = analysis_changes.version_changes(decode(blob), new, from_version=number,
+                                                      to_version=step.number, digest=after.digest)
+            changed = analysis_changes.carried(changed_in(summary), latest, new)
+        add.append((version, after.blob, version.summary_json(changed)))
     dropped = set(step.drop)
-    return [(v, b) for v, b in add if v.number not in dropped], step.drop
+    return [a for a in add if a[0].number not in dropped], step.drop
+
+
+def changed_in(summary: str) -> tuple[PartChange, ...]:
+    """The part changes a version's stored summary text keeps (:meth:`SetVersion.summary_json`)."""
+    return analysis_changes.from_stored(json.loads(summary).get("changed"))

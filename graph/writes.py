@@ -12,10 +12,10 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
   never erase;
 - **identity and ownership of edges**: :func:`edge_owner` and :func:`edge_identity`; of equal
   nodes or edges in one write the last wins (:func:`last_of`);
-- **orphan collection** (step 5): the nodes with a label in :data:`COLLECTABLE` that no
-  document-owned edge touches go; then a set node that contains no Document any more goes, and
-  with it each node that pointed at it (its System) and points at nothing else. A store runs this
-  per touched set after the other steps;
+- **orphan collection** (step 5): :func:`collected`, from what :class:`SetRemains` reads: the
+  nodes with a label in :data:`COLLECTABLE` that no document-owned edge touches go; then a set
+  node that contains no Document any more goes, and with it each node that pointed at it (its
+  System) and points at nothing else. A store runs this per touched set after the other steps;
 - **review validation**: :func:`checked_reviews`, and what a review vouches for: :func:`review_fingerprint`;
 - **the answer**: :func:`write_summary`.
 """
@@ -23,13 +23,15 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
 from __future__ import annotations
 
 import json
-from typing import Collection, Iterable, Mapping, TypeVar
+from typing import Collection, Iterable, Mapping, Protocol, TypeVar
 
 from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
 from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary
 
 __all__ = [
     "COLLECTABLE",
+    "SetRemains",
+    "collected",
     "check_expected",
     "documents_replaced",
     "documents_deleted",
@@ -96,6 +98,47 @@ def documents_deleted(ids: Iterable[str], existing: Mapping[str, Node]) -> list[
             continue
         deleted.append(node_id)
     return deleted
+
+
+class SetRemains(Protocol):
+    """What a store reads of one set, inside a write's transaction once the other steps ran, for
+    :func:`collected` to decide what goes."""
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        """Ids of the set's nodes with a :data:`COLLECTABLE` label that no document owns and no
+        document-owned edge touches (an edge a document owns, not a set's derived one)."""
+        ...
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        """Whether the node with id ``set_id`` has an edge to a Document; None: no such node."""
+        ...
+
+    def pointing_at(self, node_id: str) -> Mapping[str, Collection[str]]:
+        """Each node with an edge to ``node_id`` → the ids of every node its edges point at."""
+        ...
+
+
+def collected(set_id: str, remains: SetRemains) -> list[list[str]]:
+    """Step 5 for one set: the node ids a store deletes, each with every edge touching them, stage
+    by stage in order (a stage may be empty): the set's unreferenced shared nodes; then, if the set
+    node holds no Document any more, the set node; then each node that pointed at it and points
+    at nothing that stays (its System).
+
+    Examples
+    --------
+    >>> class Left:
+    ...     def unreferenced(self, set_id): return ["s/record/R-1"]
+    ...     def holds_documents(self, set_id): return False
+    ...     def pointing_at(self, node_id): return {"system/x": {"s"}, "system/y": {"s", "t"}}
+    >>> collected("s", Left())
+    [['s/record/R-1'], ['s'], ['system/x']]
+    """
+    orphans = sorted(remains.unreferenced(set_id))
+    if remains.holds_documents(set_id) is not False:
+        return [orphans]
+    gone = {*orphans, set_id}
+    parents = sorted(p for p, targets in remains.pointing_at(set_id).items() if p not in gone and set(targets) <= gone)
+    return [orphans, [set_id], parents]
 
 
 def kind_checked_ids(batch: SetBatch) -> list[str]:

@@ -41,6 +41,7 @@ from typing import Iterable
 
 from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation
+from ingest.parsers.parsed import ParsedBlock
 from domain.vocabulary import ANALYSTS, KINDS
 
 _ASCII_MARKS = tuple(f"{lead.lower()}{sep}" for lead in (*KINDS, *ANALYSTS[1:]) for sep in "-_&")
@@ -58,13 +59,41 @@ def _may_hold_shape(text: str) -> bool:
     low = text.lower()
     return any(mark in low for mark in _ASCII_MARKS) or _UNICODE_HYPHEN.search(text) is not None
 
-__all__ = ["IGNORED_KINDS", "unaccounted_ids"]
+__all__ = ["IGNORED_KINDS", "accounted_by", "unaccounted_ids"]
 
 IGNORED_KINDS = frozenset({"quotation", "code", "html", "rule"})
 """Block kinds whose text is explicitly ignored by the invariant (GRAMMAR §6)."""
 
 
-def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: dict) -> list[str]:
+def accounted_by(block: ParsedBlock) -> tuple[set[str], bool]:
+    """(record IDs, whole): what ``block`` accounts for by what it is, the :func:`unaccounted_ids`
+    arguments after its citations: the record its declaration declares or its annotation
+    annotates, a declaring row's record, its alias and supersession pairs, its malformed
+    declaration's and IDs' tokens; ``whole`` for a malformed annotation heading (its
+    ``malformed-id`` finding names the whole heading)."""
+    known: set[str] = set()
+    if block.declaration is not None:
+        known.add(block.declaration.record_id)
+    if block.annotation is not None:
+        known.add(block.annotation.annotates)
+    if block.row is not None:
+        if block.row.declares:
+            known.add(block.row.declares)
+        for pair in block.row.aliases:
+            known.update(pair)
+    if block.amendment is not None:
+        for pair in block.amendment.supersedes:
+            known.update(pair)
+    flaws = block.flaws
+    if flaws is not None:
+        if flaws.malformed_declaration:
+            known.add(flaws.malformed_declaration)
+        known.update(flaws.malformed_ids)
+    return known, bool(flaws is not None and flaws.malformed_annotation)
+
+
+def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], known: Iterable[str] = (),
+                    whole: bool = False) -> list[str]:
     """The record-ID-shaped tokens of one block's plain ``text`` that nothing accounts for, in
     order (one entry per occurrence); linear in the text and its citations (a binary search per ID).
 
@@ -76,21 +105,21 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
         The block's plain text, the text its citations' offsets index.
     citations : iterable of Citation
         The block's citations.
-    extra : dict
-        The block's parser facts: ``record_id``, ``annotates``, ``declares`` (a declaring table
-        row's record), ``aliases`` ([alias, canonical]
-        pairs), ``supersedes`` ([old, new] pairs) name records the block accounts for by what it is.
+    known : iterable of str
+        Record IDs the block accounts for by what it is (:func:`accounted_by`).
+    whole : bool
+        Whether the whole text is accounted for (a malformed annotation heading, :func:`accounted_by`).
 
     >>> from ingest.citations import extract_citations
     >>> text = "Both (OBJ-5/OBJ-9) and RTE-2."
-    >>> unaccounted_ids("paragraph", text, extract_citations(text), {})
+    >>> unaccounted_ids("paragraph", text, extract_citations(text))
     []
-    >>> unaccounted_ids("paragraph", "See OBJ-1.", (), {})
+    >>> unaccounted_ids("paragraph", "See OBJ-1.", ())
     ['OBJ-1']
-    >>> unaccounted_ids("quotation", "See OBJ-1.", (), {})
+    >>> unaccounted_ids("quotation", "See OBJ-1.", ())
     []
     >>> text = "Renamed RTE-2a, split into RTE-2.1 (see OBJ-1,2,3 and <!-- RTE-4 --> <https://x.org/RTE-5>)."
-    >>> unaccounted_ids("paragraph", text, extract_citations(text), {})
+    >>> unaccounted_ids("paragraph", text, extract_citations(text))
     ['RTE-2a', 'RTE-2.1', 'OBJ-1,2,3']
     """
     if kind in IGNORED_KINDS or not text or not _may_hold_shape(text):
@@ -98,13 +127,10 @@ def unaccounted_ids(kind: str, text: str, citations: Iterable[Citation], extra: 
     matches = list(RECORD_ID_SHAPE.finditer(text))
     if not matches:
         return []
-    known = {extra.get("record_id"), extra.get("annotates"), extra.get("declares"),
-             extra.get("malformed_declaration"), *(extra.get("malformed_ids") or ())}
-    for pair in (*(extra.get("aliases") or ()), *(extra.get("supersedes") or ())):
-        known.update(pair)
+    known = set(known)
     spans = sorted((c.start, c.end) for c in citations if c.target_kind == "record" and c.end > c.start)
     spans += ignored_spans(text)
-    if extra.get("malformed_annotation"):  # `malformed-id` names the whole annotation heading
+    if whole:  # `malformed-id` names the whole annotation heading
         spans.append((0, len(text)))
     spans.sort()
     starts = [s for s, _ in spans]

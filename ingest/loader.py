@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping
 
 from domain.grammar import alias_pairs, parse_record_id
+from domain.checks import Flaws
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import AnalysisSet, Citation, Member, NamedReference, Record, Section, SourceFile, Statement
 from graph.codec import (
@@ -48,13 +49,14 @@ from graph.model import (
     source_node_id,
 )
 from graph.store import GraphStore, SupportsBulkWrite
-from ingest.accounting import IGNORED_KINDS, unaccounted_ids
+from ingest.accounting import IGNORED_KINDS, accounted_by, unaccounted_ids
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.resolve import SectionRef, resolve_named_reference
 
 __all__ = [
     "set_id_of",
     "document_id_of",
+    "block_props",
     "build_document",
     "build_set_batch",
     "DocumentOutcome",
@@ -127,6 +129,23 @@ def _cite(b: _Builder, src: str, citations: Iterable[Citation]) -> None:
         b.edge(EdgeKind.CITES, src, b.target(c), seq, citation_props(c))
 
 
+def block_props(block: ParsedBlock, node_id: str = "", order: int = 0, unaccounted: Iterable[str] = ()) -> dict:
+    """The properties of the Section (a heading) or Statement node ``block`` is, as node
+    ``node_id`` at block index ``order`` of its document, with the record-ID tokens of its prose
+    nothing accounts for (``unaccounted``, :mod:`ingest.accounting`) among its flaws."""
+    flaws = block.flaws
+    if unaccounted:
+        flaws = replace(flaws or Flaws(), unaccounted_ids=tuple(unaccounted))
+    if block.kind == "heading":
+        return section_props(Section(NodeId(node_id), block.text, block.level, block.section_kind, order, block.line,
+                                     block.markup, block.gap, block.h1, block.record_kind),
+                             block.declaration, block.annotation, flaws)
+    return statement_props(Statement(NodeId(node_id), block.kind, block.text, order, block.line, block.markup,
+                                     block.gap, (), block.statuses, block.run_on, block.kind_statuses,
+                                     block.continuation, block.closes_record),
+                           block.field, block.row, block.amendment, flaws)
+
+
 def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     """The graph of one parsed member and the shared nodes it touches.
 
@@ -145,15 +164,15 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     set_id, doc_id = set_id_of(doc), document_id_of(doc)
     b = _Builder(set_id, doc_id)
     unaccounted = {n: ids for n, block in enumerate(doc.blocks, start=1)
-                   if (ids := unaccounted_ids(block.kind, block.text, block.citations, block.extra))}
+                   if (ids := unaccounted_ids(block.kind, block.text, block.citations, *accounted_by(block)))}
     system_id = f"system/{slugify(doc.system)}"
     b.share(Node(system_id, Label.SYSTEM, None, None, system_props(doc.system, slugify(doc.system))))
     b.share(Node(set_id, Label.ANALYSIS_SET, set_id, None,
                  analysis_set_props(AnalysisSet(AnalysisSetId(set_id), system_id, doc.run_id, doc.reviewed_boundary))))
     document = Node(doc_id, Label.DOCUMENT, set_id, doc_id, member_props(
         Member(DocumentId(doc_id), doc.role, doc.title, doc.member_type, doc.format, doc.path, doc.sha256, doc.size),
-        {**doc.extra, "unaccounted_record_ids": sum(map(len, unaccounted.values()))} if unaccounted else doc.extra,
-        preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter, run_id=doc.run_id))
+        doc.identity, doc.pinning, preamble=doc.preamble, trailer=doc.trailer, frontmatter=doc.frontmatter,
+        run_id=doc.run_id, unaccounted=sum(map(len, unaccounted.values()))))
     b.edge(EdgeKind.CONTAINS, set_id, doc_id, 0, contains_props(0))
     for pin in doc.pins:
         b.share(Node(source_node_id(set_id, pin.source_id), Label.SOURCE, set_id, None, source_props(pin)))
@@ -162,34 +181,33 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
     aliased: set[tuple[str, str]] = set()
     for order, block in enumerate(doc.blocks, start=1):
         # an inline declaration shares its line with the statement after it (G1): #D<line>
-        node_id = f"{doc_id}#{'D' if block.extra.get('heading_form') in ('inline', 'row') else 'L'}{block.line}"
-        extra = {**block.extra, "unaccounted_ids": unaccounted[order]} if order in unaccounted else block.extra
+        declaration = block.declaration
+        node_id = f"{doc_id}#{'D' if declaration is not None and declaration.form in ('inline', 'row') else 'L'}{block.line}"
+        props = block_props(block, node_id, order, unaccounted.get(order, ()))
         if block.kind == "heading":
             while stack[-1][0] >= block.level:
                 stack.pop()
-            b.own(node_id, Label.SECTION, section_props(Section(
-                NodeId(node_id), block.text, block.level, block.section_kind, order, block.line, block.markup,
-                block.gap), extra))
+            b.own(node_id, Label.SECTION, props)
             b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
             if block.section_kind == "annotation":
-                b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.extra["annotates"]))
+                b.edge(EdgeKind.ANNOTATES, node_id, b.record(block.annotation.annotates))
             if block.section_kind == "declaration":
-                b.edge(EdgeKind.DECLARED_IN, b.record(block.extra["record_id"]), node_id, 0,
-                       declared_in_props(block.extra.get("label")))
+                b.edge(EdgeKind.DECLARED_IN, b.record(declaration.record_id), node_id, 0,
+                       declared_in_props(declaration.label))
             _cite(b, node_id, block.citations)
             stack.append((block.level, node_id, block))
             continue
-        if block.extra.get("closes_record"):  # a paragraph ending an inline declaration (issue 23 item 8)
+        if block.closes_record:  # a paragraph ending an inline declaration (G1)
             while stack[-1][2] is not None and stack[-1][2].section_kind == "declaration":
                 stack.pop()
-        b.own(node_id, Label.STATEMENT, statement_props(Statement(
-            NodeId(node_id), block.kind, block.text, order, block.line, block.markup, block.gap), extra))
+        b.own(node_id, Label.STATEMENT, props)
         b.edge(EdgeKind.CONTAINS, stack[-1][1], node_id, 0, contains_props(order))
-        row_declaration = stack[-1][2] is not None and stack[-1][2].extra.get("heading_form") == "row"
+        opened = stack[-1][2].declaration if stack[-1][2] is not None else None
+        row_declaration = opened is not None and opened.form == "row"
         _cite(b, node_id, block.citations)
         annotation = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "annotation"), None)
         if annotation is not None:
-            b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.extra["annotates"]))
+            b.edge(EdgeKind.ANNOTATES, node_id, b.record(annotation.annotation.annotates))
         if block.quotation is not None:
             q = block.quotation
             quotation_id = b.own(f"{doc_id}#Q{block.line}", Label.QUOTATION, quotation_props(q, line=block.line))
@@ -197,15 +215,14 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             file_id = b.share(Node(source_file_node_id(set_id, q.path), Label.SOURCE_FILE, set_id, None,
                                    source_file_props(SourceFile(q.path))))
             b.edge(EdgeKind.ATTRIBUTED_TO, quotation_id, file_id)
-        for seq, superseded in enumerate(block.extra.get("supersedes", ())):
-            old, new = superseded
+        for seq, (old, new) in enumerate(block.amendment.supersedes if block.amendment is not None else ()):
             b.edge(EdgeKind.SUPERSEDED_BY, b.record(old), b.record(new), seq, stated_in_props(node_id))
-        if block.extra.get("part_of"):
+        if block.field is not None and block.field.part_of:
             declared = next((s for _, _, s in reversed(stack) if s is not None and s.section_kind == "declaration"), None)
             if declared is not None:
-                b.edge(EdgeKind.PART_OF, b.record(declared.extra["record_id"]), b.record(block.extra["part_of"]), 0,
+                b.edge(EdgeKind.PART_OF, b.record(declared.declaration.record_id), b.record(block.field.part_of), 0,
                        stated_in_props(node_id))
-        mapped = [*block.extra.get("aliases", ()), *(alias_pairs(block.text) if block.kind not in IGNORED_KINDS else ())]
+        mapped = [*(block.row.aliases if block.row is not None else ()), *(alias_pairs(block.text) if block.kind not in IGNORED_KINDS else ())]
         for alias, canonical in mapped:
             if (alias, canonical) not in aliased:  # a mapping restated later in the member adds nothing
                 aliased.add((alias, canonical))

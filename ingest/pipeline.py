@@ -1,12 +1,9 @@
-"""The one ingest pipeline every face calls: input files → assembled sets → accepted members → store.
-
-Three entry points, one composition of :func:`ingest.sets.assemble`, :func:`ingest.files.accept`
-and :func:`ingest.loader.ingest_parsed`:
+"""The one ingest pipeline every face calls: input files → analysis sets parsed, checked and written
+one set at a time (:mod:`ingest.stream`, the one engine; memory holds one set, not the run).
 
 - :func:`ingest_files`: member files held as bytes (``POST /sets``, ``PUT /documents/…``, the
   GraphQL ``ingest`` mutation);
-- :func:`ingest_paths`: member files and folders on disk, one set at a time
-  (``citegraph ingest``; see :mod:`ingest.stream`);
+- :func:`ingest_paths`: member files and folders on disk (``citegraph ingest``, the benchmarks);
 - :func:`stage_paths`: every member under paths written to a throw-away store whatever its
   problems, for checking files without ingesting them (``citegraph check PATHS``).
 """
@@ -14,14 +11,12 @@ and :func:`ingest.loader.ingest_parsed`:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from graph.store import GraphStore
-from ingest.files import accept, no_members, read_sets
-from ingest.loader import IngestReport, ingest_parsed
-from ingest.parsers.parsed import ParsedDocument
-from ingest.sets import SKIPPED, Assembly, InputFile, assemble
-from ingest.stream import ingest_paths
+from ingest.loader import IngestReport
+from ingest.sets import InputFile, SetProblem
+from ingest.stream import Vet, ingest_inputs, ingest_paths, stage_inputs
 
 __all__ = ["ingest_files", "ingest_paths", "stage_paths"]
 
@@ -34,7 +29,7 @@ def ingest_files(
     partial: bool = False,
     strict: bool = False,
     expect: Mapping[str, str | None] | None = None,
-    vet: Callable[[list[ParsedDocument]], None] | None = None,
+    vet: Vet | None = None,
 ) -> IngestReport:
     """Ingest member files given as bytes; each analysis set is written all or nothing.
 
@@ -45,13 +40,13 @@ def ingest_files(
     files : iterable of InputFile
         Members and manifests (an unpacked zip, multipart fields, a ``PUT`` body).
     skip_invalid, partial, strict : bool, default False
-        As :func:`ingest.files.accept`.
+        As :func:`ingest_paths`.
     expect : mapping, optional
         Document id → SHA-256 it must have when written (None: must not exist), checked by the
-        store atomically with the write (:func:`ingest.loader.ingest_parsed`).
+        store atomically with the write.
     vet : callable, optional
-        Called with every accepted member before anything is written; may raise to refuse the
-        whole input (a ``PUT`` of another document than its path names).
+        Called with each accepted set's members before anything of it is written; may raise to
+        refuse the whole input (a ``PUT`` of another document than its path names).
 
     Returns
     -------
@@ -61,21 +56,16 @@ def ingest_files(
     Raises
     ------
     CitegraphError
-        As :func:`ingest.files.accept` and :func:`ingest.loader.ingest_parsed`, or what ``vet``
-        raises; nothing is written then.
+        As :func:`ingest_paths`, or what ``vet`` raises; nothing is written then.
     """
-    read = accept(assemble(files), skip_invalid=skip_invalid, partial=partial, strict=strict)
-    if vet is not None:
-        vet(read.parsed)
-    return ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps, expect=expect,
-                         manifests=read.manifests, skipped=read.skipped)
+    return ingest_inputs(store, files, skip_invalid=skip_invalid, partial=partial, strict=strict, expect=expect,
+                         vet=vet)
 
 
-def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = None) -> Assembly:
-    """Write every member under ``paths`` into ``store`` (a throw-away one), problems or not.
-
-    For checking files without ingesting them: the checker then reports the returned assembly's
-    ``problems`` beside the findings of the stored sets.
+def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = None) -> tuple[SetProblem, ...]:
+    """Write every member under ``paths`` into ``store`` (a throw-away one), problems or not; every
+    problem of the input in input order, for the checker to report beside the findings of the
+    stored sets.
 
     Raises
     ------
@@ -83,8 +73,4 @@ def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = N
         ``paths`` hold no analysis-set member and no problem but skipped files
         (:func:`ingest.files.no_members`).
     """
-    assembly = read_sets(paths, workers=workers)
-    if not assembly.documents and all(p.severity == SKIPPED for p in assembly.problems):
-        raise no_members(paths)
-    ingest_parsed(store, list(assembly.documents))
-    return assembly
+    return stage_inputs(store, paths, workers=workers)

@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Iterator
 import yaml
 
 from graph.errors import CitegraphError, DuplicateDeclaration, IngestError, ParseError, SourceSpan
+from domain.checks import Pinning
 from domain.grammar import NON_MEMBER_TYPES, SKIP_REASONS, member_type_of, run_id_problem, skip_reason
 from ingest.loader import set_id_of
 from ingest.parsers import MEMBER_SUFFIXES, parse_member
@@ -62,6 +63,11 @@ __all__ = [
     "PLAIN_TEXT_HEAD",
     "Assembly",
     "assemble",
+    "guess_run_id",
+    "pool_size",
+    "read_one",
+    "read_batch",
+    "start_worker",
 ]
 
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
@@ -290,8 +296,8 @@ class SetProblem:
 @dataclass(frozen=True, slots=True)
 class Assembly:
     """Members in input order, each placed in its set (``set_id``) and, when its set has a manifest,
-    carrying it in ``extra`` (``manifest``, ``manifest_members``, ``manifest_lines``,
-    ``pinned_sha256`` — None when unpinned — and ``pin_verified``); the manifests read; every
+    carrying its :class:`~domain.checks.Pinning` (the manifest's path, its pins, the member's
+    pinned SHA-256 — None when unpinned — and whether its bytes match); the manifests read; every
     problem found."""
 
     documents: tuple[ParsedDocument, ...]
@@ -309,7 +315,7 @@ class Assembly:
 
     def manifest_sets(self) -> dict[str, str | None]:
         """Each manifest read (path) → the set it was placed in, None when no member joined it."""
-        placed = {d.extra.get("manifest"): _set_of(d) for d in self.documents if d.extra.get("manifest")}
+        placed = {d.pinning.manifest: _set_of(d) for d in self.documents if d.pinning and d.pinning.manifest}
         return {m.path: placed.get(m.path) for m in self.manifests}
 
     def accepted(self, partial: bool = False) -> tuple[ParsedDocument, ...]:
@@ -322,12 +328,12 @@ def _set_of(doc: ParsedDocument) -> str:
     return set_id_of(doc)
 
 
-def _guess_run_id(data: bytes | None) -> str | None:
+def guess_run_id(data: bytes | None) -> str | None:
     r"""The ``run-id:`` (a generated review's ``analysis-run:``) a file states in its first lines,
     read without YAML (for unparseable files); lines end at LF, CR LF or CR, as the parsers read
     them.
 
-    >>> _guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
+    >>> guess_run_id(b"---\rtype: x\rrun-id: AAS-2026-10-04-x-01\r: broken\r---\r")
     'AAS-2026-10-04-x-01'
     """
     if not data:
@@ -407,7 +413,7 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
         except ParseError as exc:
             code = "malformed-frontmatter" if "frontmatter" in exc.message else "parse-error"
             problems.append(SetProblem(code, "error", f.path, exc.source.line if exc.source else 1, exc.message,
-                                       _guess_run_id(f.data), exc.hint, exc))
+                                       guess_run_id(f.data), exc.hint, exc))
             return None
         mtype = member_type_of(fm.data if fm is not None else None, f.path)
         if mtype is None:
@@ -444,7 +450,7 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
             doc = parse_member(f.data, f.path)
     except ParseError as exc:
         problems.append(SetProblem("parse-error", "error", f.path, exc.source.line if exc.source else 1, exc.message,
-                                   _guess_run_id(f.data), exc.hint, exc))
+                                   guess_run_id(f.data), exc.hint, exc))
         return None
     problem = run_id_problem(doc.run_id) if doc.run_id is not None else None
     if problem is not None:
@@ -456,18 +462,18 @@ def _read_member(f: InputFile, named: bool, problems: list[SetProblem]) -> Parse
     return doc
 
 
-def _read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:
+def read_one(candidate: tuple[InputFile, bool]) -> tuple[ParsedDocument | None, list[SetProblem]]:
     """One candidate member parsed (see :func:`_read_member`), with the problems it found."""
     problems: list[SetProblem] = []
     return _read_member(candidate[0], candidate[1], problems), problems
 
 
-def _read_batch(candidates: list[tuple[InputFile, bool]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
-    """:func:`_read_one` over a few candidates (what one task of a parser process does)."""
-    return [_read_one(c) for c in candidates]
+def read_batch(candidates: list[tuple[InputFile, bool]]) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
+    """:func:`read_one` over a few candidates (what one task of a parser process does)."""
+    return [read_one(c) for c in candidates]
 
 
-def _pool_size(workers: int | None, files: int) -> int:
+def pool_size(workers: int | None, files: int) -> int:
     """Processes to parse ``files`` candidate members with (1: none, parse here)."""
     if workers is None:
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -479,26 +485,26 @@ def _pool_size(workers: int | None, files: int) -> int:
 
 def _read_all(candidates: list[tuple[InputFile, bool]],
               workers: int | None) -> list[tuple[ParsedDocument | None, list[SetProblem]]]:
-    """:func:`_read_one` over ``candidates``, in their order, in a process pool when it pays.
+    """:func:`read_one` over ``candidates``, in their order, in a process pool when it pays.
 
     Parsing is independent per member, so the pool only changes where it runs: results come back
     in input order, and if anything unexpected goes wrong in the pool (a worker dies, a parser bug
     raises) every member is parsed again here, so the outcome (result or exception) is exactly
     the one-process outcome."""
-    size = _pool_size(workers, len(candidates))
+    size = pool_size(workers, len(candidates))
     with _collector_paused():
         if size > 1:
             chunk = max(1, min(16, len(candidates) // (size * 8)))
             try:
                 with ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("fork"),
-                                         initializer=_start_worker) as pool:
-                    return list(pool.map(_read_one, candidates, chunksize=chunk))
+                                         initializer=start_worker) as pool:
+                    return list(pool.map(read_one, candidates, chunksize=chunk))
             except Exception:  # noqa: BLE001 - redone below, where an error surfaces as it would serially
                 pass
-        return [_read_one(c) for c in candidates]
+        return [read_one(c) for c in candidates]
 
 
-def _start_worker() -> None:
+def start_worker() -> None:
     """Set up a forked parser process: its collector stays off (see :func:`_collector_paused`;
     the process only parses, and ends with the pool)."""
     gc.disable()
@@ -582,7 +588,7 @@ def read_manifests(files: list[InputFile]) -> tuple[list[Manifest], list[tuple[i
 
 def member_candidates(files: list[InputFile], manifests: list[Manifest]) -> list[tuple[int, tuple[InputFile, bool]]]:
     """Every file of ``files`` that is not a manifest, with its index in ``files`` and whether a
-    manifest beside it names it (what :func:`_read_one` takes)."""
+    manifest beside it names it (what :func:`read_one` takes)."""
     named_here = {(m.folder, name) for m in manifests for name in m.names()}
     return [(n, (f, (f.folder, f.name) in named_here)) for n, f in enumerate(files) if f.name != MANIFEST_NAME]
 
@@ -610,7 +616,7 @@ def assemble_read(files: list[InputFile], manifests: list[Manifest],
                   origin: list[int] | None = None) -> Assembled:
     """:func:`assemble` once the members are parsed: ``manifests`` and ``manifest_problems`` from
     :func:`read_manifests`, ``candidates`` from :func:`member_candidates`, ``results`` the
-    :func:`_read_one` answer for each candidate. ``origin`` maps an index in ``files`` to the
+    :func:`read_one` answer for each candidate. ``origin`` maps an index in ``files`` to the
     index reported in :class:`Assembled` (default: the same), for a group cut out of a larger
     input."""
     origin = origin if origin is not None else list(range(len(files)))
@@ -655,7 +661,7 @@ def _folder(doc: ParsedDocument) -> str:
 
 
 def _file_name(doc: ParsedDocument) -> str:
-    return doc.extra.get("file_name") or PurePosixPath(doc.path.replace("\\", "/")).name
+    return (doc.identity and doc.identity.file_name) or PurePosixPath(doc.path.replace("\\", "/")).name
 
 
 def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[tuple[str, str], InputFile],
@@ -683,7 +689,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     # their text names) in another folder of the set, so the pin reports their bytes, not absence.
     unparsed_by_run: dict[tuple[str, str], InputFile] = {}
     for (_, name), f in unparsed.items():
-        run_id = _guess_run_id(f.data)
+        run_id = guess_run_id(f.data)
         if run_id:
             unparsed_by_run.setdefault((run_id, name), f)
     for k, manifest in enumerate(manifests):
@@ -697,7 +703,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
             votes = Counter(d.run_id for d, name in zip(docs, file_names) if d.run_id and name in names)
         set_id = votes.most_common(1)[0][0] if votes else None
         if set_id is None:
-            set_id = next((r for r in (_guess_run_id(f.data) for (folder, _), f in unparsed.items()
+            set_id = next((r for r in (guess_run_id(f.data) for (folder, _), f in unparsed.items()
                                        if folder == here) if r), None)
         if set_id is not None:
             folder_sets[here] = set_id
@@ -726,8 +732,7 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
                 continue
             doc = docs[index]
             verified = doc.sha256 == pin.sha256
-            placed[index] = replace(doc, set_id=set_id, extra={
-                **doc.extra, **_manifest_extra(manifest), "pinned_sha256": pin.sha256, "pin_verified": verified})
+            placed[index] = replace(doc, set_id=set_id, pinning=_pinning(manifest, pin.sha256, verified))
             if not verified:
                 problems.append(_mismatch(doc.path, doc.sha256, manifest, pin, set_id))
         done(k)
@@ -735,18 +740,16 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
     for n, doc in enumerate(docs):
         doc = placed.get(n, doc)
         # a projection (the generated review) is published outside the set folder, unpinned (GRAMMAR §3.11)
-        if n not in placed and _set_of(doc) in set_manifest and not doc.extra.get("projection"):
-            manifest = set_manifest[_set_of(doc)]
-            doc = replace(doc, extra={**doc.extra, **_manifest_extra(manifest), "pinned_sha256": None})
+        if n not in placed and _set_of(doc) in set_manifest and not (doc.identity and doc.identity.projection):
+            doc = replace(doc, pinning=_pinning(set_manifest[_set_of(doc)], None, None))
         out.append(doc)
     return out, folder_sets
 
 
-def _manifest_extra(manifest: Manifest) -> dict:
-    """Document properties naming the manifest of a member's set: its path, the pinned names and
-    the line of each pin."""
-    return {"manifest": manifest.path, "manifest_members": manifest.names(),
-            "manifest_lines": {p.name: p.line for p in manifest.pins}}
+def _pinning(manifest: Manifest, sha256: str | None, verified: bool | None) -> Pinning:
+    """How ``manifest`` pins a member of its set: its path, each pin (file name, line), the
+    member's pinned ``sha256`` (None: unpinned) and whether its bytes match (``verified``)."""
+    return Pinning(manifest.path, tuple((p.name, p.line) for p in manifest.pins), sha256, verified)
 
 
 def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_id: str | None) -> SetProblem:
@@ -754,6 +757,11 @@ def _mismatch(path: str, actual: str, manifest: Manifest, pin: ManifestPin, set_
         "pin-mismatch", "error", path, 0,
         f"SHA-256 {actual} differs from the pin {pin.sha256} at {manifest.path}:{pin.line}", set_id,
         "the member changed after the set was frozen; restore it or publish a new run")
+
+
+def _pinned(doc: ParsedDocument) -> bool:
+    """Whether its set's manifest pins ``doc`` by SHA-256."""
+    return doc.pinning is not None and bool(doc.pinning.sha256)
 
 
 def _unique_members(docs: list[ParsedDocument], origin: list[int], problems: list[SetProblem],
@@ -764,7 +772,7 @@ def _unique_members(docs: list[ParsedDocument], origin: list[int], problems: lis
     keep: dict[tuple[str, str], ParsedDocument] = {}
     for doc in docs:
         key = (_set_of(doc), doc.role)
-        if key not in keep or (doc.extra.get("pinned_sha256") and not keep[key].extra.get("pinned_sha256")):
+        if key not in keep or (_pinned(doc) and not _pinned(keep[key])):
             keep[key] = doc
     out, out_origin = [], []
     for doc, n in zip(docs, origin):
@@ -790,7 +798,7 @@ def _duplicate_declarations(docs: list[ParsedDocument], origin: list[int], probl
         for block in doc.blocks:
             if block.section_kind != "declaration":
                 continue
-            key = (_set_of(doc), block.extra["record_id"])
+            key = (_set_of(doc), block.declaration.record_id)
             if key in first:
                 path, line = first[key]
                 problems.append(SetProblem(

@@ -1,7 +1,9 @@
-"""Streaming ingest: member files → analysis sets parsed, checked and written one set at a time.
+"""The ingest engine: member files → analysis sets parsed, checked and written one set at a time.
 
-:func:`ingest_paths` gives exactly what ``ingest_parsed(store, *read_members(paths))`` gives (the
-same report, the same error, the same graph), without holding every parsed member of the run: the
+:func:`ingest_paths` (files on disk), :func:`ingest_inputs` (files held in memory) and
+:func:`stage_inputs` (``check PATHS``) give exactly what one assembly of the whole input
+(:func:`ingest.sets.assemble`) with its sets accepted whole or refused would give (the same
+report, the same error, the same graph), without holding every parsed member of the run: the
 files are first grouped into analysis sets from what their first lines say (frontmatter ``run-id``,
 plain-text title, manifest folders and pins), then each group is read, parsed (in the process pool
 when there are many members), assembled and checked (:func:`ingest.sets.assemble_read`) and handed
@@ -10,7 +12,7 @@ parses ahead), whatever the number of sets.
 
 Exactness. A group is a connected part of the input: files are joined when they share a folder
 that holds a manifest, a run-id (stated or guessed from the first lines, as
-:func:`ingest.sets._guess_run_id` does), or the set their first lines name; a manifest whose folder
+:func:`ingest.sets.guess_run_id` does), or the set their first lines name; a manifest whose folder
 holds no member with a run-id is joined with every member, anywhere, of a name it pins and a
 run-id (its set is voted by them). Assembling a group alone then gives what assembling the whole
 input gives for its files, and each problem carries its place in the whole input's order, so the
@@ -34,12 +36,12 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping, TypeVar
 
 from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
 from graph.store import GraphStore, SupportsBulkWrite
-from ingest.files import input_file, member_files, no_members_error, refusal_of
+from ingest.files import input_file, member_files, no_members, no_members_error, refusal_of
 from domain.grammar import member_identity, member_type_of
 from ingest.loader import IngestReport, ingest_stream, ordered_report, set_id_of
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
@@ -51,24 +53,28 @@ from ingest.sets import (
     InputFile,
     member_file,
     SetProblem,
-    _guess_run_id,
-    _pool_size,
-    _read_batch,
-    _read_one,
-    _start_worker,
+    guess_run_id,
+    pool_size,
+    read_batch,
+    read_one,
+    start_worker,
     assemble_read,
     member_candidates,
     parse_manifest,
     read_manifests,
 )
 
-__all__ = ["ingest_paths", "CHUNK", "MAX_RESTARTS"]
+__all__ = ["ingest_paths", "ingest_inputs", "stage_inputs", "Vet", "Observer", "CHUNK", "MAX_RESTARTS"]
 
 CHUNK = 16
 """Members a parser process takes at a time."""
 
 MAX_RESTARTS = 3
 """Times a run starts again because input files changed while it read them, before giving up."""
+
+Vet = Callable[[list[ParsedDocument]], None]
+"""``vet(members)``: called with each accepted set's members before any of them is written; may
+raise to refuse the whole input (then nothing is written)."""
 
 Observer = Callable[[str, tuple[str, ...]], None]
 """``observe(event, names)``: ``("parse", paths)`` when a group's files are sent to be parsed,
@@ -85,7 +91,7 @@ class _Head:
     whether its first lines are a member's; ``pins`` the names a manifest pins."""
 
     index: int
-    path: Path
+    source: Path | InputFile  # a file on disk, read when needed, or one held in memory
     explicit: bool
     folder: str
     name: str
@@ -99,16 +105,21 @@ class _Head:
     def manifest(self) -> bool:
         return self.name == MANIFEST_NAME
 
+    @property
+    def path(self) -> str:
+        """The path of the file as its :class:`InputFile` names it."""
+        return self.source.path if isinstance(self.source, InputFile) else str(self.source)
 
-def _head(task: tuple[int, Path, bool]) -> _Head:
-    """Read file ``(index, path, explicit)`` and what its first lines say (see :class:`_Head`)."""
-    index, path, explicit = task
-    f = _input(path, explicit)
-    head = _Head(index, path, explicit, f.folder, f.name,
+
+def _head(task: tuple[int, Path | InputFile, bool]) -> _Head:
+    """Read file ``(index, source, explicit)`` and what its first lines say (see :class:`_Head`)."""
+    index, source, explicit = task
+    f = _input(source, explicit)
+    head = _Head(index, source, explicit, f.folder, f.name,
                  None if f.data is None else hashlib.sha256(f.data).hexdigest())
     if f.data is None:
         return head
-    guess = _guess_run_id(f.data)
+    guess = guess_run_id(f.data)
     if guess:
         head.keys.add(guess)
     if head.manifest:
@@ -148,9 +159,9 @@ def _head(task: tuple[int, Path, bool]) -> _Head:
     return head
 
 
-def _input(path: Path, explicit: bool) -> InputFile:
-    """One input file as :func:`ingest.files.read_inputs` reads it."""
-    return input_file(path, explicit)
+def _input(source: Path | InputFile, explicit: bool) -> InputFile:
+    """One input file: one held in memory as it is, one on disk read by :func:`ingest.files.input_file`."""
+    return source if isinstance(source, InputFile) else input_file(source, explicit)
 
 
 class _Plan:
@@ -204,6 +215,19 @@ class _Plan:
         files = member_files(paths) if files is None else files
         return cls(parser.map(_head, [(n, p, p.resolve() in given) for n, p in enumerate(files)]))
 
+    @classmethod
+    def held(cls, files: list[InputFile], parser: "_Parser") -> "_Plan":
+        """The plan of input files held in memory, in their order."""
+        return cls(parser.map(_head, [(n, f, f.explicit) for n, f in enumerate(files)]))
+
+
+def _by_set(docs: Iterable[ParsedDocument]) -> dict[str, list[ParsedDocument]]:
+    """``docs`` grouped by their set, sets and members in the order they come."""
+    out: dict[str, list[ParsedDocument]] = {}
+    for doc in docs:
+        out.setdefault(set_id_of(doc), []).append(doc)
+    return out
+
 
 class _Replan(Exception):
     """A group broke an assumption of the plan: start the run again with ``plan`` (None: re-read
@@ -219,14 +243,14 @@ class _Parser:
     rules), a few groups ahead of the one being assembled."""
 
     def __init__(self, workers: int | None, candidates: int):
-        self.size = _pool_size(workers, candidates)
+        self.size = pool_size(workers, candidates)
         self.pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> "_Parser":
         if self.size > 1:
             try:
                 self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("fork"),
-                                                initializer=_start_worker)
+                                                initializer=start_worker)
                 self.pool.submit(int).result()  # fork the workers now, before any store transaction
             except Exception:  # noqa: BLE001 - no pool: members are parsed here, with the same result
                 self.__exit__()
@@ -253,16 +277,16 @@ class _Parser:
 
     def submit(self, candidates: list[tuple[InputFile, bool]]) -> list[tuple[list, Future | None]]:
         chunks = [candidates[n:n + CHUNK] for n in range(0, len(candidates), CHUNK)]
-        return [(c, self.pool.submit(_read_batch, c) if self.pool is not None else None) for c in chunks]
+        return [(c, self.pool.submit(read_batch, c) if self.pool is not None else None) for c in chunks]
 
     @staticmethod
     def results(handle: list[tuple[list, Future | None]]) -> list:
         out = []
         for chunk, future in handle:
             try:
-                out.extend(future.result() if future is not None else [_read_one(c) for c in chunk])
+                out.extend(future.result() if future is not None else [read_one(c) for c in chunk])
             except Exception:  # noqa: BLE001 - redone here, where an error surfaces as it would serially
-                out.extend(_read_one(c) for c in chunk)
+                out.extend(read_one(c) for c in chunk)
         return out
 
 
@@ -284,9 +308,10 @@ class _Pass:
     each item's place in the input's order, for :meth:`report`."""
 
     def __init__(self, plan: _Plan, parser: _Parser, *, skip_invalid: bool, observe: Observer | None,
-                 partial: bool = False, strict: bool = False):
+                 partial: bool = False, strict: bool = False, vet: Vet | None = None, stage: bool = False):
         self.plan, self.parser, self.skip_invalid, self.partial = plan, parser, skip_invalid, partial
-        self.strict = strict
+        self.strict, self.vet, self.stage = strict, vet, stage
+        self.every_problem: list[tuple[tuple, SetProblem]] = []  # with ``stage``: all, with their order keys
         self.skipped: list[tuple[tuple, SetProblem]] = []  # files that are no analysis document
         self.manifests: list[tuple[int, str, str | None, int]] = []  # (file index, path, set, pins) consumed
         self.refused_manifests: list[tuple[int, str, str]] = []  # (file index, path, set) of refused sets
@@ -299,7 +324,7 @@ class _Pass:
         self.documents = 0
 
     def _read(self, heads: list[_Head]) -> _Read:
-        files = [_input(h.path, h.explicit) for h in heads]
+        files = [_input(h.source, h.explicit) for h in heads]
         for h, f in zip(heads, files):
             digest = None if f.data is None else hashlib.sha256(f.data).hexdigest()
             if digest != h.digest:
@@ -333,7 +358,7 @@ class _Pass:
         CitegraphError
             After the last group, when some set is refused and ``skip_invalid`` is false: the
             first problem of the whole input, counting the others, exactly as
-            :func:`ingest.files.accept` words it (no set is handed on after the first refusal);
+            :func:`ingest.files.refusal_of` words it (no set is handed on after the first refusal);
             ``no analysis-set members found`` when there were none.
         """
         failing = False
@@ -344,6 +369,10 @@ class _Pass:
             self._verify(read, assembled)
             assembly = assembled.assembly
             self.documents += len(assembly.documents)
+            if self.stage:
+                self.every_problem.extend(zip(assembled.keys, assembly.problems))
+                yield from _by_set(assembly.documents).values()
+                continue
             errors = [(k, p) for k, p in zip(assembled.keys, assembly.problems) if p.refuses(self.partial, self.strict)]
             self.skipped.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
                                 if p.severity == SKIPPED and not self.strict)
@@ -355,7 +384,7 @@ class _Pass:
             if failing:
                 continue
             refused = assembly.refused(self.partial, self.strict)
-            listed = {p.subject for _, p in errors}  # files with a row of their own, as ingest.files.accept
+            listed = {p.subject for _, p in errors}  # files with a row of their own
             index = {str(h.path): h.index for h in read.heads}
             pins = {m.path: len(m.pins) for m in assembly.manifests}
             for path, set_id in assembly.manifest_sets().items():
@@ -375,13 +404,22 @@ class _Pass:
                     self.refused_docs.append((n, doc.path, set_id))
             del assembled, assembly, read
             for set_id, docs in by_set.items():
+                if self.vet is not None:
+                    self.vet(docs)
                 self.observe("load", (set_id, *(d.path for d in docs)))
                 yield docs
+        if self.stage:
+            return
         problems = [p for _, p in sorted(self.problems, key=lambda kp: kp[0])]
         if not self.documents and not problems and not self.gaps:
             raise no_members_error([(p.path, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])])
         if failing:
             raise refusal_of(problems)
+
+    def staged_problems(self) -> tuple[SetProblem, ...]:
+        """With ``stage``, once :meth:`sets` is exhausted: every problem of the input, in the order
+        one assembly of the whole input gives."""
+        return tuple(p for _, p in sorted(self.every_problem, key=lambda kp: kp[0]))
 
     def _verify(self, read: _Read, assembled) -> None:
         """Raise :class:`_Replan` when the group's parse broke what the plan assumed."""
@@ -415,11 +453,9 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
                  workers: int | None = None, observe: Observer | None = None, strict: bool = False) -> IngestReport:
     """Ingest every member under ``paths`` into ``store``, one analysis set at a time.
 
-    The same files, sets, refusals, errors and report as
-    ``read = read_members(paths, skip_invalid=…, partial=…);
-    ingest_parsed(store, read.parsed, errors=read.errors, gaps=read.gaps)``
-    (see the module docstring for how), holding one set's parsed members at a time instead of the
-    whole run's.
+    A set is taken whole or not at all; the report names every file of the input in input order
+    (members written or unchanged, then files refused, absent pinned members, manifests and
+    skipped files). Memory holds one set's parsed members at a time (see the module docstring).
 
     Parameters
     ----------
@@ -433,33 +469,102 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
         Ingest a set whose manifest pins absent members (a set copied in part); each absent member
         is reported ``missing``, and stays a ``manifest-missing-member`` finding of the stored set.
     strict : bool, default False
-        A file that is no analysis document is an error (as :func:`ingest.files.accept`).
+        A file that is no analysis document (a type definition, an instruction, a note) is an
+        error, instead of being listed as skipped with its reason.
     workers : int or None, default None
-        Processes that parse members (as :func:`ingest.files.read_members`).
+        Processes that parse members: None for one per available CPU, 1 for this process only
+        (a pool only from :data:`ingest.sets.PARALLEL_MIN_FILES` members up; the result is the same).
     observe : callable, optional
         Told what happens, as ``observe(event, names)`` (see :data:`Observer`).
 
     Raises
     ------
     CitegraphError
-        As :func:`ingest.files.read_members` and :func:`ingest.loader.ingest_parsed`; nothing of
-        the run is kept when the store takes it as one transaction or the inputs are refused.
+        Without ``skip_invalid``, the first error problem of the input (``ParseError`` for an
+        unreadable file, ``IngestError`` for a missing or mismatched manifest pin,
+        ``DuplicateDeclaration``), counting the others (:func:`ingest.files.refusal_of`); an input
+        without members (:func:`ingest.files.no_members_error`); two members that are one document;
+        nothing of the run is kept when the store takes it as one transaction or the inputs are
+        refused.
     """
+    return _replanning(*_on_disk(paths), workers, _ingest(store, skip_invalid=skip_invalid, partial=partial,
+                                                          strict=strict, observe=observe))
+
+
+def ingest_inputs(store: GraphStore, files: Iterable[InputFile], *, skip_invalid: bool = False,
+                  partial: bool = False, strict: bool = False, expect: Mapping[str, str | None] | None = None,
+                  vet: Vet | None = None, workers: int | None = 1) -> IngestReport:
+    """Ingest member files held in memory (an upload), one analysis set at a time, exactly as
+    :func:`ingest_paths` ingests files on disk. ``expect`` maps document ids to the SHA-256 each
+    must have when written (None: must not exist), checked by the store atomically with the write;
+    ``vet`` (see :data:`Vet`) sees each accepted set before anything of it is written. ``workers``
+    defaults to 1: parsed here, no process forked (a server's threads must not be forked).
+
+    Raises
+    ------
+    CitegraphError
+        As :func:`ingest_paths`, or what ``vet`` raises; nothing is written then.
+    PreconditionFailed
+        An ``expect`` item does not match the stored document.
+    """
+    files = list(files)
+    candidates = sum(member_file(f.name) and f.name != MANIFEST_NAME for f in files)
+    return _replanning(lambda parser: _Plan.held(files, parser), candidates, workers,
+                       _ingest(store, skip_invalid=skip_invalid, partial=partial, strict=strict, expect=expect, vet=vet))
+
+
+def stage_inputs(store: GraphStore, paths: list[Path], *, workers: int | None = None) -> tuple[SetProblem, ...]:
+    """Write every member under ``paths`` into ``store``, refused sets included, one set at a
+    time; every problem of the input, in the order one assembly of the whole input gives.
+
+    Raises
+    ------
+    IngestError
+        ``paths`` hold no analysis-set member and no problem but skipped files
+        (:func:`ingest.files.no_members`); two members are one document (``<set>/<role>``).
+    """
+    def stage(plan: _Plan, parser: _Parser) -> tuple[SetProblem, ...]:
+        run = _Pass(plan, parser, skip_invalid=True, observe=None, stage=True)
+        ingest_stream(store, run.sets())
+        problems = run.staged_problems()
+        if not run.documents and all(p.severity == SKIPPED for p in problems):
+            raise no_members(paths)
+        return problems
+
+    return _replanning(*_on_disk(paths), workers, stage)
+
+
+def _on_disk(paths: list[Path]) -> tuple[Callable[[_Parser], _Plan], int]:
+    """The planner of the files under ``paths`` (listed once, again when they changed) and the
+    number of candidate members among them."""
     paths = list(paths)
     files: list[Path] | None = member_files(paths)
+    candidates = sum(member_file(p.name) and p.name != MANIFEST_NAME for p in files)
+
+    def plan(parser: _Parser) -> _Plan:
+        nonlocal files
+        read, files = _Plan.read(paths, parser, files), None
+        return read
+
+    return plan, candidates
+
+
+T = TypeVar("T")
+
+
+def _replanning(plan_of: Callable[[_Parser], _Plan], candidates: int, workers: int | None,
+                work: Callable[[_Plan, _Parser], T]) -> T:
+    """``work(plan, parser)`` on the input's plan (``plan_of``), again on a new plan when a group
+    broke it (see the module docstring); the input re-read when its files changed, at most
+    :data:`MAX_RESTARTS` times."""
     plan: _Plan | None = None
     restarts = 0
-    with _Parser(workers, sum(member_file(p.name) and p.name != MANIFEST_NAME for p in files)) as parser:
+    with _Parser(workers, candidates) as parser:
         while True:
             if plan is None:
-                plan, files = _Plan.read(paths, parser, files), None
+                plan = plan_of(parser)
             try:
-                if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
-                    for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial,
-                                   strict=strict).sets():
-                        pass
-                run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial, strict=strict)
-                return run.report(ingest_stream(store, run.sets()))
+                return work(plan, parser)
             except _Replan as again:
                 if again.plan is None:
                     restarts += 1
@@ -467,3 +572,22 @@ def ingest_paths(store: GraphStore, paths: list[Path], *, skip_invalid: bool = F
                         raise IngestError("the input files kept changing while they were ingested",
                                           hint="ingest them again once they are written") from None
                 plan = again.plan
+
+
+def _ingest(store: GraphStore, *, skip_invalid: bool, partial: bool, strict: bool, observe: Observer | None = None,
+            expect: Mapping[str, str | None] | None = None,
+            vet: Vet | None = None) -> Callable[[_Plan, _Parser], IngestReport]:
+    """The work of an ingest run on one plan: without one transaction for the run, every set is
+    checked (and vetted) before the first write; then each is read, parsed, checked and written."""
+    def work(plan: _Plan, parser: _Parser) -> IngestReport:
+        vetted = vet
+        if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
+            for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial, strict=strict,
+                           vet=vet).sets():
+                pass
+            vetted = None
+        run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial, strict=strict,
+                    vet=vetted)
+        return run.report(ingest_stream(store, run.sets(), expect=expect))
+
+    return work

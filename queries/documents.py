@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from domain.model import Section
-from graph.codec import citation_of, member_of, quotation_of, section_of, statement_of
+from domain.model import Annotation, Field, Section, Status, TableRow
+from graph.codec import (annotation_of, citation_of, field_of, member_of, quotation_of, section_of, statement_of,
+                         statuses_of, table_row_of)
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -77,7 +78,9 @@ class DocumentBlock:
     line in the member; ``level`` the heading level (2–6, sections) or 0; ``text`` the heading
     (sections) or the plain text (statements); ``markup`` the exact source of the block and
     ``gap`` the whitespace before it; ``parent`` the id of the containing section or document;
-    ``props`` every stored property.
+    ``props`` every stored property. What the block states besides, decoded from them by
+    :mod:`graph.codec`: the ``field`` or table ``row`` a statement is, the ``statuses`` it states
+    and the ``annotation`` a heading is (None or empty otherwise).
     """
 
     id: str
@@ -99,6 +102,29 @@ class DocumentBlock:
     def is_section(self) -> bool:
         """True for Section nodes (headings)."""
         return self.label == Label.SECTION
+
+    def _node(self) -> Node:
+        return Node(self.id, Label(self.label), None, self.document, self.props)
+
+    @property
+    def field(self) -> Field | None:
+        """The :class:`~domain.model.Field` a field statement is, else None."""
+        return field_of(self._node())
+
+    @property
+    def row(self) -> TableRow | None:
+        """The :class:`~domain.model.TableRow` a table header or row is, else None."""
+        return table_row_of(self._node())
+
+    @property
+    def statuses(self) -> tuple[Status, ...]:
+        """The statuses a statement states (GRAMMAR §4.4), in order; empty for a section."""
+        return () if self.is_section else statuses_of(self._node())
+
+    @property
+    def annotation(self) -> Annotation | None:
+        """The :class:`~domain.model.Annotation` an annotation heading is, else None."""
+        return annotation_of(self._node())
 
     def cited_records(self) -> tuple[str, ...]:
         """Record IDs this block cites, first occurrence order, without repeats."""

@@ -200,7 +200,8 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
     amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
     limitations = tuple(
         blocks[i][1] for i in citing
-        if blocks[i][1].kind == "table_row" and blocks[i][1].props.get("table") == "limitations"
+        if blocks[i][1].kind == "table_row" and blocks[i][1].row is not None
+           and blocks[i][1].row.table == "limitations"
     )
     behind = [*fields, *(b for a in annotations for b in a.body)]
     quotations = tuple(Quoted(b.id, b.quotation) for b in behind if b.quotation is not None)

@@ -445,7 +445,7 @@ def _quotation_of(block: DocumentBlock | None) -> tuple | None:
 
 
 def _is_limitation(block: DocumentBlock | None) -> bool:
-    return block is not None and block.kind == "table_row" and block.props.get("table") == "limitations"
+    return block is not None and block.kind == "table_row" and block.row is not None and block.row.table == "limitations"
 
 
 def _record_changes(old: SetView, new: SetView) -> list[RecordChange]:
@@ -653,8 +653,8 @@ def _annotated_by_changed(old: SetView, new: SetView, statements: Iterable[State
             document, block = view.blocks[block_id]
             tree = next(t for t in view.trees if t.id == document)
             for heading in tree.headings(block.id):
-                if heading.kind == "annotation" and heading.props.get("annotates"):
-                    out.add(heading.props["annotates"])
+                if heading.annotation is not None and heading.annotation.annotates:
+                    out.add(heading.annotation.annotates)
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.vocabulary import ANALYSTS, KINDS
-from graph.codec import citation_form, citation_token, declaration_label, record_of
+from graph.codec import block_kind, block_line, block_text, citation_form, citation_token, declaration_label, node_name, record_of
 from graph.errors import InvalidQuery
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
@@ -141,8 +141,8 @@ def citations_of(store: GraphStore, record_id: str, *, set_id: str | None = None
                 continue
             out.append(Citation(
                 record=rid, statement=node.id, document=node.document_id or node.id,
-                kind=node.get("kind") or str(node.label), form=citation_form(e), token=citation_token(e),
-                text=node.get("text") or node.get("heading") or node.get("title") or "", line=node.get("line") or 0,
+                kind=block_kind(node) or str(node.label), form=citation_form(e), token=citation_token(e),
+                text=block_text(node) or node_name(node) or "", line=block_line(node),
             ))
     out.sort(key=lambda c: (c.document, c.line, c.statement, c.token))
     return out

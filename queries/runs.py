@@ -412,7 +412,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
     files = tuple(FileCitation(p, cited_a.get(p, 0), cited_b.get(p, 0)) for p in sorted(cited_a.keys() | cited_b.keys()))
 
     def first_cell(block) -> str:
-        cells = block.props.get("cells") or [block.text]
+        cells = (block.row.cells if block.row is not None else ()) or [block.text]
         return normalised_label(str(cells[0])) or ""
 
     rows = {"a": view_a.limitations(), "b": view_b.limitations()}

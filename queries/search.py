@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.codec import block_kind, block_line, block_order, block_text, node_name
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import EdgeKind, Label, Node
 from graph.store import SEARCH_FIELDS, Direction, GraphStore, SupportsRankedSearch, projected
@@ -208,22 +209,22 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     sections = store.get_nodes({s for s in section_of.values() if s})
     hits = []
     for rank, (_, node, matches) in enumerate(best, 1):
-        body = node.get("text") or ""
+        body = block_text(node)
         snippet, highlights = _snippet(body, _spans(body, phrases))
         section = section_of[node.id]
         hits.append(SearchHit(
             rank=rank, statement=node.id, set=node.set_id or "", document=node.document_id or "",
-            section=section, section_heading=sections[section].get("heading") if section in sections else None,
-            kind=node.get("kind") or "", line=node.get("line") or 0, text=body, snippet=snippet,
+            section=section, section_heading=node_name(sections[section]) if section in sections else None,
+            kind=block_kind(node) or "", line=block_line(node), text=body, snippet=snippet,
             highlights=highlights, matches=matches))
     return SearchReport(text, set_id, total, tuple(hits))
 
 
 def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple, Node, int]:
     """``(rank key, node, matches)`` of a hit: the key sorts as the module docstring ranks."""
-    body = node.get("text") or ""
+    body = block_text(node)
     matches = sum(count(body, p) for p in phrases)  # the rank needs counts only: no tokenising here
-    return (-matches, len(body), node.set_id or "", node.document_id or "", node.get("order") or 0, node.id), node, matches
+    return (-matches, len(body), node.set_id or "", node.document_id or "", block_order(node), node.id), node, matches
 
 
 def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list, int] | None:
@@ -238,7 +239,7 @@ def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int)
         return None
     found, total = answer
     nodes = store.get_nodes([i for i, _ in found])
-    if len(nodes) != len(found) or not all(holds(nodes[i].get("text") or "", phrases) for i, _ in found):
+    if len(nodes) != len(found) or not all(holds(block_text(nodes[i]), phrases) for i, _ in found):
         return None
     best = [_scored(projected(nodes[i], {Label.STATEMENT: SEARCH_FIELDS}), phrases) for i, _ in found]
     if [m for _, _, m in best] != [n for _, n in found] or [k for k, _, _ in best] != sorted(k for k, _, _ in best):

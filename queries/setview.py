@@ -107,7 +107,7 @@ class SetView:
     def limitations(self) -> list[tuple[str, DocumentBlock]]:
         """Rows of the set's Limitations tables, ``(document id, row)`` in set order."""
         return [(t.id, b) for t in self.trees for b in t.blocks
-                if b.kind == "table_row" and b.props.get("table") == "limitations"]
+                if b.kind == "table_row" and b.row is not None and b.row.table == "limitations"]
 
     def file_citations(self) -> dict[str, int]:
         """Path → how many blocks cite or quote that source file."""
@@ -136,8 +136,8 @@ def _within(tree: DocumentTree, section_id: str) -> list[DocumentBlock]:
 def _is_status_line(block: DocumentBlock) -> bool:
     """A field that is itself a status (``- operation conclusion status: wired``): shown as a status,
     not again as a field."""
-    label = (block.props.get("label") or "").casefold()
-    return any(str(s[0]).casefold() == label for s in block.props.get("statuses") or ())
+    label = (block.field.label if block.field is not None else "").casefold()
+    return any(s.label.casefold() == label for s in block.statuses)
 
 
 def _files(blocks: list[DocumentBlock]) -> set[str]:
@@ -189,9 +189,10 @@ def read_view(store: GraphStore, set_id: str, *, documents: Collection[str] | No
             record_id=record_id, node=record.id, kind=record_of(record).kind,
             label=(declaration_label(decl) if decl is not None else None),
             document=document, declaration=decl.dst if decl is not None else None,
-            fields=tuple((b.props.get("label") or "", b.props.get("value") or "") for b in inside
-                         if b.kind == "field" and not _is_status_line(b)),
-            statuses=tuple(tuple(str(x) for x in s) for b in inside for s in (b.props.get("statuses") or ())),
+            fields=tuple((b.field.label, b.field.value) for b in inside
+                         if b.field is not None and not _is_status_line(b)),
+            statuses=tuple((s.label, s.value, s.qualifier) if s.qualifier else (s.label, s.value)
+                           for b in inside for s in b.statuses),
             files=tuple(sorted(files)),
         )
     return SetView(set_id, trees, dict(sorted(states.items())), blocks)

@@ -16,7 +16,7 @@ from typing import Collection, Iterable, Mapping
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
                          source_file_node_id, source_node_id)
-from graph.codec import is_alias
+from graph.codec import block_kind, block_line, block_order, block_text, is_alias, node_name
 from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
 from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
@@ -33,6 +33,7 @@ __all__ = [
     "records_named",
     "starts_named",
     "rests_on",
+    "RESTS_ON_FIELDS",
 ]
 
 
@@ -368,7 +369,7 @@ def rests_on(
     _check_depth(max_depth)
     kind, records = starts_named(store, str(record_id), set_id, kind=kind)
     starts = [r.id for r in records]
-    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS)
+    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=RESTS_ON_FIELDS)
     best = explain(found.edges, starts, max_depth=1 if direct_only else max_depth)
     results = []
     for node_id, why in best.items():
@@ -385,15 +386,15 @@ def rests_on(
         section = section_ids.get(node.id)
         out.append(RestsOnResult(
             set=node.set_id or "", document=node.document_id or "", section=section,
-            section_heading=found.nodes[section].get("heading") if section in found.nodes else None,
-            statement=node.id, kind=node.get("kind"), text=node.get("text"), line=node.get("line"),
-            order=node.get("order"), direct=direct, depth=why.depth, path=why.path,
+            section_heading=node_name(found.nodes[section]) if section in found.nodes else None,
+            statement=node.id, kind=block_kind(node), text=block_text(node), line=block_line(node),
+            order=block_order(node), direct=direct, depth=why.depth, path=why.path,
         ))
     out.sort(key=lambda r: (r.set, r.document, r.order))
     return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind=kind)
 
 
-_RESULT_FIELDS: dict[Label, tuple[str, ...]] = {
+RESTS_ON_FIELDS: dict[Label, tuple[str, ...]] = {
     Label.STATEMENT: ("kind", "text", "line", "order"),
     Label.SECTION: ("heading",),
 }

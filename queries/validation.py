@@ -198,13 +198,13 @@ class _Checker:
                         stack.pop()
                     stack.append((n, level, section.kind in ("declaration", "annotation")))
                 elif n.label == Label.STATEMENT:
-                    if n.get("closes_record"):  # the loader's nesting: it ends the declaration before it
+                    if statement_of(n).closes_record:  # the loader's nesting: it ends the declaration before it
                         while stack and stack[-1][2] and section_of(stack[-1][0]).kind == "declaration":
                             stack.pop()
                     record = next((s for s, _, is_record in reversed(stack) if is_record), None)
                     if record is not None:
                         out[record.id].append(n)
-                    if stack and stack[-1][0].get("heading_form") == "row":
+                    if stack and (opened := declaration_of(stack[-1][0])) is not None and opened.form == "row":
                         stack.pop()  # a declaring table row is its record's whole body (the loader's nesting)
         return out
 
@@ -305,7 +305,7 @@ class _Checker:
         stated, counted."""
         labels: Counter[str] = Counter()
         for n in body:
-            for label, value, _ in statuses_of(n):
+            for label, value in ((s.label, s.value) for s in statuses_of(n)):
                 labels[label.lower()] += 1
                 if labels[label.lower()] == 2:
                     self.add("status-duplicate", set_id, n.id, f"{rid} states {label!r} more than once")
@@ -330,7 +330,7 @@ class _Checker:
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
             if not labels:  # G1: the kind section's opening sentence states every record's status (issue 23 item 8)
-                labels = Counter(str(entry[0]).lower() for entry in section.get("inherited_statuses") or ())
+                labels = Counter(s.label.lower() for s in declaration.inherited_statuses)
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
                 # G2 sets (numbered IDs) predate the rule, as they predate the route fields

@@ -36,7 +36,7 @@ import io
 import json
 from typing import Any, Iterable
 
-from graph.codec import declaration_label
+from graph.codec import block_text, declaration_label, node_name, record_id_of, system_name
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.writes import edge_owner
 from render.labels import short_label
@@ -94,32 +94,6 @@ def _typed_columns(items: Iterable, reserved: frozenset[str]) -> set[str]:
     return {k for k, found in types.items() if len(found) == 1 and object not in found}
 
 
-def _graph(snapshot, *, flat: bool):
-    import networkx as nx
-
-    graph = nx.MultiDiGraph()
-    graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
-    node_cols = _typed_columns(snapshot.nodes, _NODE_RESERVED) if flat else set()
-    edge_cols = _typed_columns(snapshot.edges, _EDGE_RESERVED) if flat else set()
-    for n in snapshot.nodes:
-        attrs = _node_fields(n)
-        if flat:
-            attrs["props_json"] = _json(dict(n.props))
-            attrs.update({k: v for k, v in n.props.items() if k in node_cols})
-        else:
-            attrs["props"] = dict(n.props)
-        graph.add_node(n.id, **dict(sorted(attrs.items())))
-    for e in snapshot.edges:
-        attrs = _edge_fields(e)
-        if flat:
-            attrs["props_json"] = _json(dict(e.props))
-            attrs.update({k: v for k, v in e.props.items() if k in edge_cols})
-        else:
-            attrs["props"] = dict(e.props)
-        graph.add_edge(e.src, e.dst, key=edge_key(e), **dict(sorted(attrs.items())))
-    return graph
-
-
 def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
     """The words a graph tool shows on ``node``: a statement's or quotation's first words, a
     section's heading, a document's title, a record's ID (and ``declared`` label, by node id), a
@@ -130,22 +104,17 @@ def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
     >>> display_label(Node("t/RT-RTE-x", Label.RECORD, "t", None, {"record_id": "RT-RTE-x"}), {"t/RT-RTE-x": "MCP write"})
     'RT-RTE-x: MCP write'
     """
-    props = node.props
     if node.label in (Label.STATEMENT, Label.QUOTATION):
-        words = short_label(str(props.get("text") or ""))
-    elif node.label == Label.SECTION:
-        words = short_label(str(props.get("heading") or ""))
-    elif node.label == Label.DOCUMENT:
-        words = short_label(str(props.get("title") or ""))
+        words = short_label(block_text(node))
+    elif node.label in (Label.SECTION, Label.DOCUMENT):
+        words = short_label(str(node_name(node) or ""))
     elif node.label == Label.RECORD:
-        record_id, label = str(props.get("record_id") or node.id), (declared or {}).get(node.id)
+        record_id, label = record_id_of(node) or node.id, (declared or {}).get(node.id)
         words = f"{record_id}: {short_label(label)}" if label else record_id
-    elif node.label == Label.SOURCE:
-        words = str(props.get("source_id") or "")
-    elif node.label == Label.SOURCE_FILE:
-        words = str(props.get("path") or "")
-    elif node.label in (Label.SYSTEM, Label.NAMED_REFERENCE):
-        words = str(props.get("name") or "")
+    elif node.label in (Label.SOURCE, Label.SOURCE_FILE, Label.NAMED_REFERENCE):
+        words = str(node_name(node) or "")
+    elif node.label == Label.SYSTEM:
+        words = system_name(node) or ""
     else:
         words = ""
     return words or node.id

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members, read_sets
+from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from tests.conftest import CORPUS, SEEDS
 

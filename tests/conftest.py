@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,7 +30,7 @@ from app.graphql.shapes import object_type
 from app.graphql.types import AnalysisSet, wrap
 from graph import versions
 from graph.errors import AmbiguousScope, CitegraphError
-from graph.store import GraphStore
+from graph.store import ClosedOnExit, GraphStore
 from queries import history as domain
 from queries import runs as runs_domain
 
@@ -46,7 +46,7 @@ VersionArg = Annotated[Optional[int], strawberry.argument(
 # -- reading a version ---------------------------------------------------------------------------
 
 
-class VersionedStore:
+class VersionedStore(ClosedOnExit):
     """``base`` with the sets of ``pins`` read at their versions, resolved on first use (in the
     worker thread of the first store call) through :func:`queries.history.store_at`.
 
@@ -127,6 +127,9 @@ class VersionedStore:
 
     def set_version(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().set_version(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def part_changes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resolved().part_changes(*args, **kwargs)  # type: ignore[attr-defined]
 
     def replace_versions(self, *args: Any, **kwargs: Any) -> Any:
         return self._resolved().replace_versions(*args, **kwargs)  # type: ignore[attr-defined]
@@ -224,7 +227,7 @@ SetVersion = object_type(versions.SetVersion, description="A kept version of an 
                          names={"number": "number"}, key=lambda v: (v.number,),
                          descriptions={"created": "UTC time of the write that made it; null for the state a set had "
                                                   "before versions were kept."},
-                         extra={"latest": _latest}, after={"latest": "digest"})
+                         added={"latest": _latest}, after={"latest": "digest"})
 
 
 # -- diff ----------------------------------------------------------------------------------------
@@ -255,7 +258,7 @@ def _unchanged(self: domain.SetDiff) -> bool:
 
 SetDiff = object_type(domain.SetDiff, description="What changed in an analysis set between two versions.",
                       names={"from_version": "fromVersion", "to_version": "toVersion"},
-                      extra={"unchanged": _unchanged}, after={"unchanged": "to_version"})
+                      added={"unchanged": _unchanged}, after={"unchanged": "to_version"})
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -271,7 +274,7 @@ async def _analysis_set(self: runs_domain.Run, info: Ctx) -> Optional[AnalysisSe
 
 
 Run = object_type(runs_domain.Run, description="An analysis set analysing a system: run-id, date, pinned revisions, cutoff.",
-                  extra={"analysis_set": _analysis_set}, key=lambda r: (r.date or "", r.set_id))
+                  added={"analysis_set": _analysis_set}, key=lambda r: (r.date or "", r.set_id))
 Candidate = object_type(runs_domain.Candidate,
                         description="A record of the other run citing some of the same source files: a candidate, not a match.")
 StatusAgreement = object_type(runs_domain.StatusAgreement,

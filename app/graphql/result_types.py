@@ -40,13 +40,13 @@ def _count(self: domain_traversal.RestsOnReport) -> int:
 
 RestsOnResult = object_type(
     domain_traversal.RestsOnResult, description="A statement resting on a record, with the path explaining it.",
-    extra={"statement_node": strawberry.field(
+    added={"statement_node": strawberry.field(
         resolver=_statement_node, description="The resting statement as a node (document, section, citations …).")})
 RestsOn = object_type(
     domain_traversal.RestsOnReport, name="RestsOn",
     description="Everything resting on one record ID (or source ID, or cited file path).",
     descriptions={"kind": "What `record` names: `record`, `source` or `source_file`."},
-    extra={"count": strawberry.field(resolver=_count)})
+    added={"count": strawberry.field(resolver=_count)})
 
 
 async def run_rests_on(info: Ctx, record_id: str, *, set_id: str | None, direct: bool,
@@ -74,7 +74,7 @@ async def _block_node(self: DocumentBlock, info: Ctx) -> Optional[GraphNode]:
 DossierBlock = object_type(
     DocumentBlock, name="DossierBlock", description="A section or statement of a document, as the dossier shows it.",
     names={"id": "nodeId"}, hidden=("gap", "props"),
-    extra={"node": strawberry.field(resolver=_block_node, description="The block as a graph node (Section or Statement).")})
+    added={"node": strawberry.field(resolver=_block_node, description="The block as a graph node (Section or Statement).")})
 DossierAnnotation = object_type(
     dossier_domain.Annotation, name="DossierAnnotation",
     description="An annotation in a dossier: the heading (null for a lone annotating statement) and body.")
@@ -86,7 +86,7 @@ async def _related_record(self: dossier_domain.RelatedRecord, info: Ctx) -> Opti
 
 RelatedRecord = object_type(dossier_domain.RelatedRecord, names={"node": "nodeId"},
                             description="A record linked to the dossier's record, with the statement stating the link.",
-                            extra={"record": strawberry.field(resolver=_related_record)})
+                            added={"record": strawberry.field(resolver=_related_record)})
 DossierQuotation = object_type(dossier_domain.Quoted, name="DossierQuotation",
                                description="A quotation behind the record's declaration or annotations.")
 
@@ -128,7 +128,7 @@ Finding = object_type(
     DomainFinding, description="A validation finding (`citegraph check`): a stable `code`, `severity` error or "
                                "warning, where (`file`, `line`, 0 for whole-file findings) and the `nodeId` concerned.",
     names={"node": "nodeId"}, key=_finding_key, repeats=True,
-    extra={"graph_node": strawberry.field(name="node", resolver=_finding_node,
+    added={"graph_node": strawberry.field(name="node", resolver=_finding_node,
                                           description="The node concerned, when it is in the store.")})
 
 

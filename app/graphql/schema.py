@@ -38,7 +38,7 @@ from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call
 from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, VersionArg, VersionPins, resolve_compare,
                                  resolve_diff, resolve_runs, resolve_versions)
 from app.graphql.ide import GraphiQLRouter
-from app.graphql.impact import Impact, ImpactRun, RepositoryImpact
+from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
 from app.graphql.pagination import Connection
@@ -259,6 +259,18 @@ class Query:
             if not 1 <= limit <= 500:
                 raise InvalidQuery(f"limit {limit} is outside 1..500")
             return run_log(info.context.settings).runs(repository=repository, limit=limit)
+
+        return await call(run)
+
+    @strawberry.field(description="Suspects no review has cleared: the latest impact run of each repository "
+                                  "(`source-change`) and what rests on a part a new version of a set changed "
+                                  "(`analysis-change`); `set` narrows them to one set.")
+    async def suspects(self, info: Ctx, set: Optional[str] = None) -> OpenSuspects:
+        def run():
+            from app.hooks import latest_runs, run_log
+            from queries.impact import open_suspects
+
+            return open_suspects(info.context.store, set_id=set, runs=latest_runs(run_log(info.context.settings)))
 
         return await call(run)
 

@@ -39,7 +39,7 @@ SearchHit = object_type(
                   "matches": "Occurrences of the search terms in the whole text."},
     overrides={"highlights": (list[Highlight], strawberry.field(resolver=_highlights,
                                                                 description="Each match inside `snippet`."))},
-    extra={"statement_node": strawberry.field(resolver=_statement_node,
+    added={"statement_node": strawberry.field(resolver=_statement_node,
                                               description="The statement as a node (document, section, citations …).")})
 SearchResult = object_type(
     domain.SearchReport, name="SearchResult",

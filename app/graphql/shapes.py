@@ -25,14 +25,14 @@ _TYPES: dict[type, type] = {}
 
 
 def object_type(cls: type, *, name: str | None = None, description: str | None = None,
-                descriptions: dict[str, str] | None = None, extra: dict[str, Any] | None = None,
+                descriptions: dict[str, str] | None = None, added: dict[str, Any] | None = None,
                 overrides: dict[str, tuple[Any, Any]] | None = None, names: dict[str, str] | None = None,
                 hidden: tuple[str, ...] = (), key: Callable[[Any], tuple] | None = None,
                 repeats: bool = False, after: dict[str, str] | None = None) -> type:
     """The strawberry type of result dataclass ``cls``, named ``name`` (default: the class name),
-    with field ``descriptions`` (Python name → text) and ``extra`` fields after the result's own
+    with field ``descriptions`` (Python name → text) and ``added`` fields after the result's own
     (name → ``strawberry.field(resolver=…)``; a resolver's ``self`` is the result object), or
-    right after the field ``after`` names (extra name → Python name of a result field), and
+    right after the field ``after`` names (added name → Python name of a result field), and
     ``overrides`` of fields GraphQL shows in another form, in their place (name → (type,
     ``strawberry.field(resolver=…)``): a pair as an object with named ends) and GraphQL ``names``
     of fields (Python name → GraphQL name as written: ``{"node": "nodeId"}``; the other faces
@@ -41,7 +41,7 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
     cursor key of a result object, and ``repeats`` when equal objects may stand in one list
     (:func:`app.graphql.pagination.keyed`). One type
     per class, so nested results must be given their type first when it is to have another name,
-    a description or extra fields.
+    a description or added fields.
 
     >>> from queries.impact import Occurrence
     >>> t = object_type(Occurrence, description="Occurrences of a quotation in one file.")
@@ -52,7 +52,7 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
         return _TYPES[cls]
     hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {"__annotations__": {}, "__doc__": None, "__module__": __name__}
-    descriptions, overrides, names, extra = descriptions or {}, overrides or {}, names or {}, extra or {}
+    descriptions, overrides, names, added = descriptions or {}, overrides or {}, names or {}, added or {}
     for field_name, metadata in _fields(cls):
         if field_name in hidden:
             continue
@@ -65,8 +65,8 @@ def object_type(cls: type, *, name: str | None = None, description: str | None =
                                                          description=descriptions.get(field_name))
         for placed in (n for n, follows in (after or {}).items() if follows == field_name):
             # strawberry orders fields as annotated: a resolver field annotated here keeps this place
-            namespace["__annotations__"][placed] = extra[placed].base_resolver.type_annotation
-    namespace.update(extra)
+            namespace["__annotations__"][placed] = added[placed].base_resolver.type_annotation
+    namespace.update(added)
     made = strawberry.type(type(name or cls.__name__, (), namespace), name=name or cls.__name__,
                            description=description)
     _TYPES[cls] = made

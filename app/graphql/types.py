@@ -433,8 +433,8 @@ class Status:
 
 
 def _statuses(statement: Statement) -> list[Status]:
-    return [Status(label=label, value=value, statement=statement, qualifier=qualifier)
-            for label, value, qualifier in statuses_of(statement.node)]
+    return [Status(label=s.label, value=s.value, statement=statement, qualifier=s.qualifier)
+            for s in statuses_of(statement.node)]
 
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
@@ -610,7 +610,7 @@ Citation = object_type(
                   "span_start": "Start offset of the text the citation supports.",
                   "span_end": "End offset of the text the citation supports.",
                   "citing_id": "Id of the citing node.", "target_id": "Id of the cited node."},
-    extra={"citing": strawberry.field(resolver=_citing, description="The citing statement or section."),
+    added={"citing": strawberry.field(resolver=_citing, description="The citing statement or section."),
            "statement": strawberry.field(resolver=_citing_statement,
                                          description="The citing statement (null when a heading cites)."),
            "target": strawberry.field(resolver=_cited, description="The cited node."),

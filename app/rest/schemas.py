@@ -19,7 +19,7 @@ __all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "Health
 
 
 response_model(RestsOnResult, "RestsOnResultOut")
-RestsOnOut = response_model(RestsOnReport, "RestsOnOut", extra={"count": int})
+RestsOnOut = response_model(RestsOnReport, "RestsOnOut", added={"count": int})
 """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
 :class:`queries.traversal.RestsOnReport` and its ``count`` of results (:func:`rests_on_body`)."""
 

@@ -22,12 +22,12 @@ from queries.shapes import wire_name
 __all__ = ["response_model", "listing"]
 
 _NAMES: dict[type, str] = {}
-_EXTRA: dict[type, dict[str, Any]] = {}
+_ADDED: dict[type, dict[str, Any]] = {}
 
 
-def response_model(cls: type, name: str | None = None, *, extra: dict[str, Any] | None = None) -> type[BaseModel]:
+def response_model(cls: type, name: str | None = None, *, added: dict[str, Any] | None = None) -> type[BaseModel]:
     """The pydantic model of result dataclass ``cls``, named ``name`` in the OpenAPI schema
-    (default ``<cls name>Out``), with the ``extra`` fields (name → type) a REST body adds after
+    (default ``<cls name>Out``), with the ``added`` fields (name → type) a REST body adds after
     the result's own (``count``); one model per class (a second call returns the first).
 
     >>> from queries.impact import Occurrence
@@ -37,8 +37,8 @@ def response_model(cls: type, name: str | None = None, *, extra: dict[str, Any] 
     """
     if name is not None:
         _NAMES.setdefault(cls, name)
-    if extra is not None:
-        _EXTRA.setdefault(cls, extra)
+    if added is not None:
+        _ADDED.setdefault(cls, added)
     return _model(cls)
 
 
@@ -63,7 +63,7 @@ def _model(cls: type) -> type[BaseModel]:
             fields[f.name] = (annotation, ...)
         else:
             fields[f"{name}_"] = (annotation, Field(alias=name))
-    fields.update({k: (v, ...) for k, v in _EXTRA.get(cls, {}).items()})
+    fields.update({k: (v, ...) for k, v in _ADDED.get(cls, {}).items()})
     return create_model(_NAMES.get(cls, f"{cls.__name__}Out"), __doc__=_summary(cls),
                         __config__=ConfigDict(populate_by_name=True), **fields)
 

@@ -83,8 +83,10 @@ __all__ = [
     "create_edges",
     "stored_edges",
     "replace_edges",
-    "COLLECT_ORPHANS",
-    "REMOVE_EMPTY_SET",
+    "UNREFERENCED",
+    "HOLDS_DOCUMENTS",
+    "POINTING_AT",
+    "DETACH_DELETE",
     "VERSION_LABEL",
     "SET_EXISTS",
     "SET_SNAPSHOT_NODES",
@@ -93,6 +95,8 @@ __all__ = [
     "STORED_VERSIONS",
     "VERSION_SUMMARIES",
     "VERSION_BLOB",
+    "LATEST_VERSION",
+    "LATEST_SUMMARIES",
     "ADD_VERSIONS",
     "DROP_VERSIONS",
     "DROP_ALL_VERSIONS",
@@ -640,28 +644,35 @@ SET r = row.properties
 """
 
 
-COLLECT_ORPHANS = f"""
+UNREFERENCED = f"""
 MATCH (n:{NODE_LABEL} {{set_id: $set_id}})
 WHERE n.document_id IS NULL AND ({' OR '.join(f'n:{name}' for name in _COLLECTABLE)})
   AND NOT EXISTS {{ MATCH (n)-[r]-() WHERE r.document_id IS NOT NULL AND r.document_id <> '' }}
+RETURN n.id AS id
+"""
+"""The shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
+document-owned relationship touches (:meth:`graph.writes.SetRemains.unreferenced`)."""
+
+HOLDS_DOCUMENTS = f"""
+MATCH (s:{NODE_LABEL} {{id: $id}})
+RETURN EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }} AS holds
+"""
+"""One row (``holds``) if node ``$id`` exists: whether it has a relationship to a Document."""
+
+POINTING_AT = f"""
+MATCH (u:{NODE_LABEL})-->(:{NODE_LABEL} {{id: $id}})
+WITH DISTINCT u
+MATCH (u)-->(t:{NODE_LABEL})
+RETURN u.id AS id, collect(DISTINCT t.id) AS targets
+"""
+"""Each node with a relationship to node ``$id``, with the ids of every node it points at."""
+
+DETACH_DELETE = f"""
+UNWIND $ids AS i
+MATCH (n:{NODE_LABEL} {{id: i}})
 DETACH DELETE n
 """
-"""Delete the shared nodes (Record, Source, SourceFile, NamedReference) of set ``$set_id`` that no
-document-owned relationship touches any more."""
-
-REMOVE_EMPTY_SET = f"""
-MATCH (s:{NODE_LABEL} {{id: $set_id}})
-WHERE NOT EXISTS {{ MATCH (s)-->(:{NODE_LABEL}:Document) }}
-OPTIONAL MATCH (u:{NODE_LABEL})-->(s)
-WITH s, collect(DISTINCT u) AS parents
-DETACH DELETE s
-WITH parents
-UNWIND parents AS u
-WITH DISTINCT u
-WHERE NOT EXISTS {{ MATCH (u)-->() }}
-DETACH DELETE u
-"""
-"""If the node of set ``$set_id`` contains no Document any more: delete it, then each node that pointed at it (its System) and now has no outgoing relationship."""
+"""Delete the nodes ``$ids`` with every relationship touching them."""
 
 SET_EXISTS = f"""
 MATCH (s:{NODE_LABEL}:AnalysisSet {{id: $set_id}})
@@ -731,6 +742,20 @@ MATCH (v:{VERSION_LABEL} {{set_id: $set_id, number: $number}})
 RETURN v.blob AS blob
 """
 """The blob of version ``$number`` of ``$set_id`` (no row when it is not kept)."""
+
+LATEST_VERSION = f"""
+MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL
+RETURN v.blob AS blob, v.summary AS summary ORDER BY v.number DESC LIMIT 1
+"""
+"""The blob and summary of the latest kept version of ``$set_id`` (no row when none is kept)."""
+
+LATEST_SUMMARIES = f"""
+MATCH (v:{VERSION_LABEL}) WHERE v.number IS NOT NULL AND ($set_ids IS NULL OR v.set_id IN $set_ids)
+WITH v.set_id AS set_id, max(v.number) AS number
+MATCH (v:{VERSION_LABEL} {{set_id: set_id, number: number}})
+RETURN set_id, v.summary AS summary ORDER BY set_id
+"""
+"""The summary of the latest kept version of each set (of ``$set_ids``, or of every set when null)."""
 
 ADD_VERSIONS = f"""
 UNWIND $rows AS row

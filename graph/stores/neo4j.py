@@ -43,10 +43,11 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach, SnapshotMoved, projected
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach, SnapshotMoved, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
 __all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "HOLD_AFTER_MOVE_S"]
@@ -75,7 +76,7 @@ _LABELS = {label.value: label for label in Label}
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
 
 
-class Neo4jStore:
+class Neo4jStore(ClosedOnExit):
     """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
 
     Parameters
@@ -662,11 +663,12 @@ class Neo4jStore:
         self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
     def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
-        """SetBatch step 5, set by set: orphaned shared nodes, then the set (and its System) when it
-        has no document left."""
+        """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted."""
+        remains = _SetRemains(tx)
         for set_id in set_ids:
-            _run(tx, cypher.COLLECT_ORPHANS, set_id=set_id)
-            _run(tx, cypher.REMOVE_EMPTY_SET, set_id=set_id)
+            gone = [i for stage in writes.collected(set_id, remains) for i in stage]
+            if gone:
+                _run(tx, cypher.DETACH_DELETE, ids=gone)
 
     # -- versions (graph.versions) --------------------------------------------------------------
 
@@ -675,17 +677,24 @@ class Neo4jStore:
         return [SetVersion.from_stored(set_id, r["number"], r["created"], r["digest"], r["summary"])
                 for r in self._read(cypher.VERSION_SUMMARIES, set_id=set_id)]
 
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        rows = self._read(cypher.LATEST_SUMMARIES, set_ids=None if set_ids is None else sorted(set_ids))
+        return {r["set_id"]: found for r in rows if (found := versions.changed_in(r["summary"]))}
+
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
         return versions.decode(rows[0]["blob"]) if rows else None
 
-    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
         rows = versions.checked_versions(set_id, kept)
-        return self._write(self._replace_versions_tx, set_id, rows)
+        return self._write(self._replace_versions_tx, set_id, rows, list(changed))
 
-    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]]) -> int:
+    def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]],
+                             changed: list[PartChange]) -> int:
         _run(tx, cypher.LOCK_WRITES)
         if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
             raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
@@ -693,7 +702,7 @@ class Neo4jStore:
         if rows:
             _run(tx, cypher.ADD_VERSIONS, rows=[
                 {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                 "summary": v.summary_json(), "blob": blob} for v, blob in rows])
+                 "summary": v.summary_json(changed if v is rows[-1][0] else ()), "blob": blob} for v, blob in rows])
         return len(rows)
 
     def _versions_before(self, tx: ManagedTransaction, set_ids: Iterable[str]
@@ -715,8 +724,12 @@ class Neo4jStore:
         """After a write's steps: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
+            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+                rows = _run(tx, cypher.LATEST_VERSION, set_id=set_id)
+                return (bytes(rows[0]["blob"]), rows[0]["summary"]) if rows else None
+
             add, drop = versions.changes(_snapshot(tx, set_id), stored, kept=self.versions_kept, created=created,
-                                         baseline=baseline)
+                                         baseline=baseline, previous=previous)
             if drop is None:
                 _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
                 continue
@@ -725,7 +738,7 @@ class Neo4jStore:
             if add:
                 _run(tx, cypher.ADD_VERSIONS, rows=[
                     {"set_id": set_id, "number": v.number, "created": v.created, "digest": v.digest,
-                     "summary": v.summary_json(), "blob": blob} for v, blob in add])
+                     "summary": summary, "blob": blob} for v, blob, summary in add])
 
     @staticmethod
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:
@@ -806,6 +819,23 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
         return None
     edges = [(k, a, b, q, d, s, p or "{}") for k, a, b, q, d, s, p in row["edges"]]
     return versions.encode_rows(set_id, nodes, edges)
+
+
+class _SetRemains:
+    """:class:`graph.writes.SetRemains` read in a write transaction."""
+
+    def __init__(self, tx: ManagedTransaction):
+        self.tx = tx
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        return [r["id"] for r in _run(self.tx, cypher.UNREFERENCED, set_id=set_id)]
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        rows = _run(self.tx, cypher.HOLDS_DOCUMENTS, id=set_id)
+        return bool(rows[0]["holds"]) if rows else None
+
+    def pointing_at(self, node_id: str) -> dict[str, list[str]]:
+        return {r["id"]: list(r["targets"]) for r in _run(self.tx, cypher.POINTING_AT, id=node_id)}
 
 
 def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:

@@ -15,14 +15,14 @@ from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
+from graph.store import ClosedOnExit, Direction, GraphStore, Reach, SupportsReach, projected
 from graph.text import Phrase
 from graph.versions import SetVersion
 
 __all__ = ["PinnedStore"]
 
 
-class PinnedStore:
+class PinnedStore(ClosedOnExit):
     """``base`` with each set of ``pins`` (set id → store holding that set) read from its store.
 
     Implements the reads of :class:`~graph.store.GraphStore` (and :class:`~graph.store.SupportsReach`,
@@ -174,6 +174,10 @@ class PinnedStore:
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """``base``'s (:meth:`graph.store.KeepsVersions.set_version`)."""
         return self.base.set_version(set_id, number)  # type: ignore[attr-defined]
+
+    def part_changes(self, set_ids: Any = None) -> Any:
+        """``base``'s (:meth:`graph.store.KeepsVersions.part_changes`)."""
+        return self.base.part_changes(set_ids)  # type: ignore[attr-defined]
 
     # -- writes: refused -------------------------------------------------------------------------
 

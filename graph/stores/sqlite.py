@@ -63,8 +63,9 @@ from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, Direction, Reach
+from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
 from graph.text import Phrase, holds
+from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
 log = logging.getLogger("citegraph")
@@ -192,7 +193,7 @@ class SetEdges:
         self.size = sum(len(es) for es in self.into.values())
 
 
-class SQLiteStore:
+class SQLiteStore(ClosedOnExit):
     """The embedded :class:`~graph.store.GraphStore` (with :class:`~graph.store.SupportsBulkWrite`,
     :class:`~graph.store.SupportsReach`, :class:`~graph.store.SupportsSnapshot` and
     :class:`~graph.store.KeepsSetResults`).
@@ -896,16 +897,22 @@ class SQLiteStore:
         """After a write: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`)."""
         for set_id, (stored, baseline) in before.items():
+            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+                row = conn.execute("SELECT blob, summary FROM versions WHERE set_id = ? ORDER BY number DESC LIMIT 1",
+                                   (set_id,)).fetchone()
+                return (bytes(row[0]), row[1]) if row is not None else None
+
             add, drop = versions.changes(_snapshot(conn, set_id), stored, kept=self.versions_kept, created=created,
-                                         baseline=baseline)
+                                         baseline=baseline, previous=previous)
             if drop is None:
                 conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
                 continue
             conn.executemany("DELETE FROM versions WHERE set_id = ? AND number = ?", [(set_id, n) for n in drop])
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in add])
+                             [(set_id, v.number, v.created, v.digest, summary, blob) for v, blob, summary in add])
 
-    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]]) -> int:
+    def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
+                         changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`."""
         rows = versions.checked_versions(set_id, kept)
         with self._writing() as conn:
@@ -913,7 +920,8 @@ class SQLiteStore:
                 raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
             conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                             [(set_id, v.number, v.created, v.digest, v.summary_json(), blob) for v, blob in rows])
+                             [(set_id, v.number, v.created, v.digest, v.summary_json(changed if v is rows[-1][0] else ()),
+                               blob) for v, blob in rows])
         return len(rows)
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
@@ -923,6 +931,17 @@ class SQLiteStore:
                 return []
             return [SetVersion.from_stored(set_id, *row) for row in conn.execute(
                 "SELECT number, created, digest, summary FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
+
+    def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
+        """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        with self._reading() as conn:
+            if not _has_versions_table(conn):
+                return {}
+            where, args = (f"AND v.set_id IN {_IDS}", (_dumps(sorted(set_ids)),)) if set_ids is not None else ("", ())
+            rows = conn.execute(
+                f"SELECT v.set_id, v.summary FROM versions v WHERE v.number = "
+                f"(SELECT max(number) FROM versions w WHERE w.set_id = v.set_id) {where} ORDER BY v.set_id", args)
+            return {set_id: found for set_id, summary in rows if (found := versions.changed_in(summary))}
 
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
@@ -1062,12 +1081,20 @@ def _stored_shas(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str 
 
 
 def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
-    """Create or wholly replace nodes by id (their edges stay)."""
-    conn.executemany(
-        "INSERT INTO nodes (id, label, set_id, document_id, props) VALUES (?, ?, ?, ?, ?) "
+    """Create or wholly replace nodes by id (their edges stay), a later node of the same id last.
+
+    The rows go through a temporary table and into ``nodes`` in one statement: the full-text
+    index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
+    statement (row by row, each statement's flush made the index cost eight times its own work)."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS put_nodes (id, label, set_id, document_id, props)")
+    conn.executemany("INSERT INTO temp.put_nodes VALUES (?, ?, ?, ?, ?)",
+                     ((n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes))
+    conn.execute(
+        "INSERT INTO nodes (id, label, set_id, document_id, props) "
+        "SELECT id, label, set_id, document_id, props FROM temp.put_nodes WHERE true ORDER BY rowid "
         "ON CONFLICT (id) DO UPDATE SET label = excluded.label, set_id = excluded.set_id, "
-        "document_id = excluded.document_id, props = excluded.props",
-        ((n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes))
+        "document_id = excluded.document_id, props = excluded.props")
+    conn.execute("DELETE FROM temp.put_nodes")
 
 
 def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
@@ -1131,12 +1158,15 @@ def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[
     return touched
 
 
-def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
-    """SetBatch step 5 (:mod:`graph.writes`), set by set."""
-    collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
-    touched: set[str] = set()
-    for set_id in set_ids:
-        orphans = [row[0] for row in conn.execute(f"""
+class _SetRemains:
+    """:class:`graph.writes.SetRemains` read on a write's connection."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def unreferenced(self, set_id: str) -> list[str]:
+        collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
+        return [row[0] for row in self.conn.execute(f"""
             SELECT n.id FROM nodes n
             WHERE n.set_id = ? AND n.document_id IS NULL AND n.label IN ({collectable})
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.src = n.nid AND e.document_id IS NOT NULL
@@ -1144,17 +1174,31 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.dst = n.nid AND e.document_id IS NOT NULL
                               AND e.document_id IS NOT (SELECT ref FROM names WHERE name = ''))""",
             (set_id,))]
-        touched |= _detach_delete(conn, orphans)
-        has_documents = conn.execute(
+
+    def holds_documents(self, set_id: str) -> bool | None:
+        if not self.conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
+            return None
+        return self.conn.execute(
             f"SELECT 1 FROM links e JOIN nodes d ON d.nid = e.dst WHERE e.src = {_NID} AND d.label = 'Document' LIMIT 1",
-            (set_id,)).fetchone()
-        if has_documents or not conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
-            continue
-        parents = [row[0] for row in conn.execute(
-            f"SELECT DISTINCT s.id FROM links l JOIN nodes s ON s.nid = l.src WHERE l.dst = {_NID}", (set_id,))]
-        touched |= _detach_delete(conn, [set_id])
-        touched |= _detach_delete(conn, [p for p in parents
-                                         if not conn.execute(f"SELECT 1 FROM links WHERE src = {_NID} LIMIT 1", (p,)).fetchone()])
+            (set_id,)).fetchone() is not None
+
+    def pointing_at(self, node_id: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for parent, target in self.conn.execute(
+                f"SELECT s.id, t.id FROM links l JOIN nodes s ON s.nid = l.src JOIN links o ON o.src = l.src "
+                f"JOIN nodes t ON t.nid = o.dst WHERE l.dst = {_NID}", (node_id,)):
+            out.setdefault(parent, set()).add(target)
+        return out
+
+
+def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
+    """SetBatch step 5, set by set: the stages :func:`graph.writes.collected` decides, deleted in
+    order; the scopes touched."""
+    remains = _SetRemains(conn)
+    touched: set[str] = set()
+    for set_id in set_ids:
+        for stage in writes.collected(set_id, remains):
+            touched |= _detach_delete(conn, stage)
     return touched
 
 

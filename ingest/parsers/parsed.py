@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.model import Citation, Quotation, Source
+from domain.checks import Flaws, MemberIdentity, Pinning
+from domain.model import Amendment, Annotation, Citation, Declaration, Field, Quotation, Source, Status, TableRow
 from graph.errors import SourceSpan
 
 __all__ = ["ParsedBlock", "ParsedDocument"]
@@ -25,8 +26,12 @@ class ParsedBlock:
     ``kind`` is ``heading`` or a statement kind (see :class:`graph.model.Node`). Headings carry
     ``level`` (2–6) and ``section_kind``; statements carry ``text`` (plain) and ``citations``.
     ``markup`` is the block's exact source and ``gap`` the whitespace between the previous block
-    and this one. ``extra`` holds kind-specific data (table ``cells``/``table``, field ``label``/
-    ``value``, declaration ``record_id``/``label``, ``annotates``, amendment ``supersedes``).
+    and this one. What a block states besides is its domain facts: a heading's ``h1`` and
+    ``record_kind`` (:class:`~domain.model.Section`), its ``declaration`` or ``annotation``; a
+    statement's ``field``, table ``row``, ``amendment``, ``statuses``, ``run_on`` fields,
+    ``kind_statuses``, ``continuation`` and ``closes_record`` (:class:`~domain.model.Statement`);
+    the ``flaws`` a parser found (:class:`~domain.checks.Flaws`, None for most blocks) and a
+    Source register row's ``pin`` (moved to :attr:`ParsedDocument.pins`, never stored on the block).
     """
 
     kind: str
@@ -38,7 +43,20 @@ class ParsedBlock:
     section_kind: str = ""
     citations: tuple[Citation, ...] = ()
     quotation: Quotation | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    h1: bool = False
+    record_kind: str | None = None
+    declaration: Declaration | None = None
+    annotation: Annotation | None = None
+    field: Field | None = None
+    row: TableRow | None = None
+    amendment: Amendment | None = None
+    statuses: tuple[Status, ...] = ()
+    run_on: tuple[Field, ...] = ()
+    kind_statuses: tuple[Status, ...] = ()
+    continuation: bool = False
+    closes_record: bool = False
+    flaws: Flaws | None = None
+    pin: Source | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +67,8 @@ class ParsedDocument:
     ``role`` from the member type (``synthesis``, ``workflow-report``, …); ``system`` the system's
     name; ``run_id`` from frontmatter or None. ``set_id`` is the analysis set a set assembly put the
     member in (a manifest may pin a member whose run-id disagrees), None to derive it from
-    ``run_id``; ``extra`` holds further Document properties (``file_name``, ``record_prefix``,
-    ``reviewed_boundary``, ``frontmatter_lines``, manifest pins …).
+    ``run_id``; ``identity`` is what a Markdown member states of its set (None for a plain-text
+    member) and ``pinning`` how its set's manifest pins it (None: read without a manifest).
     """
 
     path: str
@@ -70,7 +88,8 @@ class ParsedDocument:
     pins: tuple[Source, ...] = ()
     frontmatter_citations: tuple[Citation, ...] = ()
     set_id: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    identity: MemberIdentity | None = None
+    pinning: Pinning | None = None
 
     def span(self, line: int) -> SourceSpan:
         """A :class:`SourceSpan` at ``line`` of this file."""

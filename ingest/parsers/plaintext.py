@@ -34,7 +34,8 @@ from domain.grammar import (
     role_of,
     system_from_title,
 )
-from domain.model import Citation, Quotation, Source
+from domain.ids import RecordId
+from domain.model import Annotation, Citation, Declaration, Field, Quotation, Source, Status, TableRow
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, row_statuses, status_facts
@@ -212,7 +213,7 @@ class _Context:
     """The open declaration is a G1 inline one (rendered ``ID —``): a paragraph opening with
     another record ID ends it (issue 23 item 8)."""
     annotations_h3: bool = False
-    kind_statuses: list[list[str]] | None = None
+    kind_statuses: tuple[Status, ...] | None = None
     heading_ids: list[tuple[str, int]] = field(default_factory=list)
     """(record ID, line) pairs the open ledger heading names (issue 23 item 10)."""
     id_table: list[str] | None = None
@@ -228,7 +229,9 @@ class _Context:
 
 
 def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
-    """(level, section kind, extra) when ``line`` is a heading in this context, else None."""
+    """(level, section kind, facts) when ``line`` is a heading in this context, else None; facts
+    are :class:`ParsedBlock` fields (``record_kind``, ``annotation``, ``declaration``) and
+    ``ledger`` for a heading naming records over a ledger block."""
     if line in ctx.member.sections:
         return 2, "section", {}
     if line in _KIND_NAMES and ctx.h2 == "Shared records":
@@ -236,9 +239,9 @@ def _heading(line: str, ctx: _Context) -> tuple[int, str, dict] | None:
     if line in ctx.member.subsections or _ANNOTATIONS_H3.match(line):
         return 3, "subsection", {}
     if (ctx.h2 == "Annotations" or ctx.annotations_h3) and (m := _ANNOTATION_HEADING.match(line)):
-        return 4, "annotation", {"annotates": m.group(1)}
+        return 4, "annotation", {"annotation": Annotation(RecordId(m.group(1)), None, states_label=False)}
     if ctx.h2 == "Shared records" and ctx.h3_kind and (m := _DECLARATION.match(line)):
-        return 4, "declaration", {"record_id": m.group(1), "label": m.group(2)}
+        return 4, "declaration", {"declaration": Declaration(RecordId(m.group(1)), m.group(2))}
     if (ctx.h2 != "Shared records" and _DECLARATION.match(line) and " \u2014 " in line
             and len(line) < _FREE_HEADING_MAX and line[-1] not in ".:;,)"):
         return 4, "subsection", {"ledger": True}  # `RTE-5 — acceptance` heading a ledger block (item 10)
@@ -359,29 +362,30 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
     ctx.id_table = None  # a table fragment continues a declaring table only right after it
     heading = _heading(line, ctx)
     if heading:
-        level, kind, extra = heading
+        level, kind, facts = heading
         if level == 2:
             ctx.h2, ctx.h3_kind, ctx.annotates, ctx.in_declaration = line, "", None, False
             ctx.kind_statuses, ctx.annotations_h3 = None, False
         elif kind == "kinds":
             ctx.h3_kind, ctx.in_declaration, ctx.kind_statuses, ctx.annotations_h3 = line, False, None, False
         elif kind == "annotation":
-            ctx.annotates, ctx.in_declaration = extra["annotates"], False
+            ctx.annotates, ctx.in_declaration = facts["annotation"].annotates, False
         elif kind == "declaration":
-            ctx.in_declaration, ctx.annotates, ctx.declaration = True, None, extra["record_id"]
-            ctx.inline = extra.get("label") is None and line.endswith("\u2014")
+            declaration = facts["declaration"]
+            ctx.in_declaration, ctx.annotates, ctx.declaration = True, None, declaration.record_id
+            ctx.inline = declaration.label is None and line.endswith("\u2014")
             if ctx.kind_statuses:
-                extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
+                facts["declaration"] = replace(declaration, inherited_statuses=ctx.kind_statuses)
         elif level == 3:
             ctx.h3_kind, ctx.in_declaration, ctx.kind_statuses = "", False, None
             ctx.annotations_h3 = bool(_ANNOTATIONS_H3.match(line))
         citations: tuple = ()
         ctx.heading_ids = []
-        if extra.pop("ledger", False):
+        if facts.pop("ledger", False):
             citations = tuple(c for c in extract_citations(line) if c.target_kind == "record")
             ctx.heading_ids = list(dict.fromkeys((c.target, ln.number) for c in citations))
         ctx.blocks.append(ParsedBlock("heading", ln.number, line, gap, text=line, level=level,
-                                      section_kind=kind, extra=extra, citations=citations))
+                                      section_kind=kind, citations=citations, **facts))
         return
     if EMPTY_KIND.match(line):
         ctx.blocks.append(ParsedBlock("empty_marker", ln.number, line, gap, text=line))
@@ -391,33 +395,33 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         _quotation(ln, gap, attribution, ctx)
         return
     kind = "paragraph"
-    extra: dict = {}
+    field = amendment = None
+    closes_record, stated = False, ()
     citations = extract_citations(line)
     if ctx.heading_ids:
         citations = with_heading_records(citations, ctx.heading_ids, len(line))
     if ctx.in_declaration and ctx.inline and (opening := RECORD_ID.match(line)) and opening.group() != ctx.declaration:
         ctx.in_declaration = False  # as in Markdown: the paragraph ends the inline declaration
-        extra["closes_record"] = True
+        closes_record = True
     if line.startswith(AMENDMENT):
-        kind, extra = "amendment", amendment_facts(line, citations)
+        kind, amendment, closes_record = "amendment", amendment_facts(line, citations), False
     elif line.startswith(CONFLICT):
         kind = "conflict"
     elif ctx.in_declaration and (m := _FIELD.match(line)):
         label = m.group(1)
         # the rendering drops list markers: a field is a bullet, but for the `Part of:` line (§4.7)
-        kind, extra = "field", {"label": label, "value": m.group(2), "form": "line" if label == "Part of" else "bullet"}
+        kind, field, closes_record = "field", Field(label, m.group(2), "line" if label == "Part of" else "bullet"), False
     elif ctx.annotates:
         kind = "annotation_body"
     elif (ctx.h2 == "Shared records" and ctx.h3_kind and not ctx.in_declaration
           and (stated := kind_statuses(line))):
         ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
-        extra["kind_statuses"] = stated
-    extra.update(id_findings(line))
+    statuses = ()
     if ctx.in_declaration or ctx.annotates:
-        statuses = status_facts(line, extra.get("label"), extra.get("value"), extra.get("form"))
-        if statuses:
-            extra["statuses"] = statuses
-    ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=citations, extra=extra))
+        statuses = status_facts(line, field and field.label, field and field.value, field and field.form)
+    ctx.blocks.append(ParsedBlock(kind, ln.number, line, gap, text=line, citations=citations, field=field,
+                                  amendment=amendment, statuses=statuses, kind_statuses=stated,
+                                  closes_record=closes_record, flaws=id_findings(line)))
 
 
 def _quotation(ln: _Line, gap: str, attribution: re.Match, ctx: _Context) -> None:
@@ -465,7 +469,7 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
             end = header
         header_cells = [c for c, _ in table_cells(header.text)]
         ctx.blocks.append(ParsedBlock("table_header", header.number, text[header.start : end.end], gap,
-                                      text=header.text, extra={"cells": header_cells, "table": table}))
+                                      text=header.text, row=TableRow(table, tuple(header_cells))))
         prev_end = end.end
     ctx.id_table = None
     declares = declaring_table(header_cells)
@@ -475,30 +479,28 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
         row_gap = gap if prev_end is None else text[prev_end : row.start]
         cells = table_cells(row.text)
         plain = [c for c, _ in cells]
-        extra: dict = {"cells": plain, "table": table}
+        source_id = None
         if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
-            extra["source_id"] = cells[0][0]
+            source_id = cells[0][0]
             ctx.pins.append(register_pin([c.replace("\\|", "|") for c, _ in cells]))
+        aliases: tuple[tuple[str, str], ...] = ()
         if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
             if plain[0] != plain[1]:
-                extra["aliases"] = [[plain[0], plain[1]]]
+                aliases = ((plain[0], plain[1]),)
         declared = row_declaration(plain) if declares else None
         citations = row_citations(cells[1:] if declared else cells, {n - 1 for n in cite_cols} if declared else cite_cols)
+        statuses = ()
         if declared is not None:
-            heading = {"record_id": declared, "heading_form": "row", "label": plain[1] if len(plain) > 1 and plain[1] else None}
-            if ctx.kind_statuses:
-                heading["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
+            declaration = Declaration(RecordId(declared), plain[1] if len(plain) > 1 and plain[1] else None, "row",
+                                      ctx.kind_statuses or ())
             ctx.blocks.append(ParsedBlock("heading", row.number, "", row_gap, text=declared, level=4,
-                                          section_kind="declaration", extra=heading))
+                                          section_kind="declaration", declaration=declaration))
             row_gap = ""
-            extra["declares"] = declared
-        extra.update(id_findings(row.text))
-        if declared is not None:
             statuses = row_statuses(header_cells, plain) + status_facts(row.text, None, None, None)
-            if statuses:
-                extra["statuses"] = statuses
         ctx.blocks.append(ParsedBlock(
-            "table_row", row.number, row.text, row_gap, text=row.text, citations=citations, extra=extra,
+            "table_row", row.number, row.text, row_gap, text=row.text, citations=citations,
+            row=TableRow(table, tuple(plain), source_id, declared, aliases), statuses=statuses,
+            flaws=id_findings(row.text),
         ))
         prev_end = row.end
         j += 1

@@ -23,6 +23,8 @@ Git access is injected: ``queries`` never imports ``ingest``; the faces pass an
 object that does.
 
 Every set pinned to one repository: :func:`impact_on_repository` (:mod:`~queries.impact.repository_wide`).
+What is open of both causes (impact runs, and new versions of sets changing what statements rest
+on): :func:`open_suspects` (:mod:`~queries.impact.open_suspects`).
 
 Modules: :mod:`~queries.impact.repository` (what impact needs from git),
 :mod:`~queries.impact.results` (the result shapes), :mod:`~queries.impact.quotations` (matching),
@@ -37,12 +39,13 @@ from typing import Callable
 
 from graph.model import EdgeKind
 from graph.store import Direction, GraphStore
-from queries.impact.drift import _Checker, _delta, _from_revision, _scope
+from queries.impact.drift import DriftChecker, file_delta, base_revision, impact_scope
 from queries.impact.quotations import normalise_quotation
 from queries.impact.repository import FileChangeLike, SourceRepository, SupportsContaining
 from queries.impact.results import (
     FILE_STATUSES,
     QUOTATION_STATES,
+    SUSPECT_CAUSES,
     SUSPECT_KINDS,
     ChangedFile,
     ImpactReport,
@@ -56,12 +59,14 @@ from queries.impact.results import (
 from queries.impact.repository_wide import (PinnedSource, RepositoryImpact, RepositorySummary, impact_on_repository,
                                             pins, repository_identity)
 from queries.impact.runs import RUN_STATES, ImpactRun
-from queries.impact.suspects import _apply_reviews, _node_order, _suspects, reviews_of
+from queries.impact.open_suspects import OpenSuspects, open_suspects
+from queries.impact.suspects import apply_reviews, node_order, suspects_of, reviews_of
 
 __all__ = [
     "FILE_STATUSES",
     "QUOTATION_STATES",
     "SUSPECT_KINDS",
+    "SUSPECT_CAUSES",
     "FileChangeLike",
     "SourceRepository",
     "SupportsContaining",
@@ -84,6 +89,8 @@ __all__ = [
     "repository_identity",
     "RUN_STATES",
     "ImpactRun",
+    "OpenSuspects",
+    "open_suspects",
 ]
 
 
@@ -172,18 +179,18 @@ def impact_of(
     >>> (report.from_revision[:3], report.to_revision[:3], report.suspects)
     ('aaa', 'bbb', ())
     """
-    scope = _scope(store, set_id, source_id)
+    scope = impact_scope(store, set_id, source_id)
     steps = 4 + len(scope.quotations)
     tell = progress or (lambda done, total: None)
     tell(0, steps)
     to_commit = repo.resolve(to_revision)
-    base = _from_revision(repo, scope, from_revision)
-    checker = _Checker(repo, scope)
-    changed, uncited = _delta(checker, base, to_commit)
+    base = base_revision(repo, scope, from_revision)
+    checker = DriftChecker(repo, scope)
+    changed, uncited = file_delta(checker, base, to_commit)
     tell(1, steps)
     citing = store.edges([c.file for c in changed], kinds=[EdgeKind.CITES, EdgeKind.ATTRIBUTED_TO],
                          direction=Direction.IN)
-    changed = [replace(c, cited_by=tuple(sorted({e.src for e in citing[c.file]}, key=_node_order)))
+    changed = [replace(c, cited_by=tuple(sorted({e.src for e in citing[c.file]}, key=node_order)))
                for c in changed]
     checker.prefetch(base, to_commit)
     checker.prefetch(base, base)  # for the old context of moved and broken quotations
@@ -194,9 +201,9 @@ def impact_of(
         tell(3 + n, steps)
     triggers = {c.file: c.describe() for c in changed}
     triggers.update({q.quotation: q.describe() for q in drift if q.state != "intact"})
-    suspects, nodes = _suspects(store, triggers)
+    suspects, nodes = suspects_of(store, triggers)
     tell(steps - 1, steps)
-    flagged, reviewed = _apply_reviews(store, checker, scope, base, to_commit, drift, suspects, nodes)
+    flagged, reviewed = apply_reviews(store, checker, scope, base, to_commit, drift, suspects, nodes)
     tell(steps, steps)
     return ImpactReport(
         set=scope.set_id, source=scope.source.id if scope.source is not None else None,

@@ -11,7 +11,7 @@ from graph.codec import block_line, member_of, quotation_of, source_file_path, s
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, NodeNotFound, RevisionNotFound, SourceRepositoryError
 from graph.model import EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
-from queries.impact.quotations import _count, _fragment, _lines, _locate, normalise_quotation
+from queries.impact.quotations import count_occurrences, quotation_fragment, quoted_lines, locate_quotation, normalise_quotation
 from queries.impact.repository import FileChangeLike, SourceRepository, SupportsContaining
 from queries.impact.results import ChangedFile, Occurrence, QuotationContext, QuotationDrift
 from queries.names import unknown_set
@@ -21,7 +21,10 @@ _MAX_REGION_LINES = 40
 
 
 @dataclass(frozen=True, slots=True)
-class _Scope:
+class ImpactScope:
+    """What an impact question is asked of: one set, the source it pins (None: the set's only one
+    is implied), the files of that source the set cites, and the set's quotations of them."""
+
     set_id: str
     source: Node | None
     files: dict[str, Node]           # cited path -> SourceFile node
@@ -30,7 +33,7 @@ class _Scope:
     plain: dict[str, bool]           # quotation id -> its document is a plain-text rendering
 
 
-def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Scope:
+def impact_scope(store: GraphStore, set_id: str | None, source_id: str | None) -> ImpactScope:
     """The set, its source, the files attached to that source and their quotations."""
     if set_id is None:
         sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
@@ -64,7 +67,7 @@ def _scope(store: GraphStore, set_id: str | None, source_id: str | None) -> _Sco
     quotations.sort(key=lambda q: (q.document_id or "", block_line(q)))
     quoting = store.edges([q.id for q in quotations], kinds=[EdgeKind.QUOTES], direction=Direction.IN)
     documents = store.get_nodes(sorted({q.document_id for q in quotations if q.document_id}))
-    return _Scope(
+    return ImpactScope(
         set_id=set_id, source=source, files=by_path, quotations=tuple(quotations),
         quoted_by={q.id: quoting[q.id][0].src for q in quotations if quoting[q.id]},
         plain={q.id: documents.get(q.document_id) is None or member_of(documents[q.document_id]).format != "md"
@@ -83,10 +86,10 @@ class _Outcome:
     reason: str
 
 
-class _Checker:
+class DriftChecker:
     """Quotation checks and change sets for one scope, with every git read cached."""
 
-    def __init__(self, repo: SourceRepository, scope: _Scope):
+    def __init__(self, repo: SourceRepository, scope: ImpactScope):
         self.repo = repo
         self.scope = scope
         self._texts: dict[tuple[str, str], str | None] = {}
@@ -130,7 +133,7 @@ class _Checker:
         return self.paths(revision)
 
     def candidates(self, base: str, revision: str, fragment: str) -> set[str]:
-        """Paths at ``revision`` that may hold a text containing ``fragment`` (see :func:`_fragment`).
+        """Paths at ``revision`` that may hold a text containing ``fragment`` (see :func:`quotation_fragment`).
 
         The first call at ``revision`` asks ``repo.containing`` once for the fragments of every
         quotation of the scope missing from its own file there, so the tree is searched once per
@@ -147,7 +150,7 @@ class _Checker:
                 needle = normalise_quotation(quoted.text, plain=plain)
                 checked = moves.get(quoted.path, quoted.path)
                 here = self.norm(revision, checked, plain) if checked else None
-                if needle and (here is None or needle not in here) and (f := _fragment(needle)):
+                if needle and (here is None or needle not in here) and (f := quotation_fragment(needle)):
                     fragments.add(f)
             self._candidates[revision] = fragments, self._containing(revision, fragments)
         fragments, paths = self._candidates[revision]
@@ -165,8 +168,8 @@ class _Checker:
                   revision: str) -> list[Occurrence]:
         """Every file but ``checked`` holding ``needle`` at ``revision``, with its count, in
         ``repo.files`` order: all files are read, or with :class:`SupportsContaining` only those
-        the repository names as possibly holding :func:`_fragment` of ``needle``."""
-        fragment = _fragment(needle) if isinstance(self.repo, SupportsContaining) else None
+        the repository names as possibly holding :func:`quotation_fragment` of ``needle``."""
+        fragment = quotation_fragment(needle) if isinstance(self.repo, SupportsContaining) else None
         if fragment is None:
             paths = self.all_files(revision)
         else:
@@ -178,7 +181,7 @@ class _Checker:
             if other == checked:
                 continue
             text = self.norm(revision, other, plain)
-            k = _count(text, needle) if text else 0
+            k = count_occurrences(text, needle) if text else 0
             if k:
                 found.append(Occurrence(other, k))
         return found
@@ -207,7 +210,7 @@ class _Checker:
         if not needle:
             return _Outcome("broken", (), checked, "the quotation is empty")
         here = self.norm(revision, checked, plain) if checked else None
-        n = _count(here, needle) if here is not None else 0
+        n = count_occurrences(here, needle) if here is not None else 0
         where = f"{checked}" + (f" (renamed from {path})" if checked != path else "")
         if n == 1:
             return _Outcome("intact", (Occurrence(checked, 1),), checked, f"occurs once in {where}")
@@ -236,20 +239,20 @@ class _Checker:
         plain = self.scope.plain[quotation.id]
         needle = normalise_quotation(drift.text, plain=plain)
         old_text = self.texts(base, [drift.path])[drift.path]
-        old_at = _locate(old_text, needle, plain) if old_text is not None and needle else None
-        old = QuotationContext(drift.path, base, *old_at, _lines(old_text, *old_at)) if old_at else None
+        old_at = locate_quotation(old_text, needle, plain) if old_text is not None and needle else None
+        old = QuotationContext(drift.path, base, *old_at, quoted_lines(old_text, *old_at)) if old_at else None
         new = None
         if o.state == "moved":
             new_path = o.found_in[0].path
             new_text = self.texts(revision, [new_path])[new_path] or ""
-            new_at = _locate(new_text, needle, plain)
+            new_at = locate_quotation(new_text, needle, plain)
             if new_at:
-                new = QuotationContext(new_path, revision, *new_at, _lines(new_text, *new_at))
+                new = QuotationContext(new_path, revision, *new_at, quoted_lines(new_text, *new_at))
         elif old is not None and o.checked_path is not None:
             new_text = self.texts(revision, [o.checked_path])[o.checked_path]
             if new_text is not None:
                 start, end = _replacing_region(old_text or "", new_text, old.start_line, old.end_line)
-                new = QuotationContext(o.checked_path, revision, start, end, _lines(new_text, start, end))
+                new = QuotationContext(o.checked_path, revision, start, end, quoted_lines(new_text, start, end))
         diff = _diff(old, new, old_text, self.texts(revision, [new.path])[new.path] if new else None,
                      o.checked_path, revision) if old else ""
         if old is None:
@@ -297,7 +300,16 @@ def _diff(old: QuotationContext, new: QuotationContext | None, old_text: str | N
                                           n=max(len(a), len(b)), lineterm=""))
 
 
-def _from_revision(repo: SourceRepository, scope: _Scope, from_revision: str | None) -> str:
+def base_revision(repo: SourceRepository, scope: ImpactScope, from_revision: str | None) -> str:
+    """The full commit to compare from: ``from_revision`` resolved in ``repo``, else the commit
+    the scope's source pins.
+
+    Raises
+    ------
+    SourceRepositoryError
+        No ``from_revision`` and the source pins none (``no-pinned-revision``).
+    RevisionNotFound
+        The revision is not in ``repo`` (``pinned-revision-missing`` for the pinned one)."""
     if from_revision is not None:
         return repo.resolve(from_revision)
     pinned = source_of(scope.source).commit if scope.source is not None else None
@@ -310,12 +322,12 @@ def _from_revision(repo: SourceRepository, scope: _Scope, from_revision: str | N
                                code="pinned-revision-missing", data={"pinned": pinned}) from exc
 
 
-def _what_pins(scope: _Scope) -> str:
+def _what_pins(scope: ImpactScope) -> str:
     """The node that pins the source revision, for messages."""
     return scope.source.id if scope.source is not None else f"set {scope.set_id}"
 
 
-def _delta(checker: _Checker, old: str, new: str) -> tuple[list[ChangedFile], list[str]]:
+def file_delta(checker: DriftChecker, old: str, new: str) -> tuple[list[ChangedFile], list[str]]:
     """Cited changed files (``cited_by`` left empty) and uncited changed paths between two commits."""
     files = checker.scope.files
     changed, uncited = [], []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["normalise_quotation"]
+__all__ = ["normalise_quotation", "count_occurrences", "quotation_fragment", "locate_quotation", "quoted_lines"]
 
 _MARKERS = re.compile(r"^(?:[ \t]*>)+", re.MULTILINE)
 _NOT_IN_FRAGMENT = re.compile(r"[\s\x00\ufffd\ud800-\udfff]+")
@@ -75,7 +75,7 @@ def _normalise_with_index(text: str, plain: bool) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _count(haystack: str, needle: str) -> int:
+def count_occurrences(haystack: str, needle: str) -> int:
     """Occurrences of ``needle`` in ``haystack``, overlapping ones included."""
     n, i = 0, haystack.find(needle)
     while i >= 0:
@@ -84,7 +84,7 @@ def _count(haystack: str, needle: str) -> int:
     return n
 
 
-def _fragment(needle: str) -> str | None:
+def quotation_fragment(needle: str) -> str | None:
     """A piece of the normalised ``needle`` that the text of every file whose normalised form
     contains ``needle`` holds too, with at most backticks between its characters; None if none.
 
@@ -98,18 +98,18 @@ def _fragment(needle: str) -> str | None:
     and punctuation counting double (they make a piece rarer than a common word of that length),
     cut to :data:`_MAX_FRAGMENT` characters.
 
-    >>> _fragment("throw new Error( Note was modified, )")
+    >>> quotation_fragment("throw new Error( Note was modified, )")
     'modified,'
-    >>> _fragment("Note 0.9.5: keeps the retrieve step")
+    >>> quotation_fragment("Note 0.9.5: keeps the retrieve step")
     '0.9.5:'
-    >>> _fragment("\\ufffd") is None
+    >>> quotation_fragment("\\ufffd") is None
     True
     """
     best = max(_NOT_IN_FRAGMENT.split(needle), key=lambda piece: len(piece) + sum(not c.isalpha() for c in piece))
     return best[:_MAX_FRAGMENT] or None
 
 
-def _locate(text: str, needle: str, plain: bool) -> tuple[int, int] | None:
+def locate_quotation(text: str, needle: str, plain: bool) -> tuple[int, int] | None:
     """1-based first and last line of the first occurrence of normalised ``needle`` in ``text``."""
     norm, index = _normalise_with_index(text, plain)
     i = norm.find(needle) if needle else -1
@@ -119,5 +119,6 @@ def _locate(text: str, needle: str, plain: bool) -> tuple[int, int] | None:
     return text.count("\n", 0, start) + 1, text.count("\n", 0, end) + 1
 
 
-def _lines(text: str, start: int, end: int) -> str:
+def quoted_lines(text: str, start: int, end: int) -> str:
+    """Lines ``start`` to ``end`` (1-based, inclusive) of ``text``, joined by LF."""
     return "\n".join(text.splitlines()[start - 1:end])

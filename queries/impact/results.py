@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from graph.analysis_changes import PartChange
 from graph.codec import review_of
 from graph.model import Label, Node
 from queries.shapes import wire
@@ -11,6 +12,7 @@ __all__ = [
     "FILE_STATUSES",
     "QUOTATION_STATES",
     "SUSPECT_KINDS",
+    "SUSPECT_CAUSES",
     "ChangedFile",
     "Occurrence",
     "QuotationContext",
@@ -30,6 +32,10 @@ QUOTATION_STATES = ("intact", "moved", "ambiguous", "broken")
 SUSPECT_KINDS = {Label.STATEMENT: "statement", Label.RECORD: "record", Label.SECTION: "section",
                  Label.DOCUMENT: "document"}
 """Labels that can be suspects, and the kind name each is reported under (also their sort rank)."""
+
+SUSPECT_CAUSES = ("source-change", "analysis-change")
+"""Why a node is suspect: the analysed source moved (impact analysis), or a new version of a set
+changed a declaration, quotation or source pin it rests on (:mod:`graph.analysis_changes`)."""
 
 _KIND_RANK = {kind: rank for rank, kind in enumerate(SUSPECT_KINDS.values())}
 
@@ -161,8 +167,11 @@ class Suspect:
     ``depth`` (evidence steps to the trigger, 1 = cites it or quotes it directly), ``path`` (node
     ids from the suspect to the trigger), ``edges`` (edge kinds along it), ``trigger`` (the
     changed SourceFile or drifted Quotation node id the path ends at), ``change`` (what happened
-    to it, e.g. ``modified mcp-server/vault.js``) and ``review`` (the review that clears it, only in
-    :attr:`ImpactReport.reviewed`).
+    to it, e.g. ``modified mcp-server/vault.js``), ``review`` (the review that clears it, only in
+    :attr:`ImpactReport.reviewed`), ``cause`` (one of :data:`SUSPECT_CAUSES`: ``source-change``,
+    the analysed source moved; ``analysis-change``, a new version of a set changed a part it rests
+    on) and ``version_change`` (for an ``analysis-change``, the version diff that explains it: the
+    part, old → new and the versions; None otherwise).
     """
 
     node: str
@@ -182,6 +191,8 @@ class Suspect:
     change: str
     file: str | None = None
     review: Review | None = None
+    cause: str = "source-change"
+    version_change: PartChange | None = None
 
     def sort_key(self) -> tuple:
         """Conclusions first, then statements, records, sections, documents; then document order."""

@@ -11,15 +11,15 @@ from graph.errors import RevisionNotFound
 from graph.model import DEPENDENCY_KINDS, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from graph.writes import review_fingerprint
-from queries.impact.drift import _Checker, _Scope, _delta
+from queries.impact.drift import DriftChecker, ImpactScope, file_delta
 from queries.impact.results import SUSPECT_KINDS, QuotationDrift, Review, Suspect
 from queries.names import require_set
 from queries.traversal import explain
 
-__all__ = ["reviews_of"]
+__all__ = ["reviews_of", "node_order", "suspects_of", "apply_reviews"]
 
 
-def _node_order(node_id: str) -> tuple[str, int, str]:
+def node_order(node_id: str) -> tuple[str, int, str]:
     """Document, then line number, so ``#L9`` precedes ``#L11`` (as in :func:`~queries.traversal.explain`)."""
     head, _, tail = node_id.partition("#")
     digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
@@ -39,7 +39,7 @@ def _shown(node: Node) -> tuple[str, int | None, int]:
 
 
 
-def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Suspect], dict[str, Node]]:
+def suspects_of(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Suspect], dict[str, Node]]:
     """Every suspect resting on a ``triggers`` key (start node id → change description)."""
     if not triggers:
         return [], {}
@@ -49,9 +49,9 @@ def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Susp
     statements = [n.id for n in nodes.values() if n.label == Label.STATEMENT]
     parents = store.edges(statements, kinds=[EdgeKind.CONTAINS], direction=Direction.IN)
     parent_of = {s: next((e.src for e in es if "#" in e.src), None) for s, es in parents.items()}
-    extra = {p for p in parent_of.values() if p and p not in nodes}
-    extra |= {n.document_id for n in nodes.values() if n.document_id and n.document_id not in nodes}
-    context = {**nodes, **store.get_nodes(sorted(extra))}
+    missing = {p for p in parent_of.values() if p and p not in nodes}
+    missing |= {n.document_id for n in nodes.values() if n.document_id and n.document_id not in nodes}
+    context = {**nodes, **store.get_nodes(sorted(missing))}
     out = []
     for node_id, node in nodes.items():
         kind = SUSPECT_KINDS.get(node.label)
@@ -74,7 +74,7 @@ def _suspects(store: GraphStore, triggers: Mapping[str, str]) -> tuple[list[Susp
     return out, nodes
 
 
-def _apply_reviews(store: GraphStore, checker: _Checker, scope: _Scope, base: str, to_commit: str,
+def apply_reviews(store: GraphStore, checker: DriftChecker, scope: ImpactScope, base: str, to_commit: str,
                    drift: list[QuotationDrift], suspects: list[Suspect],
                    nodes: Mapping[str, Node]) -> tuple[list[Suspect], list[Suspect]]:
     """Split ``suspects`` into flagged and cleared by a review (rules in :func:`impact_of`)."""
@@ -94,7 +94,7 @@ def _apply_reviews(store: GraphStore, checker: _Checker, scope: _Scope, base: st
     def changed_since(commit: str) -> set[str]:
         """Nodes resting on evidence that changed between ``commit`` and ``to_commit``."""
         if commit not in rests_since:
-            files, _ = _delta(checker, commit, to_commit)
+            files, _ = file_delta(checker, commit, to_commit)
             starts = {c.file: c.describe() for c in files}
             checker.prefetch(base, commit)
             for q in drift:
@@ -103,7 +103,7 @@ def _apply_reviews(store: GraphStore, checker: _Checker, scope: _Scope, base: st
                 then = checker.outcome(quotations[q.quotation], base, commit)
                 if (then.state, then.found_in) != at_to[q.quotation]:
                     starts[q.quotation] = q.describe()
-            rests_since[commit] = {s.node for s in _suspects(store, starts)[0]}
+            rests_since[commit] = {s.node for s in suspects_of(store, starts)[0]}
         return rests_since[commit]
 
     flagged, cleared = [], []

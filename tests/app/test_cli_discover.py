@@ -340,15 +340,15 @@ def test_history_routes_name_the_closest_set(path, client):
 def test_a_clipped_snippet_never_cuts_a_match_in_two():
     from rich.text import Text
 
-    from app.cli_tables import TEXT_LINES, _clip
+    from app.cli_tables import TEXT_LINES, clip_cell
 
     width = 20
     room = int(width * TEXT_LINES * 0.9)
     text = Text("x" * (room - 3) + " the note and more words after it")
     text.stylize("bold reverse", room - 2, room + 6)  # "the note", across the cut
-    clipped = _clip(text, width)
+    clipped = clip_cell(text, width)
     assert clipped.plain == "x" * (room - 3) + "…"
-    assert _clip(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
+    assert clip_cell(Text("y" * (room + 10)), width).plain == "y" * (room - 1) + "…"
 
 
 def test_every_table_command_takes_json_as_format_json(home):
@@ -392,11 +392,8 @@ def test_a_command_run_where_there_is_no_store_says_so_on_stderr_and_keeps_its_o
     empty = tmp_path / "empty"  # a store that exists and holds nothing: every set deleted
     assert run("ingest", str(SEEDS / "000_a3dd65b871acf2aa.txt"), home=empty).exit_code == 0
     from graph.stores import open_embedded
-    store = open_embedded(empty)
-    try:
+    with open_embedded(empty) as store:
         store.delete_documents([d.id for d in store.find_nodes(Label.DOCUMENT)])
-    finally:
-        store.close()
     stats = run("stats", "--json", home=empty)
     assert stats.exit_code == 0 and json.loads(stats.stdout)["sets"] == []
     assert stats.stderr.splitlines()[1] == (

@@ -14,7 +14,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from app.cli import cli
-from app.errors import _INTERNAL, _TABLE
+from app.errors import INTERNAL_FACE, ERROR_FACES
 from app.settings import Settings
 from tests.conftest import ROOT, SEEDS
 
@@ -86,7 +86,7 @@ def _readme_exit_codes() -> set[int]:
 def _codes_in_the_cli() -> set[int]:
     """Every code the CLI can exit with: the error table's, the literal ``typer.Exit(n)`` of app/,
     and click's usage error (2)."""
-    codes = {face.exit for _, face in _TABLE} | {_INTERNAL.exit, 0, 2}
+    codes = {face.exit for _, face in ERROR_FACES} | {INTERNAL_FACE.exit, 0, 2}
     for path in (ROOT / "app").glob("cli*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Exit" and node.args \

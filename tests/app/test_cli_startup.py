@@ -75,6 +75,7 @@ def test_rests_on_loads_no_web_graphql_or_neo4j_module(home):
     ["render", "tolaria/synthesis", "-o", "{tmp}/synthesis.txt"],
     ["render", "--rests-on", "RT-RTE-mcp-write", "--format", "html", "-o", "{tmp}/report.html"],
     ["review", "--list", "--json"],
+    ["suspects", "--json"],
     ["impact", "--repo", "{tmp}", "--to", "HEAD", "--set", "tolaria"],  # refused (not a git clone), exit 2
     ["check", str(SEEDS), "--json"],
     ["sets", "--format", "json"],  # issue #15: discovery, search and export are read commands too
@@ -139,8 +140,8 @@ def test_the_root_help_lists_every_command_without_making_them():
     from app.cli import cli
 
     names = list(cli.deferred)
-    assert names == ["ingest", "rests-on", "stats", "check", "verify", "render", "serve", "impact", "review", "history",
-                     "diff", "runs", "compare", "copy", "sets", "documents", "records", "search", "export"]
+    assert names == ["ingest", "rests-on", "stats", "check", "verify", "render", "serve", "impact", "review", "suspects",
+                     "history", "diff", "runs", "compare", "copy", "sets", "documents", "records", "search", "export"]
     listed = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ ") and line[2] != " "
               and not line.startswith("│ --")]
     assert listed == names

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
-from queries.impact.suspects import _suspects
+from queries.impact.suspects import suspects_of
 from queries.shapes import plain
 from queries.traversal import rests_on
 from tests.app.test_embed import graph_data, parse
@@ -73,7 +73,7 @@ def test_rests_on_a_source_file_is_what_impact_flags_when_it_changes(client, see
     start = graph["nodes"][0]
     assert (start["kind"], start["label"], start["start"], start["path"]) == (
         "source_file", "mcp-server/vault.js", True, "mcp-server/vault.js")
-    suspects, _ = _suspects(seeds_store, {"tolaria/file/mcp-server/vault.js": "modified mcp-server/vault.js"})
+    suspects, _ = suspects_of(seeds_store, {"tolaria/file/mcp-server/vault.js": "modified mcp-server/vault.js"})
     flagged = sorted((s.node, s.depth, s.path) for s in suspects if s.kind == "statement")
     report = rests_on(seeds_store, "mcp-server/vault.js", set_id="tolaria", kind=None)
     assert sorted((r.statement, r.depth, r.path) for r in report.results) == flagged

@@ -58,6 +58,7 @@ OPERATIONS = {
     ("post", "/hooks/push"): "pushHook",
     ("get", "/impact-runs"): "listImpactRuns",
     ("get", "/impact-runs/{run_id}"): "getImpactRun",
+    ("get", "/suspects"): "listSuspects",
     ("get", "/graphql"): "graphqlGet",
     ("post", "/graphql"): "graphql",
     ("get", "/embed/rests-on/{record_id}/graph"): "embedRestsOnGraph",

@@ -165,3 +165,28 @@ def test_the_clone_is_fetched_only_when_configured(store, tmp_path):
     assert (done["state"], done["result"]["to"]) == ("done", pushed)
     assert [(s["set"], s["from"]) for s in done["result"]["sets"]] == [("tolaria", upstream["c0"]),
                                                                       ("toleria", upstream["c5"])]
+
+
+def test_suspects_lists_what_the_latest_run_flagged_until_reviewed(served, store):
+    from ingest.reviews import review_suspect
+
+    client, built, expected = served
+    assert client.get("/suspects").json() == {"set": None, "suspects": [], "source_change": 0, "analysis_change": 0}
+    body = payload("github", built["c7"])
+    client.post("/hooks/push", content=body, headers=headers("github", body, "d-suspects"))
+    flagged = [s for report in expected["sets"] for s in report["suspects"]]
+    listed = client.get("/suspects").json()
+    assert (listed["source_change"], listed["analysis_change"]) == (len(flagged), 0) == (59, 0)
+    assert sorted(s["node"] for s in listed["suspects"]) == sorted(s["node"] for s in flagged)
+    assert {s["cause"] for s in listed["suspects"]} == {"source-change"}
+    only = client.get("/suspects", params={"set": "toleria"}).json()
+    assert only["source_change"] == len(expected["sets"][1]["suspects"]) and {s["set"] for s in only["suspects"]} == {"toleria"}
+    node = flagged[0]["node"]
+    review_suspect(store, node, revision=built["c5"], reviewer="ada")  # not the run's revision: still open
+    assert client.get("/suspects").json()["source_change"] == 59
+    review_suspect(store, node, revision=built["c7"], reviewer="ada")
+    after = client.get("/suspects").json()
+    assert after["source_change"] == 58 and node not in [s["node"] for s in after["suspects"] if s["set"] == flagged[0]["set"]]
+    gql = client.post("/graphql", json={"query": "{ suspects { sourceChange analysisChange suspects { node cause } } }"}).json()
+    assert gql["data"]["suspects"]["sourceChange"] == 58 and gql["data"]["suspects"]["analysisChange"] == 0
+    assert client.get("/suspects", params={"set": "nope"}).status_code == 404

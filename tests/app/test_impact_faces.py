@@ -35,7 +35,8 @@ GQL = """query($repo: String!, $to: String!, $from: String, $set: String) {
   }
 }
 fragment S on Suspect { node kind set document section sectionHeading text line file order conclusion depth path edges
-                        trigger change review { id node set revision reviewer at note fingerprint } }"""
+                        trigger change review { id node set revision reviewer at note fingerprint }
+                        cause versionChange { set part node name from to digest old new } }"""
 
 
 @pytest.fixture(scope="module")

@@ -60,12 +60,9 @@ def cli_impact(*args, home, code=0):
 def test_every_face_agrees_with_the_query(built, home, tmp_path_factory):
     from graph.stores import open_embedded
 
-    store = open_embedded(home)
-    try:
+    with open_embedded(home) as store:
         expected = plain(impact_on_repository(store, GitRepository(built.path),
                                               names=["git@github.com:refactoringhq/tolaria.git"], to_revision="main"))
-    finally:
-        store.close()
     assert [(p["set"], p["state"]) for p in expected["pinned"]] == [
         ("tolaria", "analysed"), ("toleria", "analysed"), ("tolurio", "missing-commit")]
     assert [(s["set"], s["summary"]["statements"]) for s in expected["sets"]] == [("tolaria", 18), ("toleria", 15)]

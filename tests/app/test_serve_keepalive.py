@@ -66,9 +66,9 @@ def test_fifty_keep_alive_requests_take_under_a_second(served_seeds, name):
 
 
 def test_the_listening_socket_is_tcp_with_nodelay():
-    from app.cli import _listen
+    from app.cli import listening_socket
 
-    listening = _listen("127.0.0.1", 0)
+    listening = listening_socket("127.0.0.1", 0)
     try:
         assert listening.proto == socket.IPPROTO_TCP  # what asyncio checks before setting TCP_NODELAY
         assert listening.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1

@@ -20,11 +20,8 @@ runner = CliRunner()
 def test_ten_versions_by_default_and_the_setting_over_it(tmp_path):
     assert Settings(environ={}, env_file=None).versions_kept == 10
     settings = Settings(environ={"CITEGRAPH_VERSIONS_KEPT": "1"}, env_file=None, home=tmp_path)
-    store = open_store(settings)
-    try:
+    with open_store(settings) as store:
         assert store.versions_kept == 1
-    finally:
-        store.close()
 
 
 def test_the_cli_keeps_as_many_as_set(tmp_path, monkeypatch):

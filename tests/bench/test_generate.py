@@ -13,7 +13,7 @@ import pytest
 from bench.generate import CHANGED_FILES, generate, plan_set
 from bench.invariants import check_corpus
 from bench.run import evaluate, markdown_table
-from ingest.files import read_sets
+from tests.whole_input import read_sets
 from ingest.loader import ingest_parsed
 from queries.validation import check
 

@@ -94,11 +94,8 @@ def test_the_ingest_phase_writes_both_sizes_in_turn_and_leaves_the_store_empty(t
     assert (out["outcome"], out["store"], "error" in out) == (INGESTED, "embedded", False)
     assert out["bytes"] == {"n": len(member("txt-cites", 50)), "2n": len(member("txt-cites", 100))}
     assert [len(out[k][h]) for k in ("times", "cpu") for h in ("n", "2n")] == [2, 2, 2, 2]
-    store = open_embedded(tmp_path)
-    try:
+    with open_embedded(tmp_path) as store:
         assert store.counts()["nodes"] == 0
-    finally:
-        store.close()
 
 
 @pytest.mark.neo4j

@@ -75,6 +75,22 @@ def test_copy_store_brings_each_set_s_versions(store):
     assert [v.number for v in store.set_versions(LEDGER)] == [1, 2]
 
 
+def test_copy_store_keeps_the_part_changes_and_what_rests_on_them(store):
+    from queries.impact import open_suspects
+    from queries.shapes import plain
+    from tests.history_sets import LEDGER, ledger_versions
+
+    source = SQLiteStore(None)
+    ledger_versions(source)  # version 2 changes RT-RTE-ledger-commit's declaration (a status)
+    changes = source.part_changes()
+    assert [(c.part, c.node, c.from_version, c.to_version) for c in changes[LEDGER]] == [
+        ("declaration", f"{LEDGER}/RT-RTE-ledger-commit", 1, 2)]
+    copy_store(source, store)
+    assert store.part_changes() == changes
+    assert plain(open_suspects(store)) == plain(open_suspects(source))
+    assert len(open_suspects(store).suspects) == 6
+
+
 def test_replace_versions_refuses_what_it_cannot_keep(store):
     from graph.errors import CitegraphError
     from graph.versions import encode

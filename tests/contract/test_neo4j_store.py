@@ -35,13 +35,10 @@ def test_wrong_password_or_database_is_store_unavailable(neo4j_server):
         pytest.skip("the server runs without authentication")
     with pytest.raises(StoreUnavailable, match="refused the credentials"):
         Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password + "-wrong")
-    store = Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password,
-                               database=neo4j_server.database)
-    try:
+    with Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password,
+                            database=neo4j_server.database) as store:
         with pytest.raises(StoreUnavailable, match="no usable database"):
             Neo4jStore(store.driver, database="no-such-database").counts()
-    finally:
-        store.close()
         store.close()
 
 
@@ -175,9 +172,9 @@ def test_neo4j_commands_import_neither_pandas_nor_numpy(neo4j_server, neo4j_stor
 
 def test_set_tallies_count_what_the_contract_reads_find(neo4j_store):
     """The one-query tallies of stats and sets (cypher.SET_TALLIES) equal the six contract reads."""
-    from graph.tallies import _tally_by_reads
+    from graph.tallies import tally_by_reads
 
     ingest_into(neo4j_store, SEEDS)
     sets = ["talorys", "tolaria", "no-such-set"]
-    assert neo4j_store.set_tallies(sets) == {s: _tally_by_reads(neo4j_store, s) for s in sets}
+    assert neo4j_store.set_tallies(sets) == {s: tally_by_reads(neo4j_store, s) for s in sets}
     assert neo4j_store.set_tallies(["tolaria"])["tolaria"].documents == ("tolaria/synthesis", "tolaria/workflow-report")

@@ -22,7 +22,7 @@ from graph.model import DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, Label
 from graph.store import Direction, GraphStore
 from graph.stores.sqlite import SQLiteStore
 from graph.stores.neo4j import Neo4jStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import build_set_batch, ingest_parsed
 from ingest.parsers import parse_member
 from queries.catalog import analysis_sets
@@ -185,6 +185,28 @@ def test_later_queries_agree_too(pair):
     questions.update({f"report {k}": lambda s, k=k: analysis_set_report(s, k) for k in sets})
     questions.update({f"subgraph {r}": lambda s, r=r: rests_on_subgraph(s, r) for r, _ in records})
     assert differences(pair, questions) == []
+
+
+def test_deleting_a_member_then_its_set_leaves_the_same_graph_on_both_stores(neo4j_store):
+    """What goes with a document and with a set's last document (orphaned shared nodes, the set,
+    its System) is decided once (:func:`graph.writes.collected`): both stores keep the same graph."""
+    embedded = SQLiteStore(None)
+    parsed = read_members([SEEDS]).parsed
+    for store in (embedded, neo4j_store):
+        ingest_parsed(store, parsed)
+    for store in (embedded, neo4j_store):
+        assert store.delete_documents(["tolaria/workflow-report"]).deleted == ("tolaria/workflow-report",)
+    assert canonical(content(embedded)) == canonical(content(neo4j_store))
+    counts = embedded.counts()
+    assert (counts["nodes"], counts["edges"], counts["SourceFile"], counts["Record"]) == (140, 221, 0, 60)
+    assert {r.id for r in embedded.find_nodes(Label.RECORD, set_id="tolaria")} >= {"tolaria/RT-RTE-mcp-write"}
+    assert not embedded.get_nodes(["tolaria/RT-BAP-tool-executor", "tolaria/RT-OBJ-agent-prompt"])
+    for store in (embedded, neo4j_store):
+        assert store.delete_documents([], sets=["tolaria"]).deleted == ("tolaria/synthesis",)
+    assert canonical(content(embedded)) == canonical(content(neo4j_store))
+    assert [n.id for n in neo4j_store.find_nodes(Label.ANALYSIS_SET)] == ["talorys"]
+    assert [n.id for n in neo4j_store.find_nodes(Label.SYSTEM)] == ["system/talorys"]
+    assert (embedded.counts()["nodes"], embedded.counts()["edges"]) == (78, 108)
 
 
 # -- Neo4j only: atomicity -------------------------------------------------------------------------

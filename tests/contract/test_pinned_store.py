@@ -12,7 +12,7 @@ from graph.store import Direction, SupportsReach
 from graph.stores.pinned import PinnedStore
 from graph.stores.sqlite import SQLiteStore
 from queries.search import parse_query
-from queries.traversal import _RESULT_FIELDS
+from queries.traversal import RESTS_ON_FIELDS
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical
 from tests.history_sets import LEDGER, LEDGER_V1, ledger_versions
@@ -34,7 +34,7 @@ def reads(store) -> str:
         "in": store.edges(ids, kinds=[EdgeKind.CITES, EdgeKind.CONTAINS], direction=Direction.IN),
         "degrees": store.degrees(ids, direction=Direction.IN),
         "closure": store.closure(records, kinds=DEPENDENCY_KINDS),
-        "reach": store.reach(records, kinds=DEPENDENCY_KINDS, fields=_RESULT_FIELDS),
+        "reach": store.reach(records, kinds=DEPENDENCY_KINDS, fields=RESTS_ON_FIELDS),
         "counts": [store.counts(set_id=s) for s in sets],
         "search": [store.search(parse_query("the"), set_id=s) for s in sets],
     })

@@ -441,3 +441,18 @@ def test_properties_round_trip_exactly(store):
     assert [n.id for n in store.find_nodes(Label.STATEMENT, where={"frontmatter": PROPS["frontmatter"]})] == ["s1/a#L2"]
     assert [n.id for n in store.find_nodes(Label.STATEMENT, where={"strings": ["a", "b", ""]})] == ["s1/a#L2"]
     assert store.find_nodes(Label.STATEMENT, where={"strings": ["a", "b"]}) == []
+
+
+def test_a_store_is_a_context_manager_that_closes_itself_however_the_block_ends(store, monkeypatch):
+    closes: list[str] = []
+    close = store.close
+    monkeypatch.setattr(store, "close", lambda: (closes.append("closed"), close())[1])
+    with store as entered:
+        assert entered is store
+        assert entered.counts()["nodes"] == 0
+        assert closes == []
+    assert closes == ["closed"]
+    with pytest.raises(KeyError, match="raised inside"):
+        with store:
+            raise KeyError("raised inside")
+    assert closes == ["closed", "closed"]

@@ -19,6 +19,7 @@ import pytest
 from graph.errors import CitegraphError, StoreUnavailable
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 from graph.store import Direction
+from graph.text import Phrase
 from graph.stores import open_embedded
 from graph.stores.sqlite import SQLiteStore
 from tests.conftest import CORPUS, ROOT, SEED_WORKFLOW, SEEDS, ingest_into
@@ -47,7 +48,7 @@ INGEST = """
     import sys
     from pathlib import Path
     from graph.stores import open_embedded
-    from ingest.files import read_members
+    from tests.whole_input import read_members
     from ingest.loader import ingest_parsed
     store = open_embedded(Path(sys.argv[1]))
     for _ in range(int(sys.argv[2])):
@@ -279,7 +280,7 @@ def test_a_writer_killed_inside_its_transaction_leaves_the_state_before(tmp_path
         from pathlib import Path
         import graph.stores.sqlite as sqlite
         from graph.stores import open_embedded
-        from ingest.files import read_members
+        from tests.whole_input import read_members
         from ingest.loader import ingest_parsed
         real = sqlite._put_edges
         def put_edges_then_stall(conn, edges):
@@ -421,3 +422,33 @@ def test_threads_reading_before_the_store_file_exists_do_not_collide(tmp_path):
         t.join()
     assert errors == []
     assert not path.exists()
+
+
+def _set_with_statement(text: str, s: str = "s") -> SetBatch:
+    """Set ``s``: one member holding three statements, ``"{text} 0"`` to ``"{text} 2"``."""
+    doc = Node(f"{s}/analysis", Label.DOCUMENT, s, f"{s}/analysis", {"role": "analysis"})
+    statements = tuple(Node(f"{s}/analysis#p{n}", Label.STATEMENT, s, f"{s}/analysis", {"text": f"{text} {n}"})
+                       for n in range(3))
+    return SetBatch(s, (Node(s, Label.ANALYSIS_SET, s, None, {}),), (DocumentGraph(doc, statements, ()),), ())
+
+
+def test_the_full_text_index_holds_exactly_the_statements_written(tmp_path):
+    """Nodes go into ``nodes`` in one statement per write; the index's triggers follow each write."""
+    path = tmp_path / "citegraph.sqlite"
+    store = SQLiteStore(path)
+    store.write_set(_set_with_statement("alpha"))
+    db = sqlite3.connect(path)
+    match = lambda word: db.execute(  # noqa: E731
+        "SELECT n.id FROM statement_search f JOIN nodes n ON n.nid = f.rowid WHERE statement_search MATCH ? "
+        "ORDER BY n.id", (word,)).fetchall()
+    assert match("alpha") == [("s/analysis#p0",), ("s/analysis#p1",), ("s/analysis#p2",)]
+    assert match("2") == [("s/analysis#p2",)]
+    store.write_set(_set_with_statement("omega"))  # the member rewritten: its statements replaced
+    assert match("alpha") == []
+    assert match("omega") == [("s/analysis#p0",), ("s/analysis#p1",), ("s/analysis#p2",)]
+    assert [n.id for n in store.search([Phrase(("omega", "1"))])] == ["s/analysis#p1"]
+    assert store.get_nodes(["s/analysis#p1"])["s/analysis#p1"].get("text") == "omega 1"
+    store.delete_documents(["s/analysis"])  # and no later write brings a node written before back
+    store.write_set(_set_with_statement("beta", "t"))
+    assert store.get_nodes(["s/analysis#p1", "t/analysis#p1"]).keys() == {"t/analysis#p1"}
+    assert match("omega") == [] and len(match("beta")) == 3

@@ -13,9 +13,9 @@ import pytest
 
 from graph.model import EdgeKind, Label
 from graph.store import Direction
-from ingest.accounting import unaccounted_ids
+from ingest.accounting import accounted_by, unaccounted_ids
 from ingest.citations import extract_citations
-from ingest.loader import ingest_parsed
+from ingest.loader import block_props as props_of, ingest_parsed
 from ingest.parsers.markdown import parse_markdown
 from queries.stats import stats, stats_of_set
 from queries.traversal import rests_on
@@ -164,7 +164,7 @@ def test_a_mapping_table_makes_aliases():
     doc = parsed("\n## Reconciliation\n\n| Specialist proposal | Canonical record |\n|---|---|\n"
                  "| MEM-OBJ-1 | OBJ-2 |\n")
     (row,) = [b for b in doc.blocks if b.kind == "table_row"]
-    assert row.extra["aliases"] == [["MEM-OBJ-1", "OBJ-2"]]
+    assert props_of(row)["aliases"] == [["MEM-OBJ-1", "OBJ-2"]]
 
 
 # -- item 4: annotations under an `### Annotations of …` subsection ---------------------------------
@@ -267,7 +267,7 @@ def test_a_quotation_attributed_to_a_digest_is_attributed():
     doc = parsed("\n## Runtime account\n\n> the model is fixed\n> --- `kb/sources/.snapshots/x.md` @ `sha256:86d1b094`\n")
     (quote,) = [b for b in doc.blocks if b.kind == "quotation"]
     assert (quote.quotation.path, quote.quotation.revision) == ("kb/sources/.snapshots/x.md", "sha256:86d1b094")
-    assert not quote.extra.get("unattributed")
+    assert not props_of(quote).get("unattributed")
 
 
 # -- item 10: ledger headings --------------------------------------------------------------------------
@@ -294,10 +294,10 @@ def test_an_unknown_form_is_reported_as_unaccounted(store):
 
 
 def test_quoted_code_and_declared_ids_are_accounted():
-    assert unaccounted_ids("code", "OBJ-1", (), {}) == []
-    assert unaccounted_ids("table_row", "| OBJ-1 | x |", (), {"declares": "OBJ-1"}) == []
-    assert unaccounted_ids("paragraph", "MEM-OBJ-1 → OBJ-9", (), {"aliases": [["MEM-OBJ-1", "OBJ-9"]]}) == []
-    assert unaccounted_ids("paragraph", "See OBJ-1.", extract_citations("See OBJ-1."), {}) == []
+    assert unaccounted_ids("code", "OBJ-1", ()) == []
+    assert unaccounted_ids("table_row", "| OBJ-1 | x |", (), {"OBJ-1"}) == []
+    assert unaccounted_ids("paragraph", "MEM-OBJ-1 → OBJ-9", (), {"MEM-OBJ-1", "OBJ-9"}) == []
+    assert unaccounted_ids("paragraph", "See OBJ-1.", extract_citations("See OBJ-1.")) == []
 
 
 def test_every_real_document_accounts_for_every_record_id():
@@ -352,11 +352,11 @@ def test_subsection_numbers_and_shorthand_lists_cite_nothing_they_do_not_name():
     text = "Split into RTE-2.1 and RTE-2.2; later OBJ-1,2,3 and RTE-1&2, then RTE-2."
     cited = [c.target for c in extract_citations(text) if c.target_kind == "record"]
     assert cited == ["OBJ-1", "RTE-1", "RTE-2"]  # the last RTE-2 only: `RTE-2.1` is no citation of it
-    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == [
+    assert unaccounted_ids("paragraph", text, extract_citations(text)) == [
         "RTE-2.1", "RTE-2.2", "OBJ-1,2,3", "RTE-1&2"]
     # plain text keeps an entity no Markdown parser decoded; a mismatch marker is no record ID shape
     text = "Escaped RTE&#8209;2 and RTE&#x2011;3 beside EPI-M1."
-    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == ["RTE&#8209;2", "RTE&#x2011;3"]
+    assert unaccounted_ids("paragraph", text, extract_citations(text)) == ["RTE&#8209;2", "RTE&#x2011;3"]
 
 
 def test_ids_in_an_html_comment_or_a_url_are_ignored_occurrences():
@@ -364,14 +364,14 @@ def test_ids_in_an_html_comment_or_a_url_are_ignored_occurrences():
                  "and https://example.org/OBJ-1, then OBJ-2.\n")
     (block,) = [b for b in doc.blocks if b.kind == "paragraph"]
     assert [c.target for c in block.citations if c.target_kind == "record"] == ["OBJ-2"]
-    assert unaccounted_ids(block.kind, block.text, block.citations, block.extra) == []
+    assert unaccounted_ids(block.kind, block.text, block.citations, *accounted_by(block)) == []
 
 
 def test_a_numbered_id_opening_a_compound_modifier_is_cited():
     # mem0-01 result.md 615: `RTE-1-generated OBJ-1 and RTE-3-generated OBJ-2`
     text = "RTE-1-generated OBJ-1 and RTE-3-generated OBJ-2 reside in one collection."
     assert [c.target for c in extract_citations(text)] == ["RTE-1", "OBJ-1", "RTE-3", "OBJ-2"]
-    assert unaccounted_ids("paragraph", text, extract_citations(text), {}) == []
+    assert unaccounted_ids("paragraph", text, extract_citations(text)) == []
 
 
 def test_g0_proposal_ids_are_records(store):
@@ -420,8 +420,8 @@ def test_a_status_column_states_the_status_of_the_route_its_row_declares(store):
     assert row.get("statuses") == [["Status", "wired"]]
     assert [f for f in check(store, set_id=G0_RUN).findings if f.code.startswith("status")] == []
     text = plaintext_of(document_tree(store, f"{G0_RUN}/result"))
-    (plain,) = [b for b in parse_plaintext(text.encode(), "result.txt").blocks if b.extra.get("declares") == "RTE-01"]
-    assert plain.extra["statuses"] == [["Status", "wired"]]
+    (plain,) = [b for b in parse_plaintext(text.encode(), "result.txt").blocks if props_of(b).get("declares") == "RTE-01"]
+    assert props_of(plain)["statuses"] == [["Status", "wired"]]
 
 
 def test_a_status_column_outside_the_vocabulary_is_refused(store):

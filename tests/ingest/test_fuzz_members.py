@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 
 from graph.errors import IngestError
 from ingest.parsers import parse_member
-from ingest.stream import ingest_paths
+from ingest.pipeline import ingest_paths
 from queries.documents import document_trees
 from render.document import verify
 from tests.conftest import SEEDS, ingest_into

@@ -11,6 +11,7 @@ import pytest
 from graph.model import EdgeKind, Label
 from graph.store import Direction
 from domain.grammar import parse_record_id
+from ingest.loader import block_props as props_of
 from ingest.parsers.markdown import parse_markdown
 from queries.documents import document_trees
 from queries.records import citations_of
@@ -107,7 +108,7 @@ def test_an_en_dash_range_cites_every_record_in_it():
         *(f"RT-RTE-{n}" for n in range(1, 8)),
     ]
     assert {token for t, token in ranged if t == "RT-BAP-2"} == {"RT-BAP-1–RT-BAP-3"}
-    assert line_12.extra["record_ranges"] == [
+    assert props_of(line_12)["record_ranges"] == [
         "RT-OBJ-1–RT-OBJ-3", "RT-RTE-1–RT-RTE-7", "RT-CLM-1–RT-CLM-2", "RT-BAP-1–RT-BAP-3", "RT-RTE-1–RT-RTE-7"]
 
 
@@ -132,7 +133,7 @@ def test_a_range_that_cannot_be_expanded_cites_its_ends(tmp_path):
     edit(folder, "reconciliation.md", "(EPI-OBJ-1 through EPI-OBJ-4)", "(MEM-OBJ-1 through EPI-OBJ-4)")
     doc = parsed(folder / "reconciliation.md")
     (line_24,) = [b for b in doc.blocks if b.line == 24]
-    assert line_24.extra["unexpanded_ranges"] == [["MEM-OBJ-1 through EPI-OBJ-4", "its ends differ in analyst or kind"]]
+    assert props_of(line_24)["unexpanded_ranges"] == [["MEM-OBJ-1 through EPI-OBJ-4", "its ends differ in analyst or kind"]]
     start = line_24.text.index("MEM-OBJ-1 through EPI-OBJ-4")
     inside = [(c.target, c.form) for c in line_24.citations if start <= c.start < start + 27]
     assert inside == [("MEM-OBJ-1", "citation"), ("EPI-OBJ-4", "citation")]
@@ -150,10 +151,10 @@ def test_a_status_is_its_leading_term_and_keeps_its_qualifier():
     doc = parsed(IM02 / "runtime.md")
     by_line = {b.line: b for b in doc.blocks}
     # colon-less label inside a field (GRAMMAR §4.4 observed deviation), and a trailing qualifier
-    assert by_line[108].extra["statuses"] == [["implementation conclusion status", "wired", "for context output"]]
-    assert by_line[115].extra["statuses"] == [["implementation conclusion status", "wired"]]
-    assert by_line[153].extra["statuses"] == [["Conclusion status", "wired", "for implementation behavior"]]
-    assert by_line[157].extra["statuses"] == [["Conclusion status", "wired", "from implementation"]]
+    assert props_of(by_line[108])["statuses"] == [["implementation conclusion status", "wired", "for context output"]]
+    assert props_of(by_line[115])["statuses"] == [["implementation conclusion status", "wired"]]
+    assert props_of(by_line[153])["statuses"] == [["Conclusion status", "wired", "for implementation behavior"]]
+    assert props_of(by_line[157])["statuses"] == [["Conclusion status", "wired", "from implementation"]]
 
 
 def test_rewrite_statuses_are_findings_only_where_missing(im02):
@@ -181,11 +182,11 @@ def test_a_missing_status_on_a_numbered_g2_route_is_a_warning(im01):
 
 def test_rewrite_records_parts_and_quotations(im02):
     docs = [parsed(IM02 / name) for name in ("runtime.md", "epistemic.md")]
-    declarations = [b.extra["record_id"] for d in docs for b in d.blocks if b.section_kind == "declaration"]
+    declarations = [props_of(b)["record_id"] for d in docs for b in d.blocks if b.section_kind == "declaration"]
     assert len(declarations) == 25
     assert Counter(parse_record_id(r).kind for r in declarations) == {
         "CMP": 3, "OBJ": 7, "RTE": 10, "CLM": 2, "BAP": 3}
-    parts = [(b.line, b.extra["part_of"]) for d in docs for b in d.blocks if b.extra.get("part_of")]
+    parts = [(b.line, props_of(b)["part_of"]) for d in docs for b in d.blocks if props_of(b).get("part_of")]
     assert parts == [(73, "RT-OBJ-2"), (79, "RT-OBJ-2"), (89, "RT-OBJ-3"), (97, "RT-RTE-4")]
     assert sum(b.kind == "quotation" for d in docs for b in d.blocks) == 9
     edges = im02.edges([f"{IM02_SET}/EPI-OBJ-1", f"{IM02_SET}/EPI-RTE-1"], kinds=[EdgeKind.PART_OF],
@@ -203,9 +204,9 @@ def test_part_of_directly_after_a_bullet_is_a_part_of_line(tmp_path):
     data = (folder / "epistemic.md").read_text()
     assert doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data
     by_line = {b.line: b for b in doc.blocks}
-    assert (by_line[73].kind, by_line[73].extra["label"], by_line[73].markup) == (
+    assert (by_line[73].kind, props_of(by_line[73])["label"], by_line[73].markup) == (
         "field", "Raw versus derived", "- Raw versus derived: proposals are derived from journal events.")
-    assert (by_line[74].kind, by_line[74].extra["form"], by_line[74].extra["part_of"]) == ("field", "line", "RT-OBJ-2")
+    assert (by_line[74].kind, props_of(by_line[74])["form"], props_of(by_line[74])["part_of"]) == ("field", "line", "RT-OBJ-2")
     store = load(folder)
     (edge,) = store.edges([f"{IM02_SET}/EPI-OBJ-1"], kinds=[EdgeKind.PART_OF],
                           direction=Direction.OUT)[f"{IM02_SET}/EPI-OBJ-1"]
@@ -220,7 +221,7 @@ def test_part_of_on_the_next_line_of_a_prose_paragraph(tmp_path):
          pin=False)
     by_line = {b.line: b for b in parsed(folder / "epistemic.md").blocks}
     assert (by_line[73].kind, by_line[73].text) == ("paragraph", "The extraction-produced subset, as stated below.")
-    assert by_line[74].extra["part_of"] == "RT-OBJ-2"
+    assert props_of(by_line[74])["part_of"] == "RT-OBJ-2"
 
 
 # -- item 2: the generated review's body ---------------------------------------------------------
@@ -302,7 +303,7 @@ def test_part_of_in_an_annotation_is_a_finding(tmp_path):
          "retained state files.\n", "- Storage substrate: local journal files plus bare Git memory repository and "
          "related retained state files.\nPart of: MEM-OBJ-1\n")
     by_line = {b.line: b for b in parsed(folder / "memory.md").blocks}
-    assert (by_line[273].kind, "part_of" in by_line[273].extra, by_line[273].extra["part_of_malformed"]) == (
+    assert (by_line[273].kind, "part_of" in props_of(by_line[273]), props_of(by_line[273])["part_of_malformed"]) == (
         "field", False, "`Part of: MEM-OBJ-1` in an annotation, which adds no `Part of:`")
     findings = [(f.code, f.line) for f in check(load(folder), set_id=IM01_SET).findings if f.code.startswith("part-of")]
     assert findings == [("part-of-malformed", 273)]

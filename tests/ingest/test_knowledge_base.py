@@ -150,8 +150,8 @@ def test_check_of_the_kb_folder_names_the_skipped_files(tmp_path):
     from graph.stores.sqlite import SQLiteStore
 
     staged = SQLiteStore(tmp_path / "staged.sqlite")
-    assembly = stage_paths(staged, [COMMONPLACE])
-    report = check(staged, problems=assembly.problems)
+    problems = stage_paths(staged, [COMMONPLACE])
+    report = check(staged, problems=problems)
     assert report.skipped == 32
     assert Counter(f.code for f in report.findings if f.severity == "skipped") == {
         "type-definition": 28, "instruction": 3, "not-a-document": 1}

@@ -10,7 +10,7 @@ from graph.errors import ParseError
 from graph.model import EdgeKind, Label
 from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed
 from queries.stats import stats
 from tests.conftest import SEED_SYNTHESIS, SEED_WORKFLOW, SEEDS, ingest_into

@@ -8,12 +8,16 @@ from pathlib import Path
 import pytest
 
 from graph.errors import ParseError
+from ingest.loader import block_props as props_of
 from ingest.parsers import parse_member
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
 from queries.documents import document_trees
 from tests.analysis_sets import DC, DC_ARCHIVE, DC_FILES, DC_RETAINED, DYNAMIC_CHEATSHEET, G2, G4, load
 
 FIXTURE_FILES = sorted(G2.glob("*.md")) + sorted(G4.glob("*.md"))
+
+BASE = {"kind", "text", "markup", "gap", "order", "line"}
+"""The properties every stored statement has: the rest are what its kind and flaws state."""
 
 
 def parsed(path: Path):
@@ -56,7 +60,7 @@ def test_overview_frontmatter_title_and_preamble():
     assert (doc.run_id, doc.reviewed_boundary) == (DC, "5cfe3c37e8e52b1d858d0f3df46e7f17c50991b9")
     # Quoted and unquoted dates both stay the strings written.
     assert (doc.frontmatter["run-date"], doc.frontmatter["analysis-cutoff"]) == ("2026-10-04", "2026-10-04")
-    assert doc.extra["frontmatter_lines"]["reviewed-boundary"] == 10
+    assert doc.identity.line_of("reviewed-boundary") == 10
     assert doc.preamble.endswith("---\n\n# dynamic-cheatsheet agentic-system analysis")
     assert (doc.blocks[0].kind, doc.blocks[0].section_kind, doc.blocks[0].line, doc.blocks[0].gap) == (
         "heading", "section", 18, "\n\n")
@@ -72,8 +76,8 @@ def test_overview_source_register_and_limitations():
         "5cfe3c37e8e52b1d858d0f3df46e7f17c50991b9", True)
     assert pin.evidence_layers.startswith("implementation: run_benchmark.py, dynamic_cheatsheet/language_model.py")
     rows = [b for b in doc.blocks if b.kind == "table_row"]
-    assert [b.extra["table"] for b in rows].count("limitations") == 6
-    assert [b.extra["table"] for b in rows].count("register") == 1
+    assert [props_of(b)["table"] for b in rows].count("limitations") == 6
+    assert [props_of(b)["table"] for b in rows].count("register") == 1
     (limitation,) = blocks_at(doc, 79)
     assert cites(limitation) == [("source", "SRC-1", "citation", None),
                                  ("record", "RT-RTE-local-code", "citation", None),
@@ -99,7 +103,7 @@ def test_record_anchor_links_cite_records_not_member_names():
 def test_runtime_declarations_fields_and_statuses():
     doc = parsed(DC_ARCHIVE / "runtime.md")
     declarations = [b for b in doc.blocks if b.section_kind == "declaration"]
-    assert [(b.extra["record_id"], b.extra["label"], b.line) for b in declarations][:3] == [
+    assert [(props_of(b)["record_id"], props_of(b)["label"], b.line) for b in declarations][:3] == [
         ("RT-CMP-configured-model", "Configured provider model", 48),
         ("RT-OBJ-cheatsheet", "Caller-carried cheatsheet", 60),
         ("RT-OBJ-retrieval-vectors", "Precomputed retrieval vectors", 67),
@@ -107,10 +111,10 @@ def test_runtime_declarations_fields_and_statuses():
     assert len(declarations) == 13
     route = [b for b in doc.blocks if 95 < b.line < 113]
     assert [b.kind for b in route] == ["field"] * 15
-    assert [b.extra["label"] for b in route][:7] == [
+    assert [props_of(b)["label"] for b in route][:7] == [
         "Endpoints and progression", "Owner", "Context/state/action effects",
         "implementation conclusion status", "operation conclusion status", "Immediate return", "Later read-back"]
-    assert [b.extra["statuses"] for b in route if "statuses" in b.extra] == [
+    assert [props_of(b)["statuses"] for b in route if "statuses" in props_of(b)] == [
         [["implementation conclusion status", "wired"]], [["operation conclusion status", "uninspected"]]]
     evidence = route[-1]
     assert cites(evidence) == [("source", "SRC-1", "citation", None)] + [
@@ -149,12 +153,12 @@ def test_quotations_keep_path_and_body_and_cite_only_the_file():
 def test_annotations_and_their_fields():
     doc = parsed(DC_ARCHIVE / "memory.md")
     annotations = [b for b in doc.blocks if b.section_kind == "annotation"]
-    assert [(b.extra["annotates"], b.line) for b in annotations] == [
+    assert [(props_of(b)["annotates"], b.line) for b in annotations] == [
         ("RT-OBJ-cheatsheet", 74), ("RT-OBJ-retrieval-vectors", 99), ("RT-RTE-cumulative-update", 114),
         ("RT-RTE-retrieval-context", 130), ("RT-RTE-full-history", 151), ("RT-RTE-checkpoint-resume", 161)]
     body = [b for b in doc.blocks if 74 < b.line < 99]
     assert [b.kind for b in body] == ["field"] * 7 + ["quotation"] * 2
-    assert "statuses" not in body[0].extra  # statuses are only read inside declarations
+    assert "statuses" not in props_of(body[0])  # statuses are only read inside declarations
 
 
 def test_memory_profile_records_are_frontmatter_citations():
@@ -173,20 +177,20 @@ def test_memory_profile_records_are_frontmatter_citations():
 
 def test_g2_numeric_ids_bold_bullets_and_run_on_prose():
     doc = parsed(G2 / "runtime.md")
-    assert [(b.extra["record_id"], b.extra["label"]) for b in doc.blocks if b.section_kind == "declaration"] == [
+    assert [(props_of(b)["record_id"], props_of(b)["label"]) for b in doc.blocks if b.section_kind == "declaration"] == [
         ("CMP-1", "Configured chat-completion extractor"), ("OBJ-1", "Journal entries"),
         ("RTE-3", "Consolidate journal into facts"), ("RTE-4", "Prune stale facts"), ("BAP-1", "Fact injection")]
     (identity, status, readback) = blocks_at(doc, 22, 37, 38)
-    assert (identity.kind, identity.extra["label"], identity.extra["value"], identity.extra["form"]) == (
+    assert (identity.kind, props_of(identity)["label"], props_of(identity)["value"], props_of(identity)["form"]) == (
         "field", "Source-native identity", "Extractor in src/extract.rs.", "bold")
-    assert status.extra["statuses"] == [["Implementation conclusion status", "wired"],
+    assert props_of(status)["statuses"] == [["Implementation conclusion status", "wired"],
                                         ["Operation conclusion status", "uninspected"]]
-    assert (readback.extra["label"], readback.extra["value"]) == ("Later read-back", "None.")
+    assert (props_of(readback)["label"], props_of(readback)["value"]) == ("Later read-back", "None.")
     (run_on, prose_status) = blocks_at(doc, 30, 46)
-    assert run_on.extra["fields"] == [["Source-native identity", "Journal rows."],
+    assert props_of(run_on)["fields"] == [["Source-native identity", "Journal rows."],
                                       ["Representational form", "natural-language text."],
                                       ["Storage substrate", "SQLite file."]]
-    assert prose_status.extra["statuses"] == [["Implementation conclusion status", "wired"],
+    assert props_of(prose_status)["statuses"] == [["Implementation conclusion status", "wired"],
                                               ["operation conclusion status", "uninspected"]]
 
 
@@ -221,33 +225,33 @@ def test_g2_inline_json_frontmatter_and_quote_inside_a_bullet():
     body = [b for b in doc.blocks if 52 < b.line < 61]
     assert [(b.kind, b.line) for b in body] == [("field", 54), ("field", 55), ("quotation", 57), ("field", 59)]
     assert body[2].quotation.path == "prompts/leaf.txt" and body[2].gap == "\n\n"
-    assert body[3].gap == "\n" and body[3].extra["label"] == "Write agency"
+    assert body[3].gap == "\n" and props_of(body[3])["label"] == "Write agency"
 
 
 def test_g2_route_id_ledger_and_escaped_pipes():
     doc = parsed(G2 / "epistemic.md")
     ledger = blocks_at(doc, 22, 23, 24, 25)
-    assert [(b.kind, b.extra["label"], b.extra["value"]) for b in ledger] == [
+    assert [(b.kind, props_of(b)["label"], props_of(b)["value"]) for b in ledger] == [
         ("field", "Route ID", "RTE-3; EPI-RTE-1"), ("field", "Route function", "content transformation"),
         ("field", "Architectural status", "implemented"),
         ("field", "Evidence source ID and local anchor", "SRC-1 src/ops.rs")]
-    assert ledger[0].extra["route_ids"] == ["RTE-3", "EPI-RTE-1"]
+    assert props_of(ledger[0])["route_ids"] == ["RTE-3", "EPI-RTE-1"]
     (row,) = blocks_at(doc, 18)
-    assert row.extra["table"] == "inventory"
-    assert row.extra["cells"][1] == "Fact text | summary"
+    assert props_of(row)["table"] == "inventory"
+    assert props_of(row)["cells"][1] == "Fact text | summary"
     assert row.text.startswith("| EPI-OBJ-1 | Fact text \\| summary |")
 
 
 def test_g2_value_amendments():
     doc = parsed(G2 / "reconciliation.md")
     amendments = [b for b in doc.blocks if b.kind == "amendment"]
-    assert [(b.extra["amends"], b.extra.get("supersedes")) for b in amendments] == [("RTE-4", None), ("CMP-1", None)]
+    assert [(props_of(b)["amends"], props_of(b).get("supersedes")) for b in amendments] == [("RTE-4", None), ("CMP-1", None)]
 
 
 def test_g2_mismatch_marker_is_not_an_id():
     doc = parsed(G2 / "overview.md")
     (marker,) = blocks_at(doc, 45)
-    assert marker.citations == () and "malformed_ids" not in marker.extra
+    assert marker.citations == () and "malformed_ids" not in props_of(marker)
 
 
 # -- G4 fixture -------------------------------------------------------------------------------
@@ -256,11 +260,11 @@ def test_g2_mismatch_marker_is_not_an_id():
 def test_g4_bare_heading_takes_its_label_line():
     doc = parsed(G4 / "runtime.md")
     declarations = [b for b in doc.blocks if b.section_kind == "declaration"]
-    assert [(b.extra["record_id"], b.extra["label"], b.extra["heading_form"]) for b in declarations] == [
+    assert [(props_of(b)["record_id"], props_of(b)["label"], props_of(b)["heading_form"]) for b in declarations] == [
         ("RT-OBJ-store", "Note store", "bare"), ("RT-OBJ-blob", "Blob store", "bare"),
         ("RT-RTE-index-write", "Index write", "bare")]
     (label,) = blocks_at(doc, 33)
-    assert (label.kind, label.extra["label"], label.extra["value"]) == ("field", "Label", "Note store")
+    assert (label.kind, props_of(label)["label"], props_of(label)["value"]) == ("field", "Label", "Note store")
 
 
 def test_g4_links_blob_attribution_and_fenced_code():
@@ -271,20 +275,20 @@ def test_g4_links_blob_attribution_and_fenced_code():
                             ("source", "SRC-1", "citation", None), ("file", "src/store.ts", "citation", None)]
     q = quote.quotation
     assert (q.path, q.lines, q.revision) == ("src/store.ts", "10-12", "0123456789abcdef0123456789abcdef01234567")
-    assert (code.kind, code.citations, code.extra) == ("code", (), {})
+    assert (code.kind, code.citations, props_of(code).keys() - BASE) == ("code", (), set())
     assert code.text == "#### RT-RTE-fenced\nRT-XYZ-bad is only an example."
-    assert all(b.extra.get("record_id") != "RT-RTE-fenced" for b in doc.blocks)
+    assert all(props_of(b).get("record_id") != "RT-RTE-fenced" for b in doc.blocks)
 
 
 def test_g4_part_of_link_and_annotation_link_heading():
     doc = parsed(G4 / "memory.md")
     (heading, label, part_of) = blocks_at(doc, 27, 29, 30)
-    assert (heading.extra["record_id"], heading.extra["label"]) == ("MEM-OBJ-index", "Search index")
+    assert (props_of(heading)["record_id"], props_of(heading)["label"]) == ("MEM-OBJ-index", "Search index")
     assert (label.gap, part_of.gap) == ("\n\n", "\n")  # one paragraph, one block per line
-    assert (part_of.extra["label"], part_of.extra["part_of"]) == ("Part of", "RT-OBJ-store")
+    assert (props_of(part_of)["label"], props_of(part_of)["part_of"]) == ("Part of", "RT-OBJ-store")
     assert cites(part_of) == [("record", "RT-OBJ-store", "link", "runtime.md")]
     (annotation, quote) = blocks_at(doc, 68, 73)
-    assert (annotation.section_kind, annotation.extra["annotates"], annotation.text) == (
+    assert (annotation.section_kind, props_of(annotation)["annotates"], annotation.text) == (
         "annotation", "RT-RTE-index-write", "On RT-RTE-index-write")
     assert (quote.quotation.path, quote.quotation.lines, quote.quotation.revision) == ("src/index.ts", "4", "0123456")
 
@@ -292,10 +296,10 @@ def test_g4_part_of_link_and_annotation_link_heading():
 def test_g4_supersession_amendments():
     doc = parsed(G4 / "reconciliation.md")
     amendments = [b for b in doc.blocks if b.kind == "amendment"]
-    assert [b.extra["supersedes"] for b in amendments] == [
+    assert [props_of(b)["supersedes"] for b in amendments] == [
         [("MEM-RTE-reindex", "RT-RTE-index-write")],
         [("RT-OBJ-blob", "RT-OBJ-store"), ("RT-OBJ-blob", "MEM-OBJ-index")]]
-    assert [b.extra["amends"] for b in amendments] == ["MEM-RTE-reindex", "RT-OBJ-blob"]
+    assert [props_of(b)["amends"] for b in amendments] == ["MEM-RTE-reindex", "RT-OBJ-blob"]
 
 
 def test_g4_profile_anchor_records_and_boundary_source():
@@ -321,7 +325,7 @@ def test_quoted_text_yields_no_citation_or_finding():
     text = (b"---\ntype: agentic-system-analyses/types/agentic-system-reconciliation-report.md\n---\n\n# T\n\n"
             b"## Reconciliation\n\n> RT-XYZ-bad and SRC-1 through SRC-3 and RT-OBJ-x\n> --- `a/b.py`\n")
     (_, quote) = parse_markdown(text, "reconciliation.md").blocks
-    assert cites(quote) == [("file", "a/b.py", "quotation", None)] and quote.extra == {}
+    assert cites(quote) == [("file", "a/b.py", "quotation", None)] and props_of(quote).keys() - BASE == set()
 
 
 # -- refused input ----------------------------------------------------------------------------

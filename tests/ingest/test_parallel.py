@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 import ingest.sets as sets
-from ingest.files import read_inputs
+from tests.whole_input import read_inputs
+from ingest.loader import block_props as props_of
 from ingest.parsers import parse_member
 from ingest.parsers import yamldoc
 from ingest.parsers.markdown import parse_markdown, read_frontmatter
@@ -76,7 +77,7 @@ def test_parsed_documents_pickle_whole():
     docs = [parse_member(p.read_bytes(), str(p)) for p in (DC_ARCHIVE / "runtime.md", DC_RETAINED / "overview.md")]
     assert pickle.loads(pickle.dumps(docs)) == docs
     assert all(b.citations for b in pickle.loads(pickle.dumps(docs[0])).blocks if b.kind == "table_row"
-               and b.extra.get("table") == "ledger")
+               and props_of(b).get("table") == "ledger")
 
 
 @pytest.fixture
@@ -94,11 +95,11 @@ def _shape(assembly: sets.Assembly) -> tuple:
 
 
 _PID_LOG: list[Path] = []
-_READ_ONE = sets._read_one
+_READ_ONE = sets.read_one
 
 
 def _logged_read_one(candidate):
-    """``sets._read_one`` that appends its process id to ``_PID_LOG[0]`` (module level, so a pool
+    """``sets.read_one`` that appends its process id to ``_PID_LOG[0]`` (module level, so a pool
     can pickle it; forked workers inherit the log path)."""
     with _PID_LOG[0].open("a") as f:
         f.write(f"{os.getpid()}\n")
@@ -112,7 +113,7 @@ def test_a_pool_assembles_exactly_what_one_process_does(mixed_inputs, monkeypatc
     assert any(p.code == "malformed-frontmatter" for p in serial.problems)
     monkeypatch.setattr(sets, "PARALLEL_MIN_FILES", 2)
     log = tmp_path / "pids.log"
-    monkeypatch.setattr(sets, "_read_one", _logged_read_one)
+    monkeypatch.setattr(sets, "read_one", _logged_read_one)
     monkeypatch.setattr(f"{__name__}._PID_LOG", [log])
     pooled = sets.assemble(mixed_inputs, workers=2)
     pids = {int(line) for line in log.read_text().split()}
@@ -122,9 +123,9 @@ def test_a_pool_assembles_exactly_what_one_process_does(mixed_inputs, monkeypatc
 
 
 def test_small_inputs_and_one_worker_stay_in_process():
-    assert sets._pool_size(None, sets.PARALLEL_MIN_FILES - 1) == 1
-    assert sets._pool_size(1, 10_000) == 1
-    assert sets._pool_size(4, 2) == 1
+    assert sets.pool_size(None, sets.PARALLEL_MIN_FILES - 1) == 1
+    assert sets.pool_size(1, 10_000) == 1
+    assert sets.pool_size(4, 2) == 1
 
 
 def test_an_unexpected_error_in_a_worker_surfaces_as_in_one_process(mixed_inputs, monkeypatch):

@@ -12,7 +12,7 @@ from app.cli import cli
 from app.errors import hint_of
 from graph.errors import IngestError
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed
 from ingest.stream import ingest_paths
 from queries.validation import check

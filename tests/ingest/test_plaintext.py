@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import ParseError
+from ingest.loader import block_props as props_of
 from ingest.parsers.plaintext import parse_plaintext
 from tests.conftest import SEED_SYNTHESIS, SEED_TALORYS, SEED_WORKFLOW
 
@@ -75,8 +76,8 @@ def test_synthesis_headings_tables_and_pin():
         (2, "Limitations"),
     ]
     rows = [b for b in doc.blocks if b.kind == "table_row"]
-    assert len(rows) == 8 and all(b.extra["table"] == "limitations" for b in rows)
-    assert rows[4].extra["cells"][0] == "Transcript retention and file updates lack established crash/concurrency guarantees."
+    assert len(rows) == 8 and all(props_of(b)["table"] == "limitations" for b in rows)
+    assert props_of(rows[4])["cells"][0] == "Transcript retention and file updates lack established crash/concurrency guarantees."
     assert [(c.target_kind, c.target) for c in rows[4].citations] == [
         ("source", "SRC-1"), ("record", "MEM-RTE-transcript-replay"), ("record", "RT-RTE-mcp-write"),
         ("record", "EPI-RTE-mtime-check"),

@@ -11,7 +11,7 @@ from graph.errors import DuplicateDeclaration, IngestError, ParseError
 from graph.model import EdgeKind, Label
 from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members, read_sets
+from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries.traversal import rests_on
 from tests.analysis_sets import (
@@ -176,8 +176,8 @@ def test_walking_the_corpus_skips_non_members_each_with_its_reason():
 
 def test_members_of_one_set_come_from_two_folders():
     assembly = read_sets([DC_ARCHIVE, DC_RETAINED])
-    assert {(d.set_id, d.extra["pin_verified"]) for d in assembly.documents} == {(DC, True)}
-    assert [d.extra["file_name"] for d in assembly.documents] == [
+    assert {(d.set_id, d.pinning.verified) for d in assembly.documents} == {(DC, True)}
+    assert [d.identity.file_name for d in assembly.documents] == [
         "epistemic.md", "memory.md", "runtime.md", "memory-profile.md", "overview.md", "reconciliation.md"]
 
 

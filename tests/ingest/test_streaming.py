@@ -1,6 +1,7 @@
-"""Streaming ingest (``ingest.stream.ingest_paths``, what ``citegraph ingest`` runs): one analysis set
-parsed, checked and written at a time, with exactly the report, errors and graph of the whole-run
-path (``read_members`` then ``ingest_parsed``), and the run still all or nothing."""
+"""The one ingest engine (``ingest.stream``, behind ``ingest.pipeline``: ``citegraph ingest``, uploads,
+``check PATHS``): one analysis set parsed, checked and written at a time, with exactly the report,
+errors and graph of one assembly of the whole input (the reference in ``tests.whole_input``), for
+files on disk and held in memory alike, and the run still all or nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import threading
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,9 @@ from bench.generate import generate
 from graph.errors import CitegraphError, IngestError
 from graph.model import Label
 from graph.stores import open_embedded
-from ingest.files import read_members
 from ingest.loader import ingest_parsed, ingest_stream
-from ingest.stream import ingest_paths
+from ingest.pipeline import ingest_files, ingest_paths, stage_paths
+from tests.whole_input import read_inputs, read_members, read_sets
 from tests.analysis_sets import DC, DC_ARCHIVE, DC_RETAINED, G2, G2_SET, G4, copy_set, edit, mixed_inputs
 from tests.conftest import ROOT, SEED_SYNTHESIS, SEED_TALORYS, SEEDS
 
@@ -134,18 +136,48 @@ SCENARIOS = [_flipped_pin, _missing_member, _mixed, _declared_twice, _bad_seed, 
              _no_members]
 
 
+def ingest_held(store, paths, **kwargs):
+    """The files under ``paths`` ingested as an upload: held in memory."""
+    return ingest_files(store, read_inputs(paths), **kwargs)
+
+
 @pytest.mark.parametrize("skip_invalid", [False, True], ids=["strict", "skip-invalid"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
 @pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "set-by-set"])
-def test_every_refusal_and_report_is_the_whole_run_paths(tmp_path, scenario, skip_invalid, bulk):
+@pytest.mark.parametrize("run", [ingest_paths, ingest_held], ids=["on-disk", "held"])
+def test_every_refusal_and_report_is_the_whole_run_paths(tmp_path, run, scenario, skip_invalid, bulk):
     paths = scenario(tmp_path)
     stores = []
     for _ in range(2):
         store = open_embedded(None)
         whole_run(store, [SEEDS])
         stores.append(store if bulk else WithoutBulk(store))
-    streamed = outcome(ingest_paths, stores[0], paths, skip_invalid=skip_invalid)
+    streamed = outcome(run, stores[0], paths, skip_invalid=skip_invalid)
     assert streamed == outcome(whole_run, stores[1], paths, skip_invalid=skip_invalid)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__.strip("_"))
+def test_staging_writes_every_member_and_names_every_problem_of_the_whole_input(tmp_path, scenario):
+    paths = scenario(tmp_path)
+    staged, whole = open_embedded(None), open_embedded(None)
+    assembly = read_sets(paths, workers=1)
+    if not assembly.documents:
+        with pytest.raises(IngestError, match="^no analysis-set members found in the input: "):
+            stage_paths(staged, paths, workers=1)
+        return
+    try:
+        ingest_parsed(whole, list(assembly.documents))
+    except IngestError as exc:  # one document given twice
+        with pytest.raises(IngestError) as refused:
+            stage_paths(staged, paths, workers=1)
+        assert refused.value.message == exc.message and " are both document " in exc.message
+        return
+    def shown(problems):  # the error object itself is another instance of the same error
+        return [(replace(p, error=None), type(p.error), str(p.error)) for p in problems]
+
+    assert shown(stage_paths(staged, paths, workers=1)) == shown(assembly.problems)
+    assert content(staged) == content(whole)
+    assert content(staged)[0]["Document"] == len(assembly.documents)
 
 
 def test_a_refused_later_set_keeps_nothing_of_the_run(tmp_path):

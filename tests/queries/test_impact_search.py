@@ -13,7 +13,7 @@ from graph.stores.sqlite import SQLiteStore
 from ingest.git import GitRepository
 from ingest.reviews import review_suspect
 from queries.impact import SupportsContaining, impact_of, normalise_quotation
-from queries.impact.quotations import _fragment
+from queries.impact.quotations import quotation_fragment
 from tests.conftest import SEEDS, ingest_into
 from tests.impact_repo import ImpactRepo, build_impact_repo
 
@@ -127,7 +127,7 @@ def test_a_needles_fragment_survives_in_every_file_that_holds_the_needle():
             continue
         i = rng.randrange(len(norm))
         needle = norm[i:rng.randint(i + 1, len(norm))].strip()
-        fragment = _fragment(needle) if needle else None
+        fragment = quotation_fragment(needle) if needle else None
         if fragment is None:
             continue
         assert needle == normalise_quotation(needle, plain=False) or plain
@@ -138,7 +138,7 @@ def test_a_needles_fragment_survives_in_every_file_that_holds_the_needle():
 
 
 def test_fragments():
-    assert _fragment("throw new Error( Note was modified, )") == "modified,"
-    assert _fragment("a\ufffdbcd ef") == "bcd"
-    assert _fragment("\ufffd \x00") is None
-    assert len(_fragment("x" * 500)) == 64
+    assert quotation_fragment("throw new Error( Note was modified, )") == "modified,"
+    assert quotation_fragment("a\ufffdbcd ef") == "bcd"
+    assert quotation_fragment("\ufffd \x00") is None
+    assert len(quotation_fragment("x" * 500)) == 64

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -16,7 +17,7 @@ from app.rendering import verify_sets
 from bench.generate import generate
 from graph.model import Label
 from graph.stores.sqlite import STORE_FILE, SQLiteStore
-from ingest.files import read_members, read_sets
+from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries import kept
 from queries.catalog import analysis_sets
@@ -84,24 +85,20 @@ def test_kept_answers_are_the_fresh_ones_on_every_real_set(real, monkeypatch):
 
 def test_kept_answers_are_the_fresh_ones_on_the_generated_corpus(tmp_path_factory, monkeypatch):
     corpus = generate(tmp_path_factory.mktemp("bench") / "S", size="S", seed=0)
-    store = file_store(tmp_path_factory.mktemp("home-s"), corpus.root / "corpus")
-    try:
+    with file_store(tmp_path_factory.mktemp("home-s"), corpus.root / "corpus") as store:
         first = answers(store)
         fresh = answers(store, fresh=True)
         no_computing(monkeypatch)
         assert answers(store) == first == fresh
         assert len(json.loads(first["sets"])) == 15  # S: 15 sets, 98 members (bench/generate.py SIZES)
         assert len(json.loads(first["verify"])) == 98
-    finally:
-        store.close()
 
 
 def test_a_write_drops_only_its_own_sets_results(tmp_path):
     dc = copy_set(DYNAMIC_CHEATSHEET[0], tmp_path / "dc" / "retained")
     copy_set(DYNAMIC_CHEATSHEET[1], tmp_path / "dc" / "archive")
-    store = file_store(tmp_path, tmp_path / "dc", CORPUS / "seeds")
-    home = tmp_path
-    try:
+    with file_store(tmp_path, tmp_path / "dc", CORPUS / "seeds") as store:
+        home = tmp_path
         before = answers(store)
         assert kept_rows(home) == {"check": 3, "sets": 3, "stats": 3, "verify": 3}
         # overview.md of the set (line 22), one word of a sentence changed, re-pinned in its manifest
@@ -114,26 +111,20 @@ def test_a_write_drops_only_its_own_sets_results(tmp_path):
         assert after == answers(store, fresh=True)
         assert after["check"] == before["check"] and after["sets"] == before["sets"]
         assert after["verify"] != before["verify"]  # the member's new SHA-256
-    finally:
-        store.close()
 
 
 def test_a_result_computed_before_a_write_is_not_kept(tmp_path):
-    store = file_store(tmp_path, CORPUS / "seeds")
-    try:
+    with file_store(tmp_path, CORPUS / "seeds") as store:
         stamps = store.set_stamps(["tolaria", "talorys", "no-such-set"])
         assert sorted(stamps) == ["talorys", "tolaria"]
         store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
         assert store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
         assert store.kept_results("x", stamps) == {"talorys": b"[]"}
         assert store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
-    finally:
-        store.close()
 
 
 def test_results_of_other_code_are_not_read(tmp_path, monkeypatch):
-    store = file_store(tmp_path, CORPUS / "seeds")
-    try:
+    with file_store(tmp_path, CORPUS / "seeds") as store:
         check(store)
         monkeypatch.setattr(kept, "code_digest", lambda: "0" * 16)
         calls = []
@@ -141,34 +132,24 @@ def test_results_of_other_code_are_not_read(tmp_path, monkeypatch):
         monkeypatch.setattr(queries.validation, "_check_set", lambda *a: calls.append(a[1]) or real_check_set(*a))
         check(store)
         assert calls == ["talorys", "tolaria"]
-    finally:
-        store.close()
 
 
 def test_a_store_busy_or_read_only_keeps_nothing_and_answers(tmp_path):
-    store = file_store(tmp_path, CORPUS / "seeds")
-    other = sqlite3.connect(tmp_path / STORE_FILE)
-    try:
+    with file_store(tmp_path, CORPUS / "seeds") as store, closing(sqlite3.connect(tmp_path / STORE_FILE)) as other:
         other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
         assert check(store).warnings == 74  # tolaria 24 + 6, talorys 38 + 6 (test_check_real_sets)
         assert kept_rows(tmp_path) == {}
         other.execute("ROLLBACK")
         check(store)
         assert kept_rows(tmp_path) == {"check": 2}
-    finally:
-        other.close()
-        store.close()
 
 
 def test_a_snapshot_keeps_through_its_store(tmp_path):
     """A server reads each request in a snapshot (one read transaction); what it computes there is
     kept through the store that made the view, checked against the set's stamp at that moment."""
-    store = file_store(tmp_path, CORPUS / "seeds")
-    try:
+    with file_store(tmp_path, CORPUS / "seeds") as store:
         with store.snapshot() as view:
             first = plain(check(view))
         assert kept_rows(tmp_path) == {"check": 2}
         with store.snapshot() as view:
             assert plain(check(view)) == first == plain(check(store, fresh=True))
-    finally:
-        store.close()

@@ -23,7 +23,7 @@ WRITER = textwrap.dedent(f"""
     from pathlib import Path
     from app.settings import Settings
     from app.wiring import open_store
-    from ingest.files import read_members
+    from tests.whole_input import read_members
     from ingest.loader import ingest_parsed
     kind, where, *paths = sys.argv[1:]
     settings = Settings(home=where, env_file=None) if kind == "embedded" else Settings(neo4j_uri=where, env_file=None)

@@ -37,11 +37,8 @@ def _first_write(job: tuple[str, int, float]) -> str | None:
     while time.time() < start:  # all writers of a round start within a millisecond
         pass
     try:
-        store = open_embedded(Path(home))
-        try:
+        with open_embedded(Path(home)) as store:
             ingest_files(store, [InputFile(f"system{n}.txt", _member(n), explicit=True)])
-        finally:
-            store.close()
     except Exception as exc:  # reported, with the round, by the test
         return f"{type(exc).__name__}: {exc}"
     return None
@@ -59,11 +56,8 @@ def test_eight_first_writers_on_fresh_homes_all_succeed_for_50_rounds(tmp_path):
                     failures.append((round_, outcome))
     assert failures == []
     for home in homes:
-        store = SQLiteStore(home / "citegraph.sqlite")
-        try:
+        with SQLiteStore(home / "citegraph.sqlite") as store:
             assert store.counts()["AnalysisSet"] == WRITERS, home
-        finally:
-            store.close()
 
 
 def test_a_busy_answer_given_at_once_is_not_reported_as_the_600_s_wait(tmp_path):

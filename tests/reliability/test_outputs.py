@@ -115,8 +115,5 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(home, tmp_path
 def test_the_store_still_opens_after_every_refusal(home):
     for target in ("citegraph.sqlite", "citegraph.sqlite-wal", "citegraph.sqlite-shm"):
         runner.invoke(cli, ["export", "--format", "json", "--out", str(home / target), "--home", str(home)])
-    store = SQLiteStore(home / "citegraph.sqlite")
-    try:
+    with SQLiteStore(home / "citegraph.sqlite") as store:
         assert store.counts()["AnalysisSet"] == 2
-    finally:
-        store.close()

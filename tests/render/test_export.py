@@ -22,7 +22,7 @@ from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
 from graph.writes import edge_owner
 from queries.export import graph_of
-from render.export import csv_tables, graphml, node_link
+from render.export import csv_tables, edge_key, graphml, node_link
 from tests.conftest import CORPUS, ROOT, SEEDS, fresh_neo4j_store, ingest_into
 from tests.contract.test_store_contract import S, document, edge, node, shared, system_edge
 
@@ -140,12 +140,27 @@ def test_graphml_is_valid_against_the_schema_and_loads_in_networkx_and_igraph(bo
     assert sorted(read.vs["node_id"]) == sorted(shown) and set(read.es["label"]) <= {k.value for k in EdgeKind}
 
 
+def _networkx_graph(snapshot) -> nx.MultiDiGraph:
+    """The snapshot built as a networkx multigraph, the reference :func:`node_link` must equal once
+    networkx writes it: node attributes label, set_id, document_id, props; edge attributes kind,
+    seq, set_id, document_id, props; edges keyed by :func:`edge_key`."""
+    graph = nx.MultiDiGraph()
+    graph.graph["citegraph"] = "store" if snapshot.set is None else f"set {snapshot.set}"
+    for n in snapshot.nodes:
+        attrs = {"label": n.label.value, "props": dict(n.props)}
+        attrs.update({k: v for k, v in (("set_id", n.set_id), ("document_id", n.document_id)) if v is not None})
+        graph.add_node(n.id, **dict(sorted(attrs.items())))
+    for e in snapshot.edges:
+        attrs = {"kind": e.kind.value, "seq": e.seq, "props": dict(e.props)}
+        attrs.update({k: v for k, v in (("set_id", e.set_id), ("document_id", e.document_id)) if v is not None})
+        graph.add_edge(e.src, e.dst, key=edge_key(e), **dict(sorted(attrs.items())))
+    return graph
+
+
 @pytest.mark.parametrize("set_id", [None, "tolaria", "talorys", "AAS-2026-10-04-dynamic-cheatsheet-01", S])
 def test_node_link_is_byte_for_byte_what_networkx_writes(both_store, set_id):
-    from render.export import _graph
-
     snapshot = graph_of(both_store, set_id=set_id)
-    theirs = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    theirs = nx.node_link_data(_networkx_graph(snapshot), edges="edges")
     assert node_link(snapshot) == (json.dumps(theirs, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
     assert len(theirs["edges"]) == len(snapshot.edges) > 0
 
@@ -155,14 +170,12 @@ def test_node_link_orders_and_merges_as_a_networkx_multidigraph():
 
     from graph.model import Edge, Node
     from queries.export import GraphSnapshot
-    from render.export import _graph
-
     a, b = Node("a", Label.RECORD, "s", None, {"x": 1}), Node("b", Label.RECORD, "s", None, {})
     cites = Edge(EdgeKind.CITES, "c", "a", 0, "s/d", "s", {})
     edges = (cites, replace(cites, dst="b"), replace(cites, src="b", dst="a"), replace(cites, seq=1),
              replace(cites, props={"p": 2}), replace(cites, src="z", dst="y"))  # a repeat; nodes y and z unlisted
     snapshot = GraphSnapshot(None, (a, b, replace(a, props={"x": 3})), edges)
-    theirs = nx.node_link_data(_graph(snapshot, flat=False), edges="edges")
+    theirs = nx.node_link_data(_networkx_graph(snapshot), edges="edges")
     assert [n["id"] for n in theirs["nodes"]] == ["a", "b", "c", "z", "y"]
     assert theirs["nodes"][0]["props"] == {"x": 3} and "props" not in theirs["nodes"][2]
     assert [(e["source"], e["target"], e["seq"], e["props"]) for e in theirs["edges"]] == [

@@ -16,7 +16,7 @@ from app.rendering import render_request
 from app.rest.main import create_app
 from app.settings import Settings
 from graph.stores.sqlite import SQLiteStore
-from ingest.files import read_members
+from tests.whole_input import read_members
 from ingest.loader import ingest_parsed
 from tests.conftest import SEED_WORKFLOW, SEEDS
 
@@ -27,10 +27,10 @@ runner = CliRunner()
 def embedded_cli():
     """The CLI tests use the embedded store at ``--home`` even when ``CITEGRAPH_NEO4J_URI`` is set
     (it selects Neo4j in the cached settings otherwise)."""
-    import app.cli
+    import app.cli_registry
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(app.cli, "get_settings", lambda: Settings(store="embedded"))
+    patch.setattr(app.cli_registry, "get_settings", lambda: Settings(store="embedded"))
     yield
     patch.undo()
 

@@ -1,4 +1,5 @@
-"""Push hooks and impact runs: ``POST /hooks/push``, ``GET /impact-runs``, ``GET /impact-runs/{run_id}``.
+"""Push hooks and impact runs: ``POST /hooks/push``, ``GET /impact-runs``, ``GET /impact-runs/{run_id}``,
+and ``GET /suspects`` (what is open of the latest runs and of analysis changes).
 
 A push delivery of GitHub, GitLab or Gitea (verified by :func:`app.hooks.read_push`) for a
 repository with a clone under ``CITEGRAPH_REPO_ROOTS`` becomes an impact run: the answer is 202 with
@@ -16,15 +17,15 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rest.deps import SettingsDep, StoreDep
 from app.rest.openapi import errors
-from app.hooks import find_clone, read_push, run_log
+from app.hooks import find_clone, latest_runs, read_push, run_log
 from app.rest.shapes import listing, response_model
 from app.settings import Settings
 from graph.errors import NotFound
 from graph.store import GraphStore, read_snapshot
-from queries.impact import ImpactRun, impact_on_repository
+from queries.impact import ImpactRun, OpenSuspects, impact_on_repository, open_suspects
 from queries.shapes import plain
 
-__all__ = ["hooks_router", "runs_router", "ImpactRunOut", "ImpactRunsOut"]
+__all__ = ["hooks_router", "runs_router", "ImpactRunOut", "ImpactRunsOut", "OpenSuspectsOut"]
 
 hooks_router = APIRouter(tags=["hooks"])
 runs_router = APIRouter(tags=["impact"])
@@ -32,6 +33,8 @@ runs_router = APIRouter(tags=["impact"])
 ImpactRunOut = response_model(ImpactRun, "ImpactRunOut")
 """An impact run: :class:`queries.impact.ImpactRun` as :func:`queries.shapes.plain` gives it."""
 ImpactRunsOut = listing(ImpactRunOut, "ImpactRunsOut", "Impact runs, newest first, and their count.")
+OpenSuspectsOut = response_model(OpenSuspects, "OpenSuspectsOut")
+"""Open suspects of both causes: :class:`queries.impact.OpenSuspects` as :func:`queries.shapes.plain` gives it."""
 
 
 def _run_impact(store: GraphStore, settings: Settings, run: ImpactRun, push, found) -> None:
@@ -97,3 +100,16 @@ async def get_impact_run(run_id: str, settings: SettingsDep) -> dict:
     if run is None:
         raise NotFound(f"no impact run {run_id!r}", hint="GET /impact-runs lists them")
     return plain(run)
+
+
+@runs_router.get("/suspects", operation_id="listSuspects", response_model=OpenSuspectsOut, responses=errors(404))
+async def get_suspects(store: StoreDep, settings: SettingsDep,
+                       set: Annotated[Optional[str], Query(description="Only suspects in this analysis set.")] = None
+                       ) -> dict:
+    """Suspects no review has cleared: those of the latest impact run of each repository
+    (``source-change``) and those resting on a part a new version of a set changed
+    (``analysis-change``); 404 for an unknown set."""
+    def run() -> OpenSuspects:
+        return open_suspects(store, set_id=set, runs=latest_runs(run_log(settings)))
+
+    return plain(await run_in_threadpool(run))

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePosixPath
 
+from domain.checks import MemberIdentity
 from domain.grammar import member_identity, member_type_of, role_of, system_from_title
 from graph.errors import ParseError, SourceSpan
 from ingest.parsers.markdown.blocks import top_block
@@ -95,8 +96,8 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     ...     b"run-id: AAS-2026-10-04-x-01\\n---\\n\\n# X reconciliation\\n\\n## Reconciliation\\n\\n"
     ...     b"Amendment: RT-OBJ-a is superseded by EPI-OBJ-b.\\n")
     >>> doc = parse_markdown(data, "reconciliation.md")
-    >>> [(b.kind, b.line, b.extra.get("supersedes")) for b in doc.blocks]
-    [('heading', 8, None), ('amendment', 10, [('RT-OBJ-a', 'EPI-OBJ-b')])]
+    >>> [(b.kind, b.line, b.amendment and b.amendment.supersedes) for b in doc.blocks]
+    [('heading', 8, None), ('amendment', 10, (('RT-OBJ-a', 'EPI-OBJ-b'),))]
     >>> doc.preamble + "".join(b.gap + b.markup for b in doc.blocks) + doc.trailer == data.decode()
     True
     """
@@ -148,8 +149,7 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     blocks = builder.blocks
     preamble = text[:preamble_end]
     trailer = text[builder.prev_end:]
-    pins = frontmatter_pins(fm.data, mtype) + tuple(
-        b.extra.pop("_pin") for b in blocks if "_pin" in b.extra)
+    pins = frontmatter_pins(fm.data, mtype) + tuple(b.pin for b in blocks if b.pin is not None)
     fm_citations = tuple(frontmatter_citation(value, line) for value, line in frontmatter_records(fm.node))
     run_id, boundary = member_identity(fm.data, mtype, path)
     system = fm.data.get("system")
@@ -170,16 +170,10 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
         frontmatter=fm.data,
         pins=pins,
         frontmatter_citations=tuple(c for c in fm_citations if c is not None),
-        extra={
-            "file_name": file_name,
-            "record_prefix": mtype.record_prefix,
-            "reviewed_boundary": boundary,
-            "frontmatter_lines": fm.lines,
-            **({"identity_keys": {"run-id": mtype.run_id_key, "reviewed-boundary": mtype.boundary_key},
-                "projection": True} if mtype.projection else {}),
+        identity=MemberIdentity(
+            file_name, mtype.record_prefix, True, run_id, boundary, tuple(fm.lines.items()), mtype.run_id_key,
+            mtype.boundary_key, mtype.projection,
             # the result a September review pins (GRAMMAR §3.11 as observed): its path and SHA-256
-            **({"analysis_result": str(fm.data["analysis-result"]),
-                "analysis_result_sha256": str(fm.data.get("analysis-result-sha256") or "") or None}
-               if mtype.projection and fm.data.get("analysis-result") else {}),
-        },
+            *((str(fm.data["analysis-result"]), str(fm.data.get("analysis-result-sha256") or "") or None)
+              if mtype.projection and fm.data.get("analysis-result") else (None, None))),
     )

@@ -10,8 +10,9 @@ from dataclasses import replace
 from markdown_it.token import Token
 
 from domain.grammar import ATTRIBUTION, EMPTY_KIND, QUOTE_MARKER, RECORD_ID, kind_statuses
+from domain.checks import Flaws
 from domain.model import Citation, Quotation
-from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, field_extra, statement
+from ingest.parsers.markdown.builder import LABEL, MD, Builder, Context, closing, parse_field, statement
 from ingest.parsers.markdown.inline import GITHUB_BLOB, Link, bold_label, inline_lines, render_inline
 from ingest.parsers.markdown.records import heading, inline_declaration
 from ingest.parsers.markdown.tables import parse_table, table_fragment
@@ -76,8 +77,8 @@ def _split_at_part_of(first: int, parts: list[int], stop: int, b: Builder, ctx: 
         else:
             text, links = render_inline(MD.parseInline(b.lines[k])[0].children)
             m = LABEL.match(text)
-            statement(b, ctx, "field", k, k + 1, text, links=links,
-                       **field_extra("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx))
+            field, flaws = parse_field("Part of", m.group(2).strip() if m else "", "line", b.lines[k], ctx)
+            statement(b, ctx, "field", k, k + 1, text, links=links, field=field, flaws=flaws)
         start = k + 1
     if start < stop:
         _blocks_of(start, stop, b, ctx)
@@ -106,13 +107,13 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
         return
     if text.startswith(AMENDMENT):
         block = statement(b, ctx, "amendment", first, stop, text, links=links)
-        block.extra.update(amendment_facts(block.text, block.citations))
+        b.blocks[-1] = replace(block, amendment=amendment_facts(block.text, block.citations))
         return
     if text.startswith(CONFLICT):
         statement(b, ctx, "conflict", first, stop, text, links=links)
         return
-    if (ctx.declaration is not None and ctx.declaration.get("heading_form") == "inline"
-            and (opening := RECORD_ID.match(text)) and opening.group() != ctx.declaration.get("record_id")):
+    if (ctx.declaration is not None and ctx.declaration.form == "inline"
+            and (opening := RECORD_ID.match(text)) and opening.group() != ctx.declaration.record_id):
         # G1: an inline declaration's body ends at a paragraph that opens with another record ID
         # (issue 23 item 8); the paragraph is the kind section's, not the record's
         ctx.declaration = None
@@ -130,8 +131,9 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
         if len(per_line) == stop - first and all(matches):
             for n, ((line_text, line_links), m) in enumerate(zip(per_line, matches)):
                 raw = b.lines[first + n]
-                statement(b, ctx, "field", first + n, first + n + 1, line_text, links=line_links,
-                           **field_extra(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx))
+                field, flaws = parse_field(m.group(1).strip(), m.group(2).strip(), "line", raw, ctx)
+                statement(b, ctx, "field", first + n, first + n + 1, line_text, links=line_links, field=field,
+                          flaws=flaws)
             return
     statement(b, ctx, "paragraph", first, stop, text, links=links)
 
@@ -213,13 +215,13 @@ def _item_text(tokens: list[Token], members: list[tuple[str, int, int]], first: 
             value = render_inline(rest)[0].strip().lstrip(":").strip()
             more = text.split("\n", 1)[1] if "\n" in text else ""
             value = f"{value}\n{more}".strip() if more else value
-            statement(b, ctx, "field", first, stop, text, links=links,
-                       **field_extra(label, value, "bold", b.lines[first], ctx))
+            field, flaws = parse_field(label, value, "bold", b.lines[first], ctx)
+            statement(b, ctx, "field", first, stop, text, links=links, field=field, flaws=flaws)
             return
         m = LABEL.match(text)
         if m and ". " not in m.group(1):
-            statement(b, ctx, "field", first, stop, text, links=links,
-                       **field_extra(m.group(1).strip(), m.group(2).strip(), "bullet", b.lines[first], ctx))
+            field, flaws = parse_field(m.group(1).strip(), m.group(2).strip(), "bullet", b.lines[first], ctx)
+            statement(b, ctx, "field", first, stop, text, links=links, field=field, flaws=flaws)
             return
     statement(b, ctx, "list_item", first, stop, text, links=links)
 
@@ -255,7 +257,7 @@ def _quotation(first: int, stop: int, attribution: re.Match | None, b: Builder, 
     body = "\n".join(QUOTE_MARKER.sub("", line, count=1) for line in raw).strip("\n")
     flat = " ".join(body.split())
     if attribution is None:
-        statement(b, ctx, "quotation", first, stop, flat, scan=False, unattributed=True)
+        statement(b, ctx, "quotation", first, stop, flat, scan=False, flaws=Flaws(unattributed=True))
         return
     span, revision = attribution.group("span") or attribution.group("url"), attribution.group("rev")
     path, lines, rev = _attribution(span)

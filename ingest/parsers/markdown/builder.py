@@ -6,8 +6,7 @@ emitted (citations, statuses, fields; GRAMMAR §4.3–§4.5, §4.7).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -16,10 +15,12 @@ from domain.grammar import RECORD_ID, MemberType, anchor_record
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, with_heading_records
 from ingest.parsers.markdown.inline import Link, id_findings, run_on_fields, status_facts, with_links
-from domain.model import Citation
+from domain.checks import Flaws
+from domain.ids import RecordId
+from domain.model import Citation, Declaration, Field, Status, TableRow
 from ingest.parsers.parsed import ParsedBlock
 
-__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "heading_citations", "field_extra",
+__all__ = ["MD", "Context", "Builder", "closing", "open_declaration", "statement", "heading_citations", "parse_field",
            "LABEL"]
 
 
@@ -42,7 +43,7 @@ class Context:
     file_name: str
     h2: str = ""
     record_kind: str | None = None
-    declaration: dict | None = None
+    declaration: Declaration | None = None
     annotation: str | None = None
     first_in_record: bool = False
     h3: str = ""
@@ -50,7 +51,7 @@ class Context:
     """Open headings that are no declaration or annotation but name records (a ledger's ``### RTE-5
     — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites
     (issue 23 item 10)."""
-    kind_statuses: list[list[str]] | None = None
+    kind_statuses: tuple[Status, ...] | None = None
     """Statuses the open kind section's opening sentence states for every record under it
     (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
     id_table: list[str] | None = None
@@ -92,14 +93,13 @@ class Builder:
         return block
 
 
-def open_declaration(ctx: Context, extra: dict[str, Any]) -> dict[str, Any]:
-    """Enter the declaration whose heading facts are ``extra`` (a record's ``record_id``,
-    ``label``, ``heading_form``), adding the statuses its kind section states for every record
-    under it as ``inherited_statuses`` (G1, issue 23 item 8); returns ``extra``."""
-    if ctx.kind_statuses:
-        extra["inherited_statuses"] = [list(s) for s in ctx.kind_statuses]
-    ctx.declaration, ctx.annotation, ctx.first_in_record = extra, None, True
-    return extra
+def open_declaration(ctx: Context, record_id: str, label: str | None, form: str) -> Declaration:
+    """Enter the declaration of ``record_id`` labelled ``label`` written in ``form``
+    (:attr:`~domain.model.Declaration.form`), which inherits the statuses its kind section states
+    for every record under it (G1); returns it."""
+    declaration = Declaration(RecordId(record_id), label, form, ctx.kind_statuses or ())
+    ctx.declaration, ctx.annotation, ctx.first_in_record = declaration, None, True
+    return declaration
 
 
 def closing(tokens: list[Token], i: int) -> int:
@@ -115,41 +115,53 @@ def closing(tokens: list[Token], i: int) -> int:
 
 
 def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: str, *,
-               links: list[Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
-               **extra) -> ParsedBlock:
+              links: list[Link] = (), scan: bool = True, citations=None, at: tuple[int, int] | None = None,
+              field: Field | None = None, row: TableRow | None = None, flaws: Flaws | None = None,
+              kind_statuses: tuple[Status, ...] = (), continuation: bool = False,
+              closes_record: bool = False) -> ParsedBlock:
     """Emit one statement: citations (plain-text rules, then links), statuses inside a declaration
-    or annotation (GRAMMAR §4.4) and ID findings; ``scan=False`` for quoted, fenced and raw HTML
-    text; ``at`` gives file offsets when the statement is part of a line (an inline declaration's
-    body)."""
-    extra = {k: v for k, v in extra.items() if v is not None}
+    or annotation (GRAMMAR §4.4) and ID findings, besides the ``field`` or table ``row`` it is and
+    the ``flaws`` its caller found; ``scan=False`` for quoted, fenced and raw HTML text; ``at``
+    gives file offsets when the statement is part of a line (an inline declaration's body)."""
+    statuses: tuple[Status, ...] = ()
+    run_on: tuple[Field, ...] = ()
     if scan:
         if citations is None:
             citations = with_links(extract_citations(text), list(links), ctx.file_name, ctx.member.projection)
         if ctx.heading_ids:
             citations = heading_citations(citations, ctx, len(text))
-        extra.update(id_findings(text))
+        flaws = merge_flaws(flaws, id_findings(text))
         if ctx.declaration is not None or ctx.annotation is not None:
-            statuses = status_facts(text, extra.get("label"), extra.get("value"), extra.get("form"))
-            if statuses:
-                extra["statuses"] = statuses
-        if ctx.declaration is not None or ctx.annotation is not None:
-            fields = run_on_fields(text) if kind in ("field", "paragraph") and extra.get("form") in (None, "line") else []
-            if fields:
-                extra["fields"] = fields
+            statuses = status_facts(text, field and field.label, field and field.value, field and field.form)
+            if kind in ("field", "paragraph") and (field.form if field else None) in (None, "line"):
+                run_on = run_on_fields(text)
     elif citations is None:
         citations = ()
     if ctx.annotation is not None and kind == "paragraph":
         kind = "annotation_body"
+    facts = dict(text=text, citations=tuple(citations), field=field, row=row, statuses=statuses, run_on=run_on,
+                 kind_statuses=kind_statuses, continuation=continuation, closes_record=closes_record, flaws=flaws)
     if at is None:
-        block = b.emit(kind, first, stop, text=text, citations=tuple(citations), extra=extra)
+        block = b.emit(kind, first, stop, **facts)
     else:  # offsets within the lines (the body of an inline declaration)
-        block = b.emit_at(kind, first, *at, text=text, citations=tuple(citations), extra=extra)
+        block = b.emit_at(kind, first, *at, **facts)
     if ctx.first_in_record:
         ctx.first_in_record = False
-        if (ctx.declaration is not None and kind == "field" and extra.get("label") == "Label"
-                and not ctx.declaration.get("label")):
-            ctx.declaration["label"] = extra.get("value")
+        declaration = ctx.declaration
+        if declaration is not None and field is not None and field.label == "Label" and not declaration.label:
+            # the record's first field names it: its declaration takes the label
+            named = replace(declaration, label=field.value)
+            n = next(n for n in range(len(b.blocks) - 1, -1, -1) if b.blocks[n].declaration is declaration)
+            b.blocks[n] = replace(b.blocks[n], declaration=named)
+            ctx.declaration = named
     return block
+
+
+def merge_flaws(a: Flaws | None, b: Flaws | None) -> Flaws | None:
+    """The flaws of ``a`` and ``b`` together (they state different flaws), None when neither has any."""
+    if a is None or b is None:
+        return a or b
+    return replace(a, **{name: getattr(b, name) for name in b.__slots__ if getattr(b, name)})
 
 
 def heading_citations(citations, ctx: Context, length: int) -> tuple[Citation, ...]:
@@ -159,24 +171,23 @@ def heading_citations(citations, ctx: Context, length: int) -> tuple[Citation, .
                                 length)
 
 
-def field_extra(label: str, value: str, form: str, raw: str, ctx: Context) -> dict[str, Any]:
-    """``label``/``value``/``form`` of a field, plus ``part_of`` (or ``part_of_malformed``) for a
-    ``Part of:`` line inside a declaration (GRAMMAR §4.7; inside an annotation it is malformed:
-    an annotation adds no ``Part of:``, §4.6) and ``route_ids`` for a ledger ``Route ID:`` line
-    (§3.5)."""
-    extra: dict[str, Any] = {"label": label, "value": value, "form": form}
+def parse_field(label: str, value: str, form: str, raw: str, ctx: Context) -> tuple[Field, Flaws | None]:
+    """The :class:`~domain.model.Field` of file line ``raw`` (``label``, ``value``, ``form``), with
+    ``part_of`` for a well-formed ``Part of:`` line inside a declaration (GRAMMAR §4.7) and
+    ``route_ids`` for a ledger ``Route ID:`` line (§3.5); and its flaws: a malformed ``Part of:``
+    line (inside an annotation it is malformed: an annotation adds no ``Part of:``, §4.6)."""
+    part_of = malformed = None
     if label == "Part of" and ctx.declaration is None and ctx.annotation is not None:
-        extra["part_of_malformed"] = f"`{raw.strip()}` in an annotation, which adds no `Part of:`"
+        malformed = f"`{raw.strip()}` in an annotation, which adds no `Part of:`"
     elif label == "Part of" and ctx.declaration is not None:
         m = _PART_OF.match(raw)
         if form != "line":
-            extra["part_of_malformed"] = f"bulleted `{raw.strip()}`"
+            malformed = f"bulleted `{raw.strip()}`"
         elif m and m.group(1):
-            extra["part_of"] = m.group(1)
+            part_of = m.group(1)
         elif m and m.group(2) and anchor_record(m.group(3).partition("#")[2]) == m.group(2):
-            extra["part_of"] = m.group(2)
+            part_of = m.group(2)
         else:
-            extra["part_of_malformed"] = raw.strip()
-    if label == "Route ID":
-        extra["route_ids"] = [m.group() for m in RECORD_ID.finditer(value)]
-    return extra
+            malformed = raw.strip()
+    route_ids = tuple(m.group() for m in RECORD_ID.finditer(value)) if label == "Route ID" else None
+    return Field(label, value, form, part_of, route_ids), Flaws(part_of_malformed=malformed) if malformed else None

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
 
 from markdown_it.token import Token
 
+from domain.checks import Flaws
 from domain.grammar import RECORD_ID
+from domain.ids import RecordId
+from domain.model import Annotation
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.markdown.builder import Builder, Context, open_declaration, statement
 from ingest.citations import extract_citations
@@ -46,12 +48,12 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``."""
     text, links = render_inline(inline.children)
     text = text.strip()
-    extra: dict[str, Any] = {}
+    facts: dict = {}  # the heading's facts (ParsedBlock fields): none for a plain subsection
     kind = "subsection"
     ctx.id_table = None
     ctx.heading_ids = {n: ids for n, ids in ctx.heading_ids.items() if n < max(level, 2)}
     if level <= 2:
-        extra = {"h1": True} if level == 1 else {}
+        facts = {"h1": True} if level == 1 else {}
         level, kind = 2, "section"
         ctx.h2, ctx.record_kind, ctx.declaration, ctx.annotation = text, None, None, None
         ctx.kind_statuses, ctx.h3 = None, ""
@@ -63,38 +65,37 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
             ctx.kind_statuses = None  # a new H3 opens a new kind section (a G1 H3 declaration stays in it)
         if ctx.h2 == "Shared records" and text in _KIND_NAMES:
             kind, ctx.record_kind = "kinds", _KIND_NAMES[text]
-            extra = {"record_kind": ctx.record_kind}
+            facts = {"record_kind": ctx.record_kind}
         elif ctx.h2 == "Shared records" and within_kind and (m := _DECLARATION.match(text)):
             # G1 (the Napkin result): `### CMP-1 — Label` under the `### Components` kind heading
             kind, ctx.record_kind = "declaration", within_kind
-            extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-            open_declaration(ctx, extra)
+            facts = {"declaration": open_declaration(ctx, m.group(1), m.group(2), "labelled" if m.group(2) else "bare")}
     elif level == 4:
         ctx.declaration, ctx.annotation = None, None
         if ctx.h2 == "Shared records" and ctx.record_kind:
             m = _DECLARATION.match(text)
             if m:
                 kind = "declaration"
-                extra = {"record_id": m.group(1), "label": m.group(2), "heading_form": "labelled" if m.group(2) else "bare"}
-                open_declaration(ctx, extra)
+                facts = {"declaration": open_declaration(ctx, m.group(1), m.group(2),
+                                                         "labelled" if m.group(2) else "bare")}
             elif like := _DECLARATION_LIKE.match(text):
-                extra = {"malformed_declaration": like.group(1)}
+                facts = {"flaws": Flaws(malformed_declaration=like.group(1))}
         elif (ctx.h2 == "Annotations" or _ANNOTATIONS_H3.match(ctx.h3)) and text.startswith("On"):
             record, label = _annotated(text, links, ctx.file_name)
             if record:
                 kind = "annotation"
-                extra = {"annotates": record, "label": label}
+                facts = {"annotation": Annotation(RecordId(record), label)}
                 ctx.annotation, ctx.first_in_record = record, True
             else:
-                extra = {"malformed_annotation": text}
+                facts = {"flaws": Flaws(malformed_annotation=text)}
     citations: tuple = ()
-    if kind == "subsection" and not extra:
+    if kind == "subsection" and not facts:
         # a ledger heading naming records (`### RTE-5 — …`, issue 23 item 10) cites them, and so
         # does every statement under it (:func:`~ingest.parsers.markdown.builder.heading_citations`)
         citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
         if citations:
             ctx.heading_ids[level] = list(dict.fromkeys((c.target, first + 1) for c in citations))
-    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, extra=extra, citations=citations)
+    b.emit("heading", first, stop, text=text, level=level, section_kind=kind, citations=citations, **facts)
 
 
 def _annotated(text: str, links: list[Link], own_file: str) -> tuple[str | None, str | None]:
@@ -128,9 +129,8 @@ def inline_declaration(inline: Token, first: int, stop: int, b: Builder, ctx: Co
     lead = m.end()
     body = text[lead:]
     label = re.split(r"\.(?:\s|$)", body, maxsplit=1)[0].strip() or None
-    extra = open_declaration(ctx, {"record_id": m.group(1), "label": label, "heading_form": "inline"})
     b.emit_at("heading", first, start, start + m.end(2), text=m.group(1), level=4, section_kind="declaration",
-              extra=extra)
+              declaration=open_declaration(ctx, m.group(1), label, "inline"))
     shifted = [replace(link, start=link.start - lead, end=link.end - lead) for link in links if link.start >= lead]
     _, end, _ = b.bounds(first, stop)
     statement(b, ctx, "paragraph", first, stop, body, links=shifted, at=(start + lead, end))

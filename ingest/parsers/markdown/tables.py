@@ -12,7 +12,7 @@ from typing import Any
 from markdown_it.token import Token
 
 from domain.grammar import declaring_table, mapping_table, row_declaration
-from domain.model import Citation
+from domain.model import Citation, TableRow
 from ingest.citations import extract_citations, split_cell_citations
 from ingest.parsers.markdown.builder import MD, Builder, Context, closing, open_declaration, statement
 from ingest.parsers.markdown.inline import Link, render_inline, shift, with_links
@@ -91,9 +91,9 @@ def _row(cells: list[tuple[str, list[Link], list[Token]]]) -> tuple[str, list[tu
         for link in sorted(links, key=lambda link: link.start):
             pipes += cell.count("|", counted, link.start)
             counted = link.start
-            extra = link.start + pipes
-            moved.append(replace(link, start=len(text) + 1 + extra,
-                                 end=len(text) + 1 + extra + len(link.label.replace("|", "\\|"))))
+            shift_by = link.start + pipes
+            moved.append(replace(link, start=len(text) + 1 + shift_by,
+                                 end=len(text) + 1 + shift_by + len(link.label.replace("|", "\\|"))))
         placed.append((escaped, len(text) + 1, moved))
         text += f" {escaped} |"
     return text, placed
@@ -114,7 +114,7 @@ def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, 
     first = base + tokens[rows[0]].map[0]
     header_stop = base + tokens[rows[1]].map[0] if len(rows) > 1 else base + tokens[i].map[1]
     statement(b, ctx, "table_header", first, header_stop, header_text, scan=False,
-               cells=header_cells, table=table)
+              row=TableRow(table, tuple(header_cells)))
     ctx.id_table = header_cells if declaring_table(header_cells) else None
     for tr in rows[1:]:
         cells = _cells(tokens, tr, closing(tokens, tr))
@@ -166,24 +166,24 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         else:
             found.extend(shift(extract_citations(cell), offset))
     citations = with_links(found, links, ctx.file_name, ctx.member.projection)
-    extra: dict[str, Any] = {"cells": plain, "table": table}
+    source_id = pin = None
     if table == "register" and cells and _SOURCE_ROW.match(cells[0][0]):
-        extra["source_id"] = cells[0][0]
+        source_id = cells[0][0]
         spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
-        extra["_pin"] = register_pin(plain, identity=spans[0] if spans else None)
+        pin = register_pin(plain, identity=spans[0] if spans else None)
+    aliases: tuple[tuple[str, str], ...] = ()
     if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
         if plain[0] != plain[1]:
-            extra["aliases"] = [[plain[0], plain[1]]]
+            aliases = ((plain[0], plain[1]),)
     if declared is not None:
         start = b.starts[row_first]
-        heading = open_declaration(ctx, {"record_id": declared, "heading_form": "row",
-                                         "label": plain[1] if len(plain) > 1 and plain[1] else None})
+        declaration = open_declaration(ctx, declared, plain[1] if len(plain) > 1 and plain[1] else None, "row")
         b.emit_at("heading", row_first, start, start, text=declared, level=4, section_kind="declaration",
-                  extra=heading)
-        extra["declares"] = declared
-    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, **extra)
+                  declaration=declaration)
+    row = TableRow(table, tuple(plain), source_id, declared, aliases)
+    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, row=row)
+    if pin is not None or declared is not None:
+        column = row_statuses(header_cells, plain) if declared is not None else ()  # a `Status` column (G0 route tables)
+        b.blocks[-1] = replace(block, pin=pin, statuses=column + block.statuses)
     if declared is not None:
         ctx.declaration = None
-        column = row_statuses(header_cells, plain)  # a `Status` column (G0 route tables)
-        if column:
-            block.extra["statuses"] = column + block.extra.get("statuses", [])

@@ -1,0 +1,216 @@
+"""The registry of the ``citegraph`` commands: the command group every command module registers
+on, and what the commands share (the store options, opening the store, output, error handling).
+
+The command modules (:mod:`app.cli` and its ``cli_*.py`` modules) import this module, never each
+other's commands; :mod:`app.cli` imports them all to register them, so the import graph has no
+circle (an import-linter contract in ``pyproject.toml`` keeps it so). Everything heavier than typer
+is imported inside the function that needs it, so that a command loads only what it runs
+(tests/app/test_cli_startup.py checks it).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+
+import typer
+from typer.exceptions import TyperException
+
+from app.cli_help import CommandApp
+from app.errors import face_of, hint_of
+from graph.errors import CitegraphError
+from render import Format
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+    from graph.store import GraphStore
+
+__all__ = ["cli", "out", "err", "escape", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+           "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
+           "counted", "print_json", "shortened", "handles_errors"]
+
+cli = CommandApp(
+    name="citegraph",
+    help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class _Console:
+    """A rich ``Console`` made on first use: a command that prints JSON does not import rich
+    (about 40 ms of start-up)."""
+
+    def __init__(self, **options: Any):
+        self._options, self._console = options, None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+            self._console.on_broken_pipe = self._reader_gone  # rich's own exits 1
+        return getattr(self._console, name)
+
+    def _reader_gone(self) -> None:
+        self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
+        raise BrokenPipeError("the reader of the output has gone")
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup escaped (:func:`rich.markup.escape`)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def Table(*args: Any, **kwargs: Any) -> Any:
+    """A :class:`rich.table.Table`, imported when a command prints one."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*args, **kwargs)
+
+
+out = _Console(soft_wrap=True)
+err = _Console(stderr=True, soft_wrap=True)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from app.cli_help import version
+
+        sys.stdout.write(version() + "\n")  # plain: printing a line need not import rich
+        raise typer.Exit(0)
+
+
+@cli.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                               help="Print the version and exit.")] = False,
+) -> None:
+    """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
+
+Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
+HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
+FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
+VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
+
+
+def get_settings() -> Settings:
+    """The process's settings (:func:`app.settings.get_settings`, imported when first needed)."""
+    from app.settings import get_settings as process_settings
+
+    return process_settings()
+
+
+def command_settings(neo4j: str | None, home: Path | None) -> Settings:
+    """The process settings with the command's store options applied: ``--neo4j URI`` selects that
+    server, ``--home DIR`` selects the embedded store in DIR (even when CITEGRAPH_NEO4J_URI is set)."""
+    base = get_settings()
+    update: dict[str, Any] = {}
+    if neo4j and home:
+        raise typer.BadParameter("--neo4j and --home choose different stores; give one")
+    if neo4j:
+        update.update(neo4j_uri=neo4j, store="neo4j")
+    if home:
+        update.update(home=home, store="embedded")
+    return base.replace(**update) if update else base
+
+
+def command_store(neo4j: str | None, home: Path | None, *, reads: bool = True) -> GraphStore:
+    """The store the options and settings select, opened; its location is said on stderr ,
+    and, for a command that ``reads`` it, a ``note:`` line when it is absent or holds no analysis set
+    (:func:`app.wiring.empty_store_note`). Standard output and the exit code stay the command's."""
+    from app.wiring import empty_store_note, open_store, store_location
+
+    store = open_store(command_settings(neo4j, home))
+    sys.stderr.write(f"store: {store_location(store)}\n")  # plain text: a --json command need not import rich
+    note = empty_store_note(store) if reads else None
+    if note:
+        sys.stderr.write(f"note: {note}\n")
+    sys.stderr.flush()
+    return store
+
+
+def at_version(store: GraphStore, set_id: str | None, version: int | None) -> GraphStore:
+    """``store`` with ``set_id`` read at ``version`` (:func:`queries.history.store_at`); ``store``
+    itself when no version is asked. Closing the result closes ``store``."""
+    if version is None:
+        return store
+    from queries.history import store_at
+
+    return store_at(store, set_id, version)
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "statement")`` is ``1 statement``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered for a reader that has
+    gone is dropped at exit instead of failing again (the recipe of Python's signal docs)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def handles_errors(fn: Callable) -> Callable:
+    """Turn a :class:`CitegraphError` into ``path:line: message`` on stderr and its exit code; an
+    operating-system error (a file that cannot be written) into exit 74 (``EX_IOERR``), except a
+    reader that closed standard output early (``| head``), which ends the command quietly with 0; Ctrl-C into
+    ``interrupted`` and exit 130; anything else into ``internal error`` and exit 70 (set
+    ``CITEGRAPH_DEBUG=1`` for the traceback). The README's table lists every exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            result = fn(*args, **kwargs)
+            sys.stdout.flush()  # here, so that a reader gone (`| head`) is seen below, not by click (exit 1)
+            return result
+        except BrokenPipeError:  # the reader took what it wanted (`| head -2`): not an error
+            _silence_stdout()
+            raise typer.Exit(0) from None
+        except CitegraphError as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            hint = hint_of(exc)
+            if hint:
+                err.print(f"hint: {hint.strip()}", highlight=False, markup=False)
+            raise typer.Exit(face_of(exc).exit) from None
+        except OSError as exc:
+            err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",
+                      highlight=False)
+            raise typer.Exit(74) from None
+        except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
+            raise
+        except KeyboardInterrupt:  # Ctrl-C: what a write had not committed is rolled back
+            err.print("interrupted", markup=False, highlight=False)
+            raise typer.Exit(130) from None
+        except Exception as exc:
+            if os.environ.get("CITEGRAPH_DEBUG"):
+                raise
+            err.print(f"[bold red]internal error:[/] {escape(repr(exc))} (CITEGRAPH_DEBUG=1 shows the traceback)",
+                      highlight=False)
+            raise typer.Exit(face_of(exc).exit) from None
+
+    return wrapper
+
+
+def shortened(text: str, width: int = 80) -> str:
+    """``text`` cut to ``width`` characters, the last one ``…`` when it was longer."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+
+RenderFormatOpt = Annotated[Optional[Format], typer.Option("--format", "-f", help="md, txt or html (documents default to their own format, reports to md).")]
