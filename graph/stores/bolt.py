@@ -33,9 +33,10 @@ import importlib.util
 import marshal
 import sys
 import types
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["OPTIONAL_DEPS", "without_optional_deps", "LAZY_TABLES", "Table", "lazy_driver_tables"]
+__all__ = ["LAZY_TABLES", "OPTIONAL_DEPS", "Table", "lazy_driver_tables", "without_optional_deps"]
 
 OPTIONAL_DEPS = "neo4j._optional_deps"
 """The driver's module that imports its optional numpy/pandas/pyarrow support."""
@@ -84,8 +85,8 @@ LAZY_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
          "_IS_LEAP_YEAR = _citegraph_table(_is_leap_year)"),
         ("_DAYS_IN_YEAR = {\n    year: _days_in_year(year) for year in range(MIN_YEAR, MAX_YEAR + 1)\n}",
          "_DAYS_IN_YEAR = _citegraph_table(_days_in_year)"),
-        ("_DAYS_IN_MONTH = {\n    (year, month): _days_in_month(year, month)\n"
-         "    for year in range(MIN_YEAR, MAX_YEAR + 1)\n    for month in range(1, 13)\n}",
+        (("_DAYS_IN_MONTH = {\n    (year, month): _days_in_month(year, month)\n"
+          "    for year in range(MIN_YEAR, MAX_YEAR + 1)\n    for month in range(1, 13)\n}"),
          "_DAYS_IN_MONTH = _citegraph_table(_days_in_month)"),
     ),
     "neo4j._codec.packstream.v1": (
