@@ -53,7 +53,7 @@ class Forwarder:
                 sock.close()
             self._open.clear()
 
-    def __enter__(self) -> "Forwarder":
+    def __enter__(self) -> Forwarder:
         self.open()
         return self
 

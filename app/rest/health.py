@@ -77,13 +77,13 @@ class Liveness:
                 self._pending.add_done_callback(self._answered)
             try:
                 counts = await asyncio.wait_for(asyncio.shield(self._pending), self.ask_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise StoreUnavailable(f"the store did not answer within {self.ask_timeout:g} s",
                                        hint="is the database server up and reachable?") from None
             self._answered(self._pending)
             return counts["nodes"], counts["edges"]
 
-    def _answered(self, ask: "asyncio.Future[dict[str, int]]") -> None:
+    def _answered(self, ask: asyncio.Future[dict[str, int]]) -> None:
         """Keep the totals of an ask that answered (also one no request waits for any more), unless
         a write began or ended while it ran."""
         if ask.cancelled() or ask.exception() is not None:

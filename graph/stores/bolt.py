@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import marshal
+import os
 import sys
 import types
 from collections.abc import Callable, Sequence
@@ -127,9 +128,12 @@ class _TablesLoader(importlib.machinery.SourceFileLoader):
         for old, new in self._replacements:
             text = text.replace(old, new)
         code = compile(text, self.path, "exec", dont_inherit=True)
-        try:
-            with open(cache, "wb") as out:
+        try:  # written whole under another name, then renamed: a reader never sees half of it
+            os.makedirs(os.path.dirname(cache), exist_ok=True)
+            partial = f"{cache}.{os.getpid()}"
+            with open(partial, "wb") as out:
                 marshal.dump((stamp, code), out)
+            os.replace(partial, cache)
         except OSError:
             pass  # a read-only install compiles on every first import
         return code
