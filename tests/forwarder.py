@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from typing import Self
 
 __all__ = ["Forwarder"]
 
@@ -53,7 +54,7 @@ class Forwarder:
                 sock.close()
             self._open.clear()
 
-    def __enter__(self) -> Forwarder:
+    def __enter__(self) -> Self:
         self.open()
         return self
 
