@@ -46,8 +46,7 @@ class Liveness:
         self.max_age = max_age
         self.ask_timeout = ask_timeout
         self._clock = clock
-        self._pending: asyncio.Future[dict[str, int]] | None = None  # the ask under way
-        self._pending_state = (0, 0)  # (writes under way, writes ended) when it began
+        self._pending: asyncio.Future[dict[str, int]] | None = None  # the ask under way (or last)
         self._totals: tuple[int, int] | None = None
         self._at = 0.0
         self._asking = asyncio.Lock()
@@ -72,23 +71,23 @@ class Liveness:
             if fresh is not None:
                 return fresh
             if self._pending is None or self._pending.done():
-                self._pending_state = (self._writes, self._epoch)
+                began = (self._writes, self._epoch)  # writes under way, writes ended
                 self._pending = asyncio.ensure_future(run_in_threadpool(store.counts))
-                self._pending.add_done_callback(self._answered)
+                self._pending.add_done_callback(lambda ask: self._answered(ask, began))
             try:
                 counts = await asyncio.wait_for(asyncio.shield(self._pending), self.ask_timeout)
             except TimeoutError:
                 raise StoreUnavailable(f"the store did not answer within {self.ask_timeout:g} s",
                                        hint="is the database server up and reachable?") from None
-            self._answered(self._pending)
+            # the ask's done-callback, registered before the shield's, has kept its totals
             return counts["nodes"], counts["edges"]
 
-    def _answered(self, ask: asyncio.Future[dict[str, int]]) -> None:
+    def _answered(self, ask: asyncio.Future[dict[str, int]], began: tuple[int, int]) -> None:
         """Keep the totals of an ask that answered (also one no request waits for any more), unless
         a write began or ended while it ran."""
         if ask.cancelled() or ask.exception() is not None:
             return
-        counts, (writes, epoch) = ask.result(), self._pending_state
+        counts, (writes, epoch) = ask.result(), began
         if writes == 0 and self._writes == 0 and epoch == self._epoch:
             self._totals, self._at = (counts["nodes"], counts["edges"]), self._clock()
 
