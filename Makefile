@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: demo test install install-dev neo4j-start neo4j-stop clean
+.PHONY: demo test lint check install install-dev neo4j-start neo4j-stop clean
 
 $(BIN)/python:
 	@PYTHON=$(PYTHON) bash scripts/prerequisites demo
@@ -31,6 +31,19 @@ test:
 	@PYTHON=$(PYTHON) bash scripts/prerequisites test
 	$(MAKE) install-dev
 	bash scripts/test
+
+## lint: ruff, mypy and import-linter, each configured in pyproject.toml; any finding fails
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports --config pyproject.toml
+
+## check: the edit-test loop: lint, then the tests and doctests that need neither Neo4j nor a browser
+## (neo4j-marked tests, *_browser.py files and the slow wheel builds left out; `make test` runs them all)
+check: lint
+	env -u CITEGRAPH_NEO4J_URI -u CITEGRAPH_REQUIRE_NEO4J -u CITEGRAPH_REQUIRE_BROWSER \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
+	  --doctest-modules citegraph domain graph ingest queries render app tests
 
 neo4j-start:
 	docker/neo4j-local/start

@@ -62,9 +62,9 @@ def ingest_cmd(
 
     from app.cli_progress import progress_bar
     from app.cli_tables import Column, chosen_format, emit
-    from ingest.files import MANIFEST_NAME, member_files
+    from ingest.files import member_files
     from ingest.pipeline import ingest_paths
-    from ingest.sets import member_file
+    from ingest.sets import MANIFEST_NAME, member_file
     from queries.shapes import plain
 
     fmt = chosen_format(fmt, as_json)
@@ -247,11 +247,11 @@ def check_cmd(
             report = check(store, set_id=set_id, problems=problems,
                            progress=lambda done, total: advance(0 if not done else 1, total=total))
     else:
-        with command_store(neo4j, home) as store:
-            with progress_bar(err, "checking", unit="sets") as advance:
-                report = check(at_version(store, set_id, version), set_id=set_id, fresh=fresh,
-                               progress=lambda done, total: advance(0 if not done else 1, total=total))
+        with command_store(neo4j, home) as store, progress_bar(err, "checking", unit="sets") as advance:
+            report = check(at_version(store, set_id, version), set_id=set_id, fresh=fresh,
+                           progress=lambda done, total: advance(0 if not done else 1, total=total))
     if table is None:
+        assert fmt is not None  # table_format answers None only for a CI format
         write_ci(fmt, report, base=base)
     elif table == TableFormat.json:
         from queries.shapes import plain
@@ -446,10 +446,10 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 # The command modules, in the order `citegraph --help` lists their commands (after the ones above).
-import app.cli_impact  # noqa: E402,F401  (registers `impact` and `review`)
-import app.cli_history  # noqa: E402,F401  (registers `history`, `diff`, `runs` and `compare`)
-import app.cli_copy  # noqa: E402,F401  (registers `copy`)
-import app.cli_discover  # noqa: E402,F401  (registers `sets`, `documents`, `records`, `search`)
+import app.cli_impact  # noqa: E402  (registers `impact` and `review`)
+import app.cli_history  # noqa: E402  (registers `history`, `diff`, `runs` and `compare`)
+import app.cli_copy  # noqa: E402  (registers `copy`)
+import app.cli_discover  # noqa: E402  (registers `sets`, `documents`, `records`, `search`)
 import app.cli_export  # noqa: E402,F401  (registers `export`)
 
 

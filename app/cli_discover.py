@@ -1,4 +1,4 @@
-"""Finding things from the command line (issue #15): ``citegraph sets``, ``documents``, ``records``
+"""Finding things from the command line: ``citegraph sets``, ``documents``, ``records``
 and ``search``.
 
 Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call

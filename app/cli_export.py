@@ -1,5 +1,5 @@
 """``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
-tables (issue #15, item 7).
+tables.
 
 Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, take
 :func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.
@@ -61,7 +61,7 @@ def export_cmd(
     with command_store(neo4j, home) as store:
         snapshot = graph_of(at_version(store, set_id, version), set_id=set_id)
     what = f"{counted(len(snapshot.nodes), 'node')}, {counted(len(snapshot.edges), 'edge')}"
-    if fmt == ExportFormat.csv:
+    if fmt == ExportFormat.csv and out_path is not None:  # csv without --out was refused above
         out_path.mkdir(parents=True, exist_ok=True)
         for name, data in csv_tables(snapshot).items():
             write_output(out_path / name, data, protected)

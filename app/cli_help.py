@@ -1,6 +1,6 @@
 """The command group of ``citegraph``: help pages without clutter, and commands made when used.
 
-Help without clutter (issue #15, item 8): flags show no ``<bool>``, arguments are named in upper
+Help without clutter: flags show no ``<bool>``, arguments are named in upper
 case without braces (``citegraph rests-on [OPTIONS] RECORD``), and ``citegraph --version``.
 :class:`TidyGroup` tidies each command's parameters the first time the command is looked up,
 before click parses or prints help.
@@ -19,12 +19,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-from typing import Any, Callable, ClassVar, Iterator, MutableMapping
+from types import ModuleType
+from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, MutableMapping
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.main import get_command_from_info, get_command_name
-from typer.models import CommandInfo
+from typer.models import CommandFunctionType, CommandInfo
 
 __all__ = ["CommandApp", "TidyGroup", "defer_unused_help_imports", "flowed", "tidy", "version"]
 
@@ -191,10 +193,10 @@ class CommandApp(typer.Typer):
                                                  "pretty_exceptions_short": options.get("pretty_exceptions_short", True)})
         super().__init__(cls=group, **options)
 
-    def command(self, name: str | None = None, **options: Any) -> Callable[[Callable], Callable]:
+    def command(self, name: str | None = None, **options: Any) -> Callable[[CommandFunctionType], CommandFunctionType]:
         register = super().command(name, **options)
 
-        def keep_aside(fn: Callable) -> Callable:
+        def keep_aside(fn: CommandFunctionType) -> CommandFunctionType:
             register(fn)
             info = self.registered_commands.pop()
             self.deferred[info.name or get_command_name(fn.__name__)] = info
@@ -222,7 +224,7 @@ class _Deferred(type):
         return isinstance(obj, cls._real())
 
 
-class _StandIn(type(sys)):
+class _StandIn(ModuleType):
     """A module standing in for ``rich.markdown`` or ``rich.traceback`` while ``typer.rich_utils``
     is imported: each name asked for is a :class:`_Deferred` stand-in."""
 

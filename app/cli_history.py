@@ -1,4 +1,4 @@
-"""``citegraph history``, ``diff``, ``runs`` and ``compare`` (issue 17): versions of a set and the
+"""``citegraph history``, ``diff``, ``runs`` and ``compare``: versions of a set and the
 independent runs of a system.
 
 Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
@@ -9,7 +9,8 @@ text by default, ``--format md|html``) or the result's JSON (``--json``).
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Callable
 
 import typer
 

@@ -1,5 +1,5 @@
 """``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
-source moves (issue #6), and what is open of it and of changes to the analysis itself.
+source moves, and what is open of it and of changes to the analysis itself.
 
 Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
@@ -66,11 +66,10 @@ def impact_cmd(
                                      "pinning the repository is checked from its own pinned commit)")
         _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
         return
-    with command_store(neo4j, home) as store:
-        with progress_bar(err, "impact", unit="steps") as advance:
-            report = impact_of(at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
-                               set_id=set_id, source_id=source,
-                               progress=lambda done, total: advance(1 if done else 0, total=total))
+    with command_store(neo4j, home) as store, progress_bar(err, "impact", unit="steps") as advance:
+        report = impact_of(at_version(store, set_id, version), repository, to_revision=to, from_revision=from_rev,
+                           set_id=set_id, source_id=source,
+                           progress=lambda done, total: advance(1 if done else 0, total=total))
     _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
         raise typer.Exit(1)
@@ -83,10 +82,9 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
     from queries.impact import impact_on_repository
 
     names = repository_names(command_settings(neo4j, home), repository)
-    with command_store(neo4j, home) as store:
-        with progress_bar(err, "impact", unit="sets") as advance:
-            result = impact_on_repository(store, repository, names=names, to_revision=to,
-                                          progress=lambda done, total: advance(1 if done else 0, total=total))
+    with command_store(neo4j, home) as store, progress_bar(err, "impact", unit="sets") as advance:
+        result = impact_on_repository(store, repository, names=names, to_revision=to,
+                                      progress=lambda done, total: advance(1 if done else 0, total=total))
     _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
     if fail_on_suspect and any(r.suspects for r in result.sets):
         raise typer.Exit(1)
@@ -162,7 +160,8 @@ def _print_impact(report: ImpactReport) -> None:
         nodes = [s.node for s in report.suspects if s.kind == kind]
         out.print(f"Suspect {kind}s ({len(nodes)}): {', '.join(nodes) or 'none'}", markup=False, highlight=False)
     for s in report.reviewed:
-        r = s.review
+        if (r := s.review) is None:  # a reviewed suspect carries its review
+            continue
         out.print(f"cleared: {s.node} reviewed by {r.reviewer} at {r.revision[:12]} ({r.at})", markup=False,
                   highlight=False)
     m = report.summary
@@ -199,15 +198,20 @@ def review_cmd(
     from queries.impact import Review, reviews_of
     from queries.shapes import plain
 
-    if not list_ and (node is None or at is None):
+    if list_:
+        reviewed = None
+    elif node is None or at is None:
         raise typer.BadParameter("give NODE and --at REV, or --list")
+    else:
+        reviewed = (node, at)
     repository = GitRepository(repo) if repo is not None and not list_ else None
     with command_store(neo4j, home) as store:
-        if list_:
+        if reviewed is None:
             reviews = reviews_of(store, set_id=set_id, node_id=node)
         else:
+            node_id, revision = reviewed
             reviewer = by or _login_name()
-            reviews = (Review.from_node(review_suspect(store, node, revision=at, reviewer=reviewer, note=note,
+            reviews = (Review.from_node(review_suspect(store, node_id, revision=revision, reviewer=reviewer, note=note,
                                                        repo=repository)),)
     if as_json:
         print_json([plain(r) for r in reviews])

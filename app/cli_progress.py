@@ -1,4 +1,4 @@
-"""Progress bars of long commands (issue #15, item 4): ``ingest``, ``verify``, ``copy``, ``check`` and
+"""Progress bars of long commands: ``ingest``, ``verify``, ``copy``, ``check`` and
 ``impact`` show a rich progress bar on standard error when it is a terminal, and nothing when it is
 not (a pipe, a file, CI logs), so their output stays the same wherever it goes."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["Advance", "progress_bar"]
 

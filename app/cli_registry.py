@@ -15,7 +15,8 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+from collections.abc import Callable
 
 import typer
 from typer.exceptions import TyperException
@@ -26,6 +27,8 @@ from graph.errors import CitegraphError
 from render import Format
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from app.settings import Settings
     from graph.store import GraphStore
 
@@ -47,18 +50,21 @@ class _Console:
     (about 40 ms of start-up)."""
 
     def __init__(self, **options: Any):
-        self._options, self._console = options, None
+        self._options = options
+        self._console: Console | None = None
 
     def __getattr__(self, name: str) -> Any:
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(**self._options)
-            self._console.on_broken_pipe = self._reader_gone  # rich's own exits 1
+            # rich's own on_broken_pipe exits 1; replacing the method is its one hook
+            self._console.on_broken_pipe = self._reader_gone  # type: ignore[method-assign]  # (see above)
         return getattr(self._console, name)
 
     def _reader_gone(self) -> None:
-        self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
+        if self._console is not None:  # made: rich calls this on the console it printed with
+            self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
         raise BrokenPipeError("the reader of the output has gone")
 
 

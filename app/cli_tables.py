@@ -1,4 +1,4 @@
-"""Tables of the command line that fit (issue #15, item 5): readable at 80 columns and when piped,
+"""Tables of the command line that fit: readable at 80 columns and when piped,
 no column dropped, no ID split; ``--format table|json|csv`` wherever a table is printed.
 
 A table declares its columns as *ids* (node ids, paths, statuses: never split), *numbers* (right
@@ -18,9 +18,13 @@ import json
 import sys
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, Any, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+from collections.abc import Iterable, Sequence
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 __all__ = ["clip_cell", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
 
@@ -65,7 +69,7 @@ class Column:
     kind: str = "id"
 
 
-def _cell(value: Any) -> Any:
+def _cell(value: Any) -> str | Text:
     """A cell as printed: a string (None empty), or a :class:`rich.text.Text` as given (styled spans,
     e.g. search highlights; CSV gets its plain text)."""
     if value is None:
@@ -94,9 +98,9 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         ``json`` prints ``data`` (JSON-compatible) as is; ``csv`` the header and every row; ``table``
         the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
     """
-    rows = [[_cell(v) for v in row] for row in rows]
+    cells = [[_cell(v) for v in row] for row in rows]
     if fmt == TableFormat.table:  # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
-        console.width
+        console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
         console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -104,11 +108,11 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
     if fmt == TableFormat.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow([c.name for c in columns])
-        writer.writerows([_plain(v) for v in row] for row in rows)
+        writer.writerows([_plain(v) for v in row] for row in cells)
         return
-    shown, hidden = rows, 0
-    if fold is not None and not verbose and len(rows) > fold:
-        shown, hidden = rows[:fold], len(rows) - fold
+    shown, hidden = cells, 0
+    if fold is not None and not verbose and len(cells) > fold:
+        shown, hidden = cells[:fold], len(cells) - fold
     _table(console, columns, shown, title)
     if hidden:
         console.print(f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)",
@@ -133,7 +137,7 @@ def clip_cell(value: Any, width: int):
     return text
 
 
-def _table(console, columns: Sequence[Column], rows: list[list[str]], title: str | None) -> None:
+def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -160,7 +164,7 @@ def _table(console, columns: Sequence[Column], rows: list[list[str]], title: str
     console.print(table)
 
 
-def _blocks(console, columns: Sequence[Column], rows: list[list], title: str | None, width: int) -> None:
+def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None, width: int) -> None:
     """Each row as a block: its first value, the other ids and numbers (``name value``), then each
     text cell below, indented four spaces and wrapped at word boundaries."""
     from rich.text import Text

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import overload
+from collections.abc import Callable
 
 from graph.errors import (
     AccessDenied,
@@ -54,10 +55,10 @@ ERROR_FACES: tuple[tuple[type[BaseException], ErrorFace], ...] = (
     (StoreUnavailable, ErrorFace(503, "UNAVAILABLE", 69)),
     (SettingsInvalid, ErrorFace(500, "MISCONFIGURED", 78)),  # EX_CONFIG
     (OutputRefused, ErrorFace(409, "CONFLICT", 73)),  # EX_CANTCREAT: an output over the store's own files
-    (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2 (issue #6)
-    (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems (issue #17)
+    (SourceRepositoryError, ErrorFace(422, "INVALID_INPUT", 2)),  # impact: bad repo or revision, exit 2
+    (IncomparableSets, ErrorFace(422, "INVALID_INPUT", 2)),  # compare: sets of different systems
     (AmbiguousScope, ErrorFace(400, "BAD_REQUEST", 2)),
-    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error (issue #15)
+    (InvalidQuery, ErrorFace(422, "INVALID_INPUT", 2)),  # a malformed parameter: a usage error
     (CitegraphError, ErrorFace(400, "BAD_REQUEST", 65)),
 )
 """Each citegraph error class with its face, most specific first (:func:`face_of` takes the first
@@ -123,6 +124,14 @@ def hint_of(error: CitegraphError) -> str | None:
     """
     advice = _ADVICE.get(error.code or "")
     return advice(error) if advice is not None else error.hint
+
+
+@overload
+def for_clients(text: str, home) -> str: ...
+
+
+@overload
+def for_clients(text: None, home) -> None: ...
 
 
 def for_clients(text: str | None, home) -> str | None:

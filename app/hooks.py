@@ -23,9 +23,10 @@ import json
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from graph.errors import AccessDenied, InvalidQuery, SourceRepositoryError, Unauthenticated
 from queries.impact import ImpactRun, RepositoryImpact, pins
@@ -144,7 +145,7 @@ def find_clone(settings: Any, push: Push) -> tuple[Any, list[str]] | None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 _COLUMNS = ("id", "delivery", "host", "repository", "ref", "after", "clone", "state", "error", "received_at",

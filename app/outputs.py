@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from app.settings import Settings
 from graph.errors import OutputRefused
+import contextlib
 
 __all__ = ["protected_files", "check_output", "write_output"]
 
@@ -94,7 +95,5 @@ def write_output(path: Path, data: bytes, protected: Iterable[Path]) -> None:
 
 
 def _discard(temporary: str) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(temporary)
-    except FileNotFoundError:
-        pass

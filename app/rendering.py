@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from graph.codec import member_path
 from graph.errors import CitegraphError, InvalidQuery

@@ -12,7 +12,8 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from graph.errors import SettingsInvalid
 
@@ -320,7 +321,7 @@ class Settings:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Settings are read-only: use replace()")
 
-    def replace(self, **update: Any) -> "Settings":
+    def replace(self, **update: Any) -> Settings:
         """A copy with ``update`` applied (parsed like the environment's values); the environment is
         not read again. ``store`` is chosen anew from the URI unless ``update`` gives it."""
         unknown = sorted(update.keys() - _FIELDS.keys())

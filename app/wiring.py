@@ -118,7 +118,7 @@ def _without_credentials(uri: str) -> str:
     return f"{scheme}://{netloc.rpartition('@')[2]}{slash}{tail}"
 
 
-def repository_names(settings: Settings, repo: "GitRepository") -> list[str]:
+def repository_names(settings: Settings, repo: GitRepository) -> list[str]:
     """What ``repo`` is known by, for :func:`queries.impact.impact_on_repository`: its remotes' URLs,
     plus the names ``settings.repo_names`` gives its folder or any of those URLs."""
     from queries.impact import repository_identity

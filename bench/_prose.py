@@ -88,10 +88,7 @@ def _build_pool(n: int = 4096) -> tuple[str, ...]:
     for _ in range(n):
         opener = rng.choice(_OPENERS)
         subject = rng.choice(_SUBJECTS)
-        if opener:
-            body = f"{opener}{subject}"
-        else:
-            body = subject[0].upper() + subject[1:]
+        body = f"{opener}{subject}" if opener else subject[0].upper() + subject[1:]
         parts = [f"{body} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_TAILS)}"]
         if rng.random() < 0.45:
             parts.append(f", and {rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)}")

@@ -1,4 +1,4 @@
-"""The history phase of the benchmark (issue 17): a version diff of one set, a comparison of two
+"""The history phase of the benchmark: a version diff of one set, a comparison of two
 runs of one system, and rests-on on the latest version with 10 versions kept of every set.
 
 Runs on the embedded store after the other phases (it changes the store: a second version of one

@@ -137,7 +137,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
 
     declared: dict[str, str] = {}
     kinds: set[str] = set()
-    for role, (fm, body, _) in members.items():
+    for role, (_fm, body, _) in members.items():
         lines = body.split("\n")
         # Markdown well-formedness: markdown-it agrees with the line scan.
         tokens = _MD.parse(body)
@@ -209,7 +209,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
             if b.startswith(a + "-"):
                 err(f"{b} extends {a}")
 
-    for role, (fm, body, _) in members.items():
+    for role, (_fm, body, _) in members.items():
         prose = _prose_lines(body)
         text = "\n".join(ln for _, ln in prose)
         for token in set(_ID_TOKEN.findall(text)):
@@ -223,7 +223,7 @@ def check_set(folder: Path, *, source: Path, base: str) -> list[str]:
                 member = member.removesuffix(".md") or role
                 if declared.get(label) != member or anchor != label.lower():
                     err(f"{role}: link [{label}]({target}) does not point at its declaration")
-        for n, ln in prose:
+        for _n, ln in prose:
             m = (_ANNOT_G4 if g4 else _ANNOT_G3).match(ln)
             if ln.startswith("#### On ") and not m:
                 err(f"{role}: malformed annotation heading {ln!r}")

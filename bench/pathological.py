@@ -1,4 +1,4 @@
-"""Pathological inputs for the parsers (issue 14, items 11 and 12), each built at a size ``n``.
+"""Pathological inputs for the parsers, each built at a size ``n``.
 
 Each case is one member whose cost once grew faster than its size (or without bound): one line of
 Markdown links, a paragraph of record ranges, a table cell of links, ``Part of:`` lines folded into
@@ -71,7 +71,7 @@ WRITE_CASES: tuple[Case, ...] = (
     Case("txt-cites", "synthesis.txt", 4_000, "citations",
          "one plain-text statement citing one record n times, ingested into an empty store"),
 )
-"""The cases ingested into each store (issue 14: Neo4j wrote n citations of one record by one
+"""The cases ingested into each store (Neo4j wrote n citations of one record by one
 statement in time quadratic in n)."""
 
 

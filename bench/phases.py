@@ -21,7 +21,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from graph.model import EdgeKind, Label
 from graph.store import Direction, GraphStore
@@ -41,7 +42,7 @@ def _import_store(spec: dict[str, Any]) -> None:
     """Import the store's module ahead of opening it (so a timed open leaves the Neo4j driver's
     import out); the embedded store's own module is whatever ``open_embedded`` imports."""
     if spec["kind"] == "embedded":
-        import graph.stores  # noqa: F401
+        import graph.stores
     else:
         import graph.stores.neo4j  # noqa: F401  (only when a Neo4j run is asked for)
 
@@ -232,7 +233,7 @@ def verify(args: dict) -> dict:
 
 
 def history(args: dict) -> dict:
-    """Issue 17 on the embedded store: a version diff of one set, a comparison of two runs, and
+    """History on the embedded store: a version diff of one set, a comparison of two runs, and
     rests-on with 10 versions of every set against one (:func:`bench.history.history_phase`)."""
     from bench.history import history_phase
 
@@ -336,35 +337,34 @@ def pathological_ingest(args: dict) -> dict:
     out: dict[str, Any] = {"case": args["case"], "store": args["store"]["kind"], "n": n,
                            "bytes": {h: len(d) for h, d in data.items()},
                            "times": {h: [] for h in data}, "cpu": {h: [] for h in data}}
-    with open_store(args["store"]) as store:
-        with tempfile.TemporaryDirectory(prefix="bench-patho-") as tmp:
-            file = Path(tmp) / args["path"]
+    with open_store(args["store"]) as store, tempfile.TemporaryDirectory(prefix="bench-patho-") as tmp:
+        file = Path(tmp) / args["path"]
 
-            def ingest(content: bytes) -> dict:
-                file.write_bytes(content)
-                t, c = time.perf_counter(), time.process_time()
-                (document,) = ingest_paths(store, [file], workers=1).documents
-                wall, cpu = time.perf_counter() - t, time.process_time() - c
-                counts = store.counts()
-                store.delete_documents([document.document])
-                return {"wall": wall, "cpu": cpu, "edges": counts[str(EdgeKind.CITES)], "nodes": counts["nodes"]}
+        def ingest(content: bytes) -> dict:
+            file.write_bytes(content)
+            t, c = time.perf_counter(), time.process_time()
+            (document,) = ingest_paths(store, [file], workers=1).documents
+            wall, cpu = time.perf_counter() - t, time.process_time() - c
+            counts = store.counts()
+            store.delete_documents([document.document])
+            return {"wall": wall, "cpu": cpu, "edges": counts[str(EdgeKind.CITES)], "nodes": counts["nodes"]}
 
+        try:
+            ingest(member(args["case"], max(1, n // 100)))
+        except Exception as exc:  # noqa: BLE001 - as below
+            out["error"] = f"{type(exc).__name__}: {str(exc)[:200]} (in the warm-up)"
+            return out
+        rounds = [list(data) if k % 2 == 0 else list(data)[::-1] for k in range(args.get("repeats", 3))]
+        for half in (h for halves in rounds for h in halves):
             try:
-                ingest(member(args["case"], max(1, n // 100)))
-            except Exception as exc:  # noqa: BLE001 - as below
-                out["error"] = f"{type(exc).__name__}: {str(exc)[:200]} (in the warm-up)"
-                return out
-            rounds = [list(data) if k % 2 == 0 else list(data)[::-1] for k in range(args.get("repeats", 3))]
-            for half in (h for halves in rounds for h in halves):
-                try:
-                    got = ingest(data[half])
-                except Exception as exc:  # noqa: BLE001 - the figure is which exception the write raises
-                    out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
-                    break
-                out["times"][half].append(got.pop("wall"))
-                out["cpu"][half].append(got.pop("cpu"))
-                out.setdefault("outcome", {})[half] = got
-                progress(out)
+                got = ingest(data[half])
+            except Exception as exc:  # noqa: BLE001 - the figure is which exception the write raises
+                out["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+                break
+            out["times"][half].append(got.pop("wall"))
+            out["cpu"][half].append(got.pop("cpu"))
+            out.setdefault("outcome", {})[half] = got
+            progress(out)
     return out
 
 

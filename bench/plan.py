@@ -32,7 +32,7 @@ SOURCE_IDENTITY = "https://git.example.org/citegraph-bench/sources"
 """Identity of the generated source repository, as registered by every set (SRC-1)."""
 
 CHANGED_FILES = 50
-"""Files edited by the ``change`` commit (issue 8: impact of a 50-file change)."""
+"""Files edited by the ``change`` commit (impact of a 50-file change)."""
 
 IMPACT_SET = 0
 """Index of the set whose source the ``change`` commit edits: all its cited files, plus files of
@@ -108,7 +108,7 @@ class SetPlan:
     def members(self) -> tuple[str, ...]:
         """Member roles in manifest order."""
         base = ("overview", "runtime", "memory", "epistemic", "reconciliation", "memory-profile")
-        return (("boundary",) + base + ("synthesis",)) if self.generation == 4 else base
+        return (("boundary", *base, "synthesis")) if self.generation == 4 else base
 
 
 def _set_rng(seed: int, index: int) -> random.Random:

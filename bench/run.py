@@ -1,4 +1,4 @@
-"""The benchmark harness behind ``bench/run`` (issue 8); see ``bench/README.md``.
+"""The benchmark harness behind ``bench/run``; see ``bench/README.md``.
 
 For each size and each store it measures ingest (documents/s, MB/s, and the ratio to
 markdown-it-py's bare parse of the same files), ``check`` errors, rests-on latency for 100 records
@@ -18,6 +18,7 @@ figures are context only, since these machines are shared and noisy.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import http.client
 import json
@@ -50,7 +51,7 @@ NEO4J_LOCAL = ROOT / "docker" / "neo4j-local"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One target of issue 8 (or 14): ``figure`` (key in the flat figures), comparison ``op``
+    """One target: ``figure`` (key in the flat figures), comparison ``op``
     (``<``, ``<=`` or ``>=``), ``limit``, ``unit``, the ``store`` it applies to (None: each store;
     ``parser`` for the pathological inputs, which touch no store) and the size it is stated for
     (None: every size)."""
@@ -93,7 +94,7 @@ TARGETS: tuple[Target, ...] = (
     Target("comparison of two runs (first call)", "compare_first_s", "<", 1, "s", "embedded", "M"),
     Target("rests-on p50, 10 versions of every set ÷ 1 version", "rests_on_versions_ratio", "<", 1.2, "×",
            "embedded", "M"),
-    # issue 24 (items 1, 3, 6): start-up, one-set processes against grep, common-word search, keep-alive
+    # start-up, one-set processes against grep, common-word search, keep-alive
     Target("citegraph --help CPU", "cli_startup_cpu_p50_ms", "<", 150, "ms", "embedded"),
     Target("citegraph --version CPU", "cli_version_cpu_p50_ms", "<", 150, "ms", "embedded"),
     *(Target(f"{c} process faster than grep -rlF process", f"cli_{c.replace('-', '_')}_vs_grep", "<", 1.0, "×", "embedded", "L")
@@ -104,15 +105,15 @@ TARGETS: tuple[Target, ...] = (
     Target("serve keep-alive: REST rests-on p50", "serve_keepalive_rest_p50_ms", "<=", 5, "ms", "embedded"),
     Target("serve keep-alive: GraphQL restsOn p50", "serve_keepalive_graphql_p50_ms", "<=", 10, "ms", "embedded"),
 )
-"""Issue 8's targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
-issue 24's of start-up, one-set commands, search and the server."""
+"""The scale targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
+the targets of start-up, one-set commands, search and the server."""
 
 
 def _key(case: str) -> str:
     return "patho_" + case.replace("-", "_")
 
 
-PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(
+PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(  # noqa: RUF005 - three generators, one per line
     Target(f"{c.name}: refused within (at 2n)", f"{_key(c.name)}_2n_s", "<", 2, "s", "parser") if c.refused
     else Target(f"{c.name}: parse CPU at 2n ÷ at n", f"{_key(c.name)}_ratio", "<=", 2.2, "×", "parser")
     for c in CASES
@@ -120,7 +121,7 @@ PATHOLOGICAL_TARGETS: tuple[Target, ...] = tuple(
     Target(f"{c.name}: ingest time at 2n ÷ at n", f"{_key(c.name)}_ingest_ratio", "<=", 2.2, "×", store)
     for c in WRITE_CASES for store in ("embedded", "neo4j")
 )
-"""Issue 14's targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
+"""The targets for the pathological inputs (:mod:`bench.pathological`): parsing linear in
 its input (doubling the input at most 2.2 times the parse's CPU time, and for plain-text lines its
 memory), the two refused YAML documents refused within 2 s, and writing linear in the edges (each
 write case's whole ingest, wall time, on each store: Neo4j's work is in its server)."""
@@ -165,10 +166,8 @@ def _reap(proc: subprocess.Popen, t0: float, timeout: float | None) -> tuple[int
 
     def kill() -> None:
         killed.set()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             proc.kill()  # the pid stays ours until it is reaped below, so this cannot hit another process
-        except ProcessLookupError:
-            pass
 
     timer = None
     if timeout is not None:
@@ -703,7 +702,7 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
                 if row is not None and getattr(args, "keepalive_requests", 0):
                     try:
                         result["keepalive_s"] = keepalive_times(port, row, args.keepalive_requests)
-                    except Exception as exc:  # RuntimeError, httpx.HTTPError: a failed phase, reported below
+                    except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
                         result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
                 result["vmhwm_mb"] = _vmhwm_mb(proc.pid)
         finally:
@@ -994,7 +993,7 @@ def previous_reference(folders: list[Path], seed: int) -> dict | None:
                 found.append((str(data.get("date")), path.stat().st_mtime, path, figures))
     if not found:
         return None
-    date, _, path, figures = max(found, key=lambda f: (f[0], f[1]))
+    _date, _, path, figures = max(found, key=lambda f: (f[0], f[1]))
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return {"figures": figures, "source": f"{shown}, an earlier run"}
 
@@ -1230,7 +1229,7 @@ def pathological_figures(runs: dict[str, dict[str, dict]]) -> dict:
             fig[f"{key}{suffix}_outcome"] = got.get("refused") or (
                 f"{got['blocks']} blocks, {got['citations']} citations" if "blocks" in got else why)
 
-        def ratio(a, b):
+        def ratio(a, b, why=why):
             if why:
                 return inf
             return round(b / a, 3) if a and b is not None and a != inf and b != inf else None
@@ -1431,7 +1430,7 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``bench/run``."""
-    ap = argparse.ArgumentParser(prog="bench/run", description="citegraph benchmarks at scale (issue 8)")
+    ap = argparse.ArgumentParser(prog="bench/run", description="citegraph benchmarks at scale")
     ap.add_argument("--size", action="append", choices=sorted(SIZES), help="S, M or L (repeatable; default S)")
     ap.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "citegraph-bench",

@@ -99,7 +99,7 @@ class Client:
     def __repr__(self) -> str:
         return f"Client({self.url!r})"
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -121,7 +121,8 @@ class Client:
                 body = response.json()
             except ValueError:
                 body = None
-            error = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else {}
+            found = body.get("error") if isinstance(body, dict) else None
+            error: dict[str, Any] = found if isinstance(found, dict) else {}  # the JSON error body's "error"
             message = error.get("message") or (body.get("detail") if isinstance(body, dict) else None) or response.text
             hint = error.get("hint")
             source = error.get("source") or {}
@@ -152,7 +153,7 @@ class Client:
         ClientError
             The request itself failed (no answer, 4xx/5xx).
         """
-        body = {"query": graphql}
+        body: dict[str, object] = {"query": graphql}
         if variables:
             body["variables"] = variables
         response = self._request("POST", "/graphql", json=body)
@@ -200,7 +201,7 @@ class Client:
             ``set``, ``records`` and ``count``.
         """
         data = self.rests_on_graph(record_id, set=set, direct=direct, max_depth=max_depth)
-        graph = nx.DiGraph(record=data["record"], set=data["set"], records=data["records"], count=data["count"])
+        graph: nx.DiGraph[str] = nx.DiGraph(record=data["record"], set=data["set"], records=data["records"], count=data["count"])
         for node in data["nodes"]:
             attrs = {k: v for k, v in node.items() if k != "id"}
             graph.add_node(node["id"], **attrs)
@@ -294,6 +295,7 @@ def _internal(name: str):
     import sys
 
     root = Path(__file__).resolve().parent.parent
+    problem: str | None
     try:
         module = importlib.import_module(name)
     except ImportError as exc:
@@ -302,10 +304,10 @@ def _internal(name: str):
         if root in Path(getattr(module, "__file__", None) or "/").resolve().parents:
             return module  # its own, whatever else the notebook imported under those names (its app.py)
         problem = None
-    strangers = sorted(str(Path(m.__file__).resolve()) for top in _INTERNAL  # those the failure names
+    strangers = sorted(str(Path(file).resolve()) for top in _INTERNAL  # those the failure names
                        if (problem is None or f"'{top}" in problem)
-                       and (m := sys.modules.get(top)) is not None and getattr(m, "__file__", None)
-                       and root not in Path(m.__file__).resolve().parents)
+                       and (m := sys.modules.get(top)) is not None and (file := getattr(m, "__file__", None))
+                       and root not in Path(file).resolve().parents)
     raise ImportError(f"citegraph could not import its own {name} from {root}"
                       + (f" ({problem})" if problem else "")
                       + (f": {', '.join(strangers)} stands in its way" if strangers else "")

@@ -106,7 +106,7 @@ class Flaws:
         ``On …`` heading naming no record (§4.6); else None.
     unaccounted_ids : tuple of str
         Record-ID tokens of the block's prose that are no citation, declaration, alias or ignored
-        occurrence (issue 23's accounting invariant, :mod:`ingest.accounting`), one per occurrence.
+        occurrence (the accounting invariant, :mod:`ingest.accounting`), one per occurrence.
     """
 
     malformed_ids: tuple[str, ...] = ()

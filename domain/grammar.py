@@ -1,12 +1,11 @@
 """The analysis-set grammar as data: identifier patterns, member types and section vocabularies.
 
-Every rule here cites its source in ``../shared/format/GRAMMAR.md`` (copied as ``corpus/`` is not;
-the grammar is described in the README); the closed vocabularies it uses (kinds, analysts,
-statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
+Every rule here cites its source in ``docs/grammar.md`` (``GRAMMAR §N`` is its section ``N``); the
+closed vocabularies it uses (kinds, analysts, statuses, route fields) are :mod:`domain.vocabulary`'s. Both parsers, the set checker, the
 renderers and the bench's invariants read these two modules, so each rule is written once; they do
 no I/O and import nothing outside ``domain/``.
 
-Where the real G1 results disagree with GRAMMAR.md (issue 23; files under
+Where the real G1 results disagree with GRAMMAR.md (files under
 ``corpus/commonplace/kb/reports/retained/agentic-system-analysis/<run>/result.md``), the documents
 win, and the rule here says so:
 
@@ -60,6 +59,8 @@ Where the real knowledge base goes beyond GRAMMAR (the documents win):
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import re
 from pathlib import PurePosixPath
@@ -147,7 +148,7 @@ generates; mem0-01 ``result.md`` 615): the ID ends before ``-generated``.
 
 IGNORED_IN_PROSE = re.compile(r"<!--.*?-->|<?\b(?:https?|ftp)://[^\s<>`]*[^\s<>`.,;:!?)\]'\"]>?", re.S)
 """Spans of a statement's plain text whose IDs are ignored occurrences, neither cited nor
-unaccounted (issue 23 item 12): an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
+unaccounted: an inline HTML comment (``<!-- RTE-2 -->``; a comment that is a
 block of its own is an ``html`` block, ignored whole) and a URL, bare or an autolink
 (``<https://example.org/RTE-1>``): a path segment of an address names no record. An unclosed
 ``<!--`` is text, as in CommonMark: what follows it is read.
@@ -181,8 +182,8 @@ RECORD_ID_SHAPE = re.compile(
     rf"(?i)(?<![\w-])(?:(?:(?:RT|MEM|EPI){_SEP})?(?:CMP|OBJ|RTE|CLM|ABS|BAP){_SEP}"
     rf"(?:\d+(?-i:{_COMPOUND})|[a-z0-9]+(?:{_SEP}(?!{_LEAD}{_SEP})[a-z0-9]+)*)|(?:MEM|EPI){_SEP}\d[a-z0-9]*)(?:[.,&]\d+)*"
 )
-"""What looks like a record ID, found more loosely than :data:`RECORD_ID` reads one (issue 23 item
-12, the accounting invariant; :mod:`ingest.accounting`): any case (``Rte-4``), ``_`` (``RTE_5``),
+"""What looks like a record ID, found more loosely than :data:`RECORD_ID` reads one (the accounting
+invariant, GRAMMAR §11.11; :mod:`ingest.accounting`): any case (``Rte-4``), ``_`` (``RTE_5``),
 Unicode hyphens U+2010–U+2015 and the minus sign (``CMP‑2``, a non-breaking hyphen), HTML entities
 for them (``RTE&#8209;2``, in plain text where no Markdown parser decoded it), letter suffixes
 (``RTE-2a``, ``RTE-02b``), digit-dot subsections (``RTE-2.1``), shorthand lists (``OBJ-1,2,3``,
@@ -380,7 +381,7 @@ def _g0_prototype(path: str) -> bool:
     return len(parts) >= 2 and bool(_G0_FILE.match(parts[-1])) and bool(G0_RUN_ID.match(parts[-2]))
 
 
-def member_type_of(frontmatter: dict | None, path: str) -> MemberType | None:
+def member_type_of(frontmatter: dict[str, Any] | None, path: str) -> MemberType | None:
     """The member type of a Markdown file, from its frontmatter and path; None when it is no member.
 
     Besides a ``type:`` naming a member type (:func:`member_type`): a September-generation review
@@ -402,15 +403,15 @@ def member_type_of(frontmatter: dict | None, path: str) -> MemberType | None:
         found = member_type(type_path)
         if found is not None:
             return found
-        if type_path.strip() in _REVIEW_NOTE_TYPES and frontmatter.get("generated-by") == _REVIEW_GENERATOR \
-                and frontmatter.get("analysis-run") is not None:
+        if frontmatter and type_path.strip() in _REVIEW_NOTE_TYPES \
+                and frontmatter.get("generated-by") == _REVIEW_GENERATOR and frontmatter.get("analysis-run") is not None:
             return next(t for t in _MEMBER_TYPES if t.name == "generated-review")
     if (frontmatter is None or not isinstance(type_path, str)) and _g0_prototype(path):
         return G0_PROTOTYPE
     return None
 
 
-def member_identity(frontmatter: dict, member: MemberType, path: str | None = None) -> tuple[str | None, str | None]:
+def member_identity(frontmatter: dict[str, Any], member: MemberType, path: str | None = None) -> tuple[str | None, str | None]:
     """(run-id, reviewed boundary) a member's frontmatter states (GRAMMAR §2.2 rule 5): ``run-id``
     and ``reviewed-boundary``, or a generated review's ``analysis-run`` and ``reviewed-revision``
     (§3.11), which tie it to the set it reviews; a G0 prototype without ``run-id`` is named by its
@@ -439,7 +440,7 @@ members beside the format's own files: ``types/*.md`` and ``*.schema.yaml``, ``i
 notes, tools' marker files)."""
 
 
-def skip_reason(file_name: str, folder: str, frontmatter: dict | None) -> tuple[str, str]:
+def skip_reason(file_name: str, folder: str, frontmatter: dict[str, Any] | None) -> tuple[str, str]:
     """(code of :data:`SKIP_REASONS`, sentence) for a file that is no member: ``frontmatter`` is
     None for a file without one (or not Markdown).
 
@@ -520,7 +521,7 @@ def classify_token(token: str) -> str:
     A token made of record IDs joined by ``/`` (``OBJ-5/OBJ-9``) is no path: it is ``named``, and
     the citation rules cite each ID in it; a token without ``/`` is a file only when it ends with
     a file extension (:data:`~domain.vocabulary.FILE_EXTENSIONS`), so dotted identifiers and host
-    names are not (issue 23 item 5).
+    names are not.
 
     >>> [classify_token(t) for t in ["OBJ-5/OBJ-9", "json.dump", "api.example.com", "run_benchmark.py"]]
     ['named', 'named', 'named', 'file']
@@ -653,7 +654,7 @@ def record_ranges(text: str) -> list[RecordRange]:
     [(('RT-OBJ-1', 'EPI-OBJ-4'), 'its ends differ in analyst or kind')]
 
     Ends of different kinds joined by ``through`` are no range: ``RTE-2 through OBJ-4`` means "via"
-    (a route through an object, G1 prose; issue 23 item 6), and each ID is cited on its own. An en
+    (a route through an object, G1 prose), and each ID is cited on its own. An en
     dash means no "via": ``RTE-1–OBJ-3`` is a range whose ends differ in kind, which cites only its
     ends, with the reason.
 
@@ -815,7 +816,7 @@ STATUS_LABEL = re.compile(r"(?i)^(?:[\w/-]+ )*conclusion status(?: for [^:;.\n]{
 """A conclusion-status label (GRAMMAR §4.4): ``implementation conclusion status``, ``operation
 conclusion status``, ``Component existence and roles conclusion status`` (G1) …; G1 also writes a
 slash in the label (``Activation/effect conclusion status``) and qualifies it (``Implementation
-conclusion status for host execution``; issue 23 item 8)."""
+conclusion status for host execution``)."""
 
 STATUS_IN_PROSE = re.compile(
     rf"(?im)(?:^|(?<=[.;:]\s))((?:[\w/-]+ ){{0,5}}conclusion status(?: for [^:;.\n]{{1,80}}?)?)"
@@ -827,7 +828,7 @@ value`` up to the next ``;`` or ``.``, at the start of a line or after ``.``/``;
 without the colon when a vocabulary term follows (the G2.5 rewrite's ``Activation/effect:
 implementation conclusion status `wired` for context output``). The label may hold a slash
 (``Activation/effect conclusion status: wired``) and a qualifier (``Implementation conclusion
-status for host execution: afforded.``), each part of the label (issue 23 item 8)."""
+status for host execution: afforded.``), each part of the label."""
 
 KIND_STATUSES = re.compile(
     rf"(?i)(?:^|(?<=[.;]\s))(?:all[ \t]+)?((?:[\w/-]+[ \t]+){{0,6}}?conclusion status(?:es)?)(?:[ \t]+for[ \t]+[^:;.\n]{{1,80}})?:"

@@ -19,6 +19,7 @@ What only ``citegraph check`` reads (a member's identity and manifest pin, a blo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 
@@ -48,7 +49,7 @@ CITATION_FORMS = ("citation", "mention", "quotation", "link", "range", "frontmat
 """How a citation is written (GRAMMAR §9 rule 5, §5, §6, §1.1): in a citation group, cell or trailing
 list; in running prose; as a quotation's attribution; as a Markdown link; as a record inside a
 record range; as a frontmatter ``records`` entry; by a ledger heading over the statements under it
-(issue 23 item 10; ``line`` is the heading's)."""
+(``line`` is the heading's)."""
 
 TARGET_KINDS = ("record", "source", "file", "named")
 """What a citation token names (GRAMMAR §9 rule 5, :func:`domain.grammar.classify_token`)."""
@@ -300,7 +301,7 @@ class Amendment:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """A suspect reviewed at a source revision (issue #6): the reviewed ``node``, the ``revision``
+    """A suspect reviewed at a source revision: the reviewed ``node``, the ``revision``
     (commit) it was reviewed at, ``reviewer``, ``at`` (UTC ISO 8601), an optional ``note`` and the
     ``fingerprint`` (SHA-256 of the node's content when reviewed, or None)."""
 
@@ -312,7 +313,7 @@ class Review:
     fingerprint: str | None = None
 
 
-def _reduce_by_fields(self):
+def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:
     """Pickle as ``type(self)(*fields)``: about twice as fast both ways as the dataclass default,
     which counts when parsed members come back from parser processes (``ingest.sets.assemble``
     with workers)."""
@@ -323,5 +324,5 @@ for _cls in (Citation, Quotation, Record, Source, SourceFile, NamedReference, An
              Declaration, Annotation, Statement, Status, Field, TableRow, Amendment, Review):
     # dataclass(slots=True) lists every field in __slots__, in __init__'s positional order.
     assert _cls.__slots__ == tuple(f.name for f in _cls.__dataclass_fields__.values() if f.init)
-    _cls.__reduce__ = _reduce_by_fields
+    setattr(_cls, "__reduce__", _reduce_by_fields)  # noqa: B010 - a method set on many classes at once
 del _cls

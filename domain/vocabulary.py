@@ -58,8 +58,7 @@ FILE_EXTENSIONS = frozenset("""
 """.split())
 """File-name extensions a citation token without ``/`` must end with to be taken for a source
 file (GRAMMAR §9 rule 5 says a path ``contains / or a .ext``; real documents also write dotted
-identifiers and host names, `` `json.dump` ``, `` `api.example.com` ``, which are no files: issue 23
-item 5). A token holding ``/`` is a path whatever it ends with."""
+identifiers and host names, `` `json.dump` ``, `` `api.example.com` ``, which are no files; GRAMMAR §11.9). A token holding ``/`` is a path whatever it ends with."""
 
 EVIDENCE_LAYERS = ("implementation", "doctrine/design", "reported operation", "observed run", "causal experiment")
 """Evidence layers of the Source register (GRAMMAR §7, §8)."""

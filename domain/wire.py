@@ -9,6 +9,8 @@ attribute is ``set_id`` but every face says ``set``) says its wire name with
 
 from __future__ import annotations
 
+from typing import Any
+
 import dataclasses
 
 __all__ = ["WIRE", "wire", "wire_name"]
@@ -22,6 +24,7 @@ def wire(name: str) -> dict[str, str]:
     return {WIRE: name}
 
 
-def wire_name(f: dataclasses.Field) -> str:
+def wire_name(f: dataclasses.Field[Any]) -> str:
     """The name field ``f`` has on the wire: its :func:`wire` name, else its own."""
-    return f.metadata.get(WIRE, f.name)
+    name: str = f.metadata.get(WIRE, f.name)
+    return name

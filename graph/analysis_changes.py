@@ -22,12 +22,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from domain.wire import wire
 from graph.codec import (block_line, block_order, block_text, quotation_of, record_id_of, section_of,
                          source_of)
-from graph.model import EdgeKind, Label, Node, SetBatch
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch
 
 __all__ = ["PART_KINDS", "PartChange", "version_changes", "carried", "to_stored", "from_stored"]
 
@@ -63,7 +64,7 @@ class PartChange:
         return f"{what} changed in {self.set_id} version {self.from_version} → {self.to_version}"
 
 
-def _contained(graph_edges: Iterable, start: str) -> set[str]:
+def _contained(graph_edges: Iterable[Edge], start: str) -> set[str]:
     below: dict[str, list[str]] = {}
     for e in graph_edges:
         if e.kind == EdgeKind.CONTAINS:
@@ -120,14 +121,17 @@ def version_changes(old: SetBatch, new: SetBatch, *, from_version: int, to_versi
     """The part changes from ``old`` (version ``from_version``) to ``new`` (``to_version``, whose
     digest is ``digest``), sorted by (part, node)."""
     out: list[PartChange] = []
-    made = {"set_id": new.set_id, "from_version": from_version, "to_version": to_version, "digest": digest}
+
+    def changed(part: str, node: str, name: str, old: str | None, now: str | None) -> PartChange:
+        return PartChange(part=part, node=node, name=name, old=old, new=now, set_id=new.set_id,
+                          from_version=from_version, to_version=to_version, digest=digest)
+
     before, after = _declarations(old), _declarations(new)
     live = {n.id for n in new.shared if n.label == Label.RECORD}
     for node_id, (name, text) in before.items():
         now = after.get(node_id)
         if (now is None and node_id in live) or (now is not None and now[1] != text):
-            out.append(PartChange(part="declaration", node=node_id, name=name, old=text,
-                                  new=now[1] if now else None, **made))
+            out.append(changed("declaration", node_id, name, text, now[1] if now else None))
     old_q, new_q = _quotations(old), _quotations(new)
     for document, quotations in new_q.items():
         was = old_q.get(document, [])
@@ -137,15 +141,14 @@ def version_changes(old: SetBatch, new: SetBatch, *, from_version: int, to_versi
             if tag != "replace":
                 continue
             for a, b in zip(range(i1, i2), range(j1, j2)):
-                out.append(PartChange(part="quotation", node=quotations[b].id, name=quotation_of(quotations[b]).path,
-                                      old=keys[0][a], new=keys[1][b], **made))
+                out.append(changed("quotation", quotations[b].id, quotation_of(quotations[b]).path,
+                                   keys[0][a], keys[1][b]))
     sources = {n.id: n for n in old.shared if n.label == Label.SOURCE}
     for node in new.shared:
         if node.label == Label.SOURCE and node.id in sources:
-            was, now = _pin(sources[node.id]), _pin(node)
-            if was is not None and was != now:
-                out.append(PartChange(part="source-pin", node=node.id, name=source_of(node).source_id or node.id,
-                                      old=was, new=now, **made))
+            pinned, repinned = _pin(sources[node.id]), _pin(node)
+            if pinned is not None and pinned != repinned:
+                out.append(changed("source-pin", node.id, source_of(node).source_id or node.id, pinned, repinned))
     out.sort(key=lambda c: (PART_KINDS.index(c.part), c.node))
     return out
 

@@ -65,7 +65,8 @@ Defaults when a key is missing (a hand-built or older edge): ``form`` reads as `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, NodeId, RecordId, SourceId
 from domain.model import (AnalysisSet, Amendment, Annotation, Citation, Declaration, Field, Member, NamedReference,
@@ -322,7 +323,8 @@ def block_position(node: Node) -> tuple[int, int]:
 
 def block_kind(node: Node) -> str | None:
     """The kind a Section or Statement ``node`` stores (``declaration``, ``paragraph``, …), or None."""
-    return node.get("kind")
+    kind = node.get("kind")
+    return None if kind is None else str(kind)
 
 
 def block_text(node: Node) -> str:
@@ -407,7 +409,7 @@ def amendment_of(node: Node) -> Amendment | None:
     get = node.props.get
     if get("kind") != "amendment" or not get("amends"):
         return None
-    return Amendment(RecordId(get("amends")),
+    return Amendment(RecordId(str(get("amends"))),
                      tuple((RecordId(old), RecordId(new)) for old, new in get("supersedes") or ()))
 
 
@@ -506,7 +508,7 @@ def stated_in_props(statement: str) -> dict[str, Any]:
 
 def alias_props(statement: str) -> dict[str, Any]:
     """The properties of a SUPERSEDED_BY edge that makes a retired proposal tag an alias of its
-    canonical record (issue 23 item 7), naming the ``statement`` (node id) that maps it."""
+    canonical record, naming the ``statement`` (node id) that maps it."""
     return {"statement": statement, "alias": True}
 
 
@@ -613,7 +615,8 @@ def system_props(name: str, slug: str) -> dict[str, Any]:
 
 def system_name(node: Node) -> str | None:
     """The name a System ``node`` stores (``Tolaria``), or None."""
-    return node.get("name")
+    name: str | None = node.get("name")
+    return name
 
 
 def system_slug(node: Node) -> str:
@@ -690,7 +693,8 @@ def member_frontmatter(node: Node) -> Mapping[str, Any]:
 def member_file_name(node: Node) -> str | None:
     """The file name a Document ``node`` was read from (``runtime.md``; the parser's
     ``file_name`` key), or None."""
-    return node.get("file_name")
+    file_name: str | None = node.get("file_name")
+    return file_name
 
 
 def member_identity_of(node: Node) -> MemberIdentity:

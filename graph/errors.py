@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 __all__ = [
     "SourceSpan",
@@ -125,7 +126,7 @@ class DuplicateDeclaration(IngestError):
 class ValidationFailed(CitegraphError):
     """Raised when a set fails validation with errors; ``findings`` holds them all."""
 
-    def __init__(self, message: str, findings: list, **kwargs):
+    def __init__(self, message: str, findings: list[Any], **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.findings = findings
 

@@ -38,7 +38,7 @@ Ownership: a node or edge with a ``document_id`` belongs to that document and is
 Shared nodes (System, AnalysisSet, Record, Source, SourceFile, NamedReference) belong to a set and
 are removed when no document-owned edge touches them any more. Derived edges (``document_id`` is
 ``None``: RESOLVES_TO, IN_SOURCE) are recomputed for the whole set on every write. Review nodes
-(a suspect reviewed at a source revision, issue #6) have no edges, belong to no document and are
+(a suspect reviewed at a source revision) have no edges, belong to no document and are
 never collected; only :meth:`graph.store.GraphStore.put_reviews` writes them.
 """
 
@@ -47,7 +47,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from domain.ids import AnalysisSetId, DocumentId, RecordId
 
@@ -243,7 +244,7 @@ class Node:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Node":
+    def from_dict(cls, data: Mapping[str, Any]) -> Node:
         """Node from :meth:`to_dict` output."""
         return cls(
             id=data["id"],
@@ -273,7 +274,7 @@ class Edge:
     set_id: str | None = None
     props: Mapping[str, Any] = field(default_factory=dict)
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Total order used by every store: (src, kind, dst, seq)."""
         return (self.src, str(self.kind), self.dst, self.seq)
 
@@ -290,7 +291,7 @@ class Edge:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Edge":
+    def from_dict(cls, data: Mapping[str, Any]) -> Edge:
         """Edge from :meth:`to_dict` output."""
         return cls(
             kind=EdgeKind(data["kind"]),

@@ -9,8 +9,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
+from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Any, Callable, Collection, ContextManager, Iterable, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.text import Phrase
@@ -154,7 +156,7 @@ class SupportsBulkWrite(Protocol):
     """An optional fast path: a store whose writes are cheaper grouped (the embedded store commits
     one transaction for a whole ingest run). Callers use it when present and behave the same without it."""
 
-    def bulk(self) -> ContextManager[None]:
+    def bulk(self) -> AbstractContextManager[None]:
         """A block whose writes form one transaction: all kept when it ends, all rolled back if any
         write or the block raises."""
 
@@ -165,7 +167,7 @@ class SupportsSnapshot(Protocol):
     made through one view sees the same store, as if no write ran meanwhile. Callers use
     :func:`read_snapshot`, which also serves stores without it."""
 
-    def snapshot(self) -> ContextManager[GraphStore]:
+    def snapshot(self) -> AbstractContextManager[GraphStore]:
         """A read-only view of one committed state of the store, for the block.
 
         The view answers every read of :class:`GraphStore` (and of the store's optional read
@@ -287,7 +289,7 @@ def projected(node: Node, fields: Mapping[Label, Collection[str]]) -> Node:
 
 @runtime_checkable
 class KeepsVersions(Protocol):
-    """Versions of each analysis set (issue 17; :mod:`graph.versions` has the rules). Both stores
+    """Versions of each analysis set (:mod:`graph.versions` has the rules). Both stores
     keep them: every :meth:`GraphStore.write_set` and :meth:`GraphStore.delete_documents` that
     changes a set stores the whole set as its next version, in the same transaction; one that
     leaves it unchanged stores nothing; one that leaves it with no document deletes all its

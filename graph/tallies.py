@@ -11,7 +11,8 @@ tests hold the stores to them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
+from collections.abc import Collection
 
 from graph.codec import source_file_path, unaccounted_count
 from graph.model import EdgeKind, Label

@@ -1,4 +1,4 @@
-"""Words of a statement's text as the full-text indexes of both stores see them (issue #15).
+"""Words of a statement's text as the full-text indexes of both stores see them.
 
 A *word* is a maximal run of letters and digits (Unicode categories ``L*`` and ``N*``:
 ``str.isalnum``), compared in lower case: exactly the tokens of SQLite FTS5's ``unicode61``
@@ -13,10 +13,11 @@ matches every word it begins. :func:`holds` is the exact rule a store's :meth:`s
 
 from __future__ import annotations
 
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = ["Phrase", "words", "word_spans", "word_count", "occurrences", "count", "holds"]
 
@@ -92,7 +93,7 @@ _SEP = r"[\W_]+"
 
 
 @lru_cache(maxsize=256)
-def _pattern(phrase: Phrase) -> re.Pattern:
+def _pattern(phrase: Phrase) -> re.Pattern[str]:
     """A regular expression over lower-cased text matching at each start of ``phrase``: its words
     whole, in a row, anything but word characters between them (so ``count`` and ``holds`` need
     no tokenising, the same answers as :func:`occurrences` over :func:`words`)."""

@@ -10,7 +10,7 @@ to move an embedded store into Neo4j.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from graph.model import DocumentGraph, Edge, Label, Node, SetBatch
 from graph.store import Direction, GraphStore

@@ -1,5 +1,5 @@
 """Versions of an analysis set, decided once for every store: what a version holds, when a write
-adds one, how it is encoded, and which versions retention keeps (issue 17).
+adds one, how it is encoded, and which versions retention keeps.
 
 A **version** of a set is the whole set as one :class:`~graph.model.SetBatch` (its shared nodes,
 every member's document graph, its derived edges), as it stands after a write that changed it.
@@ -28,12 +28,13 @@ import dataclasses
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from domain.wire import wire
 from graph import analysis_changes
 from graph.analysis_changes import PartChange
-from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch  # noqa: F401 - EdgeKind: for the doctests
 
 __all__ = [
     "VERSIONS_KEPT",
@@ -136,14 +137,14 @@ class SetVersion:
         keyed by the fields' Python names (a stored format, not a face's), and ``changed``, the
         part changes the version keeps (:mod:`graph.analysis_changes`; :func:`changed_in` reads
         them), when there are any."""
-        data: dict = {"members": [dataclasses.asdict(m) for m in self.members],
+        data: dict[str, Any] = {"members": [dataclasses.asdict(m) for m in self.members],
                       "counts": dataclasses.asdict(self.counts)}
         if changed:
             data["changed"] = analysis_changes.to_stored(changed)
         return _dumps(data)
 
     @classmethod
-    def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> "SetVersion":
+    def from_stored(cls, set_id: str, number: int, created: str | None, digest: str, summary: str) -> SetVersion:
         """A version from a store's row: the columns and :meth:`summary_json`'s text (a count it
         lacks is 0)."""
         data = json.loads(summary)
@@ -337,9 +338,9 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
             counts[_COUNTED[label]] += 1
     counts["citations"] = cited.count("CITES")
     counts["declarations"] = cited.count("DECLARED_IN")
-    text = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
-            f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode("utf-8")
-    return Encoded(set_id, zlib.compress(text, COMPRESSION), _sha256(text), tuple(members), VersionCounts(**counts))
+    encoded = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
+               f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode()
+    return Encoded(set_id, zlib.compress(encoded, COMPRESSION), _sha256(encoded), tuple(members), VersionCounts(**counts))
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:
@@ -446,7 +447,7 @@ def checked_versions(set_id: str, kept: Iterable[tuple[SetVersion, bytes]]) -> l
     return rows
 
 
-def baseline_needed(set_existed: bool, stored: Sequence[int]) -> bool:
+def baseline_needed(set_existed: bool, stored: Collection[object]) -> bool:
     """Rule 1: whether the pre-write state must be kept first, as version 1 (a set that existed
     before the write, with no stored version)."""
     return set_existed and not stored

@@ -23,7 +23,8 @@ A write (:meth:`graph.store.GraphStore.write_set`, ``delete_documents``, ``put_r
 from __future__ import annotations
 
 import json
-from typing import Collection, Iterable, Mapping, Protocol, TypeVar
+from typing import Protocol, TypeVar
+from collections.abc import Collection, Iterable, Mapping
 
 from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
 from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary
@@ -238,10 +239,14 @@ def edge_identity(edge: Edge) -> tuple[str, str, str, str, int]:
 def last_of(items: Iterable[T]) -> list[T]:
     """Nodes (by id) or edges (by :func:`edge_identity`) with the last of equal ones kept, in the
     order each identity first appeared."""
-    final: dict = {}
+    final: dict[str | tuple[str, str, str, str, int], T] = {}
     for item in items:
-        final[item.id if isinstance(item, Node) else edge_identity(item)] = item
+        final[_identity(item)] = item
     return list(final.values())
+
+
+def _identity(item: Node | Edge) -> str | tuple[str, str, str, str, int]:
+    return item.id if isinstance(item, Node) else edge_identity(item)
 
 
 def checked_reviews(reviews: Collection[Node]) -> list[Node]:

@@ -1,4 +1,4 @@
-"""The accounting invariant (issue 23 item 12): every record-ID-shaped token in a member's prose is
+"""The accounting invariant: every record-ID-shaped token in a member's prose is
 a citation, a declaration, an alias or an explicitly ignored occurrence.
 
 Both parsers reduce a block to its plain ``text`` and the citations found in it; this module is the
@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Iterable
+from collections.abc import Iterable
 
 from domain.grammar import RECORD_ID_SHAPE, ignored_spans
 from domain.model import Citation

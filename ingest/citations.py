@@ -83,7 +83,7 @@ def _is_short_name(token: str) -> bool:
 def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[Citation]:
     """Classify the tokens of one citation group; IDs inside a longer token are cited on their own;
     a token naming no member or known section (:func:`~ingest.resolve.names_part`) is prose, not
-    a named reference (issue 23 item 11: a plain-text rendering invents none)."""
+    a named reference (a plain-text rendering invents none)."""
     out: list[Citation] = []
     current_source: str | None = None
     for tok in tokens:
@@ -299,7 +299,7 @@ def with_heading_records(citations, records: list[tuple[str, int]], length: int)
     """``citations`` of a statement of ``length`` characters and, for each (record ID, heading
     line) of ``records`` (what the open headings that are no declaration name: a ledger's ``###
     RTE-5 — …``) that they do not cite, a citation of form ``heading`` over the whole statement,
-    ``line`` the heading's (issue 23 item 10: a bullet under it that does not repeat the ID still
+    ``line`` the heading's (a bullet under it that does not repeat the ID still
     rests on it).
 
     >>> [(c.target, c.form, c.line) for c in with_heading_records(extract_citations("Keeps OBJ-1."), [("RTE-5", 12)], 12)]

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from graph.errors import CitegraphError, IngestError, InputNotFound, SourceSpan
-from ingest.sets import GAP, MANIFEST_NAME, MAX_MEMBER_BYTES, InputFile, SetProblem, member_file, oversize
+from ingest.sets import GAP, MAX_MEMBER_BYTES, InputFile, SetProblem, member_file, oversize
 
 __all__ = ["MAX_MEMBER_BYTES", "member_files", "input_file", "refusal_of", "no_members", "no_members_error"]
 

@@ -1,6 +1,6 @@
 """Read access to the analysed source's git history: revisions, renames-aware diffs, file contents.
 
-Implements what :class:`queries.impact.SourceRepository` asks for (issue #6: impact analysis when
+Implements what :class:`queries.impact.SourceRepository` asks for (impact analysis when
 the analysed source moves).
 
 Why the ``git`` binary (through :mod:`subprocess`) rather than pygit2, dulwich or GitPython
@@ -26,7 +26,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Collection
+from collections.abc import Collection
 
 from graph.errors import RevisionNotFound, SourceRepositoryError
 
@@ -94,7 +94,7 @@ def check_path_length(path: str) -> None:
                                         f"over the {NAME_MAX} a file name may have")
 
 
-def fetch_clone(repo: "GitRepository") -> None:
+def fetch_clone(repo: GitRepository) -> None:
     """``git fetch --all --prune --quiet`` in ``repo``'s clone: the one write impact ever makes to a
     clone, and only when ``CITEGRAPH_HOOK_FETCH`` asks for it (push hooks). Credentials and network
     are git's own (no prompt: ``GIT_TERMINAL_PROMPT=0``).

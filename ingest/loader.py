@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from itertools import chain
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.checks import Flaws
@@ -227,7 +227,7 @@ def build_document(doc: ParsedDocument) -> tuple[DocumentGraph, list[Node]]:
             if (alias, canonical) not in aliased:  # a mapping restated later in the member adds nothing
                 aliased.add((alias, canonical))
                 b.edge(EdgeKind.SUPERSEDED_BY, b.record(alias), b.record(canonical), 0, alias_props(node_id))
-        if row_declaration:  # a declaring table row (issue 23 item 3) is the whole body of its record
+        if row_declaration:  # a declaring table row is the whole body of its record
             stack.pop()
     return DocumentGraph(document, tuple(b.nodes), tuple(b.edges)), list(b.shared.values())
 

@@ -11,7 +11,7 @@ one set at a time (:mod:`ingest.stream`, the one engine; memory holds one set, n
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from graph.store import GraphStore
 from ingest.loader import IngestReport

@@ -41,7 +41,7 @@ _MAX_NAME_WORDS = 5
 
 def names_part(token: str) -> bool:
     """Whether a citation-group token names a member or a known section, as a named reference does
-    (seeds issue; issue 13 item 6): at most five words, no sentence punctuation, and either a
+    (the seeds' form): at most five words, no sentence punctuation, and either a
     section name of the grammar (:data:`~domain.grammar.SECTION_NAMES`) or opening with a role's
     words (:data:`ROLE_WORDS`). Ordinary parentheticals name neither.
 

@@ -1,13 +1,13 @@
 """Writing reviews: that a suspect of impact analysis was checked against the source at a revision.
 
-The write half of issue #6's reviews; :func:`queries.impact.reviews_of` reads them and
+The write half of reviews; :func:`queries.impact.reviews_of` reads them and
 :func:`queries.impact.impact_of` applies them.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Protocol
 
 from domain.ids import NodeId
@@ -86,7 +86,7 @@ def review_suspect(
     >>> from queries.demo import demo_store
     >>> store = demo_store()
     >>> r = review_suspect(store, "demo/synthesis#L4", revision="a" * 40, reviewer="ada",
-    ...                    at=datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc))
+    ...                    at=datetime(2026, 10, 20, 9, 30, tzinfo=UTC))
     >>> (r.id[:30], r.props["at"], [n.id[:30] for n in store.find_nodes(Label.REVIEW)])
     ('review/demo/synthesis#L4@aaaaa', '2026-10-20T09:30:00+00:00', ['review/demo/synthesis#L4@aaaaa'])
     """
@@ -100,7 +100,7 @@ def review_suspect(
         revision = repo.resolve(revision)
     elif not _HEX.fullmatch(revision):
         raise CitegraphError(f"revision {revision!r} is not a full commit id", code="revision-not-full")
-    when = (at or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
+    when = (at or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
     review = Node(review_node_id(node.id, revision), Label.REVIEW, node.set_id, None, review_props(
         Review(NodeId(node.id), revision, reviewer, when, note, review_fingerprint(node))))
     store.put_reviews([review])

@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import yaml
 
@@ -242,7 +242,7 @@ class InputFile:
 
 GAP = "manifest-missing-member"
 """The code of a pinned member that is absent: a gap, which ``partial`` ingest records instead of
-refusing the set (issue 13, item 9)."""
+refusing the set."""
 
 _ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-member": IngestError,
            "pin-mismatch": IngestError, "duplicate-manifest": IngestError, "duplicate-member": IngestError}

@@ -1,13 +1,13 @@
 """What a statement states besides its citations, read the same way by both parsers from its
 plain text and citations: amendments (GRAMMAR §4.8), the sources a Source register row
 declares (§7), ID findings (§1), conclusion statuses (§4.4) and run-on fields (§4.3). A plain-text rendering of a Markdown member must give the same facts as the
-member (issue 13, item 6), so each rule is written once, here.
+member, so each rule is written once, here.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.checks import Flaws
 from domain.grammar import ID_LIKE, RECORD_ID, SOURCE_RANGE, STATUS_IN_PROSE, STATUS_LABEL, record_ranges, split_status

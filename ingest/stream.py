@@ -36,7 +36,8 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from graph.errors import CitegraphError, IngestError, ParseError, SourceSpan
 from graph.model import slugify
@@ -63,6 +64,7 @@ from ingest.sets import (
     parse_manifest,
     read_manifests,
 )
+import contextlib
 
 __all__ = ["ingest_paths", "ingest_inputs", "stage_inputs", "Vet", "Observer", "CHUNK", "MAX_RESTARTS"]
 
@@ -123,10 +125,8 @@ def _head(task: tuple[int, Path | InputFile, bool]) -> _Head:
     if guess:
         head.keys.add(guess)
     if head.manifest:
-        try:
+        with contextlib.suppress(ParseError):
             head.pins = tuple(parse_manifest(f.data, f.path).names())
-        except ParseError:
-            pass
         return head
     try:
         if f.name.lower().endswith(".md"):
@@ -208,7 +208,7 @@ class _Plan:
                                                                default=g[0].index))
 
     @classmethod
-    def read(cls, paths: list[Path], parser: "_Parser", files: list[Path] | None = None) -> "_Plan":
+    def read(cls, paths: list[Path], parser: _Parser, files: list[Path] | None = None) -> _Plan:
         """The plan of the files under ``paths`` (``files``: :func:`member_files` of them, when
         already listed)."""
         given = {p.resolve() for p in paths if p.is_file()}
@@ -216,7 +216,7 @@ class _Plan:
         return cls(parser.map(_head, [(n, p, p.resolve() in given) for n, p in enumerate(files)]))
 
     @classmethod
-    def held(cls, files: list[InputFile], parser: "_Parser") -> "_Plan":
+    def held(cls, files: list[InputFile], parser: _Parser) -> _Plan:
         """The plan of input files held in memory, in their order."""
         return cls(parser.map(_head, [(n, f, f.explicit) for n, f in enumerate(files)]))
 
@@ -246,7 +246,7 @@ class _Parser:
         self.size = pool_size(workers, candidates)
         self.pool: ProcessPoolExecutor | None = None
 
-    def __enter__(self) -> "_Parser":
+    def __enter__(self) -> _Parser:
         if self.size > 1:
             try:
                 self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("fork"),

@@ -1,4 +1,4 @@
-"""What the store holds, to find things by (issue #15): its analysis sets with their sizes, and its
+"""What the store holds, to find things by: its analysis sets with their sizes, and its
 documents (members) with their metadata. ``citegraph sets``, ``citegraph documents``, ``GET /sets``
 and ``GET /documents`` answer from here."""
 
@@ -126,7 +126,7 @@ class DocumentSummary:
     size: int
 
     @classmethod
-    def of(cls, node: Node) -> "DocumentSummary":
+    def of(cls, node: Node) -> DocumentSummary:
         """The summary of a Document node."""
         m = member_of(node)
         return cls(id=node.id, set=node.set_id or "", role=m.role, title=m.title, member_type=m.member_type,

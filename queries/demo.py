@@ -16,6 +16,7 @@ as the loader would store it, so rebuilding it from ``preamble``, ``gap`` and ``
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 from graph.stores.sqlite import SQLiteStore
@@ -59,7 +60,7 @@ def demo_store() -> SQLiteStore:
     analysis_set = Node(set_id, Label.ANALYSIS_SET, set_id, None,
                         {"system": "system/demo", "run_id": None, "reviewed_boundary": None})
 
-    def owned(kind: EdgeKind, src: str, dst: str, **props) -> Edge:
+    def owned(kind: EdgeKind, src: str, dst: str, **props: Any) -> Edge:
         return Edge(kind, src, dst, 0, doc_id, set_id, props)
 
     edges = (

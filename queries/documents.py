@@ -1,18 +1,19 @@
 """Documents as stored: each member's Document node and its sections and statements in document order.
 
-The renderer rebuilds members from these trees (issue 5); it never sees the store. A tree is fetched
+The renderer rebuilds members from these trees; it never sees the store. A tree is fetched
 with a fixed number of batched store calls, whatever the size of the document or the set.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from domain.model import Annotation, Field, Section, Status, TableRow
 from graph.codec import (annotation_of, citation_of, field_of, member_of, quotation_of, section_of, statement_of,
                          statuses_of, table_row_of)
-from graph.model import EdgeKind, Label, Node
+from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
 
@@ -289,7 +290,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
     return tuple(sorted(trees, key=_tree_key))
 
 
-def _tree_key(tree: DocumentTree) -> tuple:
+def _tree_key(tree: DocumentTree) -> tuple[Any, ...]:
     role = member_of(tree.document).role
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
     return (tree.set_id, rank, tree.id)
@@ -339,7 +340,7 @@ def _quotation(node: Node) -> BlockQuotation:
     return BlockQuotation(node.id, q.text, q.path, q.lines, q.revision)
 
 
-def _citation(edge, node: Node | None) -> BlockCitation:
+def _citation(edge: Edge, node: Node | None) -> BlockCitation:
     c = citation_of(edge, node)
     return BlockCitation(target_kind=c.target_kind, target=c.target, node=edge.dst, token=c.token, form=c.form,
                          start=c.start, end=c.end, span_start=c.span_start, span_end=c.span_end)

@@ -1,4 +1,4 @@
-"""A record dossier: everything the ingested members say about one record (issue 5, item 4).
+"""A record dossier: everything the ingested members say about one record.
 
 Declaration and fields (or none), annotations, amendments and supersessions, parts and container,
 the quotations, source files and sources behind its declaration and annotations, the Limitations
@@ -7,10 +7,11 @@ rows naming it, and everything that rests on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from graph.codec import record_id_of, stated_by
-from graph.model import EdgeKind, Node, RecordId
+from graph.model import Edge, EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
 from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
@@ -169,7 +170,9 @@ def _related(node_id: str, related: dict[str, Node], statement: str | None) -> R
     return RelatedRecord(record_id_of(node) if node is not None else node_id.rpartition("/")[2], node_id, statement)
 
 
-def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, max_depth) -> RecordDossier:
+def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: list[Edge], related: dict[str, Node],
+            trees: Mapping[str, DocumentTree], blocks: Mapping[str, tuple[DocumentTree, DocumentBlock]],
+            max_depth: int | None) -> RecordDossier:
     declaration = declaration_document = None
     fields: tuple[DocumentBlock, ...] = ()
     for e in out_edges:
@@ -199,9 +202,8 @@ def _dossier(store, record: Node, out_edges, in_edges, related, trees, blocks, m
                     key=lambda i: (blocks[i][0].id, blocks[i][1].order))
     amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
     limitations = tuple(
-        blocks[i][1] for i in citing
-        if blocks[i][1].kind == "table_row" and blocks[i][1].row is not None
-           and blocks[i][1].row.table == "limitations"
+        block for i in citing
+        if (block := blocks[i][1]).kind == "table_row" and (row := block.row) is not None and row.table == "limitations"
     )
     behind = [*fields, *(b for a in annotations for b in a.body)]
     quotations = tuple(Quoted(b.id, b.quotation) for b in behind if b.quotation is not None)

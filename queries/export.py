@@ -1,4 +1,4 @@
-"""The graph as it leaves citegraph (issue #15, item 7): every node and edge of one analysis set, or of
+"""The graph as it leaves citegraph: every node and edge of one analysis set, or of
 the whole store, in a stable order; :mod:`render.export` writes it as GraphML, node-link JSON or CSV."""
 
 from __future__ import annotations

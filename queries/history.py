@@ -1,5 +1,5 @@
 """History of an analysis set: its kept versions, reading any of them, and what changed between two
-(issue 17).
+.
 
 A store keeps each changed state of a set as a version (:mod:`graph.versions`); the live graph is
 the latest. :func:`store_at` gives a store in which one set reads as it was at an earlier version
@@ -17,11 +17,12 @@ import difflib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Callable, Iterable
 
 from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
-from graph.store import GraphStore
+from graph.store import GraphStore, KeepsVersions
 from graph.versions import SetVersion, digest_of, summary_of
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
@@ -152,7 +153,7 @@ def _version_batch(store: GraphStore, version: SetVersion) -> SetBatch:
         Another process dropped it since its history was read.
     """
     def read() -> SetBatch:
-        batch = store.set_version(version.set_id, version.number)  # type: ignore[attr-defined]
+        batch = cast("KeepsVersions", store).set_version(version.set_id, version.number)
         if batch is None:
             raise VersionNotFound(f"analysis set {version.set_id!r} no longer keeps version {version.number}")
         return batch
@@ -172,12 +173,16 @@ def _materialise(store: GraphStore, version: SetVersion) -> GraphStore:
     return _kept(_materialised, (version.set_id, version.digest), build, drop=lambda old: old.close())
 
 
-def _kept(cache: OrderedDict, key: tuple[str, str], make: Callable[[], Any],
-          drop: Callable[[Any], None] = lambda old: None) -> Any:
+_Made = TypeVar("_Made")
+"""What a cache of :func:`_kept` holds: a set version's batch or its materialised store."""
+
+
+def _kept(cache: OrderedDict[Any, Any], key: tuple[str, str], make: Callable[[], _Made],
+          drop: Callable[[_Made], None] = lambda old: None) -> _Made:
     """``cache[key]``, made by ``make()`` when absent (outside the lock: it reads the store); the
     least recently used entries past :data:`MATERIALISED_KEPT` are dropped (``drop`` each)."""
     with _lock:
-        found = cache.get(key)
+        found: _Made | None = cache.get(key)
         if found is not None:
             cache.move_to_end(key)
             return found
@@ -439,7 +444,7 @@ def _unified(old: DocumentBlock, new: DocumentBlock) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quotation_of(block: DocumentBlock | None) -> tuple | None:
+def _quotation_of(block: DocumentBlock | None) -> tuple[Any, ...] | None:
     q = block.quotation if block is not None else None
     return None if q is None else (q.text, q.path, q.lines, q.revision)
 
@@ -536,13 +541,13 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
     # a member whose nodes and edges are the same in both versions has nothing to align: only the others are read
     old, new = read_view(old_store, set_id, documents=changed), read_view(new_store, set_id, documents=changed)
     for document in sorted(old_members.keys() | new_members.keys()):
-        a, b = old_members.get(document), new_members.get(document)
+        was, now = old_members.get(document), new_members.get(document)
         if document not in old_members:
-            members.append(MemberChange(document, "added", None, b))
+            members.append(MemberChange(document, "added", None, now))
         elif document not in new_members:
-            members.append(MemberChange(document, "removed", a, None))
-        elif a != b:
-            members.append(MemberChange(document, "changed", a, b))
+            members.append(MemberChange(document, "removed", was, None))
+        elif was != now:
+            members.append(MemberChange(document, "changed", was, now))
 
     records = _record_changes(old, new)
     statements: list[StatementChange] = []
@@ -583,14 +588,16 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
             qa, qb = _quotation_of(a), _quotation_of(b)
             if qa != qb:
                 change = "added" if qa is None else "removed" if qb is None else "changed"
-                quotations.append(QuotationChange(document, change, a.id if qa else None, b.id if qb else None,
+                quotations.append(QuotationChange(document, change, a.id if a and qa else None,
+                                                  b.id if b and qb else None,
                                                   qa[1] if qa else None, qb[1] if qb else None,
                                                   qa[0] if qa else None, qb[0] if qb else None))
             la, lb = _is_limitation(a), _is_limitation(b)
-            if (la or lb) and not (la and lb and a.text == b.text):  # type: ignore[union-attr]
+            if (la or lb) and not (a and b and la and lb and a.text == b.text):
                 change = "added" if not la else "removed" if not lb else "changed"
-                limitations.append(LimitationChange(document, change, a.id if la else None, b.id if lb else None,
-                                                    a.text if la else None, b.text if lb else None))  # type: ignore[union-attr]
+                limitations.append(LimitationChange(document, change, a.id if a and la else None,
+                                                    b.id if b and lb else None,
+                                                    a.text if a and la else None, b.text if b and lb else None))
     touched |= _annotated_by_changed(old, new, statements)
 
     def image(statement: str) -> str | None:

@@ -22,7 +22,8 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import Any, TypeVar, cast
+from collections.abc import Callable, Sequence
 
 from graph.store import GraphStore, KeepsSetResults
 from queries.shapes import plain, wire_name
@@ -78,10 +79,10 @@ def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Calla
         Set id → result, in the order of ``set_ids``. On a store without
         :class:`~graph.store.KeepsSetResults` every result is computed.
     """
-    keeps = isinstance(store, KeepsSetResults)
+    keeper = store if isinstance(store, KeepsSetResults) else None
     key = f"{name}@{code_digest()}"
-    stamps = store.set_stamps(set_ids) if keeps else {}
-    kept = store.kept_results(key, stamps) if keeps and not fresh else {}
+    stamps = keeper.set_stamps(set_ids) if keeper is not None else {}
+    kept = keeper.kept_results(key, stamps) if keeper is not None and not fresh else {}
     out: dict[str, T] = {}
     computed: dict[str, tuple[int, bytes]] = {}
     for done, set_id in enumerate(set_ids):
@@ -95,15 +96,15 @@ def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Calla
             computed[set_id] = (stamps[set_id], _dumps(encode(result)).encode("utf-8"))
     if progress is not None:
         progress(len(set_ids), len(set_ids))
-    if computed:
-        store.keep_results(key, computed)
+    if computed and keeper is not None:
+        keeper.keep_results(key, computed)
     return out
 
 
 def rows_of(cls: type[T]) -> tuple[Callable[[Sequence[T]], object], Callable[[object], tuple[T, ...]]]:
     """``(encode, decode)`` for a tuple of result dataclasses ``cls`` whose fields are scalars or
     tuples of scalars: :func:`queries.shapes.plain` of it, and back."""
-    fields = [(f.name, wire_name(f)) for f in dataclasses.fields(cls) if f.init]
+    fields = [(f.name, wire_name(f)) for f in dataclasses.fields(cast(Any, cls)) if f.init]  # cls: a dataclass
 
     def decode(rows: object) -> tuple[T, ...]:
         assert isinstance(rows, list)

@@ -1,5 +1,5 @@
 """Names the user may have meant: "did you mean" for unknown analysis sets, records, sources, source
-files and documents (issue #15). Every face raises these errors, so every face shows the hint.
+files and documents. Every face raises these errors, so every face shows the hint.
 
 Candidates are the names the store holds in scope; the closest come first: the same name in
 another case, then names containing the asked one (or contained in it), then
@@ -9,7 +9,7 @@ another case, then names containing the asked one (or contained in it), then
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from graph.errors import AnalysisSetNotFound, DocumentNotFound, RecordNotFound
 from graph.model import Label

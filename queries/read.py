@@ -12,8 +12,10 @@ citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
-from typing import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
                          section_of, source_file_path, source_of, statement_of, statuses_of)
@@ -34,12 +36,12 @@ def matches(text: str | None, value: object) -> bool:
     return text is None or text.casefold() in str(value or "").casefold()
 
 
-def document_order(node: Node) -> tuple:
+def document_order(node: Node) -> tuple[Any, ...]:
     """Sort key of blocks in document order: (document id, block order, node id)."""
     return (node.document_id or "", block_order(node), node.id)
 
 
-def line_order(node_id: str) -> tuple:
+def line_order(node_id: str) -> tuple[Any, ...]:
     """Sort key of node ids in line order: ``doc#L7`` before ``doc#L19`` (quotations, citing nodes).
 
     >>> sorted(["d#L19", "d#L7", "d"], key=line_order)
@@ -71,14 +73,14 @@ class NodeCitation:
     seq: int
 
     @classmethod
-    def of(cls, edge: Edge) -> "NodeCitation":
+    def of(cls, edge: Edge) -> NodeCitation:
         """The citation on CITES ``edge``."""
         c = citation_of(edge)
         return cls(c.form, c.token, c.target_kind, c.start, c.end, c.span_start, c.span_end, edge.src, edge.dst,
                    edge.seq)
 
 
-def citation_order(c: NodeCitation) -> tuple:
+def citation_order(c: NodeCitation) -> tuple[Any, ...]:
     """Sort key of citations in document order of the citing node, then as written in it:
     (*:func:`line_order` of the citing id, seq, target id)."""
     return (*line_order(c.citing_id), c.seq, c.target_id)
@@ -212,8 +214,8 @@ class GraphRead:
         """The Quotation ``nodes`` of ``document_id`` (any, for None) whose text holds ``text`` and
         whose attributed path holds ``path`` (any case), in line order (:func:`line_order`)."""
         chosen = [n for n in nodes if (document_id is None or n.document_id == document_id)
-                  and (text is None and path is None
-                       or matches(text, (q := quotation_of(n)).text) and matches(path, q.path))]
+                  and ((text is None and path is None)
+                       or (matches(text, (q := quotation_of(n)).text) and matches(path, q.path)))]
         return sorted(chosen, key=lambda n: line_order(n.id))
 
     @staticmethod

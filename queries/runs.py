@@ -1,5 +1,5 @@
 """Independent runs of one system: the analysis sets analysing it, and where two of them agree
-(issue 17).
+.
 
 :func:`runs_of` lists the sets of a system with their run-id, date, pinned source revisions and
 cutoff. :func:`compare_runs` matches the records of two runs: by identical ID where IDs are slugs
@@ -18,6 +18,7 @@ from graph.codec import analysis_set_of, member_frontmatter, source_of, system_n
 from graph.errors import IncomparableSets, SystemNotFound
 from graph.model import Label, Node, slugify
 from graph.store import GraphStore
+from queries.documents import DocumentBlock
 from queries.history import history, store_at
 from queries.setview import RecordState, SetView, is_slug_id, normalised_label, read_view, status_value
 from queries.names import unknown_set
@@ -411,7 +412,7 @@ def compare_runs(store: GraphStore, set_a: str, set_b: str, *, version_a: int | 
     cited_a, cited_b = view_a.file_citations(), view_b.file_citations()
     files = tuple(FileCitation(p, cited_a.get(p, 0), cited_b.get(p, 0)) for p in sorted(cited_a.keys() | cited_b.keys()))
 
-    def first_cell(block) -> str:
+    def first_cell(block: DocumentBlock) -> str:
         cells = (block.row.cells if block.row is not None else ()) or [block.text]
         return normalised_label(str(cells[0])) or ""
 

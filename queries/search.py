@@ -1,4 +1,4 @@
-"""Full-text search over statements: ranked hits with highlighted snippets (issue #15).
+"""Full-text search over statements: ranked hits with highlighted snippets.
 
 The store's own full-text index finds the statements holding every phrase of the query
 (:meth:`graph.store.GraphStore.search`: SQLite FTS5 in the embedded store, a Lucene full-text
@@ -21,6 +21,8 @@ Ranking
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import re
 from dataclasses import dataclass
@@ -220,14 +222,14 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     return SearchReport(text, set_id, total, tuple(hits))
 
 
-def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple, Node, int]:
+def _scored(node: Node, phrases: tuple[Phrase, ...]) -> tuple[tuple[Any, ...], Node, int]:
     """``(rank key, node, matches)`` of a hit: the key sorts as the module docstring ranks."""
     body = block_text(node)
     matches = sum(count(body, p) for p in phrases)  # the rank needs counts only: no tokenising here
     return (-matches, len(body), node.set_id or "", node.document_id or "", block_order(node), node.id), node, matches
 
 
-def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list, int] | None:
+def _ranked_in_store(store: GraphStore, phrases: tuple[Phrase, ...], limit: int) -> tuple[list[Any], int] | None:
     """The best ``limit`` hits, scored, and the total, from a store that ranks a search itself
     (:class:`~graph.store.SupportsRankedSearch`), each hit checked against :func:`_scored` and
     :func:`graph.text.holds`; None when the store cannot, or a hit is not what the rule says (then

@@ -1,5 +1,5 @@
 """One analysis set read whole, as the diff of two versions and the comparison of two runs need it:
-its documents' trees, its records' declared state, its Limitations rows (issue 17).
+its documents' trees, its records' declared state, its Limitations rows.
 
 Read through the store contract alone (:func:`queries.documents.document_trees` plus three calls
 for the records), so it works on any store and on any version of a set
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Collection
+from collections.abc import Collection
 
 from graph.codec import declaration_label, record_id_of, record_of
 from graph.model import EdgeKind, Label

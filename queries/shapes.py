@@ -71,7 +71,8 @@ def revived(kind: type[T], data: Any) -> T:
     >>> revived(Occurrence, plain(Occurrence("a.js", 2)))
     Occurrence(path='a.js', count=2)
     """
-    return _revived(kind, data)
+    result: T = _revived(kind, data)
+    return result
 
 
 def _revived(hint: Any, data: Any) -> Any:

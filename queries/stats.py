@@ -17,7 +17,7 @@ __all__ = ["SetStats", "Stats", "stats", "stats_of_set"]
 class SetStats:
     """Counts for one analysis set: members, statements, distinct records, record-ID occurrences
     (citations of records plus annotation headings), source files cited, quotations, and the
-    record-ID tokens of its prose that nothing accounts for (``unaccounted``, issue 23's invariant:
+    record-ID tokens of its prose that nothing accounts for (``unaccounted``, the accounting invariant:
     0 on every real document; ``check`` names each as ``unaccounted-record-id``)."""
 
     set: str

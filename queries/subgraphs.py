@@ -1,5 +1,5 @@
 """What subgraph reports show: the statements resting on a record with their documents and explained
-paths, and a whole analysis set with its record index (issue 5, item 4).
+paths, and a whole analysis set with its record index.
 
 Each function gathers everything a report needs in a bounded number of batched store calls and
 returns frozen results; ``render/`` turns them into Markdown, plain text or HTML.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
@@ -87,7 +87,8 @@ def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | 
         if e.kind in DEPENDENCY_KINDS:
             incoming.setdefault(e.dst, []).append(e)
     best: dict[str, Explanation] = {}
-    heap = [(0, 0, (_id_key(s),), (s,), ()) for s in sorted(set(starts))]
+    heap: list[tuple[int, int, tuple[tuple[str, int, str], ...], tuple[str, ...], tuple[str, ...]]] = [
+        (0, 0, (_id_key(s),), (s,), ()) for s in sorted(set(starts))]
     heapq.heapify(heap)
     while heap:
         depth, hops, key, path, kinds = heapq.heappop(heap)
@@ -108,7 +109,7 @@ def explain(edges: Iterable[Edge], starts: Collection[str], *, max_depth: int | 
 
 def _id_key(node_id: str) -> tuple[str, int, str]:
     """Sort key of a node id: document part, then line number, so ``#L7`` precedes ``#L19``."""
-    head, sep, tail = node_id.partition("#")
+    head, _sep, tail = node_id.partition("#")
     digits = tail[1:] if tail[:1] in ("L", "Q", "D") else ""
     return (head, int(digits) if digits.isdigit() else -1, tail)
 
@@ -248,7 +249,7 @@ def _named(store: GraphStore, label: Label, name: str, set_id: str | None) -> li
 
 def _with_canonical(store: GraphStore, records: list[Node]) -> list[Node]:
     """``records`` and the canonical record of each that is an alias (a retired proposal tag a
-    reconciliation maps, issue 23 item 7: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
+    reconciliation maps, GRAMMAR §11.5: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
     rests on an alias is what rests on its record. One store call, two when there are aliases."""
     out = store.edges([r.id for r in records], kinds=[EdgeKind.SUPERSEDED_BY], direction=Direction.OUT)
     canonical = {e.dst for es in out.values() for e in es if is_alias(e)} - {r.id for r in records}
@@ -387,7 +388,7 @@ def rests_on(
         out.append(RestsOnResult(
             set=node.set_id or "", document=node.document_id or "", section=section,
             section_heading=node_name(found.nodes[section]) if section in found.nodes else None,
-            statement=node.id, kind=block_kind(node), text=block_text(node), line=block_line(node),
+            statement=node.id, kind=block_kind(node) or "", text=block_text(node), line=block_line(node),
             order=block_order(node), direct=direct, depth=why.depth, path=why.path,
         ))
     out.sort(key=lambda r: (r.set, r.document, r.order))
@@ -408,9 +409,9 @@ def _innermost_sections(edges: Iterable[Edge], statement_ids: list[str]) -> dict
     wanted = set(statement_ids)
     parents: dict[str, Edge] = {}
     for e in edges:
-        if e.kind == EdgeKind.CONTAINS and e.dst in wanted:
-            if e.dst not in parents or e.sort_key() < parents[e.dst].sort_key():
-                parents[e.dst] = e
+        if (e.kind == EdgeKind.CONTAINS and e.dst in wanted
+                and (e.dst not in parents or e.sort_key() < parents[e.dst].sort_key())):
+            parents[e.dst] = e
     out: dict[str, str | None] = {}
     for sid in statement_ids:
         parent = parents[sid].src if sid in parents else None

@@ -13,7 +13,8 @@ import re
 from pathlib import PurePosixPath
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from domain.checks import MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
@@ -72,7 +73,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
-    "unaccounted-record-id": ("warning", "issue 23: a record-ID-shaped token in prose (any case, `_`, Unicode "
+    "unaccounted-record-id": ("warning", "GRAMMAR §11.11: a record-ID-shaped token in prose (any case, `_`, Unicode "
                                          "hyphens, `RTE-2a`, `RTE-2.1`, `OBJ-1,2,3`) that is no citation, "
                                          "declaration, alias or ignored occurrence (a form the parser does not know)"),
 }
@@ -126,7 +127,7 @@ def _first_citation(store: GraphStore, node_ids: list[str]) -> dict[str, tuple[s
     out = {}
     for node_id, edges in incoming.items():
         places = sorted(
-            (member_path(docs[citing[e.src].document_id]), block_line(citing[e.src]))
+            (member_path(docs[citing[e.src].document_id or ""]), block_line(citing[e.src]))
             for e in edges if e.src in citing and citing[e.src].document_id in docs
         )
         out[node_id] = places[0] if places else ("", 0)
@@ -329,7 +330,7 @@ class _Checker:
             set_id, rid = section.set_id or "", declaration.record_id
             body = self.in_record(section)
             labels = self._statuses(set_id, rid, body)
-            if not labels:  # G1: the kind section's opening sentence states every record's status (issue 23 item 8)
+            if not labels:  # G1: the kind section's opening sentence states every record's status
                 labels = Counter(s.label.lower() for s in declaration.inherited_statuses)
             kind, slug = _kind_and_slug(rid)
             if kind == "RTE" and not labels:
@@ -373,7 +374,7 @@ class _Checker:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
             citing = sorted(self.record_in[record.id], key=lambda e: (self.place(e.src, e), e.seq))
-            declaring_files = {self.identity[self.nodes[s].document_id].file_name
+            declaring_files = {self.identity[self.nodes[s].document_id or ""].file_name
                                for s in declared if s in self.nodes and self.nodes[s].document_id in self.docs}
             for e in citing:
                 member, anchor = citation_member(e), citation_anchor(e)
@@ -387,7 +388,7 @@ class _Checker:
                              f"{', '.join(sorted(f for f in declaring_files if f))}", edge=e)
             if declared or not citing or any(e.kind == EdgeKind.SUPERSEDED_BY and is_alias(e)
                                              for e in self.record_out[record.id]):
-                continue  # an alias (a retired proposal tag, issue 23 item 7) is its canonical record
+                continue  # an alias (a retired proposal tag) is its canonical record
             expected = {citation_member(e) for e in citing if citation_member(e)}
             role = _ANALYST_ROLES.get(record_of(record).analyst, "runtime")
             named_present = [m for m in expected if m in present[set_id]]

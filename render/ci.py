@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 from xml.etree import ElementTree as ET
 
 from queries.impact import ImpactReport, RepositoryImpact, Suspect

@@ -1,5 +1,5 @@
 """Pages built from query results: a document, the statements resting on a record, a record dossier
-and a whole analysis set with its record index (issue 5, item 4).
+and a whole analysis set with its record index.
 
 Headings keep the members' own wording and document order; each statement keeps its own text (its
 Markdown for Markdown members, its line for plain-text members). Write a page with
@@ -9,7 +9,7 @@ Markdown for Markdown members, its line for plain-text members). Write a page wi
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from graph.codec import member_of, record_of, table_row_of
 from queries.documents import DocumentBlock, DocumentTree
@@ -32,6 +32,7 @@ from render.page import (
     record_anchor,
 )
 from render.to_plaintext import plain_block, plain_heading, plain_inline
+import itertools
 
 __all__ = ["document_page", "rests_on_page", "dossier_page", "set_page", "explanation"]
 
@@ -239,7 +240,7 @@ def explanation(steps: Sequence[PathStep], depth: int) -> tuple[str, str]:
         return "direct", f"{verbs or 'cites'} {steps[-1].name if steps else ''}{within}".strip()
     parts = [steps[0].name]
     previous = steps[0].document
-    for step, nxt in zip(steps, steps[1:]):
+    for step, nxt in itertools.pairwise(steps):
         verbs = " and ".join(_VERBS.get(k, k.lower()) for k in step.kinds) or "rests on"
         parts.append(f" —{verbs}→ {_step_name(nxt, previous)}{_ranges(step)}")
         previous = nxt.document or previous

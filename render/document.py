@@ -4,7 +4,7 @@ A parser splits a member into blocks such that ``preamble + "".join(gap + markup
 file's text (``ingest/parsers/parsed.py``); the loader stores those pieces on the Document, Section
 and Statement nodes. Rebuilding from the nodes in ``order`` and comparing the SHA-256 of the UTF-8
 bytes with the Document's stored ``sha256`` proves that the graph holds everything the analysts
-wrote (issue 5, items 1–2). The source file is never read here.
+wrote. The source file is never read here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from graph.codec import member_of, member_text
 from queries.documents import DocumentTree

@@ -1,5 +1,5 @@
 """A graph snapshot (:class:`queries.export.GraphSnapshot`) written in the formats graph and notebook
-users load (issue #15, item 7): GraphML (Gephi, yEd, ``networkx.read_graphml``), node-link JSON
+users load: GraphML (Gephi, yEd, ``networkx.read_graphml``), node-link JSON
 (``networkx.node_link_graph``, d3) and CSV tables (pandas, spreadsheets).
 
 Deterministic: the same store gives the same bytes (nodes by id, edges by (src, kind, dst, seq,
@@ -34,7 +34,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from graph.codec import block_text, declaration_label, node_name, record_id_of, system_name
 from graph.model import Edge, EdgeKind, Label, Node

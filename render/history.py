@@ -1,11 +1,11 @@
-"""Pages of the history queries (issue 17): a set's versions, the diff of two versions, the runs of
+"""Pages of the history queries: a set's versions, the diff of two versions, the runs of
 a system and the comparison of two runs, for :func:`render.writers.write` (Markdown, plain text,
 HTML). Built from the frozen results of :mod:`queries.history` and :mod:`queries.runs` only.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from queries.history import Cited, SetDiff, SetHistory
 from queries.runs import RunComparison, SystemRuns

@@ -1,4 +1,4 @@
-"""Markdown members → plain text in the style of the seeds (GRAMMAR §9, issue 5 item 3).
+"""Markdown members → plain text in the style of the seeds (GRAMMAR §9).
 
 Mapping, block by block from each node's Markdown ``markup``:
 

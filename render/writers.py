@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from render import Format
 from render.page import Heading, Index, IndexEntry, Note, Page, Paragraph, Quote, Table

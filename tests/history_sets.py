@@ -1,4 +1,4 @@
-"""Inputs of the history tests (issue 17): the hand-made ledger set in two versions, the two
+"""Inputs of the history tests: the hand-made ledger set in two versions, the two
 Instinctual Memory runs, and a second ledger run made from the first by renaming."""
 
 from __future__ import annotations

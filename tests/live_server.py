@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import uvicorn

@@ -58,8 +58,8 @@ def findings(root: Path = ROOT) -> list[str]:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             line = getattr(node, "lineno", 0)
-            if (isinstance(node, ast.Name) and node.id == "extra" or isinstance(node, ast.arg) and node.arg == "extra"
-                    or isinstance(node, ast.Attribute) and node.attr == "extra"):
+            if ((isinstance(node, ast.Name) and node.id == "extra") or (isinstance(node, ast.arg) and node.arg == "extra")
+                    or (isinstance(node, ast.Attribute) and node.attr == "extra")):
                 out.append((rel, line, "`extra`"))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                     and node.args and (key := _literal(node.args[0])) is not None:

@@ -1,4 +1,4 @@
-"""Embeddable views (issue #7, item 3): a record and what rests on it, as an interactive graph beside
+"""Embeddable views: a record and what rests on it, as an interactive graph beside
 the rendered dossier, served as one page whose scripts and styles come from the app itself.
 
 ``GET /embed/records/{record_id}`` and ``GET /embed/rests-on/{record_id}`` (``?set=``) are the pages;

@@ -1,4 +1,4 @@
-"""Embeddable views of issue 17: a version selector on the graph pages, the diff of two versions of
+"""Embeddable views of history: a version selector on the graph pages, the diff of two versions of
 a set (``/embed/history/{set_id}``) and the comparison of two runs (``/embed/compare``), each with
 selectors.
 
@@ -10,6 +10,7 @@ A selector is a ``<select data-navigate>`` whose options are the URLs of the cho
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from graph.codec import analysis_set_of
@@ -43,7 +44,7 @@ def selector(label: str, name: str, options: list[tuple[str, str, bool]]) -> str
             f"<noscript>{links}</noscript>")
 
 
-def _url(path: str, params: dict[str, object]) -> str:
+def _url(path: str, params: Mapping[str, object]) -> str:
     query = urlencode({k: v for k, v in params.items() if v not in (None, "", False)})
     return f"{path}?{query}" if query else path
 

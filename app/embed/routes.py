@@ -4,7 +4,7 @@
 also be a source ID or a cited file's path, e.g. ``/embed/rests-on/mcp-server/vault.js?set=tolaria``);
 ``GET /embed/records/{record_id}`` beside the record's dossier; both take ``?version=N`` (with the
 set) and show a version selector. ``GET /embed/history/{set_id}`` is the diff of two versions of a
-set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors (issue 17). Clicking a record node loads
+set and ``GET /embed/compare?a=…&b=…`` the comparison of two runs, each with selectors. Clicking a record node loads
 ``GET /embed/records/{record_id}/dossier`` (the dossier's HTML, without page chrome) into the
 pane. ``GET /embed/rests-on/{record_id}/graph`` is the graph the pages draw, as JSON. Pages and
 fragments carry the strict policy of :func:`app.embed.security.embed_policy`; reads follow
@@ -17,7 +17,8 @@ import html
 import json
 import logging
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Security
@@ -56,9 +57,10 @@ router = APIRouter(prefix="/embed", tags=["embed"],
                    dependencies=[Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)])
 
 _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
-_PAGE_ERRORS = {
+_PAGE_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"description": STATUSES[401], "content": _ERROR_BODY, "headers": CHALLENGE},
-    **{status: {"description": STATUSES[status], "content": _ERROR_BODY} for status in (403, "default")},
+    403: {"description": STATUSES[403], "content": _ERROR_BODY},
+    "default": {"description": STATUSES["default"], "content": _ERROR_BODY},
     **{status: {"description": f"{STATUSES[status]} An error page (a malformed parameter: the JSON error body).",
                 "content": {"text/html": {"schema": {"type": "string"}}, **_ERROR_BODY}} for status in (400, 404, 422)},
 }
@@ -81,7 +83,7 @@ def _library_version() -> str | None:
 def mount_embed(app: FastAPI) -> None:
     """Add the embed routes and ``/embed/static`` to ``app``, and say in the log whether the graph
     library is installed."""
-    app.include_router(router, dependencies=[Depends(read_version)])  # ?version=N (issue #17)
+    app.include_router(router, dependencies=[Depends(read_version)])  # ?version=N
     app.mount("/embed/static", StaticFiles(directory=STATIC_DIR), name="embed-static")
     if graph_library():
         log.info("embedded views: graph library cytoscape %s at %s", _library_version() or "(version unknown)",

@@ -54,13 +54,14 @@ def _record_label(record_id: str, label: str | None) -> str:
 
 def _path_node(step: PathStep, labels: dict[str, str]) -> dict:
     kind = KINDS.get(step.label, "node")
+    set_id = _set_of(step.node)
     node = {"id": step.node, "kind": kind, "label": short_label(step.name), "name": step.name,
-            "set": _set_of(step.node), "document": step.document}
+            "set": set_id, "document": step.document}
     if kind == "record":
         node["record_id"] = step.name
         node["record_label"] = labels.get(step.node)
         node["label"] = _record_label(step.name, labels.get(step.node))
-        node["anchor"] = record_anchor(node["set"], step.name)
+        node["anchor"] = record_anchor(set_id, step.name)
     elif kind == "section":
         node["section_heading"] = step.name
         node["anchor"] = anchor("sec", step.node)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 import anyio.to_thread
 from fastapi import Request

@@ -1,4 +1,4 @@
-"""GraphQL face of issue 17: versions of a set, the diff of two versions, the runs of a system and
+"""GraphQL face of history: versions of a set, the diff of two versions, the runs of a system and
 the comparison of two runs, and ``version:`` on every read field.
 
 Types here are built from the frozen results of :mod:`graph.versions`, :mod:`queries.history` and
@@ -17,7 +17,8 @@ surface on the fields, with the codes of :mod:`app.errors`.
 from __future__ import annotations
 
 import threading
-from typing import Annotated, Any, Iterable, Iterator, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Iterable, Iterator
 
 import strawberry
 from graphql import FieldNode, FragmentSpreadNode, InlineFragmentNode, OperationDefinitionNode
@@ -199,7 +200,7 @@ class VersionPins(SchemaExtension):
         if ctx.graphql_document is not None and isinstance(context, Context):
             pins = version_pins(ctx.graphql_document, ctx.operation_name, ctx.variables)
             if pins:
-                context.store = VersionedStore(context.store, pins)  # type: ignore[assignment]
+                context.store = VersionedStore(context.store, pins)
                 context.loaders = Loaders(context.store)
         yield
 

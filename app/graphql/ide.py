@@ -281,7 +281,7 @@ class GraphiQLRouter(GraphQLRouter):
         from queries.catalog import example_record
 
         if self.local_graphiql is None:
-            page = (await super().render_graphql_ide(request)).body.decode("utf-8")
+            page = bytes((await super().render_graphql_ide(request)).body).decode("utf-8")
         else:
             page = self.local_graphiql.render(request.scope.get("root_path", "").rstrip("/"))
         store = getattr(request.app.state, "store", None)

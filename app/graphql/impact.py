@@ -1,4 +1,4 @@
-"""GraphQL types of the ``impact`` field (issue #6): the :mod:`queries.impact` result shapes, built by
+"""GraphQL types of the ``impact`` field: the :mod:`queries.impact` result shapes, built by
 :func:`app.graphql.shapes.object_type` (names camel-cased by strawberry, ``old_path`` → ``oldPath``;
 ``from_revision`` is exposed as ``from``, ``to_revision`` as ``to``). Resolvers return the
 :class:`queries.impact.ImpactReport` itself."""

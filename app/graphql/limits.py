@@ -34,10 +34,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from inspect import isawaitable
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 from weakref import WeakKeyDictionary
 
 from graphql import (
+    ASTValidationRule,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -175,7 +177,7 @@ def refused_before_parsing(query: str | None, limits: GraphQLLimits) -> GraphQLE
 
 # -- fragment expansion guard --------------------------------------------------------------------
 
-_EXPANDED: "WeakKeyDictionary[DocumentNode, int]" = WeakKeyDictionary()
+_EXPANDED: WeakKeyDictionary[DocumentNode, int] = WeakKeyDictionary()
 
 
 def expanded_fields(document: DocumentNode) -> int:
@@ -222,7 +224,7 @@ class _CodingContext:
         return getattr(self._inner, name)
 
 
-def _guarded(rule: type[ValidationRule], max_expanded_fields: int) -> type[ValidationRule]:
+def _guarded(rule: type[ASTValidationRule], max_expanded_fields: int) -> type[ASTValidationRule]:
     """``rule`` with coded errors, run only when the expanded document is small enough (else the
     size itself is reported, once per request, by whichever guarded rule runs first)."""
 
@@ -237,7 +239,7 @@ def _guarded(rule: type[ValidationRule], max_expanded_fields: int) -> type[Valid
                         f"the query has {count} fields with its fragments expanded; at most "
                         f"{max_expanded_fields} are allowed"))
                 return
-            super().__init__(_CodingContext(context))  # type: ignore[arg-type]
+            super().__init__(_CodingContext(context))
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{rule.__name__}"
     return Guarded

@@ -11,7 +11,8 @@ import base64
 import binascii
 import json
 from bisect import bisect_left, bisect_right
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
 
 import strawberry
 from strawberry import relay
@@ -20,7 +21,7 @@ from strawberry.types import Info
 
 from graph.errors import CitegraphError, QueryLimitExceeded
 
-__all__ = ["Keyed", "Connection", "keyed", "cursor_key", "encode_cursor", "decode_cursor", "page_size"]
+__all__ = ["Keyed", "Connection", "connection_of", "keyed", "cursor_key", "encode_cursor", "decode_cursor", "page_size"]
 
 _PREFIX = "cg:"
 
@@ -128,7 +129,7 @@ class Connection(relay.Connection[NodeType]):
     @classmethod
     def resolve_connection(
         cls,
-        nodes: Iterable[NodeType],
+        nodes: Iterable[NodeType],  # type: ignore[override]  # never async: every resolver answers a list
         *,
         info: Info,
         before: str | None = None,
@@ -137,7 +138,7 @@ class Connection(relay.Connection[NodeType]):
         last: int | None = None,
         max_results: int | None = None,
         **kwargs: Any,
-    ) -> "Connection[NodeType]":
+    ) -> Connection[NodeType]:
         """Slice ``nodes`` (sorted by :func:`cursor_key`, keys unique) the Relay way.
 
         Raises
@@ -170,3 +171,10 @@ class Connection(relay.Connection[NodeType]):
                 end_cursor=edges[-1].cursor if edges else None,
             ),
         )
+
+
+def connection_of(item: object) -> type[Connection[Any]]:
+    """``Connection[item]`` for an ``item`` type that is not a relay node (a finding, a kept
+    version, a citation): strawberry pages any object type, its type variable's bound (``Node``)
+    binds only the type checker. ``item`` may be a type's name (a forward reference)."""
+    return Connection[item]  # type: ignore[valid-type]  # a type made at run time, as strawberry reads it

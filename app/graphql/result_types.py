@@ -5,16 +5,17 @@ a Relay connection)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Optional
+from collections.abc import Iterable
 
 import strawberry
 from strawberry import relay
 from strawberry.types import Info
 
 from app.graphql.context import Context, call
-from app.graphql.pagination import Connection
+from app.graphql.pagination import connection_of
 from app.graphql.shapes import object_type
-from app.graphql.types import GraphNode, Record, Statement, wrap
+from app.graphql.types import GraphNode, Record, Statement, wrap, wrap_as
 from queries import dossier as dossier_domain
 from queries.documents import BlockCitation, BlockQuotation, DocumentBlock
 from queries.dossier import record_dossiers
@@ -31,7 +32,7 @@ Ctx = Info[Context, None]
 # -- rests on --------------------------------------------------------------------------------------
 
 async def _statement_node(self: domain_traversal.RestsOnResult, info: Ctx) -> Optional[Statement]:
-    return wrap(await info.context.loaders.node(self.statement))
+    return wrap_as(Statement, await info.context.loaders.node(self.statement))
 
 
 def _count(self: domain_traversal.RestsOnReport) -> int:
@@ -81,7 +82,7 @@ DossierAnnotation = object_type(
 
 
 async def _related_record(self: dossier_domain.RelatedRecord, info: Ctx) -> Optional[Record]:
-    return wrap(await info.context.loaders.node(self.node))
+    return wrap_as(Record, await info.context.loaders.node(self.node))
 
 
 RelatedRecord = object_type(dossier_domain.RelatedRecord, names={"node": "nodeId"},
@@ -92,7 +93,7 @@ DossierQuotation = object_type(dossier_domain.Quoted, name="DossierQuotation",
 
 
 def _dossier_record(self: dossier_domain.RecordDossier) -> Record:
-    return wrap(self.record)  # type: ignore[return-value]
+    return wrap_as(Record, self.record)
 
 
 def _dossier_rests_on(self: dossier_domain.RecordDossier) -> RestsOn:
@@ -141,8 +142,8 @@ def _findings(self: CheckReport, severity: Optional[str] = None, code: Optional[
 CheckResult = object_type(
     CheckReport, name="CheckResult",
     description="Validation of the stored graph: counts and findings (sorted by set, file, line, code).",
-    overrides={"findings": (Connection[Finding], relay.connection(
-        Connection[Finding], resolver=_findings, description="Findings, optionally of one `severity` or `code`."))})
+    overrides={"findings": (connection_of(Finding), relay.connection(
+        connection_of(Finding), resolver=_findings, description="Findings, optionally of one `severity` or `code`."))})
 
 
 async def run_check(info: Ctx, set_id: str | None) -> CheckResult:

@@ -6,7 +6,7 @@ Outline (every list of nodes is a Relay connection: ``first`` default 50, at mos
 - ``sets``, ``set(id:)``, ``documents``, ``document(id:)``, ``records``, ``record(id:, set:)``,
   ``sections``, ``statements``, ``sources``, ``sourceFiles``, ``quotations`` with filters
 - ``restsOn``, ``search``, ``render``, ``impact``, ``check``: the queries of the CLI and REST faces
-- ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system (issue 17);
+- ``versions``, ``diff``, ``runs``, ``compare``: history of a set and runs of a system;
   every read field above takes ``version:`` (:mod:`app.graphql.history`)
 
 Types: :mod:`app.graphql.types` (nodes), :mod:`app.graphql.result_types` (query results),
@@ -23,7 +23,8 @@ import sys
 import time
 
 import anyio
-from typing import Annotated, Any, Iterable, Optional
+from typing import Annotated, Any, Optional
+from collections.abc import Iterable
 
 from graphql import GraphQLError, OperationType, get_operation_ast, parse
 
@@ -32,6 +33,7 @@ from strawberry import relay
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types import ExecutionResult, Info
+from strawberry.types.base import get_object_definition
 from starlette.concurrency import run_in_threadpool
 
 from app.graphql.context import CALLS, CONCURRENT_CALLS, DEADLINE, Context, call, get_context
@@ -41,7 +43,7 @@ from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
 from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, limit_extensions, refused_before_parsing
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.errors import face_of
 from app.logs import log_client_error
 from app.graphql.result_types import CheckResult, RestsOn, run_check, run_rests_on
@@ -79,7 +81,7 @@ from queries.traversal import records_named
 __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
 
 Ctx = Info[Context, None]
-_BY_TYPENAME = {cls.__strawberry_definition__.name: cls for cls in NODE_TYPES}
+_BY_TYPENAME = {get_object_definition(cls, strict=True).name: cls for cls in NODE_TYPES}
 
 
 async def _by_global_id(info: Ctx, global_id: str) -> Optional[GraphNode]:
@@ -274,8 +276,8 @@ class Query:
 
         return await call(run)
 
-    @relay.connection(Connection[SetVersion], description="The kept versions of an analysis set, oldest first (the "
-                                                            "latest is the live graph).")
+    @relay.connection(connection_of(SetVersion), description="The kept versions of an analysis set, oldest first "
+                                                             "(the latest is the live graph).")
     async def versions(self, info: Ctx, set: str) -> Iterable[SetVersion]:
         return await resolve_versions(info, set)
 
@@ -287,7 +289,8 @@ class Query:
                    to: Optional[int] = None, max_depth: Optional[int] = None) -> SetDiff:
         return await resolve_diff(info, set, from_, to, max_depth)
 
-    @relay.connection(Connection[Run], description="The analysis sets analysing a system (its slug or name), by date.")
+    @relay.connection(connection_of(Run),
+                      description="The analysis sets analysing a system (its slug or name), by date.")
     async def runs(self, info: Ctx, system: str) -> Iterable[Run]:
         return await resolve_runs(info, system)
 
@@ -350,7 +353,7 @@ class CitegraphSchema(strawberry.Schema):
             except BaseException:
                 if not await run_in_threadpool(snapshot.__exit__, *sys.exc_info()):
                     raise
-                raise AssertionError("a snapshot swallowed an error")  # pragma: no cover
+                raise AssertionError("a snapshot swallowed an error") from None  # pragma: no cover
             finally:
                 context_value.read_from(store)
             try:
@@ -401,7 +404,7 @@ def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
         DEADLINE.set(time.monotonic() + budget)
         try:
             return await asyncio.wait_for(work, budget + 1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             error = QueryLimitExceeded(f"the query ran out of its time budget of {budget:g} s",
                                        hint="ask for fewer or cheaper fields, or raise CITEGRAPH_GRAPHQL_TIMEOUT_S")
             log_client_error(LIMIT_EXCEEDED, error.message)

@@ -1,4 +1,4 @@
-"""GraphQL types of full-text search results (issue #15): the :mod:`queries.search` result shapes, built
+"""GraphQL types of full-text search results: the :mod:`queries.search` result shapes, built
 by :func:`app.graphql.shapes.object_type`; highlights shown as ``{start, end}`` objects."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import strawberry
 from strawberry.types import Info
 
 from app.graphql.context import Context
-from app.graphql.types import Statement, wrap
+from app.graphql.types import Statement, wrap_as
 from app.graphql.shapes import object_type
 from queries import search as domain
 
@@ -29,7 +29,7 @@ def _highlights(self: domain.SearchHit) -> list[Highlight]:
 
 
 async def _statement_node(self: domain.SearchHit, info: Ctx) -> Optional[Statement]:
-    return wrap(await info.context.loaders.node(self.statement))
+    return wrap_as(Statement, await info.context.loaders.node(self.statement))
 
 
 SearchHit = object_type(

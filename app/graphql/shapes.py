@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Optional, Union
+from collections.abc import Callable, Mapping
 
 import strawberry
 
@@ -95,7 +96,7 @@ def _annotation(hint: Any) -> Any:
     if _is_shape(hint):
         return object_type(hint)
     if origin in (tuple, list):
-        return list[_annotation(args[0])]
+        return types.GenericAlias(list, (_annotation(args[0]),))  # list[…] of a type made here
     if origin in (Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
         if len(inner) == 1 and len(args) == 2:

@@ -8,7 +8,8 @@ sets, sources, files) or document order (sections, statements, quotations, citat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast, overload
+from collections.abc import Callable, Iterable
 
 import strawberry
 from strawberry import relay
@@ -16,7 +17,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.graphql.context import Context, call
-from app.graphql.pagination import Connection
+from app.graphql.pagination import Connection, connection_of
 from app.graphql.shapes import object_type
 from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
                          member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
@@ -29,6 +30,7 @@ from queries.read import GraphRead, NodeCitation, citation_order, document_order
 
 if TYPE_CHECKING:
     from app.graphql.result_types import CheckResult, Dossier, RestsOn
+    from domain.model import Section as SectionFact, Statement as StatementFact
 
 __all__ = [
     "GraphNode",
@@ -48,6 +50,7 @@ __all__ = [
     "Status",
     "Annotation",
     "wrap",
+    "wrap_as",
     "list_nodes",
     "blocks_of",
     "document_named",
@@ -124,6 +127,23 @@ def wrap(node: Node | None) -> Optional[GraphNode]:
     return cls(graph_id=node.id, node=node) if cls is not None else None
 
 
+_Wrapped = TypeVar("_Wrapped", bound=GraphNode)
+
+
+@overload
+def wrap_as(cls: type[_Wrapped], node: Node) -> _Wrapped: ...
+
+
+@overload
+def wrap_as(cls: type[_Wrapped], node: Node | None) -> _Wrapped | None: ...
+
+
+def wrap_as(cls: type[_Wrapped], node: Node | None) -> _Wrapped | None:
+    """:func:`wrap` of a ``node`` the caller knows is a ``cls``: the id it was loaded by names one
+    (a ``set_id``, a ``document_id``), or the edge or label it was found by."""
+    return cast("_Wrapped | None", wrap(node))  # known from the caller's id or edge, as said above
+
+
 def wrap_all(nodes: Iterable[Node | None]) -> list:
     """:func:`wrap` of each node, dropping the ones without a GraphQL type."""
     return [obj for obj in map(wrap, nodes) if obj is not None]
@@ -174,14 +194,14 @@ async def _citations(info: Ctx, node_id: str, direction: Direction, form: str | 
 # -- sets and documents ----------------------------------------------------------------------------
 
 async def documents_of(info: Ctx, set_id: str | None, role: str | None, member_type: str | None,
-                       text: str | None, *, check_set: bool = True) -> list["Document"]:
+                       text: str | None, *, check_set: bool = True) -> list[Document]:
     """Documents of a set (or all), filtered, by id."""
     nodes = await list_nodes(info, Label.DOCUMENT, set_id, check_set=check_set)
     return wrap_all(GraphRead.documents(nodes, role=role, member_type=member_type, text=text))
 
 
 async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: str | None, text: str | None,
-                     declared: bool | None, *, check_set: bool = True) -> list["Record"]:
+                     declared: bool | None, *, check_set: bool = True) -> list[Record]:
     """Records of a set (or all), filtered, by id; ``text`` matches the record ID or its declared
     label (:meth:`queries.read.GraphRead.records_matching`)."""
     nodes = GraphRead.records(await list_nodes(info, Label.RECORD, set_id, check_set=check_set),
@@ -274,7 +294,7 @@ class AnalysisSet(GraphNode):
         return wrap_all(GraphRead.quotations(nodes, text=text))
 
     @strawberry.field(description="Validation findings of this set (`citegraph check --set`).")
-    async def check(self, info: Ctx) -> Annotated["CheckResult", strawberry.lazy(_Results)]:
+    async def check(self, info: Ctx) -> Annotated[CheckResult, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_check
 
         return await run_check(info, self.graph_id)
@@ -320,11 +340,11 @@ class Document(GraphNode):
 
     @strawberry.field(description="YAML frontmatter of a Markdown member (an object; empty for plain text).")
     def frontmatter(self) -> JSON:
-        return dict(member_frontmatter(self.node))
+        return JSON(dict(member_frontmatter(self.node)))
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
-        return wrap(await info.context.loaders.node(self.node.set_id))
+        return wrap_as(AnalysisSet, await info.context.loaders.node(self.node.set_id))
 
     @relay.connection(Connection["Section"], description="Every section (heading) of the member, in document order.")
     async def sections(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Section]:
@@ -351,6 +371,8 @@ class Document(GraphNode):
 @strawberry.interface(description="A section or statement: one block of a document.")
 class Block(GraphNode):
     # order, line and markup read ``block``: the domain Section or Statement each type decodes
+    if TYPE_CHECKING:
+        block: SectionFact | StatementFact
 
     @strawberry.field(description="Block index in the document (1-based).")
     def order(self) -> int:
@@ -370,7 +392,7 @@ class Block(GraphNode):
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap(await info.context.loaders.node(self.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.node.document_id))
 
     @strawberry.field(description="The innermost section containing the block (null at document level).")
     async def parent(self, info: Ctx) -> Optional[Section]:
@@ -476,8 +498,9 @@ class Statement(Block):
     def statuses(self) -> list[Status]:
         return _statuses(self)
 
-    @relay.connection(Connection["Citation"], description="Citations in this statement, in the order written; `form` "
-                                                          "citation, mention, quotation, link, range or frontmatter.")
+    @relay.connection(connection_of("Citation"), description="Citations in this statement, in the order written; "
+                                                             "`form` citation, mention, quotation, link, range or "
+                                                             "frontmatter.")
     async def citations(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.OUT, form, as_written=True)
 
@@ -516,7 +539,7 @@ class Quotation(GraphNode):
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap(await info.context.loaders.node(self.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.node.document_id))
 
     @strawberry.field(description="The statement quoting it.")
     async def statement(self, info: Ctx) -> Optional[Statement]:
@@ -557,7 +580,7 @@ class Declaration:
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap(await info.context.loaders.node(self.section.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.section.node.document_id))
 
 
 @strawberry.type(description="An annotation on a record: an annotation heading with its body, or one annotating "
@@ -568,11 +591,11 @@ class Annotation:
 
     @strawberry.field(description="The annotation heading (null when a statement annotates without one).")
     def section(self) -> Optional[Section]:
-        return wrap(self.anchor) if self.anchor.label == Label.SECTION else None
+        return wrap_as(Section, self.anchor) if self.anchor.label == Label.SECTION else None
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap(await info.context.loaders.node(self.anchor.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.anchor.document_id))
 
     def cursor_key(self) -> tuple:
         return document_order(self.anchor)
@@ -584,7 +607,7 @@ async def _citing(self: NodeCitation, info: Ctx) -> Optional[GraphNode]:
 
 async def _citing_statement(self: NodeCitation, info: Ctx) -> Optional[Statement]:
     node = await info.context.loaders.node(self.citing_id)
-    return wrap(node) if node is not None and node.label == Label.STATEMENT else None  # type: ignore[return-value]
+    return wrap_as(Statement, node) if node is not None and node.label == Label.STATEMENT else None
 
 
 async def _cited(self: NodeCitation, info: Ctx) -> Optional[GraphNode]:
@@ -640,7 +663,7 @@ class Record(GraphNode):
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
-        return wrap(await info.context.loaders.node(self.node.set_id))
+        return wrap_as(AnalysisSet, await info.context.loaders.node(self.node.set_id))
 
     @strawberry.field(description="Its declaration: heading, fields and statuses (null when no member declares it).")
     async def declaration(self, info: Ctx) -> Optional[Declaration]:
@@ -649,15 +672,15 @@ class Record(GraphNode):
             return None
         tree = await info.context.loaders.trees.load(section.node.document_id)
         body = GraphRead.record_body(tree, section.graph_id) if tree is not None else []
-        fields = [_field(wrap(n)) for n in GraphRead.fields(body)]
+        fields = [_field(wrap_as(Statement, n)) for n in GraphRead.fields(body)]
         statuses = [status for statement in wrap_all(body) for status in _statuses(statement)]
         return Declaration(section=section, fields=fields, statuses=statuses)
 
-    @relay.connection(Connection["Annotation"], description="Annotations on it, in document order.")
+    @relay.connection(connection_of("Annotation"), description="Annotations on it, in document order.")
     async def annotations(self, info: Ctx) -> Iterable[Annotation]:
         found = await info.context.loaders.neighbours(self.graph_id, EdgeKind.ANNOTATES, Direction.IN)
         anchors = [n for _, n in found]
-        trees = await info.context.loaders.trees.load_many(list(dict.fromkeys(n.document_id for n in anchors)))
+        trees = await info.context.loaders.trees.load_many(list(dict.fromkeys(n.document_id for n in anchors if n.document_id is not None)))
         return [Annotation(anchor=anchor, body=wrap_all(body)) for anchor, body in GraphRead.annotations(anchors, trees)]
 
     @relay.connection(Connection["Record"], description="Records this one supersedes, by id.")
@@ -679,14 +702,14 @@ class Record(GraphNode):
         return sorted(await _many(info, self.graph_id, EdgeKind.PART_OF, Direction.IN, Label.RECORD),
                       key=lambda r: r.cursor_key())
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order; `form` citation, "
-                                                          "mention, quotation, link or frontmatter.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order; `form` "
+                                                             "citation, mention, quotation, link or frontmatter.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
     @strawberry.field(description="Statements resting on this record, in this record's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.record.record_id, set_id=self.node.set_id, direct=direct,
@@ -694,7 +717,7 @@ class Record(GraphNode):
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
                                   "structured.")
-    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated["Dossier", strawberry.lazy(_Results)]:
+    async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated[Dossier, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_dossier
 
         return await run_dossier(info, self.record.record_id, set_id=self.node.set_id, max_depth=max_depth)
@@ -740,13 +763,13 @@ class Source(GraphNode):
         return sorted(await _many(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.IN, Label.SOURCE_FILE),
                       key=lambda f: f.cursor_key())
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
     @strawberry.field(description="Statements resting on this source (through its files too), in this source's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.source.source_id, set_id=self.node.set_id, direct=direct,
@@ -765,7 +788,7 @@ class SourceFile(GraphNode):
     async def source(self, info: Ctx) -> Optional[Source]:
         return await _one(info, self.graph_id, EdgeKind.IN_SOURCE, Direction.OUT, Label.SOURCE)
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx, form: Optional[str] = None) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, form)
 
@@ -777,7 +800,7 @@ class SourceFile(GraphNode):
     @strawberry.field(description="Statements resting on this file (what impact analysis flags when it changes), in "
                                   "this file's set.")
     async def rests_on(self, info: Ctx, direct: bool = False,
-                       max_depth: Optional[int] = None) -> Annotated["RestsOn", strawberry.lazy(_Results)]:
+                       max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
         return await run_rests_on(info, self.source_file.path, set_id=self.node.set_id, direct=direct,
@@ -800,7 +823,7 @@ class NamedReference(GraphNode):
     async def resolves_to(self, info: Ctx) -> Optional[GraphNode]:
         return await _one(info, self.graph_id, EdgeKind.RESOLVES_TO, Direction.OUT)
 
-    @relay.connection(Connection["Citation"], description="Statements citing it, in document order.")
+    @relay.connection(connection_of("Citation"), description="Statements citing it, in document order.")
     async def cited_by(self, info: Ctx) -> Iterable[Citation]:
         return await _citations(info, self.graph_id, Direction.IN, None)
 

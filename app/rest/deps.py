@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Optional, TypeVar
+from typing import Annotated, Any, Optional, TypeVar
+from collections.abc import Callable
 
 from fastapi import Depends, Query, Request
 from starlette.concurrency import run_in_threadpool
@@ -53,7 +54,7 @@ VersionParam = Annotated[Optional[int], Query(ge=1, description="Read the set (`
 
 
 def read_version(request: Request, version: VersionParam = None) -> None:
-    """Router dependency of the read routes (issue 17): with ``?version=N``, the request reads the
+    """Router dependency of the read routes: with ``?version=N``, the request reads the
     set named by ``set=``, the path's ``set_id`` or the path's ``document_id`` at version N
     (:func:`queries.history.store_at`); :func:`get_store` then returns that view.
 

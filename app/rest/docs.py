@@ -1,4 +1,4 @@
-"""The API docs and the start page (issue #15, item 2), working without internet access.
+"""The API docs and the start page, working without internet access.
 
 - ``GET /docs``: Swagger UI and ``GET /redoc``: ReDoc, FastAPI's own pages loading Swagger UI
   (``swagger-ui-dist``) and ReDoc's standalone bundle from the copies ``scripts/vendor-js`` took from
@@ -17,6 +17,7 @@ import html
 import logging
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 from urllib.parse import quote, urlencode
 
 from fastapi import Depends, FastAPI, Request
@@ -72,6 +73,14 @@ def redoc_bundle(path: Path) -> bytes:
     return path.read_bytes().replace(REDOC_LOGO.encode("ascii"), BLANK_IMAGE.encode("ascii"))
 
 
+class _SwaggerAssets(TypedDict, total=False):
+    """Where Swagger UI's files are served from when vendored (else FastAPI's defaults, a CDN)."""
+
+    swagger_js_url: str
+    swagger_css_url: str
+    swagger_favicon_url: str
+
+
 def _base(request: Request) -> str:
     return request.scope.get("root_path", "").rstrip("/")
 
@@ -96,7 +105,7 @@ def mount_docs(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False, dependencies=guarded)
     async def swagger_ui(request: Request) -> HTMLResponse:
         base = _base(request)
-        assets = {}
+        assets: _SwaggerAssets = {}
         if vendored:
             static = f"{base}/embed/static/vendor"
             assets = {"swagger_js_url": f"{static}/{SWAGGER_FILES[0]}", "swagger_css_url": f"{static}/{SWAGGER_FILES[1]}",

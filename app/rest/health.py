@@ -2,7 +2,7 @@
 :data:`MAX_AGE` seconds.
 
 A load balancer (or ``serve``'s own wait, or ``bench/run``) may ask ``/health`` many times a second;
-asking the store each time costs a count query (Neo4j at M: 177 ms, issue 25). :class:`Liveness`
+asking the store each time costs a count query (Neo4j at M: 177 ms). :class:`Liveness`
 keeps the last totals the store answered with their time: a request within :data:`MAX_AGE` of them
 is answered from them without touching the store; the first one after asks the store again (one at
 a time: requests arriving meanwhile wait for that answer instead of asking too). So an ``ok`` always
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 

@@ -68,10 +68,11 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     async def citegraph_error(request: Request, exc: CitegraphError) -> JSONResponse:
         face = face_of(exc)
         home = settings.home
-        body = {"error": {"code": face.code, "message": for_clients(exc.message, home),
-                          "hint": for_clients(hint_of(exc), home)}}
+        error: dict[str, object] = {"code": face.code, "message": for_clients(exc.message, home),
+                                    "hint": for_clients(hint_of(exc), home)}
         if exc.source:
-            body["error"]["source"] = {"path": exc.source.path, "line": exc.source.line}
+            error["source"] = {"path": exc.source.path, "line": exc.source.line}
+        body = {"error": error}
         if face.status < 500:
             log_client_error(face.code, exc.message, status=face.status)
         else:  # the store's trouble, not a bug: one line, no traceback
@@ -83,8 +84,9 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
-        body = {"error": {"code": codes.get(exc.status_code, "BAD_REQUEST"), "message": exc.detail, "hint": None}}
-        log_client_error(body["error"]["code"], str(exc.detail), status=exc.status_code)
+        code = codes.get(exc.status_code, "BAD_REQUEST")
+        body = {"error": {"code": code, "message": exc.detail, "hint": None}}
+        log_client_error(code, str(exc.detail), status=exc.status_code)
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -92,9 +94,9 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
         problems = [{"where": ".".join(str(p) for p in e.get("loc", ())), "message": e.get("msg", "")}
                     for e in exc.errors()]
         first = problems[0] if problems else {"where": "request", "message": "invalid request"}
-        body = {"error": {"code": "INVALID_INPUT", "message": f"{first['where']}: {first['message']}",
-                          "hint": None, "details": problems}}
-        log_client_error("INVALID_INPUT", body["error"]["message"], status=422)
+        message = f"{first['where']}: {first['message']}"
+        body = {"error": {"code": "INVALID_INPUT", "message": message, "hint": None, "details": problems}}
+        log_client_error("INVALID_INPUT", message, status=422)
         return JSONResponse(body, status_code=422)
 
     @app.exception_handler(Exception)
@@ -120,7 +122,7 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
 
     # reads: either token when CITEGRAPH_READ_TOKEN is set; the Security entries only declare the schemes
     reads = [Depends(require_read), Security(READ_BEARER), Security(WRITE_BEARER)]
-    versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N (issue #17)
+    versioned = [*reads, Depends(read_version)]  # ?version=N reads the set at version N
     answers = errors(400, 401, 403, 404, 422)  # every read route's error statuses, declared with the error body
     app.include_router(render.router, dependencies=versioned, responses=answers)  # before documents: its paths hold ids with slashes
     app.include_router(history.router, dependencies=reads, responses=answers)  # before documents and sets, for the same reason
@@ -131,8 +133,8 @@ def create_app(settings: Settings | None = None, *, store: GraphStore | None = N
     app.include_router(hooks.runs_router, dependencies=reads, responses=answers)
     app.include_router(hooks.hooks_router)  # no bearer token: the git host signs each delivery (app.hooks)
     app.include_router(graphql_router(), prefix="/graphql", dependencies=reads)
-    mount_embed(app)  # /embed pages, their JSON twin and /embed/static (issue #7, item 3)
-    mount_docs(app)  # /docs, /redoc from vendored files and the start page / (issue #15)
+    mount_embed(app)  # /embed pages, their JSON twin and /embed/static
+    mount_docs(app)  # /docs, /redoc from vendored files and the start page /
     if settings.read_token is None:
         open_reads(app)  # the spec says reads need no token here
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -92,8 +92,9 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     >>> sorted(errors(404, 422), key=str)
     [404, 422, 'default']
     """
+    keys: tuple[int | str, ...] = (*statuses, "default")
     answers: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorOut, "description": STATUSES[status]} for status in (*statuses, "default")}
+        status: {"model": ErrorOut, "description": STATUSES[status]} for status in keys}
     if 401 in answers:
         answers[401]["headers"] = CHALLENGE
     return answers
@@ -111,7 +112,7 @@ WRITE_BEARER = HTTPBearer(
 """The write token's security scheme (declares only; :func:`app.rest.security.require_write` checks)."""
 
 
-READS = [{"readToken": []}, {"writeToken": []}]
+READS: list[dict[str, list[str]]] = [{"readToken": []}, {"writeToken": []}]
 """The security requirement of a read: either token (:data:`READ_BEARER`, :data:`WRITE_BEARER`)."""
 
 
@@ -121,12 +122,14 @@ def open_reads(app: FastAPI) -> None:
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            for operations in build()["paths"].values():
-                for operation in operations.values():
-                    if operation.get("security") == READS:
-                        operation["security"] = [*READS, {}]
-        return app.openapi_schema
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()  # FastAPI keeps it as app.openapi_schema
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                if operation.get("security") == READS:
+                    operation["security"] = [*READS, {}]
+        return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
 
@@ -203,19 +206,20 @@ _GET_PARAMETERS = [
 def graphql_operation(method: str) -> dict[str, Any]:
     """The keyword arguments of :meth:`fastapi.APIRouter.add_api_route` describing strawberry's
     ``GET`` or ``POST`` ``/graphql`` route (operationIds ``graphqlGet`` and ``graphql``)."""
-    common = {"tags": ["graphql"], "responses": {**errors(401, 403), 400: _REFUSED}}
+    responses: dict[int | str, dict[str, Any]] = {**errors(401, 403), 400: _REFUSED}
+    common = {"tags": ["graphql"], "responses": responses}
     result = {"model": GraphQLResponseOut, "description": "The GraphQL response (request errors included, as "
                                                            "GraphQL-over-HTTP asks of application/json)."}
     if method == "GET":
-        common["responses"][200] = {**result, "content": {"text/html": {"schema": {"type": "string"}}},
-                                    "description": "With `query`, the GraphQL response; a browser (`Accept: "
-                                                   "text/html`) gets GraphiQL."}
+        responses[200] = {**result, "content": {"text/html": {"schema": {"type": "string"}}},
+                          "description": "With `query`, the GraphQL response; a browser (`Accept: "
+                                         "text/html`) gets GraphiQL."}
         return {**common, "operation_id": "graphqlGet", "summary": "GraphQL query by GET (or GraphiQL)",
                 "description": "A query in the URL (`?query=…&variables=…`), for caches and links; GraphiQL "
                                "for a browser, opening on `?query=` when given.",
                 "openapi_extra": {"parameters": _GET_PARAMETERS}}
-    common["responses"][200] = result
-    common["responses"][413] = {"model": ErrorOut, "description": STATUSES[413]}
+    responses[200] = result
+    responses[413] = {"model": ErrorOut, "description": STATUSES[413]}
     return {**common, "operation_id": "graphql", "summary": "GraphQL query or mutation",
             "description": "A GraphQL-over-HTTP request as JSON. Mutations (ingest, delete) also need the write "
                            "token.",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hmac
 import re
-from typing import Annotated, Iterator
+from typing import Annotated
+from collections.abc import Iterator
 
 from fastapi import Depends, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send

@@ -71,14 +71,14 @@ def _model(cls: type) -> type[BaseModel]:
 def _annotation(hint: Any) -> Any:
     """``hint`` with tuples as lists and result dataclasses as their models."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _model(hint)
     if origin is tuple:
-        return list[_annotation(args[0])]
+        return types.GenericAlias(list, (_annotation(args[0]),))  # list[…] of a type made here
     if origin in (list, set, frozenset):
-        return list[_annotation(args[0])]
+        return types.GenericAlias(list, (_annotation(args[0]),))
     if origin is dict:
-        return dict[_annotation(args[0]), _annotation(args[1])]
+        return types.GenericAlias(dict, (_annotation(args[0]), _annotation(args[1])))
     if origin in (Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
         if len(inner) == 1 and len(args) == 2:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import fcntl
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from graph.stores.sqlite import SQLiteStore
 
 __all__ = ["open_embedded", "embedded_files"]
 
@@ -24,7 +28,7 @@ def embedded_files(home: Path) -> tuple[Path, ...]:
     return (database, *(database.with_name(database.name + tail) for tail in ("-wal", "-shm", "-journal")))
 
 
-def open_embedded(home: Path | None, *, versions_kept: int | None = None):
+def open_embedded(home: Path | None, *, versions_kept: int | None = None) -> SQLiteStore:
     """The embedded store kept in folder ``home`` (``None``: in memory only, for tests and doctests),
     keeping ``versions_kept`` versions of each set (default :data:`graph.versions.VERSIONS_KEPT`).
 
@@ -53,7 +57,7 @@ def open_embedded(home: Path | None, *, versions_kept: int | None = None):
     target, legacy = home / STORE_FILE, home / LEGACY_FILE
     if legacy.is_file() and _absent(target):
         try:
-            lock = open(home / ".convert.lock", "a")
+            lock = open(home / ".convert.lock", "a")  # noqa: SIM115 - opened apart: only its OSError names the folder
         except OSError as exc:
             raise StoreUnavailable(f"cannot convert the embedded store {legacy} to {target}: {exc.strerror}",
                                    hint="run citegraph once as a user who may write that folder") from None

@@ -5,7 +5,7 @@ they are installed, so that query parameters may be numpy or pandas values and r
 DataFrames (``Result.to_df``). citegraph uses neither: its parameters are built from JSON-shaped
 Python values and its answers are decoded into :class:`~graph.model.Node` and
 :class:`~graph.model.Edge`. With pandas installed (the ``notebook`` extra), those imports cost
-about 0.8 s of every Neo4j command (issue 25). :func:`driver_modules` puts an empty stand-in for
+about 0.8 s of every Neo4j command. :func:`driver_modules` puts an empty stand-in for
 ``neo4j._optional_deps`` in :data:`sys.modules` before the driver is first imported, so the driver
 sees none of the three; where one of them is imported already (a notebook that imported pandas
 first), or the driver was imported before, nothing is changed and the driver keeps its full
@@ -59,8 +59,7 @@ def without_optional_deps() -> bool:
     stand_in = types.ModuleType(OPTIONAL_DEPS, "citegraph's stand-in: no numpy, pandas or pyarrow support")
     for name in _NAMES:
         setattr(stand_in, name, None)
-    stand_in.__all__ = list(_NAMES)
-    stand_in.__citegraph_stand_in__ = True
+    vars(stand_in).update({"__all__": list(_NAMES), "__citegraph_stand_in__": True})
     sys.modules[OPTIONAL_DEPS] = stand_in
     return True
 

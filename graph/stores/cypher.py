@@ -33,10 +33,14 @@ Layout in Neo4j
 from __future__ import annotations
 
 import re
-from typing import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from graph.model import EdgeKind, Label
 from graph.writes import COLLECTABLE
+
+if TYPE_CHECKING:
+    from graph.text import Phrase
 
 __all__ = [
     "NODE_LABEL",
@@ -110,7 +114,7 @@ LOCK_LABEL = "CgWriteLock"
 """Label of the per-set lock nodes that serialise writers; not a citegraph node."""
 
 VERSION_LABEL = "CgSetVersion"
-"""Label of the nodes holding a set's kept versions; not a citegraph node (issue 17)."""
+"""Label of the nodes holding a set's kept versions; not a citegraph node."""
 
 PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
@@ -175,8 +179,10 @@ def schema_statements() -> list[str]:
 def schema_names() -> list[str]:
     """The names of the constraints and indexes of :func:`schema_statements`, in order (a
     uniqueness constraint's backing index has the constraint's name)."""
-    return [re.search(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS", statement).group(1)
-            for statement in schema_statements()]
+    return [_SCHEMA_NAME.findall(statement)[0] for statement in schema_statements()]
+
+
+_SCHEMA_NAME = re.compile(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS")
 
 
 SCHEMA_STATE = "SHOW INDEXES YIELD name, state RETURN name, state"
@@ -192,7 +198,7 @@ SEARCH_WORDS = "search_words"
 """The Statement property the full-text index reads (the words of ``text``, space-separated)."""
 
 
-def search_query(phrases) -> str:
+def search_query(phrases: Sequence[Phrase]) -> str:
     """The Lucene query asking for every :class:`~graph.text.Phrase`: ``+"compare and swap" +vau*``.
     Words hold only lower-case letters and digits, so a quoted phrase needs no escapes and a prefix
     word no quoting; the analyzer splits the phrase at its spaces, as the words were indexed."""
@@ -704,7 +710,7 @@ RETURN {_EDGE_FIELDS}
 Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
 ``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
 filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
-every write (issue 25)."""
+every write."""
 
 SET_SNAPSHOT = f"""
 CALL () {{
@@ -724,7 +730,7 @@ RETURN nodes, edges
 """:data:`SET_SNAPSHOT_NODES` and :data:`SET_SNAPSHOT_EDGES` of ``$set_id`` in one round trip and
 one record (``nodes``: ``[id, labels, set_id, document_id, props_json]`` each; ``edges``: ``[kind,
 src, dst, seq, document_id, set_id, props_json]`` each): a write reads its set back this way for
-its version, and the driver's cost per record was most of that read (issue 25). Each half aggregates
+its version, and the driver's cost per record was most of that read. Each half aggregates
 inside its own ``CALL``, so it yields its one row even when it matches nothing."""
 
 STORED_VERSIONS = f"""

@@ -8,11 +8,13 @@ module only reads it, element by element, for :func:`graph.stores.sqlite.migrate
 
 from __future__ import annotations
 
+from typing import Any
+
 import gzip
 import json
 import zlib
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from graph.errors import StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node
@@ -58,7 +60,7 @@ def read_legacy(path: Path) -> Iterator[Node | Edge]:
                                hint="the file is left as it is; remove it to start from an empty store") from exc
 
 
-def _document(data, path: Path) -> Iterator[Node | Edge]:
+def _document(data: Any, path: Path) -> Iterator[Node | Edge]:
     if not isinstance(data, dict) or data.get("version") != _VERSION:
         raise StoreUnavailable(f"{path} is not a citegraph store of format {_VERSION}")
     ids = set()
@@ -125,14 +127,14 @@ def _lines(lines: Iterator[str]) -> Iterator[Node | Edge]:
         raise ValueError("the file ends before its last line (truncated)")
 
 
-def _node(data: dict) -> Node:
+def _node(data: dict[str, Any]) -> Node:
     if data["label"] not in _LABELS:
         raise ValueError(f"unknown label {data['label']!r}")
     return Node(data["id"], _LABELS[data["label"]], data.get("set_id"), data.get("document_id"),
                 dict(data.get("props") or {}))
 
 
-def _edge(data: dict) -> Edge:
+def _edge(data: dict[str, Any]) -> Edge:
     if data["kind"] not in _KINDS:
         raise ValueError(f"unknown edge kind {data['kind']!r}")
     return Edge(_KINDS[data["kind"]], data["src"], data["dst"], int(data.get("seq", 0)),

@@ -23,11 +23,13 @@ import time
 import uuid
 from collections import Counter
 from contextlib import contextmanager, nullcontext, suppress
-from datetime import datetime, timezone
-from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph.stores import bolt  # noqa: F401  (first: the driver without numpy/pandas, see graph.stores.bolt)
-from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, RoutingControl
+from neo4j import (Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, Record, RoutingControl,
+                   Transaction)
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -75,6 +77,9 @@ _ALREADY_EXISTS = {
 _LABELS = {label.value: label for label in Label}
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
 
+_Done = TypeVar("_Done")
+"""What the work of one write transaction (:meth:`Neo4jStore._write`) answers."""
+
 
 class Neo4jStore(ClosedOnExit):
     """A :class:`~graph.store.GraphStore` on a Neo4j server (5.23+, Community or Enterprise, Aura).
@@ -119,7 +124,7 @@ class Neo4jStore(ClosedOnExit):
 
     @classmethod
     def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
-                versions_kept: int = versions.VERSIONS_KEPT) -> "Neo4jStore":
+                versions_kept: int = versions.VERSIONS_KEPT) -> Neo4jStore:
         """Open a driver on ``uri``, check that the server answers, and make sure the schema exists.
 
         Parameters
@@ -165,7 +170,7 @@ class Neo4jStore(ClosedOnExit):
         Idempotent, and safe when several processes do it at once. When every one of them is
         online already (every connect after the first), this costs two round trips
         (:data:`graph.stores.cypher.SCHEMA_STATE` and the search-words marker), not one per
-        statement (issue 25: the 28 statements cost 0.1 s of every command)."""
+        statement (the 28 statements cost 0.1 s of every command)."""
         with _translated(self.database):
             online = {r["name"] for r in self.driver.execute_query(cypher.SCHEMA_STATE, database_=self.database).records
                       if r["state"] == "ONLINE"}
@@ -200,12 +205,12 @@ class Neo4jStore(ClosedOnExit):
 
     # -- plumbing --------------------------------------------------------------------------------
 
-    def _read(self, query: str, **params: Any) -> list:
+    def _read(self, query: str, **params: Any) -> list[Any]:
         with _translated(self.database):
             return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
                                              database_=self.database).records
 
-    def _write(self, work, *args: Any):
+    def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
         ``work`` only reads and writes through ``tx``) that takes every read slot last
         (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no held :meth:`snapshot` is
@@ -213,24 +218,23 @@ class Neo4jStore(ClosedOnExit):
         the mark (:data:`~graph.stores.cypher.BEGIN_WRITE`), which is what the optimistic snapshots
         check."""
 
-        def then_lock_readers(tx: ManagedTransaction, *args: Any):
+        def then_lock_readers(tx: ManagedTransaction, *args: Any) -> _Done:
             done = work(tx, *args)
             _run(tx, cypher.LOCK_READERS, slots=cypher.READ_SLOTS)
             return done
 
         token = uuid.uuid4().hex
-        with _translated(self.database):
-            with self.driver.session(database=self.database,
-                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-                session.execute_write(_run, cypher.BEGIN_WRITE, token=token, lease_ms=cypher.WRITE_MARK_LEASE_MS)
-                try:
-                    return session.execute_write(then_lock_readers, *args)
-                finally:
-                    with suppress(Neo4jError, DriverError):  # a mark left behind goes after its lease
-                        session.execute_write(_run, cypher.END_WRITE, token=token)
+        with _translated(self.database), self.driver.session(database=self.database,
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+            session.execute_write(_run, cypher.BEGIN_WRITE, token=token, lease_ms=cypher.WRITE_MARK_LEASE_MS)
+            try:
+                return session.execute_write(then_lock_readers, *args)
+            finally:
+                with suppress(Neo4jError, DriverError):  # a mark left behind goes after its lease
+                    session.execute_write(_run, cypher.END_WRITE, token=token)
 
     @contextmanager
-    def snapshot(self) -> Iterator["Neo4jStore"]:
+    def snapshot(self) -> Iterator[Neo4jStore]:
         """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`).
 
         Neo4j reads at read-committed isolation and applies a commit piece by piece, so one
@@ -275,7 +279,7 @@ class Neo4jStore(ClosedOnExit):
         finally:
             _READ_SLOTS.give(slot)
 
-    def _check_unmoved(self, view: "_Snapshot", begun: int, error: Exception | None) -> None:
+    def _check_unmoved(self, view: _Snapshot, begun: int, error: Exception | None) -> None:
         """Count an optimistic view that ended; raise :class:`SnapshotMoved` if a write began while
         it was open. When the block raised ``error`` and the view's transaction can no longer read
         (a failed statement spoils it), the block's error stands."""
@@ -505,10 +509,9 @@ class Neo4jStore(ClosedOnExit):
     def clear(self) -> None:
         """Delete every citegraph node and relationship (and the write lock) from the database; other
         data is left alone. Not part of the store contract: for tests and for starting over."""
-        with _translated(self.database):
-            with self.driver.session(database=self.database,
-                                     bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
-                session.run(cypher.WIPE).consume()
+        with _translated(self.database), self.driver.session(database=self.database,
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+            session.run(cypher.WIPE).consume()
 
     # -- write steps (each runs inside the one transaction of a write) ---------------------------
 
@@ -539,7 +542,7 @@ class Neo4jStore(ClosedOnExit):
             ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
         existing = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(ids)))}
         deleted = writes.documents_deleted(ids, existing)
-        sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+        sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
         before = self._versions_before(tx, sets)
         self._delete_documents_step(tx, deleted)
         self._collect_orphans_step(tx, sets)
@@ -584,7 +587,7 @@ class Neo4jStore(ClosedOnExit):
 
     def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
         """Create or wholly replace nodes (the last of equal ids wins), batched per label."""
-        by_label: dict[Label, list[dict]] = {}
+        by_label: dict[Label, list[dict[str, Any]]] = {}
         for node in writes.last_of(nodes):
             by_label.setdefault(node.label, []).append({"id": node.id, "properties": _node_properties(node)})
         for label, rows in by_label.items():
@@ -615,7 +618,7 @@ class Neo4jStore(ClosedOnExit):
         citing one record 4,000 times). A ``MERGE`` per edge on ``(a)-[r {owner, seq}]->(b)``, as
         written before, made Neo4j expand every relationship already between ``a`` and ``b`` for
         each row (``Expand(Into)``, then a filter on ``owner`` and ``seq``): k such edges cost
-        k²/2 relationship reads (issue 14; 4,000: 113 s).
+        k²/2 relationship reads (4,000: 113 s).
         """
         if not edges:
             return
@@ -629,8 +632,8 @@ class Neo4jStore(ClosedOnExit):
             by_kind.setdefault(edge.kind, []).append(edge)
         for kind, kind_edges in by_kind.items():
             stored = self._stored_edges(tx, kind, [e for e in kind_edges if writes.edge_owner(e) not in cleared])
-            replaced: list[dict] = []
-            created: list[dict] = []
+            replaced: list[dict[str, Any]] = []
+            created: list[dict[str, Any]] = []
             for edge in kind_edges:
                 rid = stored.get(writes.edge_identity(edge))  # never one of a cleared owner's
                 if rid is None:
@@ -643,14 +646,14 @@ class Neo4jStore(ClosedOnExit):
                 _run(tx, cypher.create_edges(kind), rows=chunk)
 
     @staticmethod
-    def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple, str]:
+    def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple[Any, ...], str]:
         """Element id of each stored ``kind`` relationship with the identity of one of ``edges``,
         keyed by :func:`graph.writes.edge_identity`, read with one expansion per node pair."""
         owners: dict[tuple[str, str], set[str]] = {}
         for edge in edges:
             owners.setdefault((edge.src, edge.dst), set()).add(writes.edge_owner(edge))
         pairs = [{"src": src, "dst": dst, "owners": sorted(o)} for (src, dst), o in owners.items()]
-        found: dict[tuple, str] = {}
+        found: dict[tuple[Any, ...], str] = {}
         for chunk in _chunks(pairs):
             for row in _run(tx, cypher.stored_edges(kind), pairs=chunk):
                 found[(row["src"], str(kind), row["dst"], row["owner"], row["seq"])] = row["rid"]
@@ -761,12 +764,12 @@ class _Snapshot(Neo4jStore):
     """A read-only view of a :class:`Neo4jStore` whose reads run in one open transaction (see
     :meth:`Neo4jStore.snapshot`), one at a time from any thread. Writes raise."""
 
-    def __init__(self, store: Neo4jStore, tx):
+    def __init__(self, store: Neo4jStore, tx: Transaction):
         super().__init__(store.driver, database=store.database)
         self._tx = tx
         self._use = threading.RLock()
 
-    def _read(self, query: str, **params: Any) -> list:
+    def _read(self, query: str, **params: Any) -> list[Any]:
         with self._use, _translated(self.database):
             return list(self._tx.run(query, params))
 
@@ -776,11 +779,11 @@ class _Snapshot(Neo4jStore):
         row = self._read(cypher.WRITE_CLOCK)[0]
         return None if writing is not None and row["writing"] != writing else row["begun"]
 
-    def _write(self, work, *args: Any):
+    def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
     @contextmanager
-    def snapshot(self) -> Iterator["Neo4jStore"]:
+    def snapshot(self) -> Iterator[Neo4jStore]:
         yield self
 
     def clear(self) -> None:
@@ -817,7 +820,7 @@ _READ_SLOTS = _ReadSlots(cypher.READ_SLOTS)
 
 def _now() -> str:
     """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
@@ -849,12 +852,12 @@ class _SetRemains:
         return {r["id"]: list(r["targets"]) for r in _run(self.tx, cypher.POINTING_AT, id=node_id)}
 
 
-def _run(tx: ManagedTransaction, query: str, **params: Any) -> list:
+def _run(tx: ManagedTransaction, /, query: str, **params: Any) -> list[Any]:
     """Run one statement in ``tx`` and consume its records (managed transactions may be retried)."""
     return list(tx.run(query, params))
 
 
-def _chunks(rows: list[dict]) -> Iterator[list[dict]]:
+def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     """``rows`` in slices of :data:`BATCH_ROWS` (all inside the one transaction of the write)."""
     for start in range(0, len(rows), BATCH_ROWS):
         yield rows[start:start + BATCH_ROWS]
@@ -910,12 +913,12 @@ def _edge_properties(edge: Edge) -> dict[str, Any]:
     return _with_natives(base, edge.props, cypher.RESERVED_EDGE_KEYS)
 
 
-def _node_from_row(row) -> Node:
+def _node_from_row(row: Record) -> Node:
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
     return Node(row["id"], label, row["set_id"], row["document_id"], json.loads(row["props_json"] or "{}"))
 
 
-def _light_node_from_row(row, native: Mapping[str, list[str]]) -> Node:
+def _light_node_from_row(row: Mapping[str, Any], native: Mapping[str, list[str]]) -> Node:
     """A node map of the :func:`cypher.reach` row as a node: props from ``props_json`` when the row carries it (to
     be projected), else the native ``values`` of the label's keys (none of them null)."""
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
@@ -926,7 +929,7 @@ def _light_node_from_row(row, native: Mapping[str, list[str]]) -> Node:
     return Node(row["id"], label, row["set_id"], row["document_id"], props)
 
 
-def _edge_from_row(row) -> Edge:
+def _edge_from_row(row: Record) -> Edge:
     return Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"],
                 json.loads(row["props_json"] or "{}"))
 

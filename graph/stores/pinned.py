@@ -1,4 +1,4 @@
-"""A read-only view of a store with some analysis sets read at another version (issue 17).
+"""A read-only view of a store with some analysis sets read at another version.
 
 :class:`PinnedStore` answers every read of the store contract as ``base`` does, except that each
 pinned set is read from its own store (a materialised version, see
@@ -11,11 +11,12 @@ store. Reviews are not versioned: they are always ``base``'s.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any, NoReturn, cast
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
-from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import ClosedOnExit, Direction, GraphStore, Reach, SupportsReach, projected
+from graph.model import Edge, EdgeKind, Label, Node, SetBatch
+from graph.store import ClosedOnExit, Direction, GraphStore, KeepsVersions, Reach, SupportsReach, projected
 from graph.text import Phrase
 from graph.versions import SetVersion
 
@@ -129,7 +130,7 @@ class PinnedStore(ClosedOnExit):
 
     def closure(self, ids: Collection[str], *, kinds: Collection[EdgeKind]) -> list[Edge]:
         """See :meth:`graph.store.GraphStore.closure`."""
-        found: dict[tuple, Edge] = {}
+        found: dict[tuple[Any, ...], Edge] = {}
         for owner, group in self._split(ids).items():
             for edge in self._store(owner).closure(group, kinds=kinds):
                 if owner is not None or edge.set_id not in self.pins:
@@ -139,7 +140,7 @@ class PinnedStore(ClosedOnExit):
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
               fields: Mapping[Label, Collection[str]]) -> Reach:
         """See :meth:`graph.store.SupportsReach.reach`: each part from its own store."""
-        edges: dict[tuple, Edge] = {}
+        edges: dict[tuple[Any, ...], Edge] = {}
         nodes: dict[str, Node] = {}
         for owner, group in self._split(ids).items():
             store = self._store(owner)
@@ -169,11 +170,11 @@ class PinnedStore(ClosedOnExit):
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
         """``base``'s (:meth:`graph.store.KeepsVersions.set_versions`)."""
-        return self.base.set_versions(set_id)  # type: ignore[attr-defined]
+        return cast("KeepsVersions", self.base).set_versions(set_id)
 
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """``base``'s (:meth:`graph.store.KeepsVersions.set_version`)."""
-        return self.base.set_version(set_id, number)  # type: ignore[attr-defined]
+        return cast("KeepsVersions", self.base).set_version(set_id, number)
 
     def part_changes(self, set_ids: Any = None) -> Any:
         """``base``'s (:meth:`graph.store.KeepsVersions.part_changes`)."""
@@ -181,7 +182,7 @@ class PinnedStore(ClosedOnExit):
 
     # -- writes: refused -------------------------------------------------------------------------
 
-    def _refuse(self, *_: Any, **__: Any) -> WriteSummary:
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
         raise CitegraphError("an earlier version of an analysis set is read-only",
                              hint="write to the latest version (leave out the version)")
 

@@ -56,9 +56,10 @@ import time
 import types
 from collections import OrderedDict
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
@@ -186,11 +187,21 @@ class SetEdges:
     __slots__ = ("into", "size")
 
     def __init__(self, edges: Iterable[Edge]):
-        into: dict[str, dict[tuple, Edge]] = {}
+        into: dict[str, dict[tuple[Any, ...], Edge]] = {}
         for e in edges:
             into.setdefault(e.dst, {})[writes.edge_identity(e)] = e
         self.into: dict[str, tuple[Edge, ...]] = {dst: tuple(es.values()) for dst, es in into.items()}
         self.size = sum(len(es) for es in self.into.values())
+
+
+class _ThreadState(threading.local):
+    """One thread's state of a store: its connection to the file and that file's identity, how
+    deep it is in ``bulk()`` blocks, whether it writes now."""
+
+    conn: sqlite3.Connection | None = None
+    ident: tuple[Any, ...] | None = None
+    bulk: int = 0
+    writing: bool = False
 
 
 class SQLiteStore(ClosedOnExit):
@@ -233,13 +244,13 @@ class SQLiteStore(ClosedOnExit):
         self.path = Path(path) if path is not None else None
         self.cache_edges = cache_edges
         self.versions_kept = versions_kept
-        self._local = threading.local()
+        self._local: _ThreadState | types.SimpleNamespace = _ThreadState()  # a snapshot's is shared
         self._lock = threading.RLock()  # the in-memory store's one connection; the graph cache
-        self._graphs: OrderedDict[tuple, tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
+        self._graphs: OrderedDict[tuple[Any, ...], tuple[int, SetEdges]] = OrderedDict()  # (file, scope) →
         self._connections: list[sqlite3.Connection] = []
         self._shared: sqlite3.Connection | None = None  # the in-memory store's database
         self._empty_db: sqlite3.Connection | None = None  # answers reads while the file does not exist
-        self._idle: list[tuple[tuple, sqlite3.Connection]] = []  # (file identity, connection) for snapshots
+        self._idle: list[tuple[tuple[Any, ...], sqlite3.Connection]] = []  # (file identity, connection) for snapshots
         if self.path is None:
             self._shared = self._connect(":memory:", create=True)
             self._local.ident = None
@@ -305,19 +316,21 @@ class SQLiteStore(ClosedOnExit):
         if self.path is None:
             return self._shared
         ident = self._file_ident()
-        conn = getattr(self._local, "conn", None)
-        if conn is not None and (getattr(self._local, "bulk", 0) or (ident is not None and self._local.ident == ident)):
+        conn: sqlite3.Connection | None = self._local.conn
+        if conn is not None and (self._local.bulk or (ident is not None and self._local.ident == ident)):
             return conn
         if conn is not None:
             conn.close()
             self._local.conn = None
         if ident is None and not create:
             return None
-        self._local.conn, self._local.ident = self._open_file(ident, create=create)
-        return self._local.conn
+        conn, self._local.ident = self._open_file(ident, create=create)
+        self._local.conn = conn
+        return conn
 
-    def _file_ident(self) -> tuple | None:
+    def _file_ident(self) -> tuple[Any, ...] | None:
         """``(device, inode)`` of the store file, or None when it does not exist or is empty."""
+        assert self.path is not None, "a store in memory has no file"
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
@@ -327,8 +340,9 @@ class SQLiteStore(ClosedOnExit):
                                    hint="--home / CITEGRAPH_HOME must name a folder") from None
         return (st.st_dev, st.st_ino) if st.st_size else None
 
-    def _open_file(self, ident: tuple | None, *, create: bool) -> tuple[sqlite3.Connection, tuple]:
+    def _open_file(self, ident: tuple[Any, ...] | None, *, create: bool) -> tuple[sqlite3.Connection, tuple[Any, ...]]:
         """A new connection to the file (made first when ``create``) and the file's identity."""
+        assert self.path is not None, "a store in memory has no file"
         if create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -418,7 +432,7 @@ class SQLiteStore(ClosedOnExit):
             yield
 
     @contextmanager
-    def snapshot(self) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator[SQLiteStore]:
         """A read-only view of one committed state (:meth:`graph.store.SupportsSnapshot.snapshot`):
         one SQLite read transaction held open for the block, on a connection of its own. WAL makes
         it a true snapshot: writers, here and in other processes, go on and commit meanwhile, and
@@ -451,7 +465,7 @@ class SQLiteStore(ClosedOnExit):
                 else:
                     conn.close()
 
-    def _idle_connection(self, ident: tuple) -> sqlite3.Connection:
+    def _idle_connection(self, ident: tuple[Any, ...]) -> sqlite3.Connection:
         """A connection to the file ``ident`` names, not in use by any thread: a kept one, or new."""
         with self._lock:
             while self._idle:
@@ -468,7 +482,7 @@ class SQLiteStore(ClosedOnExit):
         all kept when it ends, all rolled back if any write or the block raises. Ingest runs a
         whole run in one, so a failure in any set keeps nothing of the run."""
         with self._writing():
-            self._local.bulk = getattr(self._local, "bulk", 0) + 1
+            self._local.bulk = self._local.bulk + 1
             try:
                 yield
             finally:
@@ -481,7 +495,7 @@ class SQLiteStore(ClosedOnExit):
         with self._guard():
             conn = self._connection(create=True)
             assert conn is not None
-            if getattr(self._local, "bulk", 0):
+            if self._local.bulk:
                 with self._translated():
                     yield conn
                 return
@@ -564,7 +578,7 @@ class SQLiteStore(ClosedOnExit):
         out: dict[str, list[Edge]] = {i: [] for i in ids}
         if not ids:
             return out
-        end, where, params = _edges_at(list(out), kinds, direction)
+        _end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
             for e in _edges(conn, f"{_EDGE_ROWS} WHERE {where}", params):
                 out[e.src if direction == Direction.OUT else e.dst].append(e)
@@ -613,7 +627,8 @@ class SQLiteStore(ClosedOnExit):
         starts = [i for i in ids if i in existing]
         if not wanted:
             return starts, []
-        seen, frontier, found, graphs = set(starts), sorted(starts), [], {}
+        seen, frontier, found = set(starts), sorted(starts), []
+        graphs: dict[str, SetEdges] = {}
         while frontier:
             scopes = {row[0] or "" for row in conn.execute(
                 "SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE dst IN "
@@ -718,11 +733,11 @@ class SQLiteStore(ClosedOnExit):
             return {}
         versions = dict(conn.execute(f"SELECT scope, version FROM scopes WHERE scope IN {_IDS}",
                                      (_dumps(sorted(scopes)),)))
-        cacheable = not getattr(self._local, "writing", False) and not getattr(self._local, "bulk", 0)
+        cacheable = not self._local.writing and not self._local.bulk
         out = {}
         for scope in sorted(scopes):
             version = versions.get(scope, -1)
-            key = (getattr(self._local, "ident", None), scope)  # a version is one file's
+            key = (self._local.ident, scope)  # a version is one file's
             with self._lock:
                 cached = self._graphs.get(key)
                 if cached is not None and cached[0] == version and cacheable:
@@ -736,7 +751,7 @@ class SQLiteStore(ClosedOnExit):
                 self._remember(key, version, graph, {(key[0], k) for k in keep})
         return out
 
-    def _remember(self, key: tuple, version: int, graph: SetEdges, keep: Collection[tuple]) -> None:
+    def _remember(self, key: tuple[Any, ...], version: int, graph: SetEdges, keep: Collection[tuple[Any, ...]]) -> None:
         with self._lock:
             cached = self._graphs.get(key)
             if cached is not None and cached[0] > version:  # a snapshot read an older version: keep the newer
@@ -791,7 +806,7 @@ class SQLiteStore(ClosedOnExit):
             existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
                                                 (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
-            sets = sorted({existing[d].set_id for d in deleted if existing[d].set_id is not None})
+            sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
             before = self._versions_before(conn, sets)
             touched = _delete_documents(conn, deleted)
             touched |= _collect_orphans(conn, sets)
@@ -841,7 +856,7 @@ class SQLiteStore(ClosedOnExit):
             conn = self._connection()
             if conn is None:
                 return 0
-            if getattr(self._local, "bulk", 0) or getattr(self._local, "writing", False):
+            if self._local.bulk or self._local.writing:
                 return self._keep_results(conn, name, results)
             try:
                 conn.execute("PRAGMA busy_timeout = 0")
@@ -959,7 +974,7 @@ class SQLiteStore(ClosedOnExit):
             self._connections.clear()
             self._idle.clear()
             self._graphs.clear()
-            self._local = threading.local()
+            self._local = _ThreadState()
             self._shared = self._empty_db = None
 
 
@@ -968,7 +983,7 @@ class _Snapshot(SQLiteStore):
     :meth:`SQLiteStore.snapshot`): every read of the store's contract, one call at a time from any
     thread, on that transaction; it shares the store's cache of set graphs. Writes raise."""
 
-    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, ident: tuple | None, *, begun: bool):
+    def __init__(self, store: SQLiteStore, conn: sqlite3.Connection, ident: tuple[Any, ...] | None, *, begun: bool):
         self.path = store.path
         self.cache_edges = store.cache_edges
         self._lock = store._lock
@@ -984,13 +999,12 @@ class _Snapshot(SQLiteStore):
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._use:
-            with self._translated():
-                if not self._begun:  # the empty database of a store with no file yet
-                    with self._lock:
-                        yield self._conn
-                else:
+        with self._use, self._translated():
+            if not self._begun:  # the empty database of a store with no file yet
+                with self._lock:
                     yield self._conn
+            else:
+                yield self._conn
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -998,7 +1012,7 @@ class _Snapshot(SQLiteStore):
         yield  # pragma: no cover
 
     @contextmanager
-    def snapshot(self) -> Iterator["SQLiteStore"]:
+    def snapshot(self) -> Iterator[SQLiteStore]:
         yield self
 
     def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
@@ -1054,7 +1068,7 @@ def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value
     return value  # text, integer, real; null is None
 
 
-def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list]:
+def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list[Any]]:
     """``(end, where, params)``: the edges leaving (``src``) or entering (``dst``) ``ids``, of
     ``kinds`` when given, as an SQL condition on ``links l`` over its indexes."""
     end = "src" if direction == Direction.OUT else "dst"
@@ -1110,7 +1124,8 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
     nid = dict(conn.execute(f"SELECT id, nid FROM nodes WHERE id IN {_IDS}", (_dumps(ends),)))
     writes.check_edge_ends(edges, nid.keys())
-    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)} - {None})
+    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)
+                       if name is not None})
     ref[None] = None
     conn.executemany(
         "INSERT OR REPLACE INTO links (src, kind, dst, owner, seq, document_id, set_id, props) "
@@ -1204,7 +1219,7 @@ def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[st
 
 def _now() -> str:
     """The time of a write, as its versions record it (UTC ISO 8601, seconds)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _has_versions_table(conn: sqlite3.Connection) -> bool:
@@ -1436,7 +1451,9 @@ def migrate_legacy(source: Path, target: Path, *, batch: int = 4096) -> dict[str
             _bump(conn, scopes)
         counts = store.counts()
         with store._translated():  # fold the WAL into the file now, where a failure is seen
-            busy, _, _ = store._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            written = store._connection()
+            assert written is not None, "the file was just written"
+            busy, _, _ = written.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         wal = Path(f"{tmp}-wal")
         if busy or (wal.exists() and wal.stat().st_size):
             raise StoreUnavailable(f"cannot convert {source}: the new store's journal could not be written into {tmp}")

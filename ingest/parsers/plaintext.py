@@ -8,7 +8,7 @@ under a kind heading, or a short unpunctuated line inside a section that allows 
 paragraphs back to the one ending with ``:`` that introduced it; blank lines carry no meaning.
 As in Markdown (:mod:`ingest.statements`), ``Amendment:`` paragraphs are amendments and Source
 register rows declare their ``SRC-n``, so a set's plain-text rendering gives the Markdown set's
-records, citations and rests-on answers (issue 13, item 6). Lines end as in Markdown, at LF, CR LF
+records, citations and rests-on answers. Lines end as in Markdown, at LF, CR LF
 or a lone CR (:func:`split_lines`), and a leading byte-order mark is part of the preamble.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from collections.abc import Iterator
 
 from graph.errors import ParseError, SourceSpan
 from ingest.citations import extract_citations, split_cell_citations, with_heading_records
@@ -39,6 +39,7 @@ from domain.model import Annotation, Citation, Declaration, Field, Quotation, So
 from domain.vocabulary import KIND_HEADINGS
 from ingest.parsers.parsed import ParsedBlock, ParsedDocument
 from ingest.statements import AMENDMENT, CONFLICT, amendment_facts, id_findings, register_pin, row_statuses, status_facts
+import itertools
 
 __all__ = ["parse_plaintext", "plaintext_system", "decode_member", "iter_lines", "split_lines", "table_cells", "citation_columns",
            "source_pins_from_prose"]
@@ -142,7 +143,7 @@ def table_cells(row: str) -> list[tuple[str, int]]:
     """
     cells: list[tuple[str, int]] = []
     starts = [m.start() for m in re.finditer(r"(?<!\\)\|", row)]
-    for left, right in zip(starts, starts[1:]):
+    for left, right in itertools.pairwise(starts):
         raw = row[left + 1 : right]
         lead = len(raw) - len(raw.lstrip())
         cells.append((raw.strip(), left + 1 + lead))
@@ -211,11 +212,11 @@ class _Context:
     """The record the open declaration declares."""
     inline: bool = False
     """The open declaration is a G1 inline one (rendered ``ID —``): a paragraph opening with
-    another record ID ends it (issue 23 item 8)."""
+    another record ID ends it."""
     annotations_h3: bool = False
     kind_statuses: tuple[Status, ...] | None = None
     heading_ids: list[tuple[str, int]] = field(default_factory=list)
-    """(record ID, line) pairs the open ledger heading names (issue 23 item 10)."""
+    """(record ID, line) pairs the open ledger heading names."""
     id_table: list[str] | None = None
     """Header cells of the declaring table just before (GRAMMAR §0; a fragment after a blank line
     continues it)."""
@@ -415,7 +416,7 @@ def _block(ln: _Line, gap: str, ctx: _Context) -> None:
         kind = "annotation_body"
     elif (ctx.h2 == "Shared records" and ctx.h3_kind and not ctx.in_declaration
           and (stated := kind_statuses(line))):
-        ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
+        ctx.kind_statuses = stated  # G1: the sentence heading a kind section
     statuses = ()
     if ctx.in_declaration or ctx.annotates:
         statuses = status_facts(line, field and field.label, field and field.value, field and field.form)
@@ -484,9 +485,9 @@ def _table(rest: list[_Line], i: int, gap: str, text: str, ctx: _Context) -> tup
             source_id = cells[0][0]
             ctx.pins.append(register_pin([c.replace("\\|", "|") for c, _ in cells]))
         aliases: tuple[tuple[str, str], ...] = ()
-        if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
-            if plain[0] != plain[1]:
-                aliases = ((plain[0], plain[1]),)
+        if (mapping_table(header_cells) and len(plain) >= 2 and plain[0] != plain[1]
+                and row_declaration(plain) and row_declaration(plain[1:])):
+            aliases = ((plain[0], plain[1]),)
         declared = row_declaration(plain) if declares else None
         citations = row_citations(cells[1:] if declared else cells, {n - 1 for n in cite_cols} if declared else cite_cols)
         statuses = ()

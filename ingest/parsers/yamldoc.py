@@ -10,7 +10,7 @@ exactly the pure loader's. Where libyaml is more lenient than the pure parser (s
 
 Whatever parsed it, a document is refused for its shape (:class:`ShapeError`, with the line) when
 it nests deeper than :data:`MAX_DEPTH` or its aliases would expand it by more than
-:data:`MAX_ALIAS_EXPANSION` (a billion-laughs document, issue 14): checked on the composed nodes,
+:data:`MAX_ALIAS_EXPANSION` (a billion-laughs document): checked on the composed nodes,
 where an alias is the node it names, before anything expands it, in time linear in the document.
 """
 

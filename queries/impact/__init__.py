@@ -1,6 +1,6 @@
 """Impact analysis: what a move of the analysed source does to an analysis set's evidence.
 
-Issue #6. Given a repository holding the set's source (``SRC-n``) and two revisions, ``--from``
+Given a repository holding the set's source (``SRC-n``) and two revisions, ``--from``
 (the revision the set's paths and quotations refer to: by default the source's pinned ``commit``)
 and ``--to``, :func:`impact_of` answers:
 
@@ -35,7 +35,7 @@ Modules: :mod:`~queries.impact.repository` (what impact needs from git),
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from graph.model import EdgeKind
 from graph.store import Direction, GraphStore

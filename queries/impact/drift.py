@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, replace
-from typing import Collection, Iterable, Sequence
+from typing import cast
+from collections.abc import Collection, Iterable, Sequence
 
 from graph.codec import block_line, member_of, quotation_of, source_file_path, source_of
 from graph.errors import AmbiguousScope, AnalysisSetNotFound, NodeNotFound, RevisionNotFound, SourceRepositoryError
@@ -70,7 +71,7 @@ def impact_scope(store: GraphStore, set_id: str | None, source_id: str | None) -
     return ImpactScope(
         set_id=set_id, source=source, files=by_path, quotations=tuple(quotations),
         quoted_by={q.id: quoting[q.id][0].src for q in quotations if quoting[q.id]},
-        plain={q.id: documents.get(q.document_id) is None or member_of(documents[q.document_id]).format != "md"
+        plain={q.id: (d := documents.get(q.document_id or "")) is None or member_of(d).format != "md"
                for q in quotations},
     )
 
@@ -162,7 +163,8 @@ class DriftChecker:
     def _containing(self, revision: str, fragments: Collection[str]) -> set[str]:
         # backticks may sit inside a word plain renderings dropped them from (and for markdown
         # quotations allowing them only widens the search)
-        return set(self.repo.containing(revision, sorted(fragments), skip="`")) if fragments else set()
+        repo = cast(SupportsContaining, self.repo)  # only asked when it does (see _candidates)
+        return set(repo.containing(revision, sorted(fragments), skip="`")) if fragments else set()
 
     def elsewhere(self, needle: str, plain: bool, checked: str | None, base: str,
                   revision: str) -> list[Occurrence]:
@@ -212,9 +214,9 @@ class DriftChecker:
         here = self.norm(revision, checked, plain) if checked else None
         n = count_occurrences(here, needle) if here is not None else 0
         where = f"{checked}" + (f" (renamed from {path})" if checked != path else "")
-        if n == 1:
+        if checked is not None and n == 1:
             return _Outcome("intact", (Occurrence(checked, 1),), checked, f"occurs once in {where}")
-        if n > 1:
+        if checked is not None and n > 1:
             return _Outcome("ambiguous", (Occurrence(checked, n),), checked, f"occurs {n} times in {where}")
         found = self.elsewhere(needle, plain, checked, base, revision)
         total = sum(o.count for o in found)
@@ -240,7 +242,8 @@ class DriftChecker:
         needle = normalise_quotation(drift.text, plain=plain)
         old_text = self.texts(base, [drift.path])[drift.path]
         old_at = locate_quotation(old_text, needle, plain) if old_text is not None and needle else None
-        old = QuotationContext(drift.path, base, *old_at, quoted_lines(old_text, *old_at)) if old_at else None
+        old = (QuotationContext(drift.path, base, *old_at, quoted_lines(old_text, *old_at))
+               if old_at and old_text is not None else None)
         new = None
         if o.state == "moved":
             new_path = o.found_in[0].path
@@ -249,10 +252,10 @@ class DriftChecker:
             if new_at:
                 new = QuotationContext(new_path, revision, *new_at, quoted_lines(new_text, *new_at))
         elif old is not None and o.checked_path is not None:
-            new_text = self.texts(revision, [o.checked_path])[o.checked_path]
-            if new_text is not None:
-                start, end = _replacing_region(old_text or "", new_text, old.start_line, old.end_line)
-                new = QuotationContext(o.checked_path, revision, start, end, quoted_lines(new_text, start, end))
+            checked_text = self.texts(revision, [o.checked_path])[o.checked_path]
+            if checked_text is not None:
+                start, end = _replacing_region(old_text or "", checked_text, old.start_line, old.end_line)
+                new = QuotationContext(o.checked_path, revision, start, end, quoted_lines(checked_text, start, end))
         diff = _diff(old, new, old_text, self.texts(revision, [new.path])[new.path] if new else None,
                      o.checked_path, revision) if old else ""
         if old is None:

@@ -18,7 +18,7 @@ longer in the store is not listed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
+from collections.abc import Iterable
 
 from graph.analysis_changes import PartChange
 from graph.errors import RecordNotFound

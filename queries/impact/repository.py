@@ -4,7 +4,8 @@ with :class:`ingest.git.GitRepository` (``queries`` never imports ``ingest``), a
 
 from __future__ import annotations
 
-from typing import Collection, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
+from collections.abc import Collection, Mapping, Sequence
 
 __all__ = ["FileChangeLike", "SourceRepository", "SupportsContaining"]
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Collection
+from typing import Any
+from collections.abc import Callable, Collection
 
 from graph.codec import source_of
 from graph.errors import RevisionNotFound
@@ -158,7 +159,7 @@ def impact_on_repository(
     pinned, reports = [], []
     for n, node in enumerate(sources, start=1):
         source = source_of(node)
-        common = dict(set=node.set_id or "", source=node.id, url=source.url, commit=source.commit)
+        common: dict[str, Any] = dict(set=node.set_id or "", source=node.id, url=source.url, commit=source.commit)
         if not source.commit:
             pinned.append(PinnedSource(**common, state="unpinned",
                                        reason=f"the register of {node.set_id} pins no commit for {source.source_id}"))

@@ -1,6 +1,8 @@
-"""Impact analysis results: frozen dataclasses, the shapes every face answers with (issue #6)."""
+"""Impact analysis results: frozen dataclasses, the shapes every face answers with."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from dataclasses import dataclass, field
 from graph.analysis_changes import PartChange
@@ -147,7 +149,7 @@ class Review:
     fingerprint: str
 
     @classmethod
-    def from_node(cls, node: Node) -> "Review":
+    def from_node(cls, node: Node) -> Review:
         """The review a Review node holds."""
         r = review_of(node)
         return cls(id=node.id, node=r.node, set=node.set_id or "", revision=r.revision, reviewer=r.reviewer,
@@ -194,7 +196,7 @@ class Suspect:
     cause: str = "source-change"
     version_change: PartChange | None = None
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Conclusions first, then statements, records, sections, documents; then document order."""
         return (not self.conclusion, _KIND_RANK[self.kind], self.set, self.document or "", self.order, self.node)
 

@@ -4,7 +4,7 @@ and the reviews that clear them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from collections.abc import Mapping
 
 from graph.codec import member_of, member_path, record_id_of, section_of, statement_of
 from graph.errors import RevisionNotFound

@@ -1,4 +1,4 @@
-"""Finding things on every face (issue #15, item 3) and the CLI's tables, formats, store line and
+"""Finding things on every face and the CLI's tables, formats, store line and
 progress bars (items 4–6), on the seeds ingested by the real ``citegraph ingest``.
 
 Table layout is checked through the real console script in a subprocess (piped output at 80, 100
@@ -51,7 +51,7 @@ def client(seeds_store):
         yield client
 
 
-def run(*args: str, home) -> "CliRunner.Result":
+def run(*args: str, home) -> CliRunner.Result:
     return runner.invoke(cli, [*args, "--home", str(home)])
 
 

@@ -1,4 +1,4 @@
-"""CLI manners (issue #15, item 8): ``--version``, help pages without ``<bool>``/``{record}`` clutter,
+"""CLI manners: ``--version``, help pages without ``<bool>``/``{record}`` clutter,
 ``serve --help`` naming the environment it reads, usage errors exiting 2, a missing path reported
 as "no such file", and the README's exit-code table holding every code the CLI can exit with;
 every command documented in the README (the sqlite-utils pattern)."""

@@ -78,7 +78,7 @@ def test_rests_on_loads_no_web_graphql_or_neo4j_module(home):
     ["suspects", "--json"],
     ["impact", "--repo", "{tmp}", "--to", "HEAD", "--set", "tolaria"],  # refused (not a git clone), exit 2
     ["check", str(SEEDS), "--json"],
-    ["sets", "--format", "json"],  # issue #15: discovery, search and export are read commands too
+    ["sets", "--format", "json"],  # discovery, search and export are read commands too
     ["documents", "--set", "tolaria"],
     ["records", "mcp", "--format", "csv"],
     ["search", "compare-and-swap"],

@@ -1,4 +1,4 @@
-"""The embedded views read at dashboard sizes (issue #15, item 9): nodes carry words, edge kinds are
+"""The embedded views read at dashboard sizes: nodes carry words, edge kinds are
 line styles named by a legend, and rests-on starts from a source file or a source too."""
 
 from __future__ import annotations

@@ -65,9 +65,9 @@ def test_corrupt_store_file_is_503_and_exit_69(tmp_path):
                                                    "database disk image is malformed")  # a client is not told where
     result = runner.invoke(cli, ["stats", "--home", str(home)])
     assert result.exit_code == 69 and f"cannot read the embedded store {store_file}" in result.stderr
-    with pytest.raises(StoreUnavailable, match="database disk image is malformed"):
-        with TestClient(create_app(Settings(home=home))):  # a server does not start on it
-            pass
+    with (pytest.raises(StoreUnavailable, match="database disk image is malformed"),
+          TestClient(create_app(Settings(home=home)))):  # a server does not start on it
+        pass
     assert store_file.read_bytes() == damaged  # nothing overwritten
 
 

@@ -1,4 +1,4 @@
-"""The GraphQL face (issue #7, item 1): the schema answers the seeds' questions exactly on every store,
+"""The GraphQL face: the schema answers the seeds' questions exactly on every store,
 lists page stably, DataLoaders keep store calls bounded, and hostile queries are refused with codes."""
 
 from __future__ import annotations
@@ -434,7 +434,7 @@ def test_page_size_over_the_maximum_is_rejected_not_clamped(seeds_store):
     ("{ records ", "BAD_REQUEST"),
 ])
 def test_error_codes(seeds_store, query, code):
-    data, errors = run(seeds_store, query)
+    _data, errors = run(seeds_store, query)
     assert [e["code"] for e in errors] == [code]
 
 
@@ -452,7 +452,7 @@ def test_unexpected_errors_are_masked_as_internal(seeds_store):
                 return fail
             return super().__getattr__(name)
 
-    data, errors = run(Broken(seeds_store), '{ record(id: "RT-RTE-mcp-write") { citedBy { totalCount } } }')
+    _data, errors = run(Broken(seeds_store), '{ record(id: "RT-RTE-mcp-write") { citedBy { totalCount } } }')
     assert errors == [{"message": "Unexpected error.", "code": "INTERNAL"}]
 
 

@@ -48,14 +48,14 @@ def test_ingest_mutation_needs_the_write_token(client, store, headers, code):
 
 def test_bad_member_is_invalid_input_and_nothing_is_stored(client, store):
     bad = {"name": "bad.txt", "content": base64.b64encode(b"Title\nType: x\n\xff").decode(), "base64": True}
-    result = client.post("/graphql", json={"query": MUTATION, "variables": {"files": seed_inputs() + [bad]}},
+    result = client.post("/graphql", json={"query": MUTATION, "variables": {"files": [*seed_inputs(), bad]}},
                          headers=AUTH).json()
     error = result["errors"][0]
     assert error["extensions"]["code"] == "INVALID_INPUT"
     assert error["message"].startswith("invalid UTF-8 at byte 14")
     assert error["extensions"]["source"] == {"path": "bad.txt", "line": 3}
     assert store.find_nodes(Label.DOCUMENT) == []
-    skipped = client.post("/graphql", json={"query": MUTATION, "variables": {"files": seed_inputs() + [bad],
+    skipped = client.post("/graphql", json={"query": MUTATION, "variables": {"files": [*seed_inputs(), bad],
                                                                               "skip": True}}, headers=AUTH).json()
     assert [d["status"] for d in skipped["data"]["ingest"]["documents"]] == ["written"] * 3 + ["skipped"]
 
@@ -75,7 +75,7 @@ def test_ingest_mutation_places_a_file_by_the_folders_of_its_name(client, store)
 
 
 def test_ingest_mutation_refuses_a_name_outside_the_upload(client, store):
-    files = seed_inputs()[:1] + [{"name": "../x/synthesis.txt", "content": seed_inputs()[0]["content"]}]
+    files = [*seed_inputs()[:1], {"name": "../x/synthesis.txt", "content": seed_inputs()[0]["content"]}]
     error = client.post("/graphql", json={"query": MUTATION, "variables": {"files": files}},
                         headers=AUTH).json()["errors"][0]
     assert (error["extensions"]["code"], error["message"]) == (

@@ -1,4 +1,4 @@
-"""``/health`` asks the store at most once per MAX_AGE seconds (issue 25: a count query per call
+"""``/health`` asks the store at most once per MAX_AGE seconds (a count query per call
 cost 177 ms on Neo4j at M), and a store that stops answering is reported by the next ask."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The version and comparison selectors of the embedded views (issue 17, item 3) in a real browser:
+"""The version and comparison selectors of the embedded views in a real browser:
 Debian's Chromium through Playwright, against a live server (the harness of
 ``tests/app/test_embed_browser.py``)."""
 
@@ -81,7 +81,7 @@ def test_a_page_at_an_earlier_version_opens_dossiers_at_that_version(context, hi
     page.wait_for_selector(f'#cg-pane[data-showing="dossier:{append}"]')
     assert page.inner_text("#cg-pane-body h1") == "Record dossier: RT-RTE-ledger-append"
     assert "Superseded by" not in page.inner_text("#cg-pane-body")  # the amendment came with version 2
-    link = page.get_attribute(f'#cg-list a[href*="RT-RTE-ledger-append"]', "href")
+    link = page.get_attribute('#cg-list a[href*="RT-RTE-ledger-append"]', "href")
     assert link == f"/embed/records/RT-RTE-ledger-append?set={LEDGER}&version=1"
 
     latest = open_page(context, f"{history_server}/embed/records/RT-OBJ-ledger-file?set={LEDGER}")

@@ -1,4 +1,4 @@
-"""History and runs on every face (issue 17, item 3): the CLI, REST and GraphQL give what the query
+"""History and runs on every face: the CLI, REST and GraphQL give what the query
 functions give, every read takes a version, and bad input (an unknown version, a version without a
 set, runs of different systems) has its code on each face (``app/errors.py``)."""
 

@@ -127,7 +127,7 @@ def test_hooks_are_off_without_a_secret(store, tmp_path):
 
 
 def test_the_dashboard_shows_the_latest_run_of_each_repository(served):
-    client, built, expected = served
+    client, built, _expected = served
     empty = client.get("/embed/impact-runs")
     assert empty.status_code == 200 and "No push received yet" in empty.text
     for n, after in enumerate((built["c3"], built["c7"]), start=1):

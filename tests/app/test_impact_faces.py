@@ -1,4 +1,4 @@
-"""``citegraph impact``/``review``, ``POST /impact`` and GraphQL ``impact`` agree with impact_of (issue #6)."""
+"""``citegraph impact``/``review``, ``POST /impact`` and GraphQL ``impact`` agree with impact_of."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The first pages a user opens, in a real browser without internet access (issue #15): the start
+"""The first pages a user opens, in a real browser without internet access: the start
 page, Swagger UI at /docs, ReDoc at /redoc, GraphiQL opening on the mission's question, and the
 embedded view at a dashboard's frame size (800×600), from a live server over the seeds while every
 request to a host other than 127.0.0.1 is aborted and recorded (the test asserts there is none).

@@ -130,7 +130,7 @@ def test_an_uploads_folders_are_never_looked_up_on_the_server(client, store, mon
 
 
 def test_bad_upload_is_422_and_stores_nothing(client, store):
-    files = seed_files() + [("files", ("broken.txt", b"Only a title\nType: nope\n", "text/plain"))]
+    files = [*seed_files(), ("files", ("broken.txt", b"Only a title\nType: nope\n", "text/plain"))]
     response = client.post("/sets", files=files, headers=AUTH)
     assert response.status_code == 422
     error = response.json()["error"]

@@ -32,37 +32,41 @@ def served_seeds(tmp_path_factory):
         yield url
 
 
-# The tolaria seed's rests-on answer: 14 statements, 12 of them direct (README "Using it"). Each
-# call's budget for the 50 requests: the stall alone adds 40 ms a request (2 s); the embed's graph
-# is the most work (about 8 ms a request here), so it gets 2 s to stay clear of a loaded machine.
+# The tolaria seed's rests-on answer: 14 statements, 12 of them direct (README "Using it").
 CALLS = {
-    "/health": ("GET", "/health", None, lambda body: body["status"] == "ok", 1.0),
+    "/health": ("GET", "/health", None, lambda body: body["status"] == "ok"),
     "REST rests-on": ("GET", "/records/RT-RTE-mcp-write/rests-on?set=tolaria", None,
-                      lambda body: len(body["results"]) == 14 and sum(r["direct"] for r in body["results"]) == 12, 1.0),
-    "GraphQL restsOn": ("POST", "/graphql", {"query": GRAPHQL}, lambda body: body == {"data": {"restsOn": {"count": 14}}},
-                        1.0),
-    "embed graph": ("GET", "/embed/rests-on/RT-RTE-mcp-write/graph?set=tolaria", None,
-                    lambda body: body["count"] == 14, 2.0),
+                      lambda body: len(body["results"]) == 14 and sum(r["direct"] for r in body["results"]) == 12),
+    "GraphQL restsOn": ("POST", "/graphql", {"query": GRAPHQL}, lambda body: body == {"data": {"restsOn": {"count": 14}}}),
+    "embed graph": ("GET", "/embed/rests-on/RT-RTE-mcp-write/graph?set=tolaria", None, lambda body: body["count"] == 14),
 }
+# The stall holds every response until the client's delayed ACK, about 40 ms, whatever the load: no
+# request can then be faster than that, and 50 take at least 2 s. Without it a request takes 1 to
+# 8 ms at rest (the embed's graph the most) and 25 to 45 ms at a load average of 8 to 10, so the
+# fastest of 50 stays far under the floor even on a loaded machine, and so does the sum of the small ones.
+STALL_S = 0.040
 
 
 @pytest.mark.parametrize("name", list(CALLS))
-def test_fifty_keep_alive_requests_take_under_a_second(served_seeds, name):
-    method, path, body, answers, budget = CALLS[name]
+def test_kept_alive_requests_never_wait_for_the_delayed_ack(served_seeds, name):
+    method, path, body, answers = CALLS[name]
+    times = []
     with httpx.Client(base_url=served_seeds, timeout=10) as client:
         first = client.request(method, path, json=body)  # warm-up: the connection and the first query
         assert first.status_code == 200, first.text
         assert answers(first.json())
         peer = client.request(method, path, json=body).extensions["network_stream"].get_extra_info("socket")
-        start = time.perf_counter()
         for _ in range(REQUESTS):
+            start = time.perf_counter()
             response = client.request(method, path, json=body)
+            times.append(time.perf_counter() - start)
             assert response.status_code == 200
-        elapsed = time.perf_counter() - start
         assert response.json() == first.json()
         # one connection served them all: the same client socket, still open
         assert response.extensions["network_stream"].get_extra_info("socket") is peer
-    assert elapsed < budget, f"{REQUESTS} keep-alive requests to {path} took {elapsed:.2f} s"
+    assert min(times) < STALL_S * 0.75, f"the fastest of {REQUESTS} keep-alive requests to {path} took {min(times) * 1000:.1f} ms"
+    if name != "embed graph":  # the most work: under load its sum alone can pass 2 s
+        assert sum(times) < REQUESTS * STALL_S, f"{REQUESTS} keep-alive requests to {path} took {sum(times):.2f} s"
 
 
 def test_the_listening_socket_is_tcp_with_nodelay():

@@ -1,4 +1,4 @@
-"""The start page and the API docs over HTTP (issue #15, item 2); the same pages in a browser without
+"""The start page and the API docs over HTTP; the same pages in a browser without
 internet access are ``test_offline_browser``'s."""
 
 from __future__ import annotations

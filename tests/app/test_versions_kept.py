@@ -1,4 +1,4 @@
-"""The retention setting (issue 17): ``CITEGRAPH_VERSIONS_KEPT`` bounds the versions each set keeps,
+"""The retention setting: ``CITEGRAPH_VERSIONS_KEPT`` bounds the versions each set keeps,
 on the store every face opens."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The benchmark corpus generator (issue 8): deterministic, structurally valid, and ingested with
+"""The benchmark corpus generator: deterministic, structurally valid, and ingested with
 0 ``check`` errors on every store, so the benchmark cannot rot. No timing assertions here."""
 
 from __future__ import annotations

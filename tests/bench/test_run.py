@@ -1,4 +1,4 @@
-"""The benchmark harness's pure helpers (issue 8, whole-process figures): record picking, the
+"""The benchmark harness's pure helpers (whole-process figures): record picking, the
 changed-bytes count, the ratio to size S, the flat figures and the targets. Exact values only; no
 timing assertions."""
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from graph.model import Edge, Label, Node
 from graph.store import Direction, GraphStore

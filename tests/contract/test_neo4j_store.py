@@ -86,8 +86,8 @@ def test_closure_is_one_pruning_breadth_first_query(neo4j_store, query):
 
 
 def test_rests_on_in_a_set_is_three_round_trips_without_markup(neo4j_store, monkeypatch):
-    """The start record, its alias edges (an alias answers through its canonical record, issue 23
-    item 7: ``queries.traversal._with_canonical``) and one reach; no member markup travels."""
+    """The start record, its alias edges (an alias answers through its canonical record,
+    GRAMMAR §11.5: ``queries.traversal._with_canonical``) and one reach; no member markup travels."""
     ingest_into(neo4j_store, SEEDS)
     expected = rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria")
     reads: list[tuple[str, list]] = []

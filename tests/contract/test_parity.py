@@ -1,5 +1,5 @@
 """Differential tests: the same corpus in the embedded store and in Neo4j answers every query with
-byte-identical JSON (issue #4). Then Neo4j-only behaviour: atomic writes under injected failures
+byte-identical JSON. Then Neo4j-only behaviour: atomic writes under injected failures
 and concurrent replacements.
 
 The corpora are the three seeds and the Dynamic Cheatsheet set (Markdown members; that part skips
@@ -9,10 +9,10 @@ while ``ingest.parsers.markdown`` does not exist).
 from __future__ import annotations
 
 import dataclasses
-import json
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 
@@ -219,7 +219,7 @@ def snapshot(store: GraphStore) -> str:
 def edited(path: Path, insert_after_line: int, text: str) -> bytes:
     """The member at ``path`` with ``text`` inserted after a line: later lines (and ids) move."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    return "".join(lines[:insert_after_line] + [text] + lines[insert_after_line:]).encode("utf-8")
+    return "".join([*lines[:insert_after_line], text, *lines[insert_after_line:]]).encode("utf-8")
 
 
 def test_a_write_failing_half_way_leaves_the_previous_version(neo4j_store, monkeypatch):
@@ -247,8 +247,7 @@ def test_a_batch_naming_an_unknown_node_leaves_the_previous_version(neo4j_store)
     changed = parse_member(edited(SEED_SYNTHESIS, 8, "Another paragraph.\n"), str(SEED_SYNTHESIS))
     batch = build_set_batch(neo4j_store, "tolaria", [changed])
     doc = batch.documents[0]
-    broken = dataclasses.replace(doc, edges=doc.edges + (
-        Edge(doc.edges[-1].kind, doc.edges[-1].src, "tolaria/NOT-THERE", 99, doc.id, "tolaria", {}),))
+    broken = dataclasses.replace(doc, edges=(*doc.edges, Edge(doc.edges[-1].kind, doc.edges[-1].src, "tolaria/NOT-THERE", 99, doc.id, "tolaria", {})))
     with pytest.raises(CitegraphError, match="unknown node tolaria/NOT-THERE"):
         neo4j_store.write_set(dataclasses.replace(batch, documents=(broken,)))
     assert snapshot(neo4j_store) == before

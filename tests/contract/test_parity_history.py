@@ -1,4 +1,4 @@
-"""Parity of issue 17 (item 4): the embedded store and Neo4j keep the same versions (same digests,
+"""Parity of history: the embedded store and Neo4j keep the same versions (same digests,
 members and counts) and answer history, diff, every read at an earlier version, runs and compare
 with byte-identical JSON."""
 

@@ -76,7 +76,7 @@ def _citing(n: int) -> bytes:
 
 
 def test_a_statement_citing_one_record_4000_times_has_4000_edges(store, tmp_path: Path):
-    """Issue 14, item 12: each citation of a record is its own edge, however many of them one
+    """Each citation of a record is its own edge, however many of them one
     statement makes (the Neo4j store wrote them in time quadratic in their number, see
     bench/README.md), and replacing the member replaces them all."""
     member = tmp_path / "synthesis.txt"

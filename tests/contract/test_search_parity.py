@@ -1,4 +1,4 @@
-"""Search parity (issue #15): the embedded store's FTS5 index and Neo4j's full-text index give the
+"""Search parity: the embedded store's FTS5 index and Neo4j's full-text index give the
 same statements for the same phrases, so ``queries.search`` ranks the same hits, with the same
 snippets, on both. The corpora are the seeds and the Dynamic Cheatsheet set (``pair``)."""
 

@@ -452,7 +452,6 @@ def test_a_store_is_a_context_manager_that_closes_itself_however_the_block_ends(
         assert entered.counts()["nodes"] == 0
         assert closes == []
     assert closes == ["closed"]
-    with pytest.raises(KeyError, match="raised inside"):
-        with store:
-            raise KeyError("raised inside")
+    with pytest.raises(KeyError, match="raised inside"), store:
+        raise KeyError("raised inside")
     assert closes == ["closed", "closed"]

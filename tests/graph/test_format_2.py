@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.errors import StoreUnavailable
 from graph.store import Direction
 from graph.stores.sqlite import SQLiteStore
 from queries.search import search
@@ -135,7 +136,7 @@ def test_a_failed_conversion_leaves_format_2(format_2, monkeypatch):
         conn.execute("CREATE TEMP TRIGGER stop BEFORE UPDATE ON main.meta BEGIN SELECT fail(); END")
         real(conn)
     monkeypatch.setattr(sqlite_store, "_convert_format_2", failing)
-    with pytest.raises(Exception):
+    with pytest.raises(StoreUnavailable, match="user-defined function raised exception"):
         SQLiteStore(path)
     assert version_of(path) == "2"
     with sqlite3.connect(path) as conn:

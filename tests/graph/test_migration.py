@@ -45,15 +45,15 @@ def test_every_query_answers_as_the_former_store_did(home):
     assert store.counts() == ANSWERS["counts"] and store.counts()["nodes"] == 738
     answered = plain(shapes.plain(stats(store)))
     for row in answered["sets"]:
-        assert row.pop("unaccounted") == 0  # issue 23: unaccounted record IDs, not in the former answers
+        assert row.pop("unaccounted") == 0  # unaccounted record IDs, not in the former answers
     assert answered == ANSWERS["stats"]
     records = store.find_nodes(Label.RECORD)
     assert len(records) == len(ANSWERS["rests_on"]) == 82
     for record in records:
         answer = shapes.plain(rests_on(store, record.get("record_id"), set_id=record.set_id))
-        assert answer.pop("kind") == "record"  # issue #15: what the answer starts from, not in the former answers
+        assert answer.pop("kind") == "record"  # what the answer starts from, not in the former answers
         for result in answer["results"]:
-            assert isinstance(result.pop("order"), int)  # issue #16: document order, not in the former answers
+            assert isinstance(result.pop("order"), int)  # document order, not in the former answers
         assert plain(answer) == ANSWERS["rests_on"][record.id], record.id
     assert plain(shapes.plain(check(store))) == ANSWERS["check"]
     assert plain(shapes.plain(verify(document_trees(store)))) == ANSWERS["verify"]

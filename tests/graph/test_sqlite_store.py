@@ -18,7 +18,6 @@ import pytest
 
 from graph.errors import CitegraphError, StoreUnavailable
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
-from graph.store import Direction
 from graph.text import Phrase
 from graph.stores import open_embedded
 from graph.stores.sqlite import SQLiteStore
@@ -151,12 +150,11 @@ def test_bulk_is_one_transaction_that_rolls_back_whole(tmp_path):
     store = SQLiteStore(path)
     ingest_into(store, SEEDS)
     other = SQLiteStore(path)
-    with pytest.raises(CitegraphError, match="unknown node s/NOT-THERE"):
-        with store.bulk():
-            store.delete_documents(["talorys/synthesis"])
-            assert store.counts()["Document"] == 2  # the block sees its own writes
-            assert other.counts()["Document"] == 3  # nobody else does
-            store.write_set(broken_batch())
+    with pytest.raises(CitegraphError, match="unknown node s/NOT-THERE"), store.bulk():
+        store.delete_documents(["talorys/synthesis"])
+        assert store.counts()["Document"] == 2  # the block sees its own writes
+        assert other.counts()["Document"] == 3  # nobody else does
+        store.write_set(broken_batch())
     assert [d.id for d in SQLiteStore(path).find_nodes(Label.DOCUMENT)] == [
         "talorys/synthesis", "tolaria/synthesis", "tolaria/workflow-report"]
     assert store.counts()["Document"] == 3
@@ -255,7 +253,7 @@ def test_a_writer_killed_at_any_moment_leaves_the_state_before_or_after(tmp_path
     run_python(INGEST, str(home), "1", ",".join(map(str, CHEATSHEET)))
     duration = time.monotonic() - started
     rng, outcomes = random.Random(12), []
-    for trial in range(16):
+    for _trial in range(16):
         shutil.rmtree(home)
         shutil.copytree(pristine, home)
         writer = run_python(INGEST, str(home), "1", ",".join(map(str, CHEATSHEET)), wait=False)
@@ -386,13 +384,13 @@ def test_a_writer_kept_waiting_by_another_says_so_and_then_writes(tmp_path):
     holder.execute("BEGIN IMMEDIATE")  # another process's write in progress
     run = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", str(SEEDS), "--home", str(home), "--json"],
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert run.stderr.readline() == f"store: embedded store in {home}\n"  # the store line comes first (issue #15)
+    assert run.stderr.readline() == f"store: embedded store in {home}\n"  # the store line comes first
     notice = run.stderr.readline()  # blocks until the writer says it waits (it cannot write before)
     assert notice == f"waiting for another citegraph process writing {home / 'citegraph.sqlite'} (up to 600 s)\n"
     assert run.poll() is None  # still waiting
     holder.execute("ROLLBACK")
     holder.close()
-    stdout, stderr = run.communicate(timeout=120)
+    _stdout, stderr = run.communicate(timeout=120)
     assert run.returncode == 0, stderr
     assert sorted(n.id for n in open_embedded(home).find_nodes(Label.ANALYSIS_SET)) == ["talorys", "tolaria"]
 

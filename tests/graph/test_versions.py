@@ -1,4 +1,4 @@
-"""Versions of a set in the store (issue 17, item 1): kept on each changed write, none on an unchanged
+"""Versions of a set in the store: kept on each changed write, none on an unchanged
 one, each rebuilding its set exactly, bounded by retention, gone with the set. Runs on both stores
 (the ``store`` fixture: SQLite file and Neo4j)."""
 

@@ -1,4 +1,4 @@
-"""Hostile and unlucky edits of real members, as hypothesis strategies (issue 14): truncations,
+"""Hostile and unlucky edits of real members, as hypothesis strategies: truncations,
 byte flips, other line breaks (CR, CR LF, CR CR LF), a byte-order mark, NUL bytes, deep nesting,
 YAML aliases up to a billion laughs, huge lines, folded ``Part of:`` lines and spliced chunks.
 

@@ -1,4 +1,4 @@
-"""Issue 23, items 3-10 and 12: the forms real G1 results write that GRAMMAR.md does not describe,
+"""The forms real G1 results write that the original grammar does not describe (GRAMMAR §11),
 and the accounting invariant that reports the next unknown form (``unaccounted-record-id``).
 
 Counts come from the documents themselves; line numbers are the files'. Anything stored or
@@ -20,7 +20,7 @@ from ingest.parsers.markdown import parse_markdown
 from queries.stats import stats, stats_of_set
 from queries.traversal import rests_on
 from queries.validation import check
-from tests.analysis_sets import G1_FILES, load
+from tests.analysis_sets import G1_FILES
 from tests.conftest import ingest_into
 
 AIDE2 = next(p for p in G1_FILES if p.parent.name == "AAS-2026-09-25-aide2-01")

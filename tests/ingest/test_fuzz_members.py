@@ -1,4 +1,4 @@
-"""Property tests over mutated real members (issue 14, "What to build"): truncations, byte flips,
+"""Property tests over mutated real members: truncations, byte flips,
 CR / CR LF / CR CR LF line breaks, a byte-order mark, NUL bytes, deep nesting, YAML aliases, huge
 lines, folded ``Part of:`` lines and spliced chunks (:mod:`tests.ingest.mutations`), one to three
 at a time.
@@ -11,7 +11,7 @@ both stores.
 
 The budget is bounded for CI: a fixed number of examples per test (a few hundred parses, a few
 dozen ingests per store), no example database, and a generous per-example ``deadline`` that only
-stops a runaway example (before issue 14 some of these inputs took minutes); times are measured in
+stops a runaway example (some of these inputs once took minutes); times are measured in
 ``bench/``, not here.
 """
 
@@ -63,8 +63,8 @@ def test_a_mutated_member_parses_whole_or_is_refused_at_a_line(member):
 
 # The same members as the parse test: a huge line repeats its piece up to 3,000 times, so one
 # statement may cite one record 3,000 times per edit (three edits of ranges: 27,000 citations, about
-# 30 s on Neo4j on a loaded 2-core machine, half the deadline; at 5,000 the worst took 61 s). Before
-# issue 14 the Neo4j store wrote such edges in time quadratic in their number, and pieces stopped at 300.
+# 30 s on Neo4j on a loaded 2-core machine, half the deadline; at 5,000 the worst took 61 s). Once
+# the Neo4j store wrote such edges in time quadratic in their number, and pieces stopped at 300.
 @settings(max_examples=30, **_BOUNDED)
 @given(member=mutated_members())
 def test_a_mutated_member_is_ingested_whole_or_leaves_the_store_as_it_was(store, tmp_path, member):

@@ -1,6 +1,6 @@
 """G1 single-file results (``…/agentic-system-analysis-result.md``, GRAMMAR §0 as the README
 extends it): each ingests as a one-member set with its records, citations, quotations and tables,
-rebuilds byte for byte, and every record ID in its prose is a citation (issue 13, item 8)."""
+rebuilds byte for byte, and every record ID in its prose is a citation."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ EXPECTED = {
     "AAS-2026-09-21-supermemory-01": ({"CMP": 3, "OBJ": 9, "RTE": 12, "CLM": 4, "BAP": 5},
                                       {"inline": 14, "bare": 19}, 67, 52),
     # AIDE2-01 declares OBJ-1..8 (result.md 148-155) and BAP-1..8 (248-255) in `| ID | … |` tables
-    # (issue 23 item 3), the rest inline (CMP-1, CMP-2 133/135, OBJ-9 157, RTE-1..8 163-214,
+    # (GRAMMAR §11.3), the rest inline (CMP-1, CMP-2 133/135, OBJ-9 157, RTE-1..8 163-214,
     # CLM-1..4 222-238, ABS-1 242); 12 attribution lines; 47 pipe lines less 5 headers, 5 separators
     "AAS-2026-09-25-aide2-01": ({"CMP": 2, "OBJ": 9, "RTE": 8, "CLM": 4, "ABS": 1, "BAP": 8},
                                 {"inline": 16, "row": 16}, 12, 37),
@@ -118,10 +118,10 @@ def test_every_record_id_in_the_prose_is_a_citation(result):
 
 
 def test_a_result_has_no_check_error(result):
-    path, store = result
+    _path, store = result
     report = check(store)
     assert report.errors == 0
     # what remains: supermemory and Fragility Grid routes stating no conclusion status (numbered
     # IDs), Fragility Grid's range `RTE-2 through RTE-7` (result.md 513); the reconciliations'
-    # proposal IDs are aliases of their canonical records (issue 23 item 7), no record is unaccounted
+    # proposal IDs are aliases of their canonical records, no record is unaccounted
     assert {f.code for f in report.findings} <= {"status-missing", "record-range"}

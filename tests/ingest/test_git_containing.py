@@ -15,7 +15,7 @@ FILES: dict[str, bytes] = {
     "src/ticks.md": b"call `f`(`x`) now\n",
     "src/regex.txt": b"a.c [x] (y) {z} a|b ^s$ q? p+ r* back\\slash\n",
     "src/abc.txt": b"abc xyz yy z\n",
-    "src/utf8.txt": "café crème\n".encode("utf-8"),
+    "src/utf8.txt": "café crème\n".encode(),
     "src/invalid.txt": b"caf\xc3\xa9\xff tail\n",
     "with space é/odd\tname.txt": b"odd name content\n",
     "blob.bin": b"\0binary needle_word\n",

@@ -1,4 +1,4 @@
-"""Hostile and unlucky input to the parsers (issue 14, items 7, 11 and 12), on both stores.
+"""Hostile and unlucky input to the parsers, on both stores.
 
 Item 7: lone CR line breaks (``\\r``, ``\\r\\r\\n``) raised IndexError in the Markdown parser; CR LF
 plain text and a Markdown byte-order mark were refused. Item 11: YAML aliases (billion laughs) in
@@ -323,7 +323,7 @@ PATHOLOGICAL = {
 def test_parsing_work_doubles_when_the_input_doubles(kind):
     make = PATHOLOGICAL[kind]
     n, twice = (steps(lambda m=m: parse_member(make(m), "runtime.md")) for m in (200, 400))
-    assert twice / n <= 2.2, (n, twice)  # 3.4, 3.8, 3.6 and 2.9 before issue 14
+    assert twice / n <= 2.2, (n, twice)  # 3.4, 3.8, 3.6 and 2.9 when it was quadratic
 
 
 def test_a_line_of_4000_links_cites_each_record_once_over_its_own_label():

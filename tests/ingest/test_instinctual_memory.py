@@ -1,6 +1,6 @@
 """The real G2 Instinctual Memory set (IM-01), its G2.5 rewrite (IM-02) and the generated review:
 record links whose anchor is a heading slug, ranges, statuses, ``Part of:`` and the review's body
-(issue 13; facts checked against the documents' own text)."""
+(facts checked against the documents' own text)."""
 
 from __future__ import annotations
 

@@ -85,7 +85,8 @@ def test_named_references_resolve_within_their_set(seeds_store):
 def test_reingesting_unchanged_documents_changes_nothing(tmp_path):
     store = SQLiteStore(tmp_path / "citegraph.sqlite")
     ingest_into(store, SEEDS)
-    files = lambda: {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith("-shm")}  # and WAL
+    def files():
+        return {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith("-shm")}  # and WAL
     before = files()
     report = ingest_into(store, SEEDS)
     assert [d.status for d in report.documents] == ["unchanged"] * 3 and report.sets == ()

@@ -343,7 +343,7 @@ def test_quoted_text_yields_no_citation_or_finding():
     (b"---\n- a\n- b\n---\n# T\n", 2, "not a YAML mapping"),
     (b"---\ntype: x\nresult-disposition: &a [*a]\n---\n# T\n", 3, "an alias is used inside the node it names"),
     (b"---\ntype: x\nd: " + b"[" * 65 + b"]" * 65 + b"\n---\n# T\n", 3, "nests deeper than 64 levels"),
-    # refused at level 65, on the line of `d:` (before issue 14: a RecursionError, reported on line 2)
+    # refused at level 65, on the line of `d:` (not a RecursionError reported on line 2)
     (b"---\ntype: x\nd: " + b"[" * 3000 + b"]" * 3000 + b"\n---\n# T\n", 3, "nests deeper than 64 levels"),
 ])
 def test_refused_members_name_file_and_line(text, line, message):

@@ -1,5 +1,5 @@
 """A set copied in part (its manifest pins members that are absent): each missing member is its own
-finding, and ``--partial`` ingests what is present with the gaps recorded (issue 13, item 9)."""
+finding, and ``--partial`` ingests what is present with the gaps recorded."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Whole analysis sets: assembly from several folders by run-id and manifest, SHA-256 pins, all or
-nothing ingest, and every fact issue #3 states about the Dynamic Cheatsheet set."""
+nothing ingest, and every fact the Dynamic Cheatsheet set's report states about it."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def statements_under(store, section_id: str) -> list:
     return sorted(store.get_nodes([e.dst for e in contained]).values(), key=lambda n: n.get("order"))
 
 
-# -- facts of issue #3 ------------------------------------------------------------------------
+# -- facts of the Dynamic Cheatsheet set --------------------------------------------------------------------
 
 
 def test_six_members_one_set_pinned_and_verified(dc):
@@ -222,7 +222,7 @@ def test_flipping_one_byte_refuses_the_set(tmp_path, seeded):
     with pytest.raises(IngestError) as info:
         ingest_parsed(seeded, read_members([retained, archive]).parsed)
     assert (info.value.source.path, info.value.source.line) == (str(archive / "runtime.md"), 1)
-    assert f"differs from the pin e91ecc48" in info.value.message
+    assert "differs from the pin e91ecc48" in info.value.message
     assert f"at {retained / 'ARTIFACT.yaml'}:5" in info.value.message
     assert_intact(seeded)
     assert_intact(SQLiteStore(seeded.path))

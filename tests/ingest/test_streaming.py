@@ -5,7 +5,6 @@ files on disk and held in memory alike, and the run still all or nothing."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import threading
@@ -162,7 +161,7 @@ def test_staging_writes_every_member_and_names_every_problem_of_the_whole_input(
     staged, whole = open_embedded(None), open_embedded(None)
     assembly = read_sets(paths, workers=1)
     if not assembly.documents:
-        with pytest.raises(IngestError, match="^no analysis-set members found in the input: "):
+        with pytest.raises(IngestError, match=r"^no analysis-set members found in the input: "):
             stage_paths(staged, paths, workers=1)
         return
     try:

@@ -6,7 +6,7 @@ until a review at that version clears them. Both stores (the ``store`` fixture).
 from __future__ import annotations
 
 import shutil
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 
@@ -85,7 +85,7 @@ def test_a_review_at_the_version_clears_a_suspect_and_nothing_else(store, ledger
     review_suspect(store, f"{LEDGER}/runtime#L14", revision="a" * 40, reviewer="ada")  # another revision
     assert len(open_suspects(store).suspects) == 6
     review_suspect(store, f"{LEDGER}/runtime#L14", revision=digest, reviewer="ada",
-                   at=datetime(2026, 12, 1, tzinfo=timezone.utc))
+                   at=datetime(2026, 12, 1, tzinfo=UTC))
     left = open_suspects(store)
     assert f"{LEDGER}/runtime#L14" not in statements(left) and len(left.suspects) == 5
     for s in left.suspects:

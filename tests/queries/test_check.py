@@ -3,7 +3,6 @@ problems only files show; each code fires on a minimal bad set and is silent on 
 
 from __future__ import annotations
 
-from collections import Counter
 
 import json
 

@@ -1,5 +1,5 @@
 """``check`` on every real set under ``corpus/``: 0 errors on each set its authors published as valid,
-and the findings that remain, each a true finding (issue 13, "Done when")."""
+and the findings that remain, each a true finding."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ REMAINING = {
     "AAS-2026-10-02-instinctual-memory-01": {("undeclared-record", "warning"): 16},
     # G1 results: the reconciliations map the memory specialist's proposal IDs (MEM-OBJ-1 …) to
     # canonical IDs (supermemory 1181-1197, mem0 879-881, napkin 752, 754, Fragility Grid 489,
-    # AIDE2 326), which makes them aliases, no undeclared records (issue 23 item 7); 7 Supermemory
+    # AIDE2 326), which makes them aliases, no undeclared records; 7 Supermemory
     # routes (RTE-5..7, RTE-9..12) and the 7 Fragility Grid routes (RTE-1..7, result.md 230-364,
     # "Source-wired" is no status label) state no `… conclusion status`; Fragility Grid 513 writes
     # the same-kind range `RTE-2 through RTE-7`. AIDE2-01 has none: its tables declare OBJ-1..8 and

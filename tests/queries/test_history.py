@@ -1,4 +1,4 @@
-"""History of a set (issue 17): every version stays queryable, and the diff of the hand-made ledger
+"""History of a set: every version stays queryable, and the diff of the hand-made ledger
 set's two versions lists exactly its three changes (one amendment, one status change, one edited
 paragraph) and the rests-on answers they move. Both stores (the ``store`` fixture)."""
 

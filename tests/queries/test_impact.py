@@ -1,8 +1,8 @@
-"""impact_of over the seeds and a real git repository built in the test (issue #6), on every store."""
+"""impact_of over the seeds and a real git repository built in the test, on every store."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 
@@ -269,7 +269,7 @@ def test_normalisation_is_exact_apart_from_what_the_rendering_drops():
 
 # -- reviews ---------------------------------------------------------------------------------------
 
-AT = datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc)
+AT = datetime(2026, 10, 20, 9, 30, tzinfo=UTC)
 
 
 def test_a_review_clears_a_suspect_until_its_evidence_changes_again(seeded, repo, built):

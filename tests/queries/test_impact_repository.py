@@ -18,7 +18,7 @@ from graph.errors import AnalysisSetNotFound, RevisionNotFound
 from ingest.git import GitRepository
 from queries.impact import impact_of, impact_on_repository, pins, repository_identity
 from queries.shapes import plain
-from tests.conftest import SEED_SYNTHESIS, SEED_TALORYS, SEED_WORKFLOW, SEEDS, ingest_into
+from tests.conftest import SEED_SYNTHESIS, SEED_TALORYS, SEED_WORKFLOW, ingest_into
 from tests.impact_repo import ImpactRepo, build_impact_repo
 
 PINNED = "48f2a70844c1e8005a7aa5f1499c66f7678360de"

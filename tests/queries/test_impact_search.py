@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 
@@ -68,7 +68,7 @@ def store(built) -> SQLiteStore:
     ingest_into(store, SEEDS)
     for node in ("tolaria/workflow-report#L39", "tolaria/synthesis#L11", "tolaria/workflow-report#L61"):
         review_suspect(store, node, revision=built["c3"], reviewer="ada",
-                       at=datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc))
+                       at=datetime(2026, 10, 20, 9, 30, tzinfo=UTC))
     return store
 
 

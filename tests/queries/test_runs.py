@@ -1,4 +1,4 @@
-"""Runs of a system and where they agree (issue 17, item 2), on both stores.
+"""Runs of a system and where they agree, on both stores.
 
 The facts about the two Instinctual Memory runs come from reading them: IM-01
 (``AAS-2026-10-01-instinctual-memory-01``, G2: numbered IDs without an analyst prefix in the
@@ -6,10 +6,10 @@ runtime member, ``OBJ-1``, ``RTE-1``…) and its G2.5 rewrite IM-02
 (``AAS-2026-09-30-instinctual-memory-02``: ``RT-CMP-1``…), both at 6acb13dc. Their declarations
 are read again here straight from the ``#### ID — Label`` headings, independently of the parser.
 
-Depends on issue 13 (grammar): the record IDs a Limitations row names through a range ("MEM-RTE-1
-through MEM-RTE-7" cites every record of it once issue 13 lands, only its ends before), so only the
-third row's records, which name no range, are asserted; statuses keep their qualifier apart after
-issue 13, which changes no fact here (no record of one run matches one of the other).
+The record IDs a Limitations row names through a range ("MEM-RTE-1 through MEM-RTE-7") depend on
+the range rule (GRAMMAR §11.6), so only the third row's records, which name no range, are asserted;
+statuses keep their qualifier apart, which changes no fact here (no record of one run matches one
+of the other).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Helpers of the reliability suite (issue 14): real servers over real stores, members made from the
+"""Helpers of the reliability suite: real servers over real stores, members made from the
 seeds, and the fingerprint a store is compared by."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 

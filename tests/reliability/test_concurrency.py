@@ -1,4 +1,4 @@
-"""Issue 14, items 3, 4 and 5: concurrent requests through real servers on both stores. No
+"""Concurrent requests through real servers on both stores. No
 acknowledged write is lost (two servers on one store), no read sees half of a write (one snapshot
 per request), and a write racing a delete is answered truly (never 500, exactly one delete wins).
 
@@ -9,10 +9,8 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.conftest import SEED_TALORYS, SEED_SYNTHESIS, SEED_WORKFLOW, SEEDS, ingest_into
 from tests.reliability.helpers import (
@@ -58,7 +56,7 @@ def test_two_servers_on_one_store_lose_no_acknowledged_put(request, store, tmp_p
         assert all(r.headers["etag"] == f'"{sha}"' for sha, r in created)
 
         chains: dict[str, list[tuple[str, str]]] = {f"shared{k}": [] for k in range(4)}  # (If-Match, new ETag)
-        for k, system in enumerate(chains):
+        for _k, system in enumerate(chains):
             first = httpx.put(f"{one}/documents/{system}/synthesis", content=synthesis_of(system.title()),
                               headers=AUTH, timeout=120)
             assert first.status_code == 201

@@ -1,4 +1,4 @@
-"""Issue 14, item 6: a writer killed (SIGKILL) while it writes leaves no stray file beside the store,
+"""A writer killed (SIGKILL) while it writes leaves no stray file beside the store,
 and the store opens and equals the state before or after one of its writes, on both stores."""
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def _first_write(job: tuple[str, int, float]) -> str | None:
     try:
         with open_embedded(Path(home)) as store:
             ingest_files(store, [InputFile(f"system{n}.txt", _member(n), explicit=True)])
-    except Exception as exc:  # reported, with the round, by the test
+    except Exception as exc:  # noqa: BLE001 - reported, with the round, by the test
         return f"{type(exc).__name__}: {exc}"
     return None
 
@@ -62,9 +62,8 @@ def test_eight_first_writers_on_fresh_homes_all_succeed_for_50_rounds(tmp_path):
 
 def test_a_busy_answer_given_at_once_is_not_reported_as_the_600_s_wait(tmp_path):
     store = SQLiteStore(tmp_path / "citegraph.sqlite")
-    with pytest.raises(StoreUnavailable) as caught:
-        with store._translated():
-            raise sqlite3.OperationalError("database is locked")
+    with pytest.raises(StoreUnavailable) as caught, store._translated():
+        raise sqlite3.OperationalError("database is locked")
     assert str(caught.value) == (f"the embedded store {tmp_path / 'citegraph.sqlite'} was busy: SQLite answered "
                                  f"'database is locked' after 0.0 s, without waiting for the other process using it")
     assert caught.value.hint == "retry; nothing of this command was written"

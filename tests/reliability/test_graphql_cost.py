@@ -1,4 +1,4 @@
-"""Issue 14, item 14: a GraphQL query costs what its fields return. Lists are counted at the size
+"""A GraphQL query costs what its fields return. Lists are counted at the size
 they may return before the query runs, and at the size they did return while it runs, so no query
 can ask for hundreds of renderings under the cost limit. On both stores."""
 

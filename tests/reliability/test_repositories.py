@@ -1,4 +1,4 @@
-"""Issue 14, item 15: impact over HTTP opens only repositories whose git data lie under
+"""Impact over HTTP opens only repositories whose git data lie under
 ``CITEGRAPH_REPO_ROOTS``: a ``.git`` file, a worktree's common folder or an alternate object store
 pointing elsewhere is refused with 403 FORBIDDEN, on REST and GraphQL, on both stores."""
 
@@ -46,7 +46,7 @@ def layout(tmp_path_factory):
     ("shared", "elsewhere/tolaria/.git/objects"),
 ])
 def test_a_repository_keeping_its_git_data_outside_the_roots_is_403(store, layout, folder, keeps):
-    allowed, inside, outside = layout
+    allowed, _inside, outside = layout
     ingest_into(store, SEEDS)
     repo = str(allowed / folder)
     expected = {"code": "FORBIDDEN",

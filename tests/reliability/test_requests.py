@@ -1,4 +1,4 @@
-"""Issue 14, items 8, 9, 10 and 13: hostile or unlucky requests to a real server are answered
+"""Hostile or unlucky requests to a real server are answered
 with a 4xx and a stable code (or a 503 when the disk is full), never a 500, and change nothing."""
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from tests.reliability.helpers import (
     fingerprint,
     served,
     server_process,
-    synthesis_of,
 )
 
 MIB = 1024 * 1024

@@ -5,7 +5,6 @@ forget; and no answer names the store's folder on the server."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient

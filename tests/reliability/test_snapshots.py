@@ -1,4 +1,4 @@
-"""Issue 14, item 4 at the store: :func:`graph.store.read_snapshot` gives a request one committed
+"""At the store: :func:`graph.store.read_snapshot` gives a request one committed
 state on both stores (the contract), by a true snapshot on SQLite and on Neo4j by an optimistic
 read in a READ session checked against the write clock, or by holding commits off while writes
 are under way (each store's own named tests)."""
@@ -18,6 +18,15 @@ from graph.stores import cypher
 from graph.stores.neo4j import Neo4jStore
 from tests.conftest import SEEDS, ingest_into
 from tests.reliability.helpers import synthesis_of
+
+
+def run_to_the_end(threads: list[threading.Thread], timeout: float = 120) -> None:
+    """Start ``threads`` together and wait for each (at most ``timeout`` seconds); all must end."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert not any(thread.is_alive() for thread in threads)
 
 
 def _delete_tolaria(store) -> None:
@@ -103,9 +112,8 @@ def test_a_neo4j_snapshot_reads_optimistically_in_a_read_session_while_no_write_
     assert neo4j_store.snapshot_counts == {"read": 1}
     assert read_snapshot(neo4j_store, lambda view: len(view.find_nodes(Label.DOCUMENT, set_id="tolaria"))) == 2
     assert neo4j_store.snapshot_counts == {"read": 2}
-    with pytest.raises(Neo4jError, match="read access mode"):  # the server itself refuses: a READ session
-        with neo4j_store.snapshot() as view:
-            view._tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
+    with pytest.raises(Neo4jError, match="read access mode"), neo4j_store.snapshot() as view:  # a READ session
+        view._tx.run(f"CREATE (:{cypher.LOCK_LABEL} {{name: 'probe'}})").consume()
     assert neo4j_store.snapshot_counts == {"read": 2}  # the block's own error stands, uncounted
 
 
@@ -192,11 +200,7 @@ def test_neo4j_requests_read_one_state_while_writers_replace_sets(neo4j_store: N
 
     threads = [threading.Thread(target=replace, args=(system,)) for system in ("Alpha0", "Beta0")]
     threads += [threading.Thread(target=look) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_to_the_end(threads)
     assert writes[0] > 0 and reads[0] > 0 and torn == []
     counts = neo4j_store.snapshot_counts
     assert counts["read"] + counts["held"] == reads[0] and counts["read"] > 0
@@ -252,10 +256,6 @@ def test_a_neo4j_read_never_sees_a_replaced_document_missing(neo4j_store: Neo4jS
 
     threads = [threading.Thread(target=replace, args=(k,)) for k in range(3)]
     threads += [threading.Thread(target=look_up) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_to_the_end(threads)
     assert writes[0] > 0 and reads[0] > 0
     assert missing == []

@@ -1,4 +1,4 @@
-"""Issue 14, items 1 and 2: a write never deletes or overwrites what it does not name, and a
+"""A write never deletes or overwrites what it does not name, and a
 compare-and-swap is never skipped. Each test runs on both stores; HTTP ones against a real server."""
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ def test_a_write_naming_a_record_as_its_document_is_refused(store):
     before = fingerprint(store)
     forged = Node("tolaria/RT-RTE-mcp-write", Label.DOCUMENT, "tolaria", "tolaria/RT-RTE-mcp-write",
                   {"role": "synthesis", "sha256": "0" * 64})
-    with pytest.raises(NodeConflict, match="^tolaria/RT-RTE-mcp-write is a Record in the store, not a document"):
+    with pytest.raises(NodeConflict, match=r"^tolaria/RT-RTE-mcp-write is a Record in the store, not a document"):
         store.write_set(SetBatch("tolaria", (), (DocumentGraph(forged, (), ()),), ()))
-    with pytest.raises(NodeConflict, match="^tolaria/synthesis#L29 is a Statement in the store, not a document"):
+    with pytest.raises(NodeConflict, match=r"^tolaria/synthesis#L29 is a Statement in the store, not a document"):
         store.write_set(SetBatch("tolaria", (), (), (), replace=("tolaria/synthesis#L29",)))
     assert fingerprint(store) == before
 

@@ -5,7 +5,6 @@ the impact test repository (tests/impact_repo.py), from c0 to c3: a quoted guard
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import jsonschema

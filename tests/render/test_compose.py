@@ -1,4 +1,4 @@
-"""Subgraph reports (issue 5, item 4): rests-on, record dossiers and whole sets."""
+"""Subgraph reports: rests-on, record dossiers and whole sets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact rebuild of members from their graph nodes (issue 5, items 1–2), on every store backend."""
+"""Exact rebuild of members from their graph nodes, on every store backend."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_document_can_be_named_by_its_path(seeds_store):
 def test_verify_reports_a_difference_with_the_first_hunk(seeds_store):
     tree = document_tree(seeds_store, "tolaria/synthesis")
     tampered_block = dataclasses.replace(tree.blocks[5], markup=tree.blocks[5].markup + " (tampered)")
-    blocks = tree.blocks[:5] + (tampered_block,) + tree.blocks[6:]
+    blocks = (*tree.blocks[:5], tampered_block, *tree.blocks[6:])
     tampered = type(tree)(tree.document, blocks)
     report = verify([tree, tampered], original=lambda t: SEED_SYNTHESIS.read_bytes())
     assert [r.ok for r in report.results] == [True, False] and report.differing == 1

@@ -1,4 +1,4 @@
-"""Export round trips (issue #15, item 7): each format, loaded back by networkx or pandas, holds exactly
+"""Export round trips: each format, loaded back by networkx or pandas, holds exactly
 the store's graph (every node and edge kind with their properties); the same store gives the same
 bytes, from the CLI, from REST and from Neo4j."""
 

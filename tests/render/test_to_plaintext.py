@@ -1,5 +1,5 @@
 """Markdown members → plain text in the seeds' style (GRAMMAR §9) and the cross-format check
-(issue 5, item 3)."""
+."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_cross_format_plain_text_cites_what_the_markdown_cites(dc_store, member)
     assert any(ids for _, ids in _signature(markdown)) or member == "memory-profile"
 
 
-# -- a whole Markdown set rendered to plain text (issue 13, item 6) -----------------------------
+# -- a whole Markdown set rendered to plain text -----------------------------
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +190,7 @@ def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
     assert len(answer(markdown, IM01_SET)) == 17
 
 
-# -- every real Markdown set rendered to plain text (issue 23, item 11) ------------------------------
+# -- every real Markdown set rendered to plain text ------------------------------
 
 
 REAL_MD_SETS = [

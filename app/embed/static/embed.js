@@ -20,7 +20,7 @@
   var api = { cy: null, data: data };
   window.citegraphEmbed = api;
 
-  // A version selector (<select data-navigate>, issue 17) opens the URL of the option chosen.
+  // A version selector (<select data-navigate>) opens the URL of the option chosen.
   Array.prototype.forEach.call(document.querySelectorAll("select[data-navigate]"), function (select) {
     select.addEventListener("change", function () { if (select.value) window.location.assign(select.value); });
   });
@@ -32,7 +32,7 @@
     return node;
   }
 
-  // A page showing an earlier version of a set (issue 17) keeps it in the record links and dossiers it opens.
+  // A page showing an earlier version of a set keeps it in the record links and dossiers it opens.
   var versionSet = body.getAttribute("data-version-set") || "";
   var version = body.getAttribute("data-version") || "";
 

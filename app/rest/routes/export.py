@@ -1,9 +1,9 @@
 """``GET /export``: a set's graph, or the whole store's, as GraphML, node-link JSON or a CSV table
-(issue #15, item 7), the bytes of ``citegraph export``."""
+, the bytes of ``citegraph export``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from fastapi import APIRouter, Query, Response
 
@@ -17,7 +17,7 @@ router = APIRouter(tags=["export"])
 _MEDIA = {"graphml": "application/graphml+xml", "json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 
-_EXPORTED = {200: {"description": "The graph in the format asked (a download).", "content": {
+_EXPORTED: dict[int | str, dict[str, Any]] = {200: {"description": "The graph in the format asked (a download).", "content": {
     "application/graphml+xml": {"schema": {"type": "string"}},
     "text/csv": {"schema": {"type": "string"}},  # before JSON: generated clients read the first as text for all three
     "application/json": {"schema": {"type": "object", "description": "networkx node-link data."}}}}}

@@ -1,4 +1,4 @@
-"""History routes (issue 17): ``GET /sets/{set_id}/versions``, ``GET /sets/{set_id}/diff``,
+"""History routes: ``GET /sets/{set_id}/versions``, ``GET /sets/{set_id}/diff``,
 ``GET /systems/{system}/runs`` and ``GET /compare``.
 
 Each body is exactly the ``--json`` of ``citegraph history``, ``diff``, ``runs`` and ``compare``

@@ -53,7 +53,7 @@ def _run_impact(store: GraphStore, settings: Settings, run: ImpactRun, push, fou
             fetch_clone(repo)
         result = read_snapshot(store, lambda view: impact_on_repository(view, repo, names=names,
                                                                         to_revision=push.after or "HEAD"))
-    except Exception as exc:  # the run records every failure; nothing escapes a background task
+    except Exception as exc:  # noqa: BLE001 - the run records every failure; nothing escapes a background task
         log.update(run.id, state="failed", error=str(exc) or type(exc).__name__)
         return
     log.update(run.id, state="done", result=result)

@@ -1,4 +1,4 @@
-"""Impact routes: ``POST /impact`` (issue #6) and ``POST /impact/repository`` (every set pinned to a
+"""Impact routes: ``POST /impact`` and ``POST /impact/repository`` (every set pinned to a
 repository), with their request and response models.
 
 The response body is :func:`queries.shapes.plain` of :class:`queries.impact.ImpactReport`, the

@@ -7,7 +7,7 @@ with the same bytes as ``citegraph render`` (both call :func:`app.rendering.rend
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, Query, Response
 from app.rendering import Rendered, render_request
@@ -17,7 +17,7 @@ from render import Format
 router = APIRouter(tags=["render"])
 
 FormatParam = Annotated[Optional[Format], Query(alias="format", description="md, txt or html.")]
-_TEXT = {200: {"content": {media: {"schema": {"type": "string"}} for media in ("text/markdown", "text/plain", "text/html")},
+_TEXT: dict[int | str, dict[str, Any]] = {200: {"content": {media: {"schema": {"type": "string"}} for media in ("text/markdown", "text/plain", "text/html")},
                "description": "The rendering (UTF-8)."}}
 
 

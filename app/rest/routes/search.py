@@ -1,4 +1,4 @@
-"""``GET /search``: full-text search over statements (issue #15), the JSON of ``citegraph search --format json``."""
+"""``GET /search``: full-text search over statements, the JSON of ``citegraph search --format json``."""
 
 from __future__ import annotations
 

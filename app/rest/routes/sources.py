@@ -1,5 +1,5 @@
 """Rests-on from a source or a cited source file: ``/sources/{source_id}/rests-on`` and
-``/source-files/{path}/rests-on`` (issue #15), the same answer as ``/records/{id}/rests-on``."""
+``/source-files/{path}/rests-on``, the same answer as ``/records/{id}/rests-on``."""
 
 from __future__ import annotations
 

@@ -115,13 +115,13 @@ def _paragraph(inline: Token, first: int, stop: int, b: Builder, ctx: Context) -
     if (ctx.declaration is not None and ctx.declaration.form == "inline"
             and (opening := RECORD_ID.match(text)) and opening.group() != ctx.declaration.record_id):
         # G1: an inline declaration's body ends at a paragraph that opens with another record ID
-        # (issue 23 item 8); the paragraph is the kind section's, not the record's
+        #; the paragraph is the kind section's, not the record's
         ctx.declaration = None
         statement(b, ctx, "paragraph", first, stop, text, links=links, closes_record=True)
         return
     in_record = ctx.declaration is not None or ctx.annotation is not None
     if not in_record and ctx.h2 == "Shared records" and ctx.record_kind and (stated := kind_statuses(text)):
-        ctx.kind_statuses = stated  # G1: the sentence heading a kind section (issue 23 item 8)
+        ctx.kind_statuses = stated  # G1: the sentence heading a kind section
         statement(b, ctx, "paragraph", first, stop, text, links=links, kind_statuses=stated)
         return
     ledger = ctx.h2 == "Authority-route ledger" and text.startswith("Route ID:")

@@ -49,8 +49,7 @@ class Context:
     h3: str = ""
     heading_ids: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
     """Open headings that are no declaration or annotation but name records (a ledger's ``### RTE-5
-    — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites
-    (issue 23 item 10)."""
+    — …``), by level: the (record ID, 1-based heading line) pairs each statement under them cites."""
     kind_statuses: tuple[Status, ...] | None = None
     """Statuses the open kind section's opening sentence states for every record under it
     (:func:`~domain.grammar.kind_statuses`); each declaration under it inherits them."""
@@ -141,10 +140,8 @@ def statement(b: Builder, ctx: Context, kind: str, first: int, stop: int, text: 
         kind = "annotation_body"
     facts = dict(text=text, citations=tuple(citations), field=field, row=row, statuses=statuses, run_on=run_on,
                  kind_statuses=kind_statuses, continuation=continuation, closes_record=closes_record, flaws=flaws)
-    if at is None:
-        block = b.emit(kind, first, stop, **facts)
-    else:  # offsets within the lines (the body of an inline declaration)
-        block = b.emit_at(kind, first, *at, **facts)
+    block = (b.emit(kind, first, stop, **facts) if at is None
+             else b.emit_at(kind, first, *at, **facts))  # offsets within the lines (an inline declaration's body)
     if ctx.first_in_record:
         ctx.first_in_record = False
         declaration = ctx.declaration

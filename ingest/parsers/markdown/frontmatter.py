@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import yaml
 

@@ -162,7 +162,7 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
 
     Links do not overlap one another (CommonMark links do not nest), so each plain-text citation
     is matched with the first link it overlaps by one binary search: linear in the links and
-    citations (one line of 100,000 links, issue 14)."""
+    citations (one line of 100,000 links)."""
     kept = [c for c in citations if c.target_kind != "named"]
     made_by: list[tuple[Link, list[Citation]]] = []
     for link in sorted(links, key=lambda link: (link.start, link.end)):
@@ -180,7 +180,7 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
             replaced.setdefault(k, []).append(c)
         else:
             out.append(c)
-    for k, (link, made) in enumerate(made_by):
+    for k, (_link, made) in enumerate(made_by):
         gone = replaced.get(k)
         if gone:
             span = (min(c.span_start for c in gone), max(c.span_end for c in gone))

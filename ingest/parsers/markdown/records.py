@@ -35,7 +35,7 @@ _INLINE_DECLARATION = re.compile(rf"^({RECORD_ID.pattern})[ \t]+(\u2014)[ \t]+(?
 
 _ANNOTATIONS_H3 = re.compile(r"(?i)^annotations\b")
 """An H3 that holds annotations under another H2 (G1: ``### Annotations of runtime records``;
-GRAMMAR §4.6 puts them directly under ``## Annotations``; issue 23 item 4)."""
+GRAMMAR §4.6 puts them directly under ``## Annotations``)."""
 
 
 _ANNOTATION = re.compile(rf"^On[ \t]+({RECORD_ID.pattern})(?:[ \t]+[\u2014\u2013-][ \t]+(\S.*))?$")
@@ -90,7 +90,7 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
                 facts = {"flaws": Flaws(malformed_annotation=text)}
     citations: tuple = ()
     if kind == "subsection" and not facts:
-        # a ledger heading naming records (`### RTE-5 — …`, issue 23 item 10) cites them, and so
+        # a ledger heading naming records (`### RTE-5 — …`) cites them, and so
         # does every statement under it (:func:`~ingest.parsers.markdown.builder.heading_citations`)
         citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
         if citations:

@@ -1,5 +1,5 @@
 """Pipe tables (GRAMMAR §7): a header block and one block per row, citation columns, Source
-register pins; and the linear row split patched into markdown-it-py's table rule (issue 14).
+register pins; and the linear row split patched into markdown-it-py's table rule.
 """
 
 from __future__ import annotations
@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import replace
-from typing import Any
 
 from markdown_it.token import Token
 
@@ -54,7 +53,7 @@ _table_rule = importlib.import_module("markdown_it.rules_block.table")  # the mo
 library_escaped_split = _table_rule.escapedSplit
 
 
-_table_rule.escapedSplit = escaped_split  # the table rule looks it up at each call (issue 14)
+_table_rule.escapedSplit = escaped_split  # the table rule looks it up at each call
 
 
 _TABLE_ROLES = {
@@ -123,7 +122,7 @@ def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, 
 
 def table_fragment(first: int, stop: int, b: Builder, ctx: Context) -> bool:
     """File lines ``[first, stop)`` of a paragraph that continue the declaring table before it
-    after a blank line, without its header (G1; issue 23 item 3): every line a pipe row. Emits one
+    after a blank line, without its header (G1): every line a pipe row. Emits one
     ``table_row`` per line as if the header stood above them; whether it was such a fragment."""
     if ctx.id_table is None:
         return False
@@ -172,9 +171,9 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         spans = [t.content for t in cells[2][2] if t.type == "code_inline"] if len(cells) > 2 else []
         pin = register_pin(plain, identity=spans[0] if spans else None)
     aliases: tuple[tuple[str, str], ...] = ()
-    if mapping_table(header_cells) and len(plain) >= 2 and row_declaration(plain) and row_declaration(plain[1:]):
-        if plain[0] != plain[1]:
-            aliases = ((plain[0], plain[1]),)
+    if (mapping_table(header_cells) and len(plain) >= 2 and plain[0] != plain[1]
+            and row_declaration(plain) and row_declaration(plain[1:])):
+        aliases = ((plain[0], plain[1]),)
     if declared is not None:
         start = b.starts[row_first]
         declaration = open_declaration(ctx, declared, plain[1] if len(plain) > 1 and plain[1] else None, "row")
