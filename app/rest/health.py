@@ -7,8 +7,11 @@ keeps the last totals the store answered with their time: a request within :data
 is answered from them without touching the store; the first one after asks the store again (one at
 a time: requests arriving meanwhile wait for that answer instead of asking too). So an ``ok`` always
 rests on a store answer at most :data:`MAX_AGE` seconds old (the bounded-age connectivity check),
-and a store that stopped answering is reported (503 ``STORE_UNAVAILABLE``) from the first request
-after that. A failed ask is not kept: the next request asks again.
+and a store that stopped answering is reported (503 ``UNAVAILABLE``) from the first request after
+that, within :data:`ASK_TIMEOUT` seconds: the Neo4j driver retries a refused connection for about
+30 s before it gives up, longer than a probe waits, so an ask that has not answered by then is a
+503 while it goes on in the background (at most one ask runs at a time; a later request waits for
+the same one). A failed ask is not kept: the next request asks again.
 """
 
 from __future__ import annotations
@@ -20,10 +23,15 @@ from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
 
-__all__ = ["MAX_AGE", "Liveness"]
+from graph.errors import StoreUnavailable
+
+__all__ = ["ASK_TIMEOUT", "MAX_AGE", "Liveness"]
 
 MAX_AGE = 1.0
 """Seconds a store's totals answer ``/health`` before the store is asked again."""
+
+ASK_TIMEOUT = 2.0
+"""Seconds ``/health`` waits for the store's answer before it answers 503."""
 
 
 class Counts(Protocol):
@@ -40,9 +48,12 @@ class Liveness:
     kept, so a client that wrote and then asks ``/health`` sees its write; a write by another
     process shows within :attr:`max_age`."""
 
-    def __init__(self, *, max_age: float = MAX_AGE, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, *, max_age: float = MAX_AGE, ask_timeout: float = ASK_TIMEOUT,
+                 clock: Callable[[], float] = time.monotonic):
         self.max_age = max_age
+        self.ask_timeout = ask_timeout
         self._clock = clock
+        self._pending: asyncio.Future[Mapping[str, int]] | None = None  # the ask under way (or last)
         self._totals: tuple[int, int] | None = None
         self._at = 0.0
         self._asking = asyncio.Lock()
@@ -56,7 +67,8 @@ class Liveness:
         Raises
         ------
         StoreUnavailable
-            The store did not answer when asked (whatever ``store.counts`` raises passes through).
+            The store did not answer when asked (whatever ``store.counts`` raises passes through),
+            or not within :attr:`ask_timeout` seconds.
         """
         fresh = self._fresh()
         if fresh is not None:
@@ -65,12 +77,26 @@ class Liveness:
             fresh = self._fresh()  # asked by the request this one waited for
             if fresh is not None:
                 return fresh
-            writes, epoch = self._writes, self._epoch
-            counts = await run_in_threadpool(store.counts)
-            totals = (counts["nodes"], counts["edges"])
-            if writes == 0 and self._writes == 0 and epoch == self._epoch:  # no write began or ended meanwhile
-                self._totals, self._at = totals, self._clock()
-            return totals
+            if self._pending is None or self._pending.done():
+                began = (self._writes, self._epoch)  # writes under way, writes ended
+                self._pending = asyncio.ensure_future(run_in_threadpool(store.counts))
+                self._pending.add_done_callback(lambda ask: self._answered(ask, began))
+            try:
+                counts = await asyncio.wait_for(asyncio.shield(self._pending), self.ask_timeout)
+            except TimeoutError:
+                raise StoreUnavailable(f"the store did not answer within {self.ask_timeout:g} s",
+                                       hint="is the database server up and reachable?") from None
+            # the ask's done-callback, registered before the shield's, has kept its totals
+            return counts["nodes"], counts["edges"]
+
+    def _answered(self, ask: asyncio.Future[Mapping[str, int]], began: tuple[int, int]) -> None:
+        """Keep the totals of an ask that answered (also one no request waits for any more), unless
+        a write began or ended while it ran."""
+        if ask.cancelled() or ask.exception() is not None:
+            return
+        counts, (writes, epoch) = ask.result(), began
+        if writes == 0 and self._writes == 0 and epoch == self._epoch:
+            self._totals, self._at = (counts["nodes"], counts["edges"]), self._clock()
 
     def writing(self) -> None:
         """A write through this server begins: drop the kept totals and keep none until it ends."""
