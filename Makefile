@@ -36,13 +36,13 @@ test:
 lint:
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/lint-imports --config pyproject.toml
+	$(BIN)/lint-imports pyproject.toml
 
 ## check: the edit-test loop: lint, then the tests and doctests that need neither Neo4j nor a browser
 ## (neo4j-marked tests, *_browser.py files and the slow wheel builds left out; `make test` runs them all)
 check: lint
 	env -u CITEGRAPH_NEO4J_URI -u CITEGRAPH_REQUIRE_NEO4J -u CITEGRAPH_REQUIRE_BROWSER \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
 	  --doctest-modules citegraph domain graph ingest queries render app tests
 
 neo4j-start:
