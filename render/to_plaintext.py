@@ -162,8 +162,10 @@ def plain_block(block: DocumentBlock) -> str:
 
     Examples
     --------
+    >>> from domain.model import Statement
     >>> from queries.documents import DocumentBlock
-    >>> b = DocumentBlock("d#L9", "d", "Statement", "field", 9, 9, 0, "", "- **Owner:** the `runner`\\n  and host.", "", None)
+    >>> owner = Statement("d#L9", "field", "", 9, 9, "- **Owner:** the `runner`\\n  and host.")
+    >>> b = DocumentBlock(owner, "d", None)
     >>> plain_block(b)
     'Owner: the runner and host.'
     """
