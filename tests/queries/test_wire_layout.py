@@ -112,3 +112,22 @@ def test_a_union_held_shows_only_the_fields_its_classes_share():
         block: Section | Statement = field(metadata=flat())
 
     assert [w.name for w in wire_fields(Either)] == ["node", "kind", "order", "line", "markup", "gap"]
+
+
+def test_kept_rows_read_a_flattened_object_back():
+    from queries.kept import rows_of
+
+    @dataclass(frozen=True)
+    class Quoted:
+        node: str
+        quotation: Quotation = field(metadata=flat("text", "node", "path", "lines", "revision"))
+        spans: tuple[int, ...] = ()
+
+    rows = (Quoted("d#Q3", Quotation("body", "src/a.js", "3-4"), (3, 4)), Quoted("d#Q9", Quotation("x", "b.js")))
+    encode, decode = rows_of(Quoted)
+    data = encode(rows)
+    assert data == [
+        {"text": "body", "node": "d#Q3", "path": "src/a.js", "lines": "3-4", "revision": None, "spans": [3, 4]},
+        {"text": "x", "node": "d#Q9", "path": "b.js", "lines": None, "revision": None, "spans": []},
+    ]
+    assert decode(data) == rows

@@ -189,7 +189,7 @@ def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
     markdown, plain, set_id = im01_both
 
     def answer(store, set_id):
-        return sorted((r.document.rsplit("/", 1)[1], r.order, r.depth, r.direct)
+        return sorted((r.document.rsplit("/", 1)[1], r.block.order, r.depth, r.direct)
                       for r in rests_on(store, "MEM-RTE-2", set_id=set_id).results)
 
     assert answer(plain, set_id) == answer(markdown, IM01_SET)
