@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Mapping
 
-from domain.model import Annotation, Citation, Field, Quotation, Section, Statement, Status, TableRow
+from domain.model import Annotation, Citation, Field, Member, Quotation, Section, Statement, Status, TableRow
 from domain.wire import flat
-from graph.codec import (annotation_of, citation_of, field_of, member_of, quotation_of, section_of, statement_of,
-                         statuses_of, table_row_of)
+from graph.codec import (annotation_of, citation_of, field_of, member_frontmatter, member_of, member_text, quotation_of,
+                         section_of, statement_of, statuses_of, table_row_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -165,8 +165,10 @@ class DocumentBlock:
 
 @dataclass(frozen=True, slots=True)
 class DocumentTree:
-    """A document as stored: ``document`` (the Document node, with ``preamble``, ``trailer``,
-    ``sha256``, ``format``, ``title``, ``frontmatter`` …) and ``blocks`` sorted by ``order``."""
+    """A document as stored: ``document`` (the Document node) and ``blocks`` sorted by ``order``;
+    what renderers read of the document, decoded from the node by :mod:`graph.codec`: its domain
+    ``member`` (:class:`~domain.model.Member`), the ``preamble`` and ``trailer`` text it keeps
+    before its first block and after its last, and its parsed ``frontmatter`` (``{}`` when none)."""
 
     document: Node
     blocks: tuple[DocumentBlock, ...]
@@ -174,6 +176,26 @@ class DocumentTree:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {b.id: b for b in self.blocks})
+
+    @property
+    def member(self) -> Member:
+        """The domain :class:`~domain.model.Member` the document is."""
+        return member_of(self.document)
+
+    @property
+    def preamble(self) -> str:
+        """The text the member keeps before its first block (``""`` when none)."""
+        return member_text(self.document)[0]
+
+    @property
+    def trailer(self) -> str:
+        """The text the member keeps after its last block (``""`` when none)."""
+        return member_text(self.document)[1]
+
+    @property
+    def frontmatter(self) -> Mapping[str, Any]:
+        """The member's parsed front matter (``run-date``, …), ``{}`` when none."""
+        return member_frontmatter(self.document)
 
     @property
     def id(self) -> str:
@@ -188,12 +210,12 @@ class DocumentTree:
     @property
     def title(self) -> str:
         """The member's title (its H1 or first line)."""
-        return member_of(self.document).title or self.document.id
+        return self.member.title or self.document.id
 
     @property
     def format(self) -> str:
         """``txt`` or ``md``: the format the member was ingested from."""
-        return member_of(self.document).format or "txt"
+        return self.member.format or "txt"
 
     def block(self, block_id: str) -> DocumentBlock:
         """The block with node id ``block_id``.
@@ -322,7 +344,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
 
 
 def _tree_key(tree: DocumentTree) -> tuple[Any, ...]:
-    role = member_of(tree.document).role
+    role = tree.member.role
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
     return (tree.set_id, rank, tree.id)
 
