@@ -5,10 +5,11 @@ id, edges by kind, nodes by label, document trees) and the filters of its list f
 sections and statements), so that ``app/graphql`` keeps no query logic of its own: a document is
 named by its id or by the path it was ingested from, as :func:`queries.documents.find_document`
 names it, on every face, and an analysis set is answered as its domain
-:class:`~domain.model.AnalysisSet` (:meth:`GraphRead.analysis_set`). It also groups what a record's page shows: the body of a declaration or
-annotation heading (:meth:`GraphRead.record_body`), a record's annotations
-(:meth:`GraphRead.annotations`) and the statuses a statement states (:func:`statuses_of`). A
-citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation`` shows).
+:class:`~domain.model.AnalysisSet` (:meth:`GraphRead.analysis_set`). It also groups what a
+record's page shows: the body of a declaration or annotation heading
+(:meth:`GraphRead.record_body`), a record's annotations (:meth:`GraphRead.annotations`) and the
+statuses a statement states (:func:`statuses_of`). A citation between two nodes is a
+:class:`NodeCitation` (what GraphQL's ``Citation`` shows).
 """
 
 from __future__ import annotations
