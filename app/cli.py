@@ -167,7 +167,7 @@ def rests_on_cmd(
     rows = []
     for r in report.results:
         via = "direct" if r.direct else r.path[1].rsplit("/", 1)[-1]
-        rows.append((r.statement, via, r.depth, r.text))
+        rows.append((r.statement, via, r.depth, r.block.text))
     direct_n = sum(r.direct for r in report.results)
     emit(out, fmt=fmt, title=f"Statements resting on {record}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("statement"), Column("via"), Column("depth", "number"), Column("text", "text")],

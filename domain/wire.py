@@ -13,6 +13,7 @@ keeps one flat shape. Here, on the ground floor, so that ``graph`` results
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from dataclasses import dataclass
 from functools import cache
@@ -37,9 +38,12 @@ def flat(*shown: str) -> dict[str, tuple[str, ...]]:
     """Field metadata flattening the domain dataclass the field holds into the result holding it:
     on every face the field is no key of its own, its object's fields stand in its place instead,
     only the ``shown`` ones and in that order when named (else all, in declaration order). A name
-    in ``shown`` that is another field of the holding result places that field there, so that a
-    node id can stand between two of the object's fields:
-    ``citation: Citation = field(metadata=flat("target_kind", "target", "node", "token"))``."""
+    in ``shown`` that is another field or a property of the holding result places that field or
+    property there, so that a node id can stand between two of the object's fields:
+    ``citation: Citation = field(metadata=flat("target_kind", "target", "node", "token"))``. The
+    field may hold one of several domain classes (``Section | Statement``): it then shows only the
+    fields every one of them has, with one type, and the holding result's properties (what
+    differs between the classes, read one way)."""
     return {FLAT: shown}
 
 
@@ -70,7 +74,11 @@ class WireField:
 
     @property
     def hint(self) -> Any:
-        """The field's type, resolved (``typing.get_type_hints`` of ``owner``)."""
+        """The field's type, resolved (``typing.get_type_hints`` of ``owner``, or of the getter of
+        ``owner``'s property)."""
+        shown = getattr(self.owner, self.attribute, None)
+        if isinstance(shown, property):
+            return typing.get_type_hints(shown.fget)["return"]
         return typing.get_type_hints(self.owner)[self.attribute]
 
 
@@ -91,13 +99,30 @@ def wire_fields(cls: type) -> tuple[WireField, ...]:
             if f.name not in placed:
                 out.append(WireField(wire_name(f), (f.name,), cls, attrgetter(f.name), f.init))
             continue
-        held = typing.get_type_hints(cls)[f.name]
-        inner = {g.name: g for g in dataclasses.fields(held)}
+        held, inner = _held(cls, f.name)
         for name in f.metadata[FLAT] or tuple(inner):
             if name in inner:
                 g = inner[name]
                 out.append(WireField(wire_name(g), (f.name, name), held, attrgetter(f"{f.name}.{name}"), g.init))
-            else:
+            elif name in own:
                 g = own[name]
                 out.append(WireField(wire_name(g), (name,), cls, attrgetter(name), g.init))
+            elif isinstance(getattr(cls, name, None), property):
+                out.append(WireField(name, (name,), cls, attrgetter(name), init=False))
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name}: {name!r} is no field of what it holds, "
+                                f"nor a field or property of {cls.__name__}")
     return tuple(out)
+
+
+def _held(cls: type, name: str) -> tuple[type, dict[str, dataclasses.Field[Any]]]:
+    """The domain class field ``name`` of ``cls`` holds (the first, for a union) and the fields
+    it shows: every field of one class; of a union, those every class has with one type."""
+    hint = typing.get_type_hints(cls)[name]
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    first = options[0]
+    shared = {g.name: g for g in dataclasses.fields(first)}
+    for other in options[1:]:
+        theirs, hints = typing.get_type_hints(other), typing.get_type_hints(first)
+        shared = {n: g for n, g in shared.items() if n in theirs and theirs[n] == hints[n]}
+    return first, shared

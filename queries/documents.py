@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Mapping
 
-from domain.model import Annotation, Citation, Field, Quotation, Section, Status, TableRow
+from domain.model import Annotation, Citation, Field, Member, Quotation, Section, Statement, Status, TableRow
 from domain.wire import flat
-from graph.codec import (annotation_of, citation_of, field_of, member_of, quotation_of, section_of, statement_of,
-                         statuses_of, table_row_of)
+from graph.codec import (annotation_of, citation_of, field_of, member_frontmatter, member_of, member_text, quotation_of,
+                         section_of, statement_of, statuses_of, table_row_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.names import unknown_document, unknown_set
@@ -60,33 +60,75 @@ class BlockQuotation:
 
 @dataclass(frozen=True, slots=True)
 class DocumentBlock:
-    """One Section or Statement node of a document.
-
-    ``id`` is the node id and ``document`` the id of the document holding it; ``label`` is ``Section`` or ``Statement``; ``kind`` the section kind (``section``, ``kinds``,
-    ``declaration``, ``annotation``, ``subsection``) or statement kind (``paragraph``,
-    ``table_row``, …); ``order`` the block index in the document (1-based); ``line`` its first
-    line in the member; ``level`` the heading level (2–6, sections) or 0; ``text`` the heading
-    (sections) or the plain text (statements); ``markup`` the exact source of the block and
-    ``gap`` the whitespace before it; ``parent`` the id of the containing section or document;
-    ``props`` every stored property. What the block states besides, decoded from them by
-    :mod:`graph.codec`: the ``field`` or table ``row`` a statement is, the ``statuses`` it states
+    """One Section or Statement node of a document: ``block``, the domain
+    :class:`~domain.model.Section` or :class:`~domain.model.Statement` it stores (decoded by
+    :mod:`graph.codec`), and where it sits: ``document``, the id of the document holding it, and
+    ``parent``, the id of the containing section or document; the ``citations`` it makes, the
+    ``quotation`` it quotes and ``props``, every stored property. What the block states besides,
+    decoded from them: the ``field`` or table ``row`` a statement is, the ``statuses`` it states
     and the ``annotation`` a heading is (None or empty otherwise).
+
+    On the wire it is flat: ``id`` (the node id), ``document``, ``label`` (``Section`` or
+    ``Statement``), ``kind`` (section kind ``section``, ``kinds``, ``declaration``, ``annotation``,
+    ``subsection``, or statement kind ``paragraph``, ``table_row``, …), ``order`` (block index in
+    the document, 1-based), ``line`` (first line in the member), ``level`` (heading level 2–6,
+    or 0), ``text`` (the heading, or the statement's plain text), ``markup`` (the exact source)
+    and ``gap`` (the whitespace before it), then ``parent``, ``citations``, ``quotation`` and
+    ``props``.
     """
 
-    id: str
+    block: Section | Statement = field(metadata=flat("id", "document", "label", "kind", "order", "line", "level",
+                                                     "text", "markup", "gap"))
     document: str
-    label: str
-    kind: str
-    order: int
-    line: int
-    level: int
-    text: str
-    markup: str
-    gap: str
     parent: str | None
     citations: tuple[BlockCitation, ...] = ()
     quotation: BlockQuotation | None = None
     props: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """The node id of the block."""
+        return self.block.node
+
+    @property
+    def label(self) -> str:
+        """``Section`` or ``Statement``: the label of the block's node."""
+        return (Label.SECTION if isinstance(self.block, Section) else Label.STATEMENT).value
+
+    @property
+    def kind(self) -> str:
+        """The section or statement kind."""
+        return self.block.kind
+
+    @property
+    def order(self) -> int:
+        """The block index in the document (1-based)."""
+        return self.block.order
+
+    @property
+    def line(self) -> int:
+        """The block's first line in the member."""
+        return self.block.line
+
+    @property
+    def level(self) -> int:
+        """The heading level (2–6) of a section; 0 for a statement."""
+        return self.block.level if isinstance(self.block, Section) else 0
+
+    @property
+    def text(self) -> str:
+        """The heading of a section (plain), the plain text of a statement."""
+        return self.block.heading if isinstance(self.block, Section) else self.block.text
+
+    @property
+    def markup(self) -> str:
+        """The exact source of the block."""
+        return self.block.markup
+
+    @property
+    def gap(self) -> str:
+        """The whitespace before the block."""
+        return self.block.gap
 
     @property
     def is_section(self) -> bool:
@@ -123,8 +165,10 @@ class DocumentBlock:
 
 @dataclass(frozen=True, slots=True)
 class DocumentTree:
-    """A document as stored: ``document`` (the Document node, with ``preamble``, ``trailer``,
-    ``sha256``, ``format``, ``title``, ``frontmatter`` …) and ``blocks`` sorted by ``order``."""
+    """A document as stored: ``document`` (the Document node) and ``blocks`` sorted by ``order``;
+    what renderers read of the document, decoded from the node by :mod:`graph.codec`: its domain
+    ``member`` (:class:`~domain.model.Member`), the ``preamble`` and ``trailer`` text it keeps
+    before its first block and after its last, and its parsed ``frontmatter`` (``{}`` when none)."""
 
     document: Node
     blocks: tuple[DocumentBlock, ...]
@@ -132,6 +176,26 @@ class DocumentTree:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {b.id: b for b in self.blocks})
+
+    @property
+    def member(self) -> Member:
+        """The domain :class:`~domain.model.Member` the document is."""
+        return member_of(self.document)
+
+    @property
+    def preamble(self) -> str:
+        """The text the member keeps before its first block (``""`` when none)."""
+        return member_text(self.document)[0]
+
+    @property
+    def trailer(self) -> str:
+        """The text the member keeps after its last block (``""`` when none)."""
+        return member_text(self.document)[1]
+
+    @property
+    def frontmatter(self) -> Mapping[str, Any]:
+        """The member's parsed front matter (``run-date``, …), ``{}`` when none."""
+        return member_frontmatter(self.document)
 
     @property
     def id(self) -> str:
@@ -146,12 +210,12 @@ class DocumentTree:
     @property
     def title(self) -> str:
         """The member's title (its H1 or first line)."""
-        return member_of(self.document).title or self.document.id
+        return self.member.title or self.document.id
 
     @property
     def format(self) -> str:
         """``txt`` or ``md``: the format the member was ingested from."""
-        return member_of(self.document).format or "txt"
+        return self.member.format or "txt"
 
     def block(self, block_id: str) -> DocumentBlock:
         """The block with node id ``block_id``.
@@ -280,7 +344,7 @@ def document_trees(store: GraphStore, *, set_id: str | None = None,
 
 
 def _tree_key(tree: DocumentTree) -> tuple[Any, ...]:
-    role = member_of(tree.document).role
+    role = tree.member.role
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER)
     return (tree.set_id, rank, tree.id)
 
@@ -304,18 +368,9 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
         cites = sorted((e for e in out if e.kind == EdgeKind.CITES), key=lambda e: (e.seq, e.dst))
         quoted = next((quotations[e.dst] for e in out if e.kind == EdgeKind.QUOTES and e.dst in quotations), None)
         parents = incoming.get(node.id, [])
-        block = section_of(node) if node.label == Label.SECTION else statement_of(node)
         blocks[node.document_id or ""].append(DocumentBlock(
-            id=node.id,
+            section_of(node) if node.label == Label.SECTION else statement_of(node),
             document=node.document_id or "",
-            label=str(node.label),
-            kind=block.kind,
-            order=block.order,
-            line=block.line,
-            level=block.level if isinstance(block, Section) else 0,
-            text=block.heading if isinstance(block, Section) else block.text,
-            markup=block.markup,
-            gap=block.gap,
             parent=parents[0].src if parents else None,
             citations=tuple(_citation(e, cited.get(e.dst)) for e in cites),
             quotation=None if quoted is None else _quotation(quoted),

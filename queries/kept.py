@@ -17,7 +17,6 @@ of the packages that compute results (:data:`CODE_PACKAGES`), so a changed rule 
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from functools import lru_cache
@@ -26,7 +25,7 @@ from typing import Any, TypeVar, cast
 from collections.abc import Callable, Sequence
 
 from graph.store import GraphStore, KeepsSetResults
-from queries.shapes import plain, wire_name
+from queries.shapes import plain, wire_fields
 
 __all__ = ["per_set", "code_digest", "CODE_PACKAGES", "rows_of"]
 
@@ -102,13 +101,24 @@ def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Calla
 
 
 def rows_of(cls: type[T]) -> tuple[Callable[[Sequence[T]], object], Callable[[object], tuple[T, ...]]]:
-    """``(encode, decode)`` for a tuple of result dataclasses ``cls`` whose fields are scalars or
-    tuples of scalars: :func:`queries.shapes.plain` of it, and back."""
-    fields = [(f.name, wire_name(f)) for f in dataclasses.fields(cast(Any, cls)) if f.init]  # cls: a dataclass
+    """``(encode, decode)`` for a tuple of result dataclasses ``cls`` whose wire fields
+    (:func:`queries.shapes.wire_fields`) are scalars or tuples of scalars: :func:`queries.shapes.plain`
+    of it, and back. A flattened domain object is built again from its fields on the wire (of one
+    class, showing every field its constructor needs); the result's properties are not read back."""
+    keys = [w for w in wire_fields(cast(type, cls)) if w.init]
+    own = [(w.attribute, w.name) for w in keys if len(w.path) == 1]
+    held: dict[str, tuple[type, list[tuple[str, str]]]] = {}
+    for w in keys:
+        if len(w.path) == 2:
+            held.setdefault(w.path[0], (w.owner, []))[1].append((w.attribute, w.name))
+
+    def value(row: dict[str, Any], key: str) -> Any:
+        return tuple(row[key]) if isinstance(row[key], list) else row[key]
 
     def decode(rows: object) -> tuple[T, ...]:
         assert isinstance(rows, list)
-        return tuple(cls(**{name: tuple(row[key]) if isinstance(row[key], list) else row[key]
-                            for name, key in fields}) for row in rows)
+        return tuple(cls(**{name: value(row, key) for name, key in own},
+                         **{name: kind(**{attr: value(row, key) for attr, key in shown})
+                            for name, (kind, shown) in held.items()}) for row in rows)
 
     return plain, decode

@@ -4,10 +4,12 @@
 id, edges by kind, nodes by label, document trees) and the filters of its list fields (documents,
 sections and statements), so that ``app/graphql`` keeps no query logic of its own: a document is
 named by its id or by the path it was ingested from, as :func:`queries.documents.find_document`
-names it, on every face. It also groups what a record's page shows: the body of a declaration or
-annotation heading (:meth:`GraphRead.record_body`), a record's annotations
-(:meth:`GraphRead.annotations`) and the statuses a statement states (:func:`statuses_of`). A
-citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation`` shows).
+names it, on every face, and an analysis set is answered as its domain
+:class:`~domain.model.AnalysisSet` (:meth:`GraphRead.analysis_set`). It also groups what a
+record's page shows: the body of a declaration or annotation heading
+(:meth:`GraphRead.record_body`), a record's annotations (:meth:`GraphRead.annotations`) and the
+statuses a statement states (:func:`statuses_of`). A citation between two nodes is a
+:class:`NodeCitation` (what GraphQL's ``Citation`` shows).
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from typing import Any
 from dataclasses import dataclass, field
 from collections.abc import Collection, Iterable, Sequence
 
-from domain.model import Citation
+from domain.model import AnalysisSet, Citation
 from domain.wire import flat
 from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
                          section_of, source_file_path, source_of, statement_of, statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
+from queries.names import unknown_set
 
 __all__ = ["GraphRead", "NodeCitation", "matches", "document_order", "line_order", "citation_order", "block_node",
            "statuses_of"]
@@ -129,6 +132,19 @@ class GraphRead:
         """The tree of each document id, in the order asked (None for an unknown id)."""
         trees = {t.id: t for t in document_trees(self.store, document_ids=list(dict.fromkeys(ids)))}
         return [trees.get(i) for i in ids]
+
+    def analysis_set(self, set_id: str) -> AnalysisSet:
+        """The domain :class:`~domain.model.AnalysisSet` stored as ``set_id`` (its node id).
+
+        Raises
+        ------
+        AnalysisSetNotFound
+            No analysis set has that id (the hint names the closest).
+        """
+        node = self.store.get_nodes([set_id]).get(set_id)
+        if node is None or node.label != Label.ANALYSIS_SET:
+            raise unknown_set(self.store, set_id)
+        return analysis_set_of(node)
 
     def document(self, reference: str) -> Node:
         """The Document node named by ``reference``, its id or the path it was ingested from

@@ -25,9 +25,11 @@ from __future__ import annotations
 from typing import Any
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from graph.codec import block_kind, block_line, block_order, block_text, node_name
+from domain.model import Statement
+from domain.wire import flat
+from graph.codec import block_order, block_text, node_name, statement_of
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import EdgeKind, Label, Node
 from graph.store import SEARCH_FIELDS, Direction, GraphStore, SupportsRankedSearch, projected
@@ -87,26 +89,33 @@ def parse_query(text: str) -> tuple[Phrase, ...]:
 class SearchHit:
     """One statement holding the query.
 
-    ``rank`` (1-based), ``statement`` (node id, e.g. ``tolaria/synthesis#L12``: pass it on to
-    ``render`` or GraphQL ``graphNode``), ``set``, ``document``, ``section`` (innermost section id,
-    or None) and ``section_heading``, ``kind`` (statement kind), ``line``, ``text`` (whole),
-    ``snippet`` (at most :data:`SNIPPET_CHARS` characters of the text around the first match, ``…``
-    where cut), ``highlights`` (``(start, end)`` character offsets of each match inside
-    ``snippet``), ``matches`` (occurrences of the query's phrases in the whole text).
+    ``rank`` (1-based); ``block``, the domain
+    :class:`~domain.model.Statement` hit, as the search brings it (its ``kind``, ``text``, ``line``
+    and ``order``, :data:`graph.store.SEARCH_FIELDS`); ``set``, ``document``, ``section`` (innermost section
+    id, or None) and ``section_heading``; ``snippet`` (at most :data:`SNIPPET_CHARS` characters of
+    the text around the first match, ``…`` where cut), ``highlights`` (``(start, end)`` character
+    offsets of each match inside ``snippet``), ``matches`` (occurrences of the query's phrases in
+    the whole text). On the wire it is flat: ``rank``, ``statement`` (the node id, e.g.
+    ``tolaria/synthesis#L12``: pass it on to ``render`` or GraphQL ``graphNode``), ``set``,
+    ``document``, ``section``, ``section_heading``, ``kind`` (statement kind), ``line``, ``text``
+    (whole), ``snippet``, ``highlights``, ``matches``.
     """
 
     rank: int
-    statement: str
+    block: Statement = field(metadata=flat("statement", "set", "document", "section", "section_heading", "kind",
+                                           "line", "text"))
     set: str
     document: str
     section: str | None
     section_heading: str | None
-    kind: str
-    line: int
-    text: str
     snippet: str
     highlights: tuple[tuple[int, int], ...]
     matches: int
+
+    @property
+    def statement(self) -> str:
+        """The node id of the statement hit."""
+        return self.block.node
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,14 +220,13 @@ def search(store: GraphStore, text: str, *, set_id: str | None = None, limit: in
     sections = store.get_nodes({s for s in section_of.values() if s})
     hits = []
     for rank, (_, node, matches) in enumerate(best, 1):
-        body = block_text(node)
-        snippet, highlights = _snippet(body, _spans(body, phrases))
+        block = statement_of(node)
+        snippet, highlights = _snippet(block.text, _spans(block.text, phrases))
         section = section_of[node.id]
         hits.append(SearchHit(
-            rank=rank, statement=node.id, set=node.set_id or "", document=node.document_id or "",
+            rank=rank, block=block, set=node.set_id or "", document=node.document_id or "",
             section=section, section_heading=node_name(sections[section]) if section in sections else None,
-            kind=block_kind(node) or "", line=block_line(node), text=body, snippet=snippet,
-            highlights=highlights, matches=matches))
+            snippet=snippet, highlights=highlights, matches=matches))
     return SearchReport(text, set_id, total, tuple(hits))
 
 

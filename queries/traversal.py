@@ -16,7 +16,9 @@ from collections.abc import Collection, Iterable, Mapping
 from graph.errors import InvalidQuery, QueryLimitExceeded
 from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label, Node, RecordId, record_node_id,
                          source_file_node_id, source_node_id)
-from graph.codec import block_kind, block_line, block_order, block_text, is_alias, node_name
+from domain.model import Statement
+from domain.wire import flat
+from graph.codec import is_alias, node_name, statement_of
 from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
 from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
@@ -155,24 +157,29 @@ def generic_reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[
 class RestsOnResult:
     """One statement resting on the record.
 
-    ``set``, ``document`` (``<set>/<role>``), ``section`` (innermost section id, or None),
-    ``section_heading``, ``statement`` (node id), ``kind`` (statement kind), ``text``, ``line``,
-    ``order`` (document order), ``direct`` (the statement itself cites or annotates the record),
-    ``depth`` (evidence steps, 1 = direct), ``path`` (node ids from the statement to the record).
+    ``set``, ``document`` (``<set>/<role>``), ``section``
+    (innermost section id, or None) and its ``section_heading``; ``block``, the domain
+    :class:`~domain.model.Statement` as the rests-on read brings it (its ``kind``, ``text``,
+    ``line`` and ``order``, see :data:`RESTS_ON_FIELDS`); ``direct`` (the statement itself cites or
+    annotates the record), ``depth`` (evidence steps, 1 = direct), ``path`` (node ids from the
+    statement to the record). On the wire it is flat: ``set``, ``document``, ``section``,
+    ``section_heading``, ``statement`` (the node id), ``kind``, ``text``, ``line``, ``order``,
+    ``direct``, ``depth``, ``path``.
     """
 
     set: str
     document: str
     section: str | None
     section_heading: str | None
-    statement: str
-    kind: str
-    text: str
-    line: int
-    order: int
+    block: Statement = field(metadata=flat("statement", "kind", "text", "line", "order"))
     direct: bool
     depth: int
     path: tuple[str, ...]
+
+    @property
+    def statement(self) -> str:
+        """The node id of the resting statement."""
+        return self.block.node
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +395,9 @@ def rests_on(
         out.append(RestsOnResult(
             set=node.set_id or "", document=node.document_id or "", section=section,
             section_heading=node_name(found.nodes[section]) if section in found.nodes else None,
-            statement=node.id, kind=block_kind(node) or "", text=block_text(node), line=block_line(node),
-            order=block_order(node), direct=direct, depth=why.depth, path=why.path,
+            block=statement_of(node), direct=direct, depth=why.depth, path=why.path,
         ))
-    out.sort(key=lambda r: (r.set, r.document, r.order))
+    out.sort(key=lambda r: (r.set, r.document, r.block.order))
     return RestsOnReport(str(record_id), set_id, tuple(starts), tuple(out), kind=kind)
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graph.codec import member_of, record_of, table_row_of
+from graph.codec import record_of
 from queries.documents import DocumentBlock, DocumentTree
 from queries.dossier import RecordDossier
-from queries.read import block_node
 from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 from render.page import (
     Heading,
@@ -64,7 +63,7 @@ def _heading(tree: DocumentTree, block: DocumentBlock, shift: int, anchored: boo
 
 
 def _cells(tree: DocumentTree, block: DocumentBlock) -> tuple[str, ...]:
-    row = table_row_of(block_node(block, tree))
+    row = block.row
     if row is not None:
         cells: Sequence[str] = row.cells
     else:
@@ -177,7 +176,7 @@ def document_page(tree: DocumentTree) -> Page:
     >>> [type(i).__name__ for i in page.items]
     ['Heading', 'Paragraph', 'Paragraph', 'Index']
     """
-    member = member_of(tree.document)
+    member = tree.member
     lead = (f"{tree.id} · {member.member_type} · {tree.format} member ingested from {member.path or '?'}",)
     items = _block_items(tree, tree.blocks, shift=0, anchored=True)
     entries: dict[tuple[str, str], IndexEntry] = {}

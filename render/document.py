@@ -14,7 +14,6 @@ import hashlib
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
 
-from graph.codec import member_of, member_text
 from queries.documents import DocumentTree
 
 __all__ = ["rebuild", "sha256_hex", "RoundTrip", "VerifyReport", "verify", "first_difference"]
@@ -40,7 +39,7 @@ def rebuild(tree: DocumentTree) -> str:
     >>> rebuild(document_tree(demo_store(), "demo/synthesis")) == DEMO_TEXT
     True
     """
-    preamble, trailer = member_text(tree.document)
+    preamble, trailer = tree.preamble, tree.trailer
     parts = [preamble]
     for block in tree.blocks:
         parts.append(block.gap)
@@ -125,7 +124,7 @@ def verify(trees: Iterable[DocumentTree], *,
     for tree in trees:
         text = rebuild(tree)
         data = text.encode("utf-8")
-        member = member_of(tree.document)
+        member = tree.member
         expected = member.sha256
         actual = hashlib.sha256(data).hexdigest()
         diff = note = None

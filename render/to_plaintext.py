@@ -32,7 +32,6 @@ import re
 from markdown_it import MarkdownIt
 
 from domain.grammar import ATTRIBUTION, GITHUB_BLOB, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
-from graph.codec import member_frontmatter, member_of
 from queries.documents import DocumentBlock, DocumentTree
 from render.document import rebuild
 
@@ -162,8 +161,10 @@ def plain_block(block: DocumentBlock) -> str:
 
     Examples
     --------
+    >>> from domain.model import Statement
     >>> from queries.documents import DocumentBlock
-    >>> b = DocumentBlock("d#L9", "d", "Statement", "field", 9, 9, 0, "", "- **Owner:** the `runner`\\n  and host.", "", None)
+    >>> owner = Statement("d#L9", "field", "", 9, 9, "- **Owner:** the `runner`\\n  and host.")
+    >>> b = DocumentBlock(owner, "d", None)
     >>> plain_block(b)
     'Owner: the runner and host.'
     """
@@ -210,9 +211,9 @@ def plaintext_of(tree: DocumentTree) -> str:
     """
     if tree.format != "md":
         return rebuild(tree)
-    frontmatter = member_frontmatter(tree.document)
+    frontmatter = tree.frontmatter
     stated = frontmatter.get("type") if isinstance(frontmatter, dict) else None
-    member = member_of(tree.document)
+    member = tree.member
     read_as = member_type_of(dict(frontmatter) if frontmatter else None, member.path)
     if read_as is not None and (not isinstance(stated, str) or member_type(stated) is None):
         stated = type_path(read_as)  # a September review (type note), a G0 prototype (no type)

@@ -13,12 +13,11 @@ import html
 from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
-from graph.codec import analysis_set_of
 from graph.errors import CitegraphError, VersionNotFound
 from graph.store import GraphStore
 from queries.history import SetHistory, diff_versions, history
 from queries.runs import compare_runs, runs_of
-from queries.names import unknown_set
+from queries.read import GraphRead
 from render import Format
 from render.history import comparison_page, diff_page
 from render.writers import write
@@ -118,10 +117,7 @@ def compare_view(store: GraphStore, a: str, b: str | None, base: str) -> str:
     IncomparableSets, AnalysisSetNotFound
         As :func:`queries.runs.compare_runs`.
     """
-    node = store.get_nodes([a]).get(a)
-    if node is None:
-        raise unknown_set(store, a)
-    found = runs_of(store, analysis_set_of(node).system)
+    found = runs_of(store, GraphRead(store).analysis_set(a).system)
     others = [r.set_id for r in found.runs if r.set_id != a]
     if b is None:
         if not others:

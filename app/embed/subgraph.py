@@ -40,9 +40,9 @@ def _set_of(node_id: str) -> str:
 
 def _statement_node(r: RestsOnResult) -> dict:
     return {
-        "id": r.statement, "kind": "statement", "label": short_label(r.text) or r.statement, "name": r.statement,
+        "id": r.statement, "kind": "statement", "label": short_label(r.block.text) or r.statement, "name": r.statement,
         "set": r.set, "document": r.document, "section": r.section, "section_heading": r.section_heading,
-        "statement_kind": r.kind, "text": r.text, "line": r.line, "direct": r.direct, "depth": r.depth,
+        "statement_kind": r.block.kind, "text": r.block.text, "line": r.block.line, "direct": r.direct, "depth": r.depth,
         "path": list(r.path), "anchor": anchor("st", r.statement),
     }
 

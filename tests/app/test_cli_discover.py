@@ -192,7 +192,7 @@ def test_rests_on_table_keeps_every_column_and_whole_ids(home, seeds_store, colu
     report = rests_on(seeds_store, "RT-RTE-mcp-write", set_id="tolaria")
     for r in report.results:
         assert any(r.statement in line for line in lines), r.statement  # never split
-        first_words = " ".join(r.text.split()[:3])
+        first_words = " ".join(r.block.text.split()[:3])
         assert any(first_words in line for line in lines), first_words  # the text column is there
     assert sum("workflow-account" in line for line in lines) == 2  # the via column too
     assert lines[-1] == "14 statements: 12 direct, 2 transitive"
@@ -215,7 +215,7 @@ def test_rests_on_csv_has_every_row_in_full(home, seeds_store):
     rows = list(csv.DictReader(io.StringIO(run("rests-on", "RT-RTE-mcp-write", "--format", "csv", home=home).stdout)))
     report = rests_on(seeds_store, "RT-RTE-mcp-write")
     assert [(r["statement"], r["text"], int(r["depth"])) for r in rows] == [
-        (r.statement, r.text, r.depth) for r in report.results]
+        (r.statement, r.block.text, r.depth) for r in report.results]
     assert run("rests-on", "RT-RTE-mcp-write", "--json", "--format", "csv", home=home).exit_code == 2
 
 

@@ -72,7 +72,7 @@ def test_rests_on_is_a_graph_along_the_explanation_paths(client, store):
     for r in report.results:
         node = graph.nodes[r.statement]
         assert (node["text"], node["document"], node["section"], node["direct"], node["depth"]) == (
-            r.text, r.document, r.section, r.direct, r.depth)
+            r.block.text, r.document, r.section, r.direct, r.depth)
         assert nx.shortest_path(graph, r.statement, "tolaria/RT-RTE-mcp-write") == list(r.path)
 
     transitive = graph.nodes["tolaria/synthesis#L16"]

@@ -129,8 +129,8 @@ def test_rests_on_an_alias_answers_through_its_canonical_record(fragility):
     alias = rests_on(fragility, "MEM-RTE-1", set_id=FRAGILITY_SET)
     canonical = rests_on(fragility, "RTE-6", set_id=FRAGILITY_SET)
     assert alias.records == (f"{FRAGILITY_SET}/MEM-RTE-1", f"{FRAGILITY_SET}/RTE-6")
-    statements = sorted(r.line for r in alias.results)
-    assert statements == sorted(r.line for r in canonical.results)
+    statements = sorted(r.block.line for r in alias.results)
+    assert statements == sorted(r.block.line for r in canonical.results)
     # the statements citing RTE-6 (result.md 413, 457, 506; 513 in the range `RTE-2 through RTE-7`)
     # and the mapping (489), which cites both
     assert statements == [413, 457, 489, 506, 513]
@@ -220,7 +220,7 @@ def test_prose_mappings_make_aliases(store):
         "MEM-OBJ-1": ["RTE-2"], "MEM-CLM-2": ["RTE-2"]}
     assert check(store, set_id=RUN).findings == ()
     # the mapping (16) and the statement citing only RTE-2 (20)
-    assert [r.line for r in rests_on(store, "MEM-OBJ-1", set_id=RUN).results] == [16, 20]
+    assert [r.block.line for r in rests_on(store, "MEM-OBJ-1", set_id=RUN).results] == [16, 20]
 
 
 # -- item 8: statuses ---------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_a_quotation_attributed_to_a_digest_is_attributed():
 def test_a_ledger_heading_cites_its_record_for_the_block_it_heads(store):
     stored(store, "\n## Lens outputs\n\n### Epistemic lens\n\n#### RTE-5 — acceptance\n\n- Keeps the grade.\n"
                   "- Also OBJ-1.\n\n#### Other\n\n- Unrelated.\n")
-    answer = sorted(r.line for r in rests_on(store, "RTE-5", set_id=RUN).results)
+    answer = sorted(r.block.line for r in rests_on(store, "RTE-5", set_id=RUN).results)
     assert answer == [14, 15]  # both bullets under the heading (12), neither writes RTE-5; not line 19
     assert Counter(f.code for f in check(store, set_id=RUN).findings) == {"undeclared-record": 2}  # RTE-5, OBJ-1
 

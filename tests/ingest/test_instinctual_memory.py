@@ -66,7 +66,7 @@ def test_overview_has_no_unresolved_reference(im01):
 
 def test_rests_on_mem_rte_2_includes_the_synthesis_paragraphs(im01):
     report = rests_on(im01, "MEM-RTE-2", set_id=IM01_SET)
-    overview = {r.line for r in report.results if r.document == f"{IM01_SET}/overview" and r.direct}
+    overview = {r.block.line for r in report.results if r.document == f"{IM01_SET}/overview" and r.direct}
     assert {37, 43} <= overview
     (first,) = [r for r in report.results if r.statement == f"{IM01_SET}/overview#L37"]
     assert first.path == (f"{IM01_SET}/overview#L37", f"{IM01_SET}/MEM-RTE-2")
@@ -254,7 +254,7 @@ def test_the_review_is_in_the_set_it_reviews_and_rebuilds_exactly():
     (tree,) = document_trees(store)
     assert rebuild(tree).encode() == REVIEW.read_bytes()
     report = rests_on(store, "RTE-2", set_id=REVIEWED, direct_only=True)
-    assert [r.line for r in report.results] == [16, 18, 24, 31, 33]
+    assert [r.block.line for r in report.results] == [16, 18, 24, 31, 33]
 
 
 def test_the_review_joins_the_reviewed_set_when_it_is_ingested(tmp_path):

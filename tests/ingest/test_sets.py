@@ -147,10 +147,10 @@ def test_rests_on_the_cheatsheet(dc):
     assert {r.set for r in report.results} == {DC}
     annotation = f"{DC}/memory#L74"
     body = [r for r in report.results if r.section == annotation]
-    assert [(r.kind, r.line, r.direct) for r in body] == [("field", n, True) for n in range(76, 83)] + [
+    assert [(r.block.kind, r.block.line, r.direct) for r in body] == [("field", n, True) for n in range(76, 83)] + [
         ("quotation", 84, True), ("quotation", 88, True)]
     (reconciliation,) = [r for r in report.results if r.document == f"{DC}/reconciliation" and r.direct]
-    assert reconciliation.text.startswith("The runtime and memory members refer to the same caller-carried text")
+    assert reconciliation.block.text.startswith("The runtime and memory members refer to the same caller-carried text")
     assert len(report.results) == 29
 
 

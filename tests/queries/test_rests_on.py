@@ -29,13 +29,13 @@ def test_mcp_write_has_12_direct_and_2_transitive_statements(seeds_store):
 def test_mcp_write_named_statements(seeds_store):
     by_id = {r.statement: r for r in rests_on(seeds_store, "RT-RTE-mcp-write").results}
     row = by_id["tolaria/synthesis#L29"]
-    assert (row.kind, row.section_heading) == ("table_row", "Limitations")
-    assert row.text.startswith("| Transcript retention and file updates lack established crash/concurrency guarantees. |")
+    assert (row.block.kind, row.section_heading) == ("table_row", "Limitations")
+    assert row.block.text.startswith("| Transcript retention and file updates lack established crash/concurrency guarantees. |")
     body = by_id["tolaria/workflow-report#L101"]
-    assert (body.kind, body.section_heading) == ("annotation_body", "On RT-RTE-mcp-write")
-    assert body.text.startswith("Workflow role: executable content-admission handoff")
-    assert by_id["tolaria/synthesis#L16"].text.startswith("File effects, UI actions and conversation completion")
-    assert by_id["tolaria/synthesis#L27"].text.startswith("| Wiring is not observed operation or benefit. |")
+    assert (body.block.kind, body.section_heading) == ("annotation_body", "On RT-RTE-mcp-write")
+    assert body.block.text.startswith("Workflow role: executable content-admission handoff")
+    assert by_id["tolaria/synthesis#L16"].block.text.startswith("File effects, UI actions and conversation completion")
+    assert by_id["tolaria/synthesis#L27"].block.text.startswith("| Wiring is not observed operation or benefit. |")
 
 
 def test_transitive_paths_go_through_the_workflow_account(seeds_store):
@@ -53,8 +53,8 @@ def test_owner_chat_is_talorys_only(seeds_store):
     report = rests_on(seeds_store, "RT-RTE-owner-chat")
     assert [(r.statement, r.direct) for r in report.results] == [
         ("talorys/synthesis#L6", True), ("talorys/synthesis#L26", True)]
-    assert report.results[0].text.startswith("An authenticated owner submits a browser chat request")
-    assert report.results[1].text.startswith("| Static wiring, not exercised operation or benefit |")
+    assert report.results[0].block.text.startswith("An authenticated owner submits a browser chat request")
+    assert report.results[1].block.text.startswith("| Static wiring, not exercised operation or benefit |")
 
 
 def test_workflow_account_does_not_resolve_in_talorys(seeds_store):
@@ -113,5 +113,5 @@ def test_sections_and_fields_agree_with_the_stored_nodes(seeds_store):
             if result.section is not None:
                 assert result.section_heading == seeds_store.get_nodes([parent])[parent].get("heading")
             stored = seeds_store.get_nodes([result.statement])[result.statement]
-            assert (result.kind, result.text, result.line, result.order) == (
+            assert (result.block.kind, result.block.text, result.block.line, result.block.order) == (
                 stored.get("kind"), stored.get("text"), stored.get("line"), stored.get("order"))

@@ -35,7 +35,7 @@ def test_compare_and_swap_on_the_seeds(seeds_store):
     assert (report.total, [h.statement for h in report.hits]) == (
         2, ["tolaria/workflow-report#L43", "tolaria/synthesis#L12"])  # one match each: the shorter first
     first = report.hits[0]
-    assert (first.rank, first.set, first.document, first.section, first.section_heading, first.kind, first.line) == (
+    assert (first.rank, first.set, first.document, first.section, first.section_heading, first.block.kind, first.block.line) == (
         1, "tolaria", "tolaria/workflow-report", "tolaria/workflow-report#L35",
         "4. Verification can reject staleness, not establish correctness", "paragraph", 43)
     assert first.snippet == ("…followed by a separate write is not atomic compare-and-swap. A concurrent change "
@@ -51,7 +51,7 @@ def test_ranking_counts_occurrences_then_prefers_shorter_statements(seeds_store)
     assert [(h.statement, h.matches) for h in report.hits] == [
         ("tolaria/workflow-report#L45", 4), ("tolaria/synthesis#L12", 4), ("tolaria/workflow-report#L31", 3),
         ("tolaria/workflow-report#L43", 3), ("tolaria/workflow-report#L57", 3), ("tolaria/synthesis#L16", 3)]
-    keys = [(-h.matches, len(h.text)) for h in report.hits]
+    keys = [(-h.matches, len(h.block.text)) for h in report.hits]
     assert keys == sorted(keys) and keys[0][1] < keys[1][1]  # equal matches: the denser statement first
     hit = report.hits[0]
     assert {hit.snippet[a:b].lower() for a, b in hit.highlights} <= {"the note", "write", "writes", "written"}

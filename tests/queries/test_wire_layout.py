@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 import strawberry
 
 from app.graphql.types import Record
 from domain.ids import RecordId
-from domain.model import Citation, Quotation
-from domain.wire import flat
+from domain.model import Citation, Quotation, Section, Statement
+from domain.wire import flat, wire_fields
 from queries.documents import BlockCitation, BlockQuotation, document_tree
 from queries.shapes import plain, revived
 
@@ -76,3 +77,57 @@ def test_a_field_added_to_a_domain_class_reaches_the_graphql_type_it_is_flattene
     result = schema.execute_sync("{ held { node recordId weight note } }")
     assert result.errors is None
     assert result.data == {"held": {"node": "n1", "recordId": "RT-RTE-x", "weight": 3, "note": None}}
+
+
+
+def test_a_block_holds_its_section_or_statement_and_shows_it_flat(seeds_store):
+    tree = document_tree(seeds_store, "tolaria/synthesis")
+    heading, sub, paragraph = tree.blocks[:3]
+    assert isinstance(heading.block, Section) and isinstance(paragraph.block, Statement)
+    shown = {k: v for k, v in plain(heading).items() if k != "props"}
+    assert shown == {
+        "id": "tolaria/synthesis#L3", "document": "tolaria/synthesis", "label": "Section", "kind": "section",
+        "order": 1, "line": 3, "level": 2, "text": "Bounded synthesis", "markup": "Bounded synthesis", "gap": "\n",
+        "parent": "tolaria/synthesis", "citations": [], "quotation": None,
+    }
+    assert list(plain(paragraph)) == ["id", "document", "label", "kind", "order", "line", "level", "text", "markup",
+                                      "gap", "parent", "citations", "quotation", "props"]
+    assert (paragraph.label, paragraph.level, paragraph.order, paragraph.parent) == (
+        "Statement", 0, 3, sub.id)
+    assert paragraph.text.startswith("Tolaria is a Markdown knowledge-base application")
+
+
+def test_a_flat_field_names_only_what_its_object_or_result_has():
+    @dataclass(frozen=True)
+    class Misnamed:
+        quotation: Quotation = field(metadata=flat("text", "pages"))
+
+    with pytest.raises(TypeError, match=r"Misnamed\.quotation: 'pages' is no field of what it holds"):
+        wire_fields(Misnamed)
+
+
+def test_a_union_held_shows_only_the_fields_its_classes_share():
+    @dataclass(frozen=True)
+    class Either:
+        block: Section | Statement = field(metadata=flat())
+
+    assert [w.name for w in wire_fields(Either)] == ["node", "kind", "order", "line", "markup", "gap"]
+
+
+def test_kept_rows_read_a_flattened_object_back():
+    from queries.kept import rows_of
+
+    @dataclass(frozen=True)
+    class Quoted:
+        node: str
+        quotation: Quotation = field(metadata=flat("text", "node", "path", "lines", "revision"))
+        spans: tuple[int, ...] = ()
+
+    rows = (Quoted("d#Q3", Quotation("body", "src/a.js", "3-4"), (3, 4)), Quoted("d#Q9", Quotation("x", "b.js")))
+    encode, decode = rows_of(Quoted)
+    data = encode(rows)
+    assert data == [
+        {"text": "body", "node": "d#Q3", "path": "src/a.js", "lines": "3-4", "revision": None, "spans": [3, 4]},
+        {"text": "x", "node": "d#Q9", "path": "b.js", "lines": None, "revision": None, "spans": []},
+    ]
+    assert decode(data) == rows

@@ -51,7 +51,7 @@ def test_rests_on_report_matches_its_golden_file(mcp_write, golden, fmt):
 
 def test_rests_on_report_holds_exactly_the_14_statements_under_their_headings(seeds_store, mcp_write):
     text = write(rests_on_page(mcp_write), Format.TXT)
-    texts = {r.statement: r.text for r in rests_on(seeds_store, "RT-RTE-mcp-write").results}
+    texts = {r.statement: r.block.text for r in rests_on(seeds_store, "RT-RTE-mcp-write").results}
     expected: list[str] = ["Statements resting on RT-RTE-mcp-write", "Query: rests-on RT-RTE-mcp-write (every set)",
                            "14 statements: 12 direct, 2 transitive, in 2 documents of set tolaria."]
     for headings, statement, tag in MCP_WRITE:
@@ -81,11 +81,11 @@ def test_rests_on_statements_are_the_seeds_issue_ones(mcp_write):
     results = mcp_write.report.results
     assert sorted(r.statement for r in results) == sorted(s for _, s, _ in MCP_WRITE)
     by_id = {r.statement: r for r in results}
-    assert by_id["tolaria/synthesis#L29"].text.startswith(
+    assert by_id["tolaria/synthesis#L29"].block.text.startswith(
         "| Transcript retention and file updates lack established crash/concurrency guarantees. |")
-    assert by_id["tolaria/workflow-report#L101"].text.startswith("Workflow role: executable content-admission handoff")
-    assert by_id["tolaria/synthesis#L16"].text.startswith("File effects, UI actions and conversation completion")
-    assert by_id["tolaria/synthesis#L27"].text.startswith("| Wiring is not observed operation or benefit. |")
+    assert by_id["tolaria/workflow-report#L101"].block.text.startswith("Workflow role: executable content-admission handoff")
+    assert by_id["tolaria/synthesis#L16"].block.text.startswith("File effects, UI actions and conversation completion")
+    assert by_id["tolaria/synthesis#L27"].block.text.startswith("| Wiring is not observed operation or benefit. |")
 
 
 def test_rests_on_in_markdown_keeps_heading_levels(mcp_write):

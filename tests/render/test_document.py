@@ -55,7 +55,8 @@ def test_document_can_be_named_by_its_path(seeds_store):
 
 def test_verify_reports_a_difference_with_the_first_hunk(seeds_store):
     tree = document_tree(seeds_store, "tolaria/synthesis")
-    tampered_block = dataclasses.replace(tree.blocks[5], markup=tree.blocks[5].markup + " (tampered)")
+    block = tree.blocks[5]
+    tampered_block = dataclasses.replace(block, block=dataclasses.replace(block.block, markup=block.markup + " (tampered)"))
     blocks = (*tree.blocks[:5], tampered_block, *tree.blocks[6:])
     tampered = type(tree)(tree.document, blocks)
     report = verify([tree, tampered], original=lambda t: SEED_SYNTHESIS.read_bytes())

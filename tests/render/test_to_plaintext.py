@@ -78,18 +78,21 @@ def test_record_anchor_links_keep_the_record_id(dc_store):
 
 
 def test_table_cells_keep_escaped_pipes():
+    from domain.ids import NodeId
+    from domain.model import Statement
     from queries.documents import DocumentBlock
 
-    row = DocumentBlock("d#L3", "d", "Statement", "table_row", 3, 3, 0, "", "| `a \\| b` | [c](x.md) |", "\n", None)
+    row = DocumentBlock(Statement(NodeId("d#L3"), "table_row", "", 3, 3, "| `a \\| b` | [c](x.md) |", "\n"), "d", None)
     assert plain_block(row) == "| a \\| b | c |"
 
 
 def test_a_bare_quote_line_becomes_a_paragraph_break():
-    from domain.model import Quotation
+    from domain.ids import NodeId
+    from domain.model import Quotation, Statement
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "> first line\n> second line\n>\n> `after` break\n> --- `src/a.js`"
-    block = DocumentBlock("d#L3", "d", "Statement", "quotation", 3, 3, 0, "", markup, "\n", None,
+    block = DocumentBlock(Statement(NodeId("d#L3"), "quotation", "", 3, 3, markup, "\n"), "d", None,
                           quotation=BlockQuotation("d#Q3", Quotation("", "src/a.js")))
     assert plain_block(block) == "first line second line\n\nafter break --- src/a.js"
 
@@ -98,11 +101,12 @@ def test_a_quotation_nested_in_a_list_item_names_its_path_once():
     """The attribution is the grammar's (``domain.grammar.ATTRIBUTION``, indentation allowed), not
     a second rule: the G2 fixture's indented ``  > --- `prompts/leaf.txt` `` was once kept as body
     text and its path written twice."""
-    from domain.model import Quotation
+    from domain.ids import NodeId
+    from domain.model import Quotation, Statement
     from queries.documents import BlockQuotation, DocumentBlock
 
     markup = "  > Summarize the journal.\n  > --- `prompts/leaf.txt`"
-    block = DocumentBlock("d#L57", "d", "Statement", "quotation", 57, 57, 0, "", markup, "\n", None,
+    block = DocumentBlock(Statement(NodeId("d#L57"), "quotation", "", 57, 57, markup, "\n"), "d", None,
                           quotation=BlockQuotation("d#Q57", Quotation("Summarize the journal.", "prompts/leaf.txt")))
     assert plain_block(block) == "Summarize the journal. --- prompts/leaf.txt"
 
@@ -185,7 +189,7 @@ def test_the_plain_text_gives_the_same_rests_on_answer(im01_both):
     markdown, plain, set_id = im01_both
 
     def answer(store, set_id):
-        return sorted((r.document.rsplit("/", 1)[1], r.order, r.depth, r.direct)
+        return sorted((r.document.rsplit("/", 1)[1], r.block.order, r.depth, r.direct)
                       for r in rests_on(store, "MEM-RTE-2", set_id=set_id).results)
 
     assert answer(plain, set_id) == answer(markdown, IM01_SET)
