@@ -27,6 +27,7 @@ Import the driver through this module only (:mod:`graph.stores.neo4j` does).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
 import importlib.util
 import marshal
@@ -127,14 +128,15 @@ class _TablesLoader(importlib.machinery.SourceFileLoader):
         for old, new in self._replacements:
             text = text.replace(old, new)
         code = compile(text, self.path, "exec", dont_inherit=True)
+        partial = f"{cache}.{os.getpid()}"
         try:  # written whole under another name, then renamed: a reader never sees half of it
             os.makedirs(os.path.dirname(cache), exist_ok=True)
-            partial = f"{cache}.{os.getpid()}"
             with open(partial, "wb") as out:
                 marshal.dump((stamp, code), out)
             os.replace(partial, cache)
-        except OSError:
-            pass  # a read-only install compiles on every first import
+        except OSError:  # a read-only install (or a full disk) compiles on every first import
+            with contextlib.suppress(OSError):
+                os.unlink(partial)  # nothing half-written is left beside the driver
         return code
 
     def exec_module(self, module: types.ModuleType) -> None:
