@@ -40,8 +40,10 @@ lint:
 
 ## check: the edit-test loop: lint, then the tests and doctests that need neither Neo4j nor a browser
 ## (neo4j-marked tests, *_browser.py files and the slow wheel builds left out; `make test` runs them all)
+## Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set: the suite imports ~470 modules in each
+## worker and in every `citegraph` process it starts, and compiling them again costs ~5 s of CPU per worker.
 check: lint
-	env -u CITEGRAPH_NEO4J_URI -u CITEGRAPH_REQUIRE_NEO4J -u CITEGRAPH_REQUIRE_BROWSER \
+	env -u CITEGRAPH_NEO4J_URI -u PYTHONDONTWRITEBYTECODE -u CITEGRAPH_REQUIRE_NEO4J -u CITEGRAPH_REQUIRE_BROWSER \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal -m "not slow and not neo4j" --ignore-glob='*_browser.py' \
 	  --doctest-modules citegraph domain graph ingest queries render app tests
 

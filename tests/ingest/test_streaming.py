@@ -5,6 +5,7 @@ files on disk and held in memory alike, and the run still all or nothing."""
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 import ingest.sets as sets
+import ingest.stream as stream
 from bench.generate import generate
 from graph.errors import CitegraphError, IngestError
 from graph.model import Label
@@ -220,51 +222,65 @@ def test_a_document_id_repeated_in_a_later_group_keeps_nothing_of_the_run(tmp_pa
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
-    """Twelve generated sets, one folder each with its manifest."""
-    return generate(tmp_path_factory.mktemp("gen") / "c", sets=12, seed=5, workers=1).corpus
+    """Six generated sets (44 files), one folder each with its manifest."""
+    return generate(tmp_path_factory.mktemp("gen") / "c", sets=6, seed=5, workers=1).corpus
 
 
-def test_each_set_is_parsed_just_before_it_is_written(corpus):
+@pytest.fixture(scope="module")
+def whole(corpus) -> tuple:
+    """What one assembly of the whole corpus stores: the reference both streaming runs must equal."""
+    store = open_embedded(None)
+    whole_run(store, [corpus])
+    return content(store)
+
+
+def test_each_set_is_parsed_just_before_it_is_written(corpus, whole):
     events = []
     store = open_embedded(None)
     report = ingest_paths(store, [corpus], workers=1, observe=lambda event, names: events.append((event, names)))
     folders = sorted(p for p in corpus.iterdir() if p.is_dir())
-    assert len(report.sets) == 12 == len(folders)
-    assert [e for e, _ in events] == ["parse", "load"] * 12  # strictly alternating: one set in memory
+    assert len(report.sets) == 6 == len(folders)
+    assert [e for e, _ in events] == ["parse", "load"] * 6  # strictly alternating: one set in memory
     for (_, parsed), (_, (set_id, *loaded)) in zip(events[::2], events[1::2]):
         assert len({Path(p).parent for p in parsed}) == 1  # one folder, one set
         assert sorted(loaded) == sorted(p for p in parsed if p.endswith(".md"))
         assert {d.set_id for d in store.find_nodes(Label.DOCUMENT, set_id=set_id)} == {set_id}
-    assert content(store) == content(_whole(corpus))
+    assert content(store) == whole
 
 
-def _whole(corpus):
-    store = open_embedded(None)
-    whole_run(store, [corpus])
-    return store
-
-
-def test_a_parser_pool_runs_a_bounded_way_ahead(corpus, monkeypatch):
-    if not sets.sys.platform.startswith("linux"):
-        pytest.skip("parser processes are forked on Linux only")
-    if threading.active_count() > 1:  # an earlier test left a thread, and ingest never forks beside one
-        alone = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                f"{__file__}::test_a_parser_pool_runs_a_bounded_way_ahead"],
-                               cwd=ROOT, capture_output=True, text=True, timeout=300)
-        assert alone.returncode == 0 and "\n1 passed in " in alone.stdout, alone.stdout + alone.stderr
-        return
-    monkeypatch.setattr(sets, "PARALLEL_MIN_FILES", 2)
-    monkeypatch.setattr("ingest.stream.CHUNK", 2)
-    events = []
-    store = open_embedded(None)
-    ingest_paths(store, [corpus], workers=2, observe=lambda event, names: events.append((event, len(names) - 1)))
+def pooled(corpus: Path | str) -> tuple[list[str], int, tuple]:
+    """Ingest ``corpus`` with two parser processes taking chunks of two files: (the first and last
+    event, the most files parsed ahead of the writer, what the store then holds)."""
+    saved = sets.PARALLEL_MIN_FILES, stream.CHUNK
+    sets.PARALLEL_MIN_FILES, stream.CHUNK = 2, 2
+    try:
+        events: list[tuple[str, int]] = []
+        store = open_embedded(None)
+        ingest_paths(store, [Path(corpus)], workers=2,
+                     observe=lambda event, names: events.append((event, len(names) - 1)))
+    finally:
+        sets.PARALLEL_MIN_FILES, stream.CHUNK = saved
     ahead, most = 0, 0
     for event, n in events:
         ahead += n if event == "parse" else -n
         most = max(most, ahead)
-    assert events[0][0] == "parse" and events[-1][0] == "load"
+    return [events[0][0], events[-1][0]], most, content(store)
+
+
+def test_a_parser_pool_runs_a_bounded_way_ahead(corpus, whole):
+    if not sets.sys.platform.startswith("linux"):
+        pytest.skip("parser processes are forked on Linux only")
+    if threading.active_count() > 1:  # ingest never forks beside a thread: run it in a process with none
+        code = ("import pickle, sys; from tests.ingest.test_streaming import pooled; "
+                "sys.stdout.buffer.write(pickle.dumps(pooled(sys.argv[1])))")
+        run = subprocess.run([sys.executable, "-c", code, str(corpus)], cwd=ROOT, capture_output=True, timeout=300)
+        assert run.returncode == 0, run.stderr.decode()
+        ends, most, held = pickle.loads(run.stdout)
+    else:
+        ends, most, held = pooled(corpus)
+    assert ends == ["parse", "load"]
     assert most <= 2 * 2 * 2 + 8  # the pool's look-ahead (2 × chunk × workers) plus one set
-    assert content(store) == content(_whole(corpus))
+    assert held == whole
 
 
 def test_peak_memory_is_one_set_not_the_run(tmp_path):
