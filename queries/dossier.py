@@ -14,6 +14,7 @@ from graph.codec import record_id_of, stated_by
 from graph.model import Edge, EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
+from queries.read import Stored
 from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
 from queries.traversal import records_named
 
@@ -111,6 +112,11 @@ class RecordDossier:
     def set_id(self) -> str:
         """The analysis set of the record."""
         return self.record.set_id or ""
+
+    @property
+    def stored(self) -> Stored:
+        """The record's node as the domain objects it holds (its domain record: ``stored.record``)."""
+        return Stored(self.record)
 
 
 def record_dossiers(store: GraphStore, record_id: RecordId | str, *, set_id: str | None = None,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graph.codec import record_of
 from queries.documents import DocumentBlock, DocumentTree
 from queries.dossier import RecordDossier
 from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
@@ -356,7 +355,7 @@ def _text(plain: str) -> Paragraph:
 def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], IndexEntry]) -> list[Item]:
     rid, set_id = d.record_id, d.set_id
     items: list[Item] = []
-    record = record_of(d.record)
+    record = d.stored.record
     about = f"{rid}: kind {record.kind or '?'}, analyst prefix {record.analyst or 'none'}, analysis set {set_id}."
     items.append(Paragraph(about, about, set_id=set_id))
 
