@@ -20,6 +20,14 @@ DUMPS = {"render/export.py": "the graph export writes every stored property as s
 """Face modules whose job is the stored properties themselves, each with why."""
 
 
+def _imports_codec(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name == "graph.codec" for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "graph.codec" or (node.module == "graph" and any(a.name == "codec" for a in node.names))
+    return False
+
+
 def raw_reads(root: Path = ROOT) -> list[str]:
     """``path:line: what`` for each place in a face module that reads a stored node's properties."""
     out: list[tuple[str, int, str]] = []
@@ -29,12 +37,7 @@ def raw_reads(root: Path = ROOT) -> list[str]:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             line = getattr(node, "lineno", 0)
-            if isinstance(node, ast.ImportFrom) and node.module == "graph.codec":
-                out.append((rel, line, "imports graph.codec"))
-            elif isinstance(node, ast.ImportFrom) and node.module == "graph" \
-                    and any(a.name == "codec" for a in node.names):
-                out.append((rel, line, "imports graph.codec"))
-            elif isinstance(node, ast.Import) and any(a.name == "graph.codec" for a in node.names):
+            if _imports_codec(node):
                 out.append((rel, line, "imports graph.codec"))
             elif isinstance(node, ast.ImportFrom) and node.module == "graph.model" \
                     and any(a.name == "Node" for a in node.names):
