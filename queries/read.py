@@ -324,8 +324,8 @@ class GraphRead:
         for block in tree.within(section_id):
             if block.is_section:
                 continue
-            owner = next((h for h in reversed(tree.headings(block.id)) if h.kind in ("declaration", "annotation")),
-                         None)
+            owner = next((h for h in reversed(tree.headings(block.id))
+                          if h.block.kind in ("declaration", "annotation")), None)
             if owner is not None and owner.id == section_id:
                 out.append(_block_node(block, tree))
         return out
