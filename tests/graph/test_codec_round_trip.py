@@ -10,6 +10,7 @@ field the writer drops or the reader leaves at its default fails here.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +41,7 @@ def _value(name: str, hint: Any) -> Any:
     if name in ("node", "section", "document_id", "set_id"):
         return NODE
     args = [a for a in typing.get_args(hint) if a is not type(None)]
-    if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return _value(name, args[0])
     if typing.get_origin(hint) is tuple:
         return (Status("Conclusion status", "supported", "on review"),) if args[0] is Status else ("a", "b")
