@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
 
-from graph.codec import member_path
 from graph.errors import CitegraphError, InvalidQuery
 from graph.model import Label
 from graph.store import GraphStore
@@ -159,7 +158,7 @@ def set_of_request(store: GraphStore, document: str | None, set_id: str | None) 
 def original_bytes(tree: DocumentTree) -> bytes | None:
     """Diagnostics for ``citegraph verify``: the bytes at the path a document was ingested from, or
     None when that file is gone. Only read after a rebuild differs, to show the first difference."""
-    path = Path(member_path(tree.document))
+    path = Path(tree.member.path)
     try:
         return path.read_bytes() if path.is_file() else None
     except OSError:

@@ -96,21 +96,6 @@ class DocumentBlock:
         return (Label.SECTION if isinstance(self.block, Section) else Label.STATEMENT).value
 
     @property
-    def kind(self) -> str:
-        """The section or statement kind."""
-        return self.block.kind
-
-    @property
-    def order(self) -> int:
-        """The block index in the document (1-based)."""
-        return self.block.order
-
-    @property
-    def line(self) -> int:
-        """The block's first line in the member."""
-        return self.block.line
-
-    @property
     def level(self) -> int:
         """The heading level (2–6) of a section; 0 for a statement."""
         return self.block.level if isinstance(self.block, Section) else 0
@@ -119,16 +104,6 @@ class DocumentBlock:
     def text(self) -> str:
         """The heading of a section (plain), the plain text of a statement."""
         return self.block.heading if isinstance(self.block, Section) else self.block.text
-
-    @property
-    def markup(self) -> str:
-        """The exact source of the block."""
-        return self.block.markup
-
-    @property
-    def gap(self) -> str:
-        """The whitespace before the block."""
-        return self.block.gap
 
     @property
     def is_section(self) -> bool:
@@ -290,7 +265,7 @@ def document_tree(store: GraphStore, document_id: str) -> DocumentTree:
     --------
     >>> from queries.demo import demo_store
     >>> tree = document_tree(demo_store(), "demo/synthesis")
-    >>> [(b.label, b.kind, b.order) for b in tree.blocks][:3]
+    >>> [(b.label, b.block.kind, b.block.order) for b in tree.blocks][:3]
     [('Section', 'section', 1), ('Statement', 'paragraph', 2), ('Statement', 'paragraph', 3)]
     """
     document = find_document(store, document_id)
@@ -376,7 +351,8 @@ def _trees(store: GraphStore, documents: list[Node], *, set_id: str | None = Non
             quotation=None if quoted is None else _quotation(quoted),
             props=dict(node.props),
         ))
-    return [DocumentTree(d, tuple(sorted(blocks[d.id], key=lambda b: (b.order, b.line, b.id)))) for d in documents]
+    return [DocumentTree(d, tuple(sorted(blocks[d.id], key=lambda b: (b.block.order, b.block.line, b.id))))
+            for d in documents]
 
 
 def _quotation(node: Node) -> BlockQuotation:

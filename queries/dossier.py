@@ -14,6 +14,7 @@ from graph.codec import record_id_of, stated_by
 from graph.model import Edge, EdgeKind, Node, RecordId
 from graph.store import Direction, GraphStore
 from queries.documents import BlockQuotation, DocumentBlock, DocumentTree, document_trees
+from queries.read import Stored
 from queries.subgraphs import RestsOnSubgraph, rests_on_subgraph
 from queries.traversal import records_named
 
@@ -112,6 +113,11 @@ class RecordDossier:
         """The analysis set of the record."""
         return self.record.set_id or ""
 
+    @property
+    def stored(self) -> Stored:
+        """The record's node as the domain objects it holds (its domain record: ``stored.record``)."""
+        return Stored(self.record)
+
 
 def record_dossiers(store: GraphStore, record_id: RecordId | str, *, set_id: str | None = None,
                     max_depth: int | None = None) -> tuple[RecordDossier, ...]:
@@ -183,7 +189,7 @@ def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: l
     annotations: list[Annotation] = []
     covered: set[str] = set()
     annotating = sorted((blocks[e.src] for e in in_edges if e.kind == EdgeKind.ANNOTATES and e.src in blocks),
-                        key=lambda tb: (tb[0].id, tb[1].order))
+                        key=lambda tb: (tb[0].id, tb[1].block.order))
     for tree, block in annotating:
         if block.is_section:
             body = tree.within(block.id)
@@ -192,18 +198,19 @@ def _dossier(store: GraphStore, record: Node, out_edges: list[Edge], in_edges: l
     for tree, block in annotating:
         if not block.is_section and block.id not in covered:
             annotations.append(Annotation(tree.id, None, (block,)))
-    annotations.sort(key=lambda a: (a.document, (a.section or a.body[0]).order))
+    annotations.sort(key=lambda a: (a.document, (a.section or a.body[0]).block.order))
 
     supersedes = tuple(_related(e.src, related, stated_by(e)) for e in in_edges if e.kind == EdgeKind.SUPERSEDED_BY)
     superseded_by = tuple(_related(e.dst, related, stated_by(e)) for e in out_edges if e.kind == EdgeKind.SUPERSEDED_BY)
     part_of = tuple(_related(e.dst, related, stated_by(e)) for e in out_edges if e.kind == EdgeKind.PART_OF)
     parts = tuple(_related(e.src, related, stated_by(e)) for e in in_edges if e.kind == EdgeKind.PART_OF)
     citing = sorted({e.src for e in in_edges if e.kind == EdgeKind.CITES and e.src in blocks},
-                    key=lambda i: (blocks[i][0].id, blocks[i][1].order))
-    amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].kind in ("amendment", "conflict"))
+                    key=lambda i: (blocks[i][0].id, blocks[i][1].block.order))
+    amendments = tuple(blocks[i][1] for i in citing if blocks[i][1].block.kind in ("amendment", "conflict"))
     limitations = tuple(
         block for i in citing
-        if (block := blocks[i][1]).kind == "table_row" and (row := block.row) is not None and row.table == "limitations"
+        if (block := blocks[i][1]).block.kind == "table_row" and (row := block.row) is not None
+        and row.table == "limitations"
     )
     behind = [*fields, *(b for a in annotations for b in a.body)]
     quotations = tuple(Quoted(b.id, b.quotation) for b in behind if b.quotation is not None)

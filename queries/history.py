@@ -383,7 +383,7 @@ block edited rather than one removed and another added."""
 
 
 def _key(block: DocumentBlock) -> tuple[str, str, str]:
-    return (block.label, block.kind, block.markup or block.text)
+    return (block.label, block.block.kind, block.block.markup or block.text)
 
 
 def align(old: list[DocumentBlock], new: list[DocumentBlock]) -> list[tuple[DocumentBlock | None, DocumentBlock | None]]:
@@ -402,7 +402,7 @@ def align(old: list[DocumentBlock], new: list[DocumentBlock]) -> list[tuple[Docu
             hit = None
             for j in range(start, j2):
                 b = new[j]
-                if (b.label, b.kind) == (a.label, a.kind) and _alike(a, b):
+                if (b.label, b.block.kind) == (a.label, a.block.kind) and _alike(a, b):
                     hit = j
                     break
             if hit is None:
@@ -417,7 +417,8 @@ def align(old: list[DocumentBlock], new: list[DocumentBlock]) -> list[tuple[Docu
 
 def _alike(a: DocumentBlock, b: DocumentBlock) -> bool:
     """Whether two blocks' markup are at least :data:`_MATCH_RATIO` alike, word by word."""
-    matcher = difflib.SequenceMatcher(None, (a.markup or a.text).split(), (b.markup or b.text).split(), autojunk=False)
+    matcher = difflib.SequenceMatcher(None, (a.block.markup or a.text).split(), (b.block.markup or b.text).split(),
+                                      autojunk=False)
     return matcher.real_quick_ratio() >= _MATCH_RATIO and matcher.quick_ratio() >= _MATCH_RATIO \
         and matcher.ratio() >= _MATCH_RATIO
 
@@ -439,8 +440,9 @@ def _minus(a: list[Cited], b: list[Cited]) -> tuple[Cited, ...]:
 
 def _unified(old: DocumentBlock, new: DocumentBlock) -> str:
     """The unified diff of two blocks' markup, named by their ids, one line per line."""
-    lines = difflib.unified_diff((old.markup or old.text).splitlines(), (new.markup or new.text).splitlines(),
-                                 fromfile=old.id, tofile=new.id, n=1, lineterm="")
+    lines = difflib.unified_diff((old.block.markup or old.text).splitlines(),
+                                 (new.block.markup or new.text).splitlines(), fromfile=old.id, tofile=new.id, n=1,
+                                 lineterm="")
     return "\n".join(lines) + "\n"
 
 
@@ -450,7 +452,8 @@ def _quotation_of(block: DocumentBlock | None) -> tuple[Any, ...] | None:
 
 
 def _is_limitation(block: DocumentBlock | None) -> bool:
-    return block is not None and block.kind == "table_row" and block.row is not None and block.row.table == "limitations"
+    return (block is not None and block.block.kind == "table_row" and block.row is not None
+            and block.row.table == "limitations")
 
 
 def _record_changes(old: SetView, new: SetView) -> list[RecordChange]:
@@ -572,8 +575,8 @@ def diff_versions(store: GraphStore, set_id: str, from_version: int | None = Non
             if block.label == Label.STATEMENT and not same_text:
                 change = "added" if a is None else "removed" if b is None else "changed"
                 statements.append(StatementChange(
-                    document, change, a.id if a else None, b.id if b else None, a.line if a else None,
-                    b.line if b else None, block.kind, block.text,
+                    document, change, a.id if a else None, b.id if b else None, a.block.line if a else None,
+                    b.block.line if b else None, block.block.kind, block.text,
                     _unified(a, b) if change == "changed" else ""))  # type: ignore[arg-type]
             gained, lost = _minus(_cited(b), _cited(a)), _minus(_cited(a), _cited(b))
             if gained or lost:

@@ -8,28 +8,99 @@ names it, on every face, and an analysis set is answered as its domain
 :class:`~domain.model.AnalysisSet` (:meth:`GraphRead.analysis_set`). It also groups what a
 record's page shows: the body of a declaration or annotation heading
 (:meth:`GraphRead.record_body`), a record's annotations (:meth:`GraphRead.annotations`) and the
-statuses a statement states (:func:`statuses_of`). A citation between two nodes is a
-:class:`NodeCitation` (what GraphQL's ``Citation`` shows).
+statuses a statement states. Every node it answers is a :class:`Stored`: the node's id with the
+domain objects it holds, decoded once by :mod:`graph.codec`, so that no face reads a node's stored
+properties. A citation between two nodes is a :class:`NodeCitation` (what GraphQL's ``Citation``
+shows).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from dataclasses import dataclass, field
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from domain.model import AnalysisSet, Citation
 from domain.wire import flat
-from graph.codec import (analysis_set_of, block_order, citation_of, field_of, member_of, quotation_of, record_of,
-                         section_of, source_file_path, source_of, statement_of, statuses_of)
+from graph.codec import (analysis_set_of, annotation_of, block_line, block_order, citation_of, declaration_of,
+                         field_of, member_frontmatter, member_of, named_reference_of, quotation_of, record_of,
+                         section_of, source_file_of, source_of, statement_of, statuses_of, system_name, table_row_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentBlock, DocumentTree, document_trees, find_document
 from queries.names import unknown_set
 
-__all__ = ["GraphRead", "NodeCitation", "matches", "document_order", "line_order", "citation_order", "block_node",
-           "statuses_of"]
+__all__ = ["GraphRead", "Stored", "NodeCitation", "matches", "document_order", "line_order", "citation_order"]
+
+_Decoded = TypeVar("_Decoded")
+
+
+class _decodes(Generic[_Decoded]):
+    """A :class:`Stored` attribute: what the :mod:`graph.codec` reader ``decode`` finds in the node,
+    decoded on first read and then kept on the object (as :func:`functools.cached_property`,
+    without the lock Python 3.11 takes on each first read)."""
+
+    def __init__(self, decode: Callable[[Node], _Decoded]):
+        self.decode, self.__doc__ = decode, decode.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _decodes[_Decoded]: ...
+
+    @overload
+    def __get__(self, obj: Stored, owner: type | None = None) -> _Decoded: ...
+
+    def __get__(self, obj: Stored | None, owner: type | None = None) -> _Decoded | _decodes[_Decoded]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.decode(obj._node)
+        return value
+
+
+class Stored:
+    """One stored node as the domain objects it holds: ``id`` (its node id), ``label``, ``set_id``
+    (None for nodes outside a set) and ``document_id`` (None outside a document), and, each decoded
+    by :mod:`graph.codec` when first read and then kept, the domain object of its label:
+    ``analysis_set`` (AnalysisSet), ``member`` and ``frontmatter`` (Document), ``section`` with the
+    ``declaration`` or ``annotation`` a heading is (Section), ``statement`` with the ``field`` or
+    table ``row`` it is and the ``statuses`` it states (Statement), ``quotation``, ``record``,
+    ``source``, ``source_file``, ``reference`` (NamedReference) and ``system_name`` (System);
+    ``line`` and ``order`` place a block or quotation in its member (0 when unstated). Reading the
+    attribute of another label is the codec's answer for a node without those properties."""
+
+    def __init__(self, node: Node):
+        self._node = node
+        self.id, self.label, self.set_id, self.document_id = node.id, node.label, node.set_id, node.document_id
+
+    def __repr__(self) -> str:
+        return f"Stored({self.label.value} {self.id!r})"
+
+    analysis_set = _decodes(analysis_set_of)
+    member = _decodes(member_of)
+    frontmatter = _decodes(member_frontmatter)
+    section = _decodes(section_of)
+    declaration = _decodes(declaration_of)
+    annotation = _decodes(annotation_of)
+    statement = _decodes(statement_of)
+    field = _decodes(field_of)
+    row = _decodes(table_row_of)
+    statuses = _decodes(statuses_of)
+    quotation = _decodes(quotation_of)
+    record = _decodes(record_of)
+    source = _decodes(source_of)
+    source_file = _decodes(source_file_of)
+    reference = _decodes(named_reference_of)
+    system_name = _decodes(system_name)
+    line = _decodes(block_line)
+    order = _decodes(block_order)
+
+
+def stored(node: Node | None) -> Stored | None:
+    """The :class:`Stored` of ``node`` (None for None)."""
+    return None if node is None else Stored(node)
 
 
 def matches(text: str | None, value: object) -> bool:
@@ -41,9 +112,9 @@ def matches(text: str | None, value: object) -> bool:
     return text is None or text.casefold() in str(value or "").casefold()
 
 
-def document_order(node: Node) -> tuple[Any, ...]:
+def document_order(node: Stored) -> tuple[Any, ...]:
     """Sort key of blocks in document order: (document id, block order, node id)."""
-    return (node.document_id or "", block_order(node), node.id)
+    return (node.document_id or "", node.order, node.id)
 
 
 def line_order(node_id: str) -> tuple[Any, ...]:
@@ -83,9 +154,9 @@ def citation_order(c: NodeCitation) -> tuple[Any, ...]:
     return (*line_order(c.citing_id), c.seq, c.target_id)
 
 
-def block_node(block: DocumentBlock, tree: DocumentTree) -> Node:
-    """The graph node of a block of ``tree`` (its properties are the stored ones: no store call)."""
-    return Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props))
+def _block_node(block: DocumentBlock, tree: DocumentTree) -> Stored:
+    """The stored node of a block of ``tree`` (its properties are the stored ones: no store call)."""
+    return Stored(Node(block.id, Label(block.label), tree.set_id, tree.id, dict(block.props)))
 
 
 class GraphRead:
@@ -109,10 +180,10 @@ class GraphRead:
     def __init__(self, store: GraphStore):
         self.store = store
 
-    def nodes(self, ids: Sequence[str]) -> list[Node | None]:
+    def nodes(self, ids: Sequence[str]) -> list[Stored | None]:
         """The node of each id, in the order asked (None for an unknown id); one ``get_nodes``."""
         found = self.store.get_nodes(list(dict.fromkeys(ids)))
-        return [found.get(i) for i in ids]
+        return [stored(found.get(i)) for i in ids]
 
     def edges(self, direction: Direction,
               keys: Sequence[tuple[str, Collection[EdgeKind]]]) -> list[list[Edge]]:
@@ -124,9 +195,9 @@ class GraphRead:
         found = self.store.edges(ids, kinds=kinds, direction=direction)
         return [[e for e in found.get(node_id, []) if e.kind in wanted] for node_id, wanted in keys]
 
-    def labelled(self, label: Label, set_id: str | None) -> list[Node]:
+    def labelled(self, label: Label, set_id: str | None) -> list[Stored]:
         """Nodes of ``label`` in ``set_id`` (every set for None), sorted by id; one ``find_nodes``."""
-        return self.store.find_nodes(label, set_id=set_id)
+        return [Stored(n) for n in self.store.find_nodes(label, set_id=set_id)]
 
     def trees(self, ids: Sequence[str]) -> list[DocumentTree | None]:
         """The tree of each document id, in the order asked (None for an unknown id)."""
@@ -146,7 +217,7 @@ class GraphRead:
             raise unknown_set(self.store, set_id)
         return analysis_set_of(node)
 
-    def document(self, reference: str) -> Node:
+    def document(self, reference: str) -> Stored:
         """The Document node named by ``reference``, its id or the path it was ingested from
         (:func:`queries.documents.find_document`).
 
@@ -155,32 +226,32 @@ class GraphRead:
         DocumentNotFound
             No stored document has that id or path (the hint names the closest).
         """
-        return find_document(self.store, reference)
+        return Stored(find_document(self.store, reference))
 
     @staticmethod
-    def documents(nodes: Iterable[Node], *, role: str | None = None, member_type: str | None = None,
-                  text: str | None = None) -> list[Node]:
+    def documents(nodes: Iterable[Stored], *, role: str | None = None, member_type: str | None = None,
+                  text: str | None = None) -> list[Stored]:
         """The Document ``nodes`` of ``role`` and ``member_type`` whose title, role or path holds
         ``text`` (any case), in the order given."""
         if role is None and member_type is None and text is None:
             return list(nodes)
-        return [n for n, m in ((n, member_of(n)) for n in nodes)
+        return [n for n, m in ((n, n.member) for n in nodes)
                 if (role is None or m.role == role) and (member_type is None or m.member_type == member_type)
                 and (text is None or any(matches(text, v) for v in (m.title, m.role, m.path)))]
 
     @staticmethod
-    def blocks(nodes: Iterable[Node], label: Label, *, document: Node | None = None, role: str | None = None,
-               kind: str | None = None, text: str | None = None) -> list[Node]:
+    def blocks(nodes: Iterable[Stored], label: Label, *, document: Stored | None = None, role: str | None = None,
+               kind: str | None = None, text: str | None = None) -> list[Stored]:
         """The Section or Statement ``nodes`` (``label``) of ``document`` (any, for None), of
         members of ``role``, of ``kind``, whose heading (sections) or text (statements) holds
         ``text`` (any case), in document order (:func:`document_order`)."""
-        def wanted(n: Node) -> bool:
+        def wanted(n: Stored) -> bool:
             if kind is None and text is None:
                 return True
             if label == Label.SECTION:
-                section = section_of(n)
+                section = n.section
                 return (kind is None or section.kind == kind) and matches(text, section.heading)
-            statement = statement_of(n)
+            statement = n.statement
             return (kind is None or statement.kind == kind) and matches(text, statement.text)
 
         chosen = [n for n in nodes
@@ -189,12 +260,20 @@ class GraphRead:
         return sorted(chosen, key=document_order)
 
     @staticmethod
-    def records(nodes: Iterable[Node], *, analyst: str | None = None, kind: str | None = None) -> list[Node]:
+    def records(nodes: Iterable[Stored], *, analyst: str | None = None, kind: str | None = None) -> list[Stored]:
         """The Record ``nodes`` of ``analyst`` and ``kind``, in the order given."""
         if analyst is None and kind is None:
             return list(nodes)
-        return [n for n, r in ((n, record_of(n)) for n in nodes)
+        return [n for n, r in ((n, n.record) for n in nodes)
                 if (analyst is None or r.analyst == analyst) and (kind is None or r.kind == kind)]
+
+    def records_named(self, record_id: str, set_id: str | None = None) -> list[Stored]:
+        """The records carrying ``record_id`` (in ``set_id`` only, when given), sorted by node id
+        (:func:`queries.traversal.records_named`, which raises ``AnalysisSetNotFound`` for an
+        unknown ``set_id``)."""
+        from queries.traversal import records_named
+
+        return [Stored(n) for n in records_named(self.store, record_id, set_id)]
 
     def records_matching(self, *, set_id: str | None, analyst: str | None, kind: str | None, text: str) -> set[str]:
         """Node ids of the records whose ID or declared label holds ``text`` (any case), as
@@ -204,28 +283,28 @@ class GraphRead:
         return {r.id for r in records_of(self.store, set_id=set_id, analyst=analyst, kind=kind, text=text)}
 
     @staticmethod
-    def sets(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
+    def sets(nodes: Iterable[Stored], *, text: str | None = None) -> list[Stored]:
         """The AnalysisSet ``nodes`` whose id or system holds ``text`` (any case), in the order given."""
-        return [n for n in nodes if matches(text, n.id) or matches(text, analysis_set_of(n).system)]
+        return [n for n in nodes if matches(text, n.id) or matches(text, n.analysis_set.system)]
 
     @staticmethod
-    def sources(nodes: Iterable[Node], *, kind: str | None = None) -> list[Node]:
+    def sources(nodes: Iterable[Stored], *, kind: str | None = None) -> list[Stored]:
         """The Source ``nodes`` of ``kind``, in the order given."""
-        return [n for n in nodes if kind is None or source_of(n).kind == kind]
+        return [n for n in nodes if kind is None or n.source.kind == kind]
 
     @staticmethod
-    def source_files(nodes: Iterable[Node], *, text: str | None = None) -> list[Node]:
+    def source_files(nodes: Iterable[Stored], *, text: str | None = None) -> list[Stored]:
         """The SourceFile ``nodes`` whose path holds ``text`` (any case), in the order given."""
-        return [n for n in nodes if matches(text, source_file_path(n))]
+        return [n for n in nodes if matches(text, n.source_file.path)]
 
     @staticmethod
-    def quotations(nodes: Iterable[Node], *, document_id: str | None = None, text: str | None = None,
-                   path: str | None = None) -> list[Node]:
+    def quotations(nodes: Iterable[Stored], *, document_id: str | None = None, text: str | None = None,
+                   path: str | None = None) -> list[Stored]:
         """The Quotation ``nodes`` of ``document_id`` (any, for None) whose text holds ``text`` and
         whose attributed path holds ``path`` (any case), in line order (:func:`line_order`)."""
         chosen = [n for n in nodes if (document_id is None or n.document_id == document_id)
                   and ((text is None and path is None)
-                       or (matches(text, (q := quotation_of(n)).text) and matches(path, q.path)))]
+                       or (matches(text, (q := n.quotation).text) and matches(path, q.path)))]
         return sorted(chosen, key=lambda n: line_order(n.id))
 
     @staticmethod
@@ -238,26 +317,27 @@ class GraphRead:
         return sorted(chosen, key=lambda c: (c.seq, c.target_id)) if as_written else chosen
 
     @staticmethod
-    def record_body(tree: DocumentTree, section_id: str) -> list[Node]:
+    def record_body(tree: DocumentTree, section_id: str) -> list[Stored]:
         """Statements whose innermost declaration or annotation heading is ``section_id``, in order
         (the body :mod:`queries.validation` reads a record's fields and statuses from)."""
         out = []
         for block in tree.within(section_id):
             if block.is_section:
                 continue
-            owner = next((h for h in reversed(tree.headings(block.id)) if h.kind in ("declaration", "annotation")),
-                         None)
+            owner = next((h for h in reversed(tree.headings(block.id))
+                          if h.block.kind in ("declaration", "annotation")), None)
             if owner is not None and owner.id == section_id:
-                out.append(block_node(block, tree))
+                out.append(_block_node(block, tree))
         return out
 
     @staticmethod
-    def fields(body: Iterable[Node]) -> list[Node]:
+    def fields(body: Iterable[Stored]) -> list[Stored]:
         """The field statements of a declaration ``body``, in order."""
-        return [n for n in body if field_of(n) is not None]
+        return [n for n in body if n.field is not None]
 
     @staticmethod
-    def annotations(anchors: Iterable[Node], trees: Iterable[DocumentTree | None]) -> list[tuple[Node, list[Node]]]:
+    def annotations(anchors: Iterable[Stored],
+                    trees: Iterable[DocumentTree | None]) -> list[tuple[Stored, list[Stored]]]:
         """A record's annotations from the nodes annotating it (``anchors``: annotation headings and
         annotating statements) and their documents' ``trees``: (anchor, body) for each heading with
         its :meth:`record_body`, then for each annotating statement outside those bodies with itself

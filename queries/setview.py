@@ -107,7 +107,7 @@ class SetView:
     def limitations(self) -> list[tuple[str, DocumentBlock]]:
         """Rows of the set's Limitations tables, ``(document id, row)`` in set order."""
         return [(t.id, b) for t in self.trees for b in t.blocks
-                if b.kind == "table_row" and b.row is not None and b.row.table == "limitations"]
+                if b.block.kind == "table_row" and b.row is not None and b.row.table == "limitations"]
 
     def file_citations(self) -> dict[str, int]:
         """Path → how many blocks cite or quote that source file."""

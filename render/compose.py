@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graph.codec import record_of
 from queries.documents import DocumentBlock, DocumentTree
 from queries.dossier import RecordDossier
 from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
@@ -55,9 +54,9 @@ def _level(level: int) -> int:
 
 def _heading(tree: DocumentTree, block: DocumentBlock, shift: int, anchored: bool) -> Heading:
     if tree.format == "md":
-        plain, markdown = plain_heading(block.markup), _HASHES.sub("", block.markup.strip())
+        plain, markdown = plain_heading(block.block.markup), _HASHES.sub("", block.block.markup.strip())
     else:
-        plain = markdown = block.text or block.markup
+        plain = markdown = block.text or block.block.markup
     return Heading(_level(block.level + shift), plain, markdown, anchor("sec", block.id) if anchored else None,
                    tree.set_id)
 
@@ -67,7 +66,7 @@ def _cells(tree: DocumentTree, block: DocumentBlock) -> tuple[str, ...]:
     if row is not None:
         cells: Sequence[str] = row.cells
     else:
-        line = block.markup.strip().splitlines()[0] if block.markup.strip() else ""
+        line = block.block.markup.strip().splitlines()[0] if block.block.markup.strip() else ""
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
     if tree.format == "md":
         return tuple(plain_inline(str(c)) for c in cells)
@@ -75,8 +74,8 @@ def _cells(tree: DocumentTree, block: DocumentBlock) -> tuple[str, ...]:
 
 
 def _row(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> TableRow:
-    plain = plain_block(block) if tree.format == "md" else block.markup
-    return TableRow(_cells(tree, block), plain, block.markup, anchor("st", block.id) if anchored else None)
+    plain = plain_block(block) if tree.format == "md" else block.block.markup
+    return TableRow(_cells(tree, block), plain, block.block.markup, anchor("st", block.id) if anchored else None)
 
 
 def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
@@ -85,9 +84,9 @@ def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
     if tree.format == "md":
         plain = plain_block(block)
         body = q.text if q is not None and q.text else (plain.rsplit(" --- ", 1)[0] if " --- " in plain else plain)
-        markdown = block.markup
+        markdown = block.block.markup
     else:
-        plain = block.markup
+        plain = block.block.markup
         body = q.text if q is not None and q.text else plain.rsplit(" --- ", 1)[0]
         paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", body) if p.strip()]
         markdown = "\n>\n".join(f"> {p}" for p in paragraphs) + f"\n> --- `{path}`"
@@ -95,21 +94,22 @@ def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
 
 
 def _paragraph(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Paragraph:
-    plain = plain_block(block) if tree.format == "md" else block.markup
-    return Paragraph(plain, block.markup, anchor("st", block.id) if anchored else None, tree.set_id, block.kind)
+    plain = plain_block(block) if tree.format == "md" else block.block.markup
+    return Paragraph(plain, block.block.markup, anchor("st", block.id) if anchored else None, tree.set_id,
+                     block.block.kind)
 
 
 def _is_table(block: DocumentBlock) -> bool:
-    return block.kind in ("table_header", "table_row")
+    return block.block.kind in ("table_header", "table_row")
 
 
 def _header_of(tree: DocumentTree, row: DocumentBlock) -> DocumentBlock | None:
     """The ``table_header`` block of the table ``row`` belongs to (the nearest one before it)."""
     header = None
     for b in tree.blocks:
-        if b.order >= row.order:
+        if b.block.order >= row.block.order:
             break
-        if b.kind == "table_header":
+        if b.block.kind == "table_header":
             header = b
         elif not _is_table(b):
             header = None
@@ -120,8 +120,8 @@ def _table(tree: DocumentTree, header: DocumentBlock | None, rows: Sequence[Docu
     if header is None:
         head = TableRow((), "", "")
     else:
-        plain = plain_block(header) if tree.format == "md" else header.markup
-        head = TableRow(_cells(tree, header), plain, header.markup, anchor("st", header.id) if anchored else None)
+        plain = plain_block(header) if tree.format == "md" else header.block.markup
+        head = TableRow(_cells(tree, header), plain, header.block.markup, anchor("st", header.id) if anchored else None)
     return Table(head, tuple(_row(tree, r, anchored) for r in rows), tree.set_id)
 
 
@@ -139,17 +139,17 @@ def _block_items(tree: DocumentTree, blocks: Iterable[DocumentBlock], *, shift: 
         pending_header, rows = None, []
 
     for block in blocks:
-        if block.kind == "table_header":
+        if block.block.kind == "table_header":
             flush()
             pending_header = block
             continue
-        if block.kind == "table_row":
+        if block.block.kind == "table_row":
             rows.append(block)
             continue
         flush()
         if block.is_section:
             items.append(_heading(tree, block, shift, anchored))
-        elif block.kind == "quotation" or block.quotation is not None:
+        elif block.block.kind == "quotation" or block.quotation is not None:
             items.append(_quote(tree, block, anchored))
         else:
             items.append(_paragraph(tree, block, anchored))
@@ -271,10 +271,10 @@ def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, st
                 items.append(_heading(tree, tree.block(h), base - 1, anchored=False))
             shown = path
             group = [r]
-            if block.kind == "table_row":
+            if block.block.kind == "table_row":
                 header = _header_of(tree, block)
                 while (i + len(group) < len(results)
-                       and (nxt := tree.block(results[i + len(group)].statement)).kind == "table_row"
+                       and (nxt := tree.block(results[i + len(group)].statement)).block.kind == "table_row"
                        and _header_of(tree, nxt) == header
                        and tuple(h.id for h in tree.headings(nxt.id)) == path):
                     group.append(results[i + len(group)])
@@ -283,7 +283,7 @@ def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, st
                 items.extend(_block_items(tree, [block], shift=base - 1, anchored=True))
             for g in group:
                 tag, text = explanation(sub.steps.get(g.statement, ()), g.depth)
-                if block.kind == "table_row":
+                if block.block.kind == "table_row":
                     cells = _cells(tree, tree.block(g.statement))
                     text = f"row “{cells[0] if cells else g.statement}”: {text}"
                 items.append(Note(tag, text, tree.set_id))
@@ -356,7 +356,7 @@ def _text(plain: str) -> Paragraph:
 def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], IndexEntry]) -> list[Item]:
     rid, set_id = d.record_id, d.set_id
     items: list[Item] = []
-    record = record_of(d.record)
+    record = d.stored.record
     about = f"{rid}: kind {record.kind or '?'}, analyst prefix {record.analyst or 'none'}, analysis set {set_id}."
     items.append(Paragraph(about, about, set_id=set_id))
 

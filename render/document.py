@@ -42,8 +42,8 @@ def rebuild(tree: DocumentTree) -> str:
     preamble, trailer = tree.preamble, tree.trailer
     parts = [preamble]
     for block in tree.blocks:
-        parts.append(block.gap)
-        parts.append(block.markup)
+        parts.append(block.block.gap)
+        parts.append(block.block.markup)
     parts.append(trailer)
     return "".join(parts)
 

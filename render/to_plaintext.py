@@ -129,7 +129,7 @@ def _quotation(block: DocumentBlock) -> str:
     """Body lines joined with spaces, a bare ``>`` as a paragraph break, `` --- path`` appended."""
     paragraphs: list[list[str]] = [[]]
     path = block.quotation.quotation.path if block.quotation is not None else ""
-    for raw in block.markup.splitlines():
+    for raw in block.block.markup.splitlines():
         m = ATTRIBUTION.match(raw)
         if m:
             if not path:
@@ -169,12 +169,12 @@ def plain_block(block: DocumentBlock) -> str:
     'Owner: the runner and host.'
     """
     if block.is_section:
-        return plain_heading(block.markup)
-    if block.kind in ("table_header", "table_row"):
-        return "\n".join(_table_row(line) for line in block.markup.splitlines() if line.strip())
-    if block.kind == "quotation" or block.quotation is not None:
+        return plain_heading(block.block.markup)
+    if block.block.kind in ("table_header", "table_row"):
+        return "\n".join(_table_row(line) for line in block.block.markup.splitlines() if line.strip())
+    if block.block.kind == "quotation" or block.quotation is not None:
         return _quotation(block)
-    lines = block.markup.splitlines()
+    lines = block.block.markup.splitlines()
     if lines and _FENCE.match(lines[0]):
         return "\n".join(line for line in lines[1:] if not _FENCE.match(line))
     items: list[list[str]] = []
@@ -223,7 +223,8 @@ def plaintext_of(tree: DocumentTree) -> str:
         text = plain_block(block)
         if not text:
             continue
-        joined = block.kind == "table_row" and previous is not None and previous.kind in ("table_header", "table_row")
+        joined = (block.block.kind == "table_row" and previous is not None
+                  and previous.block.kind in ("table_header", "table_row"))
         out.append(("\n" if joined else "\n\n") + text)
         previous = block
     return "".join(out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from functools import partial
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from collections.abc import Callable, Sequence
 
 import anyio.to_thread
@@ -18,11 +18,11 @@ from strawberry.fastapi import BaseContext
 from app.rest.deps import SettingsDep, StoreDep
 from app.settings import Settings
 from graph.errors import QueryLimitExceeded
-from graph.model import EdgeKind, Label, Node
+from graph.model import EdgeKind, Label
 from graph.model import Edge as GraphEdge
 from graph.store import Direction, GraphStore
 from queries.documents import DocumentTree
-from queries.read import GraphRead
+from queries.read import GraphRead, Stored
 
 __all__ = ["Loaders", "Context", "get_context", "call", "check_deadline", "DEADLINE", "CALLS", "CONCURRENT_CALLS"]
 
@@ -49,20 +49,24 @@ CONCURRENT_CALLS = 4
 """Worker threads one GraphQL request's resolver calls use at most at once."""
 
 
-async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+async def call(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run a blocking store or query call in a worker thread (resolvers stay ``async``); within
     the request's time budget, checked when the thread starts the call (a call queued behind
     others starts no work once the budget is spent) and when it returns; at most
     :data:`CONCURRENT_CALLS` of a request at once."""
     name = getattr(fn, "__name__", "a call")
 
-    def budgeted() -> Any:
+    def budgeted() -> _T:
         check_deadline(name)
         return fn(*args, **kwargs)
 
     limiter = CALLS.get()
-    result = await (anyio.to_thread.run_sync(budgeted, limiter=limiter) if limiter is not None
-                    else run_in_threadpool(budgeted))
+    result: _T = await (anyio.to_thread.run_sync(budgeted, limiter=limiter) if limiter is not None
+                        else run_in_threadpool(budgeted))
     check_deadline(name)
     return result
 
@@ -77,13 +81,13 @@ class Loaders:
 
     Attributes
     ----------
-    nodes : DataLoader[str, Node | None]
-        Nodes by id, through one :meth:`GraphStore.get_nodes` per batch; unknown ids give None.
+    nodes : DataLoader[str, Stored | None]
+        Nodes by id (:class:`queries.read.Stored`: the domain objects they hold), through one :meth:`GraphStore.get_nodes` per batch; unknown ids give None.
     out_edges, in_edges : DataLoader[(str, frozenset[EdgeKind]), list[Edge]]
         Edges leaving / entering a node, restricted to the kinds of the key, through one
         :meth:`GraphStore.edges` per batch (kinds of all keys united, then filtered per key); each
         list in the store's order (:meth:`Edge.sort_key`).
-    labelled : DataLoader[(Label, str | None), list[Node]]
+    labelled : DataLoader[(Label, str | None), list[Stored]]
         Nodes of a label in one set (or every set for None), sorted by id, through one
         :meth:`GraphStore.find_nodes` per distinct key; primes ``nodes`` with what it found.
     trees : DataLoader[str, DocumentTree | None]
@@ -97,20 +101,20 @@ class Loaders:
     def __init__(self, store: GraphStore):
         self.store = store
         self.read = GraphRead(store)
-        self.nodes: DataLoader[str, Node | None] = DataLoader(self._nodes)
+        self.nodes: DataLoader[str, Stored | None] = DataLoader(self._nodes)
         self.out_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.OUT))
         self.in_edges: DataLoader[EdgeKey, list[GraphEdge]] = DataLoader(partial(self._edges, Direction.IN))
-        self.labelled: DataLoader[tuple[Label, str | None], list[Node]] = DataLoader(self._labelled)
+        self.labelled: DataLoader[tuple[Label, str | None], list[Stored]] = DataLoader(self._labelled)
         self.trees: DataLoader[str, DocumentTree | None] = DataLoader(self._trees)
         self.answers: dict[tuple, Any] = {}
 
-    async def _nodes(self, ids: Sequence[str]) -> list[Node | None]:
+    async def _nodes(self, ids: Sequence[str]) -> list[Stored | None]:
         return await call(self.read.nodes, ids)
 
     async def _edges(self, direction: Direction, keys: Sequence[EdgeKey]) -> list[list[GraphEdge]]:
         return await call(self.read.edges, direction, keys)
 
-    async def _labelled(self, keys: Sequence[tuple[Label, str | None]]) -> list[list[Node]]:
+    async def _labelled(self, keys: Sequence[tuple[Label, str | None]]) -> list[list[Stored]]:
         out = []
         for label, set_id in keys:
             found = await call(self.read.labelled, label, set_id)
@@ -123,7 +127,7 @@ class Loaders:
 
     # -- conveniences ---------------------------------------------------------------------------
 
-    async def node(self, node_id: str | None) -> Node | None:
+    async def node(self, node_id: str | None) -> Stored | None:
         """The node ``node_id`` (None for None or an unknown id)."""
         return None if node_id is None else await self.nodes.load(node_id)
 
@@ -134,7 +138,7 @@ class Loaders:
         return await loader.load((node_id, wanted))
 
     async def neighbours(self, node_id: str, kinds: Sequence[EdgeKind] | EdgeKind,
-                         direction: Direction) -> list[tuple[GraphEdge, Node]]:
+                         direction: Direction) -> list[tuple[GraphEdge, Stored]]:
         """(edge, node at the other end) of each edge of ``kinds``, in edge order; ends that are not
         in the store are skipped."""
         edges = await self.edges(node_id, kinds, direction)

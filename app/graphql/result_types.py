@@ -93,7 +93,7 @@ DossierQuotation = object_type(dossier_domain.Quoted, name="DossierQuotation",
 
 
 def _dossier_record(self: dossier_domain.RecordDossier) -> Record:
-    return wrap_as(Record, self.record)
+    return wrap_as(Record, self.stored)
 
 
 def _dossier_rests_on(self: dossier_domain.RecordDossier) -> RestsOn:

@@ -66,17 +66,16 @@ from app.graphql.types import (
     records_of,
     wrap,
     wrap_all,
+    wrap_as,
 )
 from app.wiring import allowed_repository, repository_names
 from graph.errors import AmbiguousScope, CitegraphError, InvalidQuery, QueryLimitExceeded
 from graph.model import Label
 from graph.store import SNAPSHOT_ATTEMPTS, SnapshotMoved, SupportsSnapshot
 from ingest.git import GitRepository
-from queries.documents import find_document
 from queries.read import GraphRead
 from queries.names import unknown_set
 from queries.impact import impact_of, impact_on_repository
-from queries.traversal import records_named
 
 __all__ = ["CitegraphSchema", "build_schema", "schema", "graphql_router", "Context", "get_context"]
 
@@ -134,7 +133,7 @@ class Query:
 
     @strawberry.field(description="One member by document id (`tolaria/synthesis`) or by the path it was ingested from.")
     async def document(self, info: Ctx, id: str, version: VersionArg = None) -> Document:
-        return wrap(await call(find_document, info.context.store, id))  # type: ignore[return-value]
+        return wrap_as(Document, await document_named(info, id))
 
     @relay.connection(Connection[Record], description="Records, sorted by node id; `analyst` RT, MEM or EPI; `kind` "
                                                         "e.g. RTE; `text` matches the record ID or label; `declared` only "
@@ -146,11 +145,11 @@ class Query:
 
     @strawberry.field(description="One record by ID; give `set` when the ID occurs in several sets.")
     async def record(self, info: Ctx, id: str, set: Optional[str] = None, version: VersionArg = None) -> Record:
-        found = await call(records_named, info.context.store, id, set)
+        found = await call(info.context.loaders.read.records_named, id, set)
         if len(found) > 1:
             raise AmbiguousScope(f"record {id} occurs in sets {', '.join(n.set_id or '' for n in found)}",
                                  hint="pass set")
-        return wrap(found[0])  # type: ignore[return-value]
+        return wrap_as(Record, found[0])
 
     @relay.connection(Connection[Section], description="Sections (headings) in document order; filters: set, "
                                                          "document id, member role, kind, text (heading).")

@@ -1,7 +1,7 @@
 """GraphQL types of the graph's nodes: every label a Relay ``Node`` whose global id wraps the graph node
-id, with fields generated from the node's domain class (:mod:`domain.model`; the object decoded by
-:mod:`graph.codec` once per object, when a field first asks for it) and relations, the only fields
-written here, loaded through the request's DataLoaders. A status or field of a declaration is its
+id, with fields generated from the node's domain class (:mod:`domain.model`; the object a
+:class:`queries.read.Stored` holds, decoded once, when a field first asks for it) and relations, the
+only fields written here, loaded through the request's DataLoaders. A status or field of a declaration is its
 domain object with the statement stating it, a citation :class:`queries.read.NodeCitation`.
 
 Lists of nodes are :class:`~app.graphql.pagination.Connection` pages, ordered by node id (records,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast, overload
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import strawberry
 from strawberry import relay
@@ -25,14 +25,11 @@ from app.graphql.pagination import Connection, connection_of
 from app.graphql.shapes import domain_fields, object_type
 from domain import model
 from domain.wire import flat
-from graph.codec import (analysis_set_of, annotation_of, block_line, declaration_of, field_of, member_frontmatter,
-                         member_of, named_reference_of, quotation_of, record_of, section_of, source_file_of, source_of,
-                         statement_of, system_name, table_row_of)
 from graph.errors import NodeNotFound
-from graph.model import EdgeKind, Label, Node
+from graph.model import EdgeKind, Label
 from graph.store import Direction
 from queries.names import unknown_set
-from queries.read import GraphRead, NodeCitation, citation_order, document_order, line_order, statuses_of
+from queries.read import GraphRead, NodeCitation, Stored, citation_order, document_order, line_order
 
 if TYPE_CHECKING:
     from app.graphql.result_types import CheckResult, Dossier, RestsOn
@@ -69,34 +66,28 @@ Ctx = Info[Context, None]
 
 
 class _decoded:
-    """The domain object a :mod:`graph.codec` reader ``decode`` finds in a GraphQL object's ``node``,
-    decoded when a field first asks for it and then kept on the object (as
-    :func:`functools.cached_property`, without the lock Python 3.11 takes on each first read).
+    """The domain object a GraphQL object's :class:`~queries.read.Stored` holds as ``attribute``
+    (one of its decoded attributes, e.g. ``Stored.section``).
 
-    With ``shows``, the domain class ``decode`` answers, the node type shows its fields
+    With ``shows``, the domain class it is, the node type shows its fields
     (:func:`app.graphql.shapes.domain_fields`, given the other keywords; ``after`` names a field
     of the type's own to stand before them): the fields are declared once, on the domain class."""
 
-    def __init__(self, decode: Callable[[Node], Any], shows: type | None = None, *, after: str | None = None,
-                 **fields: Any):
-        self.decode, self.__doc__ = decode, decode.__doc__
+    def __init__(self, attribute: Any, shows: type | None = None, *, after: str | None = None, **fields: Any):
+        self.attribute, self.__doc__ = attribute.name, attribute.__doc__
         self.shows, self.after, self.fields = shows, after, fields
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        value = obj.__dict__[self.name] = self.decode(obj.node)
-        return value
+        return getattr(obj.stored, self.attribute)
 
 
 @strawberry.interface(description="A node of the citation graph. `id` is the Relay global id; `nodeId` the graph's own "
                                   "id, e.g. `tolaria/synthesis#L29`, as used by the REST API and the CLI.")
 class GraphNode(relay.Node):
     graph_id: relay.NodeID[str]
-    node: strawberry.Private[Node]
+    stored: strawberry.Private[Stored]
 
     @strawberry.field(description="Graph node id, e.g. `tolaria/RT-RTE-mcp-write`.")
     def node_id(self) -> str:
@@ -105,11 +96,11 @@ class GraphNode(relay.Node):
     @strawberry.field(description="Node label: AnalysisSet, Document, Section, Statement, Quotation, Record, Source, "
                                   "SourceFile or NamedReference.")
     def label(self) -> str:
-        return str(self.node.label)
+        return str(self.stored.label)
 
     @strawberry.field(name="set", description="Id of the analysis set holding the node.")
     def set_id(self) -> Optional[str]:
-        return self.node.set_id
+        return self.stored.set_id
 
     def cursor_key(self) -> tuple:
         """Sort key in connections: the node id."""
@@ -146,32 +137,32 @@ class GraphNode(relay.Node):
         return out
 
 
-def wrap(node: Node | None) -> Optional[GraphNode]:
-    """The GraphQL object of a graph node (None for None and for System and Review nodes)."""
+def wrap(node: Stored | None) -> Optional[GraphNode]:
+    """The GraphQL object of a stored node (None for None and for System and Review nodes)."""
     if node is None:
         return None
     cls = _TYPES.get(node.label)
-    return cls(graph_id=node.id, node=node) if cls is not None else None
+    return cls(graph_id=node.id, stored=node) if cls is not None else None
 
 
 _Wrapped = TypeVar("_Wrapped", bound=GraphNode)
 
 
 @overload
-def wrap_as(cls: type[_Wrapped], node: Node) -> _Wrapped: ...
+def wrap_as(cls: type[_Wrapped], node: Stored) -> _Wrapped: ...
 
 
 @overload
-def wrap_as(cls: type[_Wrapped], node: Node | None) -> _Wrapped | None: ...
+def wrap_as(cls: type[_Wrapped], node: Stored | None) -> _Wrapped | None: ...
 
 
-def wrap_as(cls: type[_Wrapped], node: Node | None) -> _Wrapped | None:
+def wrap_as(cls: type[_Wrapped], node: Stored | None) -> _Wrapped | None:
     """:func:`wrap` of a ``node`` the caller knows is a ``cls``: the id it was loaded by names one
     (a ``set_id``, a ``document_id``), or the edge or label it was found by."""
     return cast("_Wrapped | None", wrap(node))  # known from the caller's id or edge, as said above
 
 
-def wrap_all(nodes: Iterable[Node | None]) -> list:
+def wrap_all(nodes: Iterable[Stored | None]) -> list:
     """:func:`wrap` of each node, dropping the ones without a GraphQL type."""
     return [obj for obj in map(wrap, nodes) if obj is not None]
 
@@ -183,7 +174,7 @@ async def _ensure_set(info: Ctx, set_id: str | None) -> None:
             raise await call(unknown_set, info.context.store, set_id)
 
 
-async def list_nodes(info: Ctx, label: Label, set_id: str | None, *, check_set: bool = True) -> list[Node]:
+async def list_nodes(info: Ctx, label: Label, set_id: str | None, *, check_set: bool = True) -> list[Stored]:
     """Nodes of ``label`` in ``set_id`` (every set for None), sorted by id.
 
     Raises
@@ -203,7 +194,7 @@ async def _one(info: Ctx, node_id: str, kinds, direction: Direction, label: Labe
     return None
 
 
-async def _neighbours(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list[Node]:
+async def _neighbours(info: Ctx, node_id: str, kinds, direction: Direction, label: Label) -> list[Stored]:
     found = await info.context.loaders.neighbours(node_id, kinds, direction)
     return [n for _, n in found if n.label == label]
 
@@ -244,8 +235,8 @@ async def records_of(info: Ctx, set_id: str | None, analyst: str | None, kind: s
     return wrap_all(nodes)
 
 
-async def document_named(info: Ctx, document_id: str) -> Node:
-    """The Document node ``document_id``: its id or the path it was ingested from
+async def document_named(info: Ctx, document_id: str) -> Stored:
+    """The Document ``document_id``: its id or the path it was ingested from
     (:meth:`queries.read.GraphRead.document`).
 
     Raises
@@ -256,7 +247,7 @@ async def document_named(info: Ctx, document_id: str) -> Node:
     return await call(info.context.loaders.read.document, document_id)
 
 
-async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, document: Node | None = None,
+async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, document: Stored | None = None,
                     role: str | None = None, kind: str | None = None, text: str | None = None,
                     check_set: bool = True) -> list:
     """Sections or statements of a set, of a ``document`` (or all), filtered, in document order;
@@ -272,13 +263,13 @@ async def blocks_of(info: Ctx, label: Label, *, set_id: str | None = None, docum
 
 @strawberry.type(description="An analysis set: the members of one analysis run (or of one system's analyses).")
 class AnalysisSet(GraphNode):
-    analysis_set = _decoded(analysis_set_of, model.AnalysisSet, shown=("run_id", "reviewed_boundary"), after="system")
+    analysis_set = _decoded(Stored.analysis_set, model.AnalysisSet, shown=("run_id", "reviewed_boundary"), after="system")
 
     @strawberry.field(description="The analysed system's name.")
     async def system(self, info: Ctx) -> Optional[str]:
         system = self.analysis_set.system or None
         node = await info.context.loaders.node(system)
-        return system_name(node) if node is not None else system
+        return node.system_name if node is not None else system
 
     @relay.connection(Connection["Document"], description="Members, by id; `role` e.g. `synthesis`, `text` matches "
                                                           "title, role or path.")
@@ -327,7 +318,7 @@ class AnalysisSet(GraphNode):
 
 @strawberry.type(description="An ingested analysis-set member.")
 class Document(GraphNode):
-    member = _decoded(member_of, model.Member, shown=("role", "title", "member_type", "format", "path", "sha256", "size"),
+    member = _decoded(Stored.member, model.Member, shown=("role", "title", "member_type", "format", "path", "sha256", "size"),
                       nullable=("size",), descriptions={
                           "format": "`txt` or `md`: the format the member was ingested from.",
                           "path": "Path the member was ingested from.", "sha256": "SHA-256 of the original bytes.",
@@ -335,24 +326,24 @@ class Document(GraphNode):
 
     @strawberry.field(description="YAML frontmatter of a Markdown member (an object; empty for plain text).")
     def frontmatter(self) -> JSON:
-        return JSON(dict(member_frontmatter(self.node)))
+        return JSON(dict(self.stored.frontmatter))
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
-        return wrap_as(AnalysisSet, await info.context.loaders.node(self.node.set_id))
+        return wrap_as(AnalysisSet, await info.context.loaders.node(self.stored.set_id))
 
     @relay.connection(Connection["Section"], description="Every section (heading) of the member, in document order.")
     async def sections(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Section]:
-        return await blocks_of(info, Label.SECTION, document=self.node, kind=kind, text=text)
+        return await blocks_of(info, Label.SECTION, document=self.stored, kind=kind, text=text)
 
     @relay.connection(Connection["Statement"], description="Every statement of the member, in document order; `kind` "
                                                            "e.g. `paragraph`, `table_row`, `field`; `text` a substring.")
     async def statements(self, info: Ctx, kind: Optional[str] = None, text: Optional[str] = None) -> Iterable[Statement]:
-        return await blocks_of(info, Label.STATEMENT, document=self.node, kind=kind, text=text)
+        return await blocks_of(info, Label.STATEMENT, document=self.stored, kind=kind, text=text)
 
     @relay.connection(Connection["Quotation"], description="Quotations in the member, in document order.")
     async def quotations(self, info: Ctx) -> Iterable[Quotation]:
-        nodes = await list_nodes(info, Label.QUOTATION, self.node.set_id, check_set=False)
+        nodes = await list_nodes(info, Label.QUOTATION, self.stored.set_id, check_set=False)
         return wrap_all(GraphRead.quotations(nodes, document_id=self.graph_id))
 
     @strawberry.field(description="The member rendered from the graph: in its own format (default) the exact original "
@@ -383,26 +374,26 @@ class Block(GraphNode):
 
     @strawberry.field(description="Id of the document holding the block.")
     def document_id(self) -> str:
-        return self.node.document_id or ""
+        return self.stored.document_id or ""
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap_as(Document, await info.context.loaders.node(self.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.stored.document_id))
 
     @strawberry.field(description="The innermost section containing the block (null at document level).")
     async def parent(self, info: Ctx) -> Optional[Section]:
-        return await _one(info, self.node.id, EdgeKind.CONTAINS, Direction.IN, Label.SECTION)
+        return await _one(info, self.stored.id, EdgeKind.CONTAINS, Direction.IN, Label.SECTION)
 
     def cursor_key(self) -> tuple:
-        return document_order(self.node)
+        return document_order(self.stored)
 
 
 @strawberry.type(description="A section: a heading and the blocks under it.")
 class Section(Block):
-    block = _decoded(section_of, model.Section, shown=("heading", "level", "kind"), descriptions={
+    block = _decoded(Stored.section, model.Section, shown=("heading", "level", "kind"), descriptions={
         "level": "Heading level, 2–6.", "kind": "`section`, `kinds`, `declaration`, `annotation` or `subsection`."})
-    declaration = _decoded(declaration_of)
-    annotation = _decoded(annotation_of)
+    declaration = _decoded(Stored.declaration)
+    annotation = _decoded(Stored.annotation)
 
     @strawberry.field(description="Record ID a declaration heading declares (or an annotation heading annotates).")
     def record_id(self) -> Optional[str]:
@@ -430,19 +421,19 @@ class Section(Block):
 
 
 def _statuses(statement: Statement) -> list[Status]:
-    return [StatedStatus(s, statement) for s in statuses_of(statement.node)]
+    return [StatedStatus(s, statement) for s in statement.stored.statuses]
 
 
 @strawberry.type(description="A paragraph, table row, field, quotation … of a member.")
 class Statement(Block):
-    block = _decoded(statement_of, model.Statement, shown=("kind", "text"), descriptions={
+    block = _decoded(Stored.statement, model.Statement, shown=("kind", "text"), descriptions={
         "kind": "`paragraph`, `table_header`, `table_row`, `quotation`, `annotation_body`, `field`, `empty_marker`, "
                 "`amendment`, `conflict`, `list_item`, `code`, `html` or `rule`.",
         "text": "Plain text."})
-    field = _decoded(field_of, model.Field, shown=("label", "value", "form"), absent=True, names={"label": "field_label"},
+    field = _decoded(Stored.field, model.Field, shown=("label", "value", "form"), absent=True, names={"label": "field_label"},
                      descriptions={"label": "Field label (fields).", "value": "Field value (fields).",
                                    "form": "Field form: `bullet`, `bold` or `line`."})
-    row = _decoded(table_row_of, model.TableRow, shown=("table", "cells"), absent=True,
+    row = _decoded(Stored.row, model.TableRow, shown=("table", "cells"), absent=True,
                    descriptions={"table": "Table role of a row, e.g. `limitations`.", "cells": "Cells of a table row."})
 
     @strawberry.field(description="Statuses this statement states.")
@@ -480,16 +471,16 @@ Status = object_type(
 
 @strawberry.type(description="A quoted passage of a source file.")
 class Quotation(GraphNode):
-    quotation = _decoded(quotation_of, model.Quotation, nullable=("path",), descriptions={
+    quotation = _decoded(Stored.quotation, model.Quotation, nullable=("path",), descriptions={
         "path": "Attributed path.", "lines": "Attributed lines, e.g. `270-275`."})
 
     @strawberry.field
     def line(self) -> Optional[int]:
-        return block_line(self.node)
+        return self.stored.line
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap_as(Document, await info.context.loaders.node(self.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.stored.document_id))
 
     @strawberry.field(description="The statement quoting it.")
     async def statement(self, info: Ctx) -> Optional[Statement]:
@@ -533,13 +524,13 @@ class Declaration:
 
     @strawberry.field
     async def document(self, info: Ctx) -> Optional[Document]:
-        return wrap_as(Document, await info.context.loaders.node(self.section.node.document_id))
+        return wrap_as(Document, await info.context.loaders.node(self.section.stored.document_id))
 
 
 @strawberry.type(description="An annotation on a record: an annotation heading with its body, or one annotating "
                              "statement.")
 class Annotation:
-    anchor: strawberry.Private[Node]
+    anchor: strawberry.Private[Stored]
     body: list[Statement] = strawberry.field(description="Statements of the annotation, in order.")
 
     @strawberry.field(description="The annotation heading (null when a statement annotates without one).")
@@ -571,7 +562,7 @@ async def _supported_text(self: NodeCitation, info: Ctx) -> Optional[str]:
     node = await info.context.loaders.node(self.citing_id)
     if node is None:
         return None
-    text = statement_of(node).text if node.label == Label.STATEMENT else ""  # a heading or document: no text
+    text = node.statement.text if node.label == Label.STATEMENT else ""  # a heading or document: no text
     c = self.citation
     return text[c.span_start:c.span_end] if c.span_end > c.span_start else None
 
@@ -597,20 +588,20 @@ Citation = object_type(
 
 @strawberry.type(description="A record (RT/MEM/EPI, kind, slug), scoped to its analysis set.")
 class Record(GraphNode):
-    record = _decoded(record_of, model.Record, descriptions={
+    record = _decoded(Stored.record, model.Record, descriptions={
         "record_id": "The record ID as written, e.g. `RT-RTE-mcp-write`.",
         "analyst": "RT, MEM, EPI, or null for unprefixed IDs.", "kind": "Record kind, e.g. `RTE`, `OBJ`, `CMP`."})
 
     @strawberry.field
     async def analysis_set(self, info: Ctx) -> Optional[AnalysisSet]:
-        return wrap_as(AnalysisSet, await info.context.loaders.node(self.node.set_id))
+        return wrap_as(AnalysisSet, await info.context.loaders.node(self.stored.set_id))
 
     @strawberry.field(description="Its declaration: heading, fields and statuses (null when no member declares it).")
     async def declaration(self, info: Ctx) -> Optional[Declaration]:
         section = await _one(info, self.graph_id, EdgeKind.DECLARED_IN, Direction.OUT, Label.SECTION)
         if section is None:
             return None
-        tree = await info.context.loaders.trees.load(section.node.document_id)
+        tree = await info.context.loaders.trees.load(section.stored.document_id)
         body = GraphRead.record_body(tree, section.graph_id) if tree is not None else []
         fields = [_field(wrap_as(Statement, n)) for n in GraphRead.fields(body)]
         statuses = [status for statement in wrap_all(body) for status in _statuses(statement)]
@@ -652,7 +643,7 @@ class Record(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.record.record_id, set_id=self.node.set_id, direct=direct,
+        return await run_rests_on(info, self.record.record_id, set_id=self.stored.set_id, direct=direct,
                                   max_depth=max_depth)
 
     @strawberry.field(description="Everything the members say about this record (`citegraph render --record`), "
@@ -660,14 +651,14 @@ class Record(GraphNode):
     async def dossier(self, info: Ctx, max_depth: Optional[int] = None) -> Annotated[Dossier, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_dossier
 
-        return await run_dossier(info, self.record.record_id, set_id=self.node.set_id, max_depth=max_depth)
+        return await run_dossier(info, self.record.record_id, set_id=self.stored.set_id, max_depth=max_depth)
 
 
 # -- sources ---------------------------------------------------------------------------------------
 
 @strawberry.type(description="A source (`SRC-n`): a repository or document at a revision.")
 class Source(GraphNode):
-    source = _decoded(source_of, model.Source, shown=("source_id", "kind", "url", "commit", "cutoff", "evidence_layers"),
+    source = _decoded(Stored.source, model.Source, shown=("source_id", "kind", "url", "commit", "cutoff", "evidence_layers"),
                       descriptions={"source_id": "`SRC-n`.", "commit": "The revision the set's citations refer to."})
 
     @strawberry.field(description="True when a Source register row declares it.")
@@ -688,13 +679,13 @@ class Source(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.source.source_id, set_id=self.node.set_id, direct=direct,
+        return await run_rests_on(info, self.source.source_id, set_id=self.stored.set_id, direct=direct,
                                   max_depth=max_depth, kind="source")
 
 
 @strawberry.type(description="A file of the analysed source, cited or quoted.")
 class SourceFile(GraphNode):
-    source_file = _decoded(source_file_of, model.SourceFile, shown=("path",),
+    source_file = _decoded(Stored.source_file, model.SourceFile, shown=("path",),
                            descriptions={"path": "Commit-relative path."})
 
     @strawberry.field
@@ -716,13 +707,13 @@ class SourceFile(GraphNode):
                        max_depth: Optional[int] = None) -> Annotated[RestsOn, strawberry.lazy(_Results)]:
         from app.graphql.result_types import run_rests_on
 
-        return await run_rests_on(info, self.source_file.path, set_id=self.node.set_id, direct=direct,
+        return await run_rests_on(info, self.source_file.path, set_id=self.stored.set_id, direct=direct,
                                   max_depth=max_depth, kind="source_file")
 
 
 @strawberry.type(description="A named reference such as “workflow account”, resolved to a section or document.")
 class NamedReference(GraphNode):
-    reference = _decoded(named_reference_of, model.NamedReference,
+    reference = _decoded(Stored.reference, model.NamedReference,
                          descriptions={"name": "The name as first written."})
 
     @strawberry.field(description="The section or document it names (null when unresolved).")

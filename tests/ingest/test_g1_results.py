@@ -106,7 +106,7 @@ def test_every_record_id_in_the_prose_is_a_citation(result):
     cited: dict[int, set[str]] = {}  # line → record IDs cited by the blocks covering it
     declared: dict[int, set[str | None]] = {}  # line → record IDs declared inline or by a table row there
     for block in tree.blocks:
-        span = range(block.line, block.line + block.markup.count("\n") + 1)
+        span = range(block.block.line, block.block.line + block.block.markup.count("\n") + 1)
         for n in span:
             cited.setdefault(n, set()).update(c.citation.target for c in block.citations if c.citation.target_kind == "record")
             if block.is_section and block.props.get("heading_form") in ("inline", "row"):

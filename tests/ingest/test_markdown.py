@@ -49,7 +49,8 @@ def test_stored_documents_rebuild_the_six_members():
     originals = {p.name: p.read_text() for p in DC_FILES}
     assert len(trees) == 6
     for tree in trees:
-        text = tree.document.get("preamble") + "".join(b.gap + b.markup for b in tree.blocks) + tree.document.get("trailer")
+        text = (tree.document.get("preamble") + "".join(b.block.gap + b.block.markup for b in tree.blocks)
+                + tree.document.get("trailer"))
         assert text == originals[tree.document.get("file_name")]
 
 

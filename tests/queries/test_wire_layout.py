@@ -41,7 +41,7 @@ def test_a_node_type_shows_the_fields_of_its_domain_class_in_their_order():
     from strawberry.types.base import get_object_definition
 
     shown = [f.name for f in get_object_definition(Record, strict=True).fields]
-    assert shown[:11] == ["_id", "graph_id", "node", "node_id", "label", "set_id", "record_id", "analyst", "kind",
+    assert shown[:11] == ["_id", "graph_id", "stored", "node_id", "label", "set_id", "record_id", "analyst", "kind",
                           "slug", "analysis_set"]
 
 
@@ -92,7 +92,7 @@ def test_a_block_holds_its_section_or_statement_and_shows_it_flat(seeds_store):
     }
     assert list(plain(paragraph)) == ["id", "document", "label", "kind", "order", "line", "level", "text", "markup",
                                       "gap", "parent", "citations", "quotation", "props"]
-    assert (paragraph.label, paragraph.level, paragraph.order, paragraph.parent) == (
+    assert (paragraph.label, paragraph.level, paragraph.block.order, paragraph.parent) == (
         "Statement", 0, 3, sub.id)
     assert paragraph.text.startswith("Tolaria is a Markdown knowledge-base application")
 

@@ -127,7 +127,7 @@ def test_dossier_of_a_declared_markdown_record(dc_store):
     (dossier,) = record_dossiers(dc_store, "RT-OBJ-cheatsheet")
     assert dossier.declaration_document == f"{DC_SET}/runtime"
     assert dossier.declaration is not None and dossier.declaration.text.startswith("RT-OBJ-cheatsheet")
-    assert [b.kind for b in dossier.fields] and all(not b.is_section for b in dossier.fields)
+    assert [b.block.kind for b in dossier.fields] and all(not b.is_section for b in dossier.fields)
     assert [a.document for a in dossier.annotations] == [f"{DC_SET}/memory"]
     assert {q.quotation.quotation.path for q in dossier.quotations} >= {"dynamic_cheatsheet/utils/extractor.py"}
     md = write(dossier_page([dossier]), Format.MD)

@@ -56,7 +56,8 @@ def test_document_can_be_named_by_its_path(seeds_store):
 def test_verify_reports_a_difference_with_the_first_hunk(seeds_store):
     tree = document_tree(seeds_store, "tolaria/synthesis")
     block = tree.blocks[5]
-    tampered_block = dataclasses.replace(block, block=dataclasses.replace(block.block, markup=block.markup + " (tampered)"))
+    tampered_fact = dataclasses.replace(block.block, markup=block.block.markup + " (tampered)")
+    tampered_block = dataclasses.replace(block, block=tampered_fact)
     blocks = (*tree.blocks[:5], tampered_block, *tree.blocks[6:])
     tampered = type(tree)(tree.document, blocks)
     report = verify([tree, tampered], original=lambda t: SEED_SYNTHESIS.read_bytes())
@@ -64,7 +65,7 @@ def test_verify_reports_a_difference_with_the_first_hunk(seeds_store):
     bad = report.results[1]
     assert bad.diff is not None and bad.diff.startswith("--- ")
     assert bad.diff.count("@@ ") == 1
-    assert "-" + tree.blocks[5].markup in bad.diff and "+" + tampered_block.markup in bad.diff
+    assert "-" + tree.blocks[5].block.markup in bad.diff and "+" + tampered_block.block.markup in bad.diff
 
 
 def test_verify_without_the_original_says_why_there_is_no_diff(seeds_store):
@@ -84,4 +85,4 @@ def test_first_difference_marks_a_lost_final_newline():
 @pytest.mark.parametrize("document", SEED_IDS)
 def test_blocks_are_in_document_order_without_gaps(seeds_store, document):
     tree = document_tree(seeds_store, document)
-    assert [b.order for b in tree.blocks] == list(range(1, len(tree.blocks) + 1))
+    assert [b.block.order for b in tree.blocks] == list(range(1, len(tree.blocks) + 1))

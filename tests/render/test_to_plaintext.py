@@ -114,7 +114,8 @@ def test_a_quotation_nested_in_a_list_item_names_its_path_once():
 def _signature(tree: DocumentTree) -> set[tuple[int, frozenset[str]]]:
     """(statement order, cited record and source IDs) of every statement of ``tree``."""
     return {
-        (b.order, frozenset(c.citation.target for c in b.citations if c.citation.target_kind in ("record", "source")))
+        (b.block.order,
+         frozenset(c.citation.target for c in b.citations if c.citation.target_kind in ("record", "source")))
         for b in tree.blocks if not b.is_section
     }
 
