@@ -461,10 +461,11 @@ class KnownValid(SchemaExtension):
 
     def on_validate(self) -> Iterator[None]:
         ctx = self.execution_context
-        key = hashlib.sha256(ctx.query.encode()).digest() if ctx.query and ctx.graphql_document else None
-        if key is not None and key in self.known:
+        document = ctx.graphql_document
+        key = hashlib.sha256(ctx.query.encode()).digest() if ctx.query and document is not None else None
+        if document is not None and key is not None and key in self.known:
             rules = [rule for rule in ctx.validation_rules if getattr(rule, "reads_variables", False)]
-            ctx.pre_execution_errors = validate(ctx.schema._schema, ctx.graphql_document, rules) if rules else []
+            ctx.pre_execution_errors = validate(ctx.schema._schema, document, rules) if rules else []
             yield
             return
         yield
