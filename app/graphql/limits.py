@@ -18,6 +18,9 @@ measured while it runs (:class:`CostMeter`: the weights of the traversal fields 
 item of every list a field returned, one per KiB of every text): a query whose estimate or whose
 measure passes ``max_cost`` gets ``LIMIT_EXCEEDED``, the measure stopping it where it stands.
 
+A document that passed every rule once is known by the SHA-256 of its text (:class:`KnownValid`):
+repeated, it is validated again only by the rule that reads the request's variables, the cost rule.
+
 All validation rules first check that the document, with every fragment spread expanded, has at most
 ``max_expanded_fields`` fields, computed with one memoised pass: strawberry's depth and alias rules
 expand fragments without memo, so a chain of fragments each spreading the next twice would otherwise
@@ -31,7 +34,9 @@ as ``INTERNAL``.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from inspect import isawaitable
 from typing import Any
@@ -59,6 +64,7 @@ from graphql import (
     get_named_type,
     get_nullable_type,
     is_list_type,
+    validate,
 )
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.extensions.base_extension import SchemaExtension
@@ -74,6 +80,8 @@ __all__ = [
     "AliasLimit",
     "CostLimit",
     "CostMeter",
+    "KnownValid",
+    "ValidDocuments",
     "CodedErrors",
     "query_cost",
     "limit_extensions",
@@ -385,6 +393,8 @@ def _cost_rule(limits: GraphQLLimits, variables: Mapping[str, Any]) -> type[Vali
     class CostLimitRule(ValidationRule):
         """Reject operations costing more than ``limits.max_cost`` (see :func:`query_cost`)."""
 
+        reads_variables = True  # run for every request, also of a document known valid (KnownValid)
+
         def __init__(self, context: ValidationContext) -> None:
             super().__init__(context)
             for definition in context.document.definitions:
@@ -417,6 +427,50 @@ class CostLimit(SchemaExtension):
         rule = _guarded(_cost_rule(self.limits, dict(ctx.variables or {})), self.limits.max_expanded_fields)
         ctx.validation_rules = (*ctx.validation_rules, rule)
         yield
+
+
+class ValidDocuments:
+    """The digests of at most ``size`` documents found valid (:class:`KnownValid`), the oldest
+    forgotten first; shared by the worker threads of one schema."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._digests: dict[bytes, None] = {}
+        self._lock = threading.Lock()
+
+    def __contains__(self, digest: bytes) -> bool:
+        return digest in self._digests
+
+    def add(self, digest: bytes) -> None:
+        """Remember ``digest``, forgetting the oldest past ``size``."""
+        with self._lock:
+            self._digests[digest] = None
+            while len(self._digests) > self.size:
+                del self._digests[next(iter(self._digests))]
+
+
+class KnownValid(SchemaExtension):
+    """Validation of a document once: a document (by the SHA-256 of its text) that passed every
+    validation rule is remembered in ``known``, and a later request with the same text is validated
+    only by the rules that read the request's variables (``reads_variables``: the cost rule); the
+    others read the document and the schema alone, so they would answer the same. A document that
+    failed is validated again each time, so its errors are always reported."""
+
+    def __init__(self, known: ValidDocuments) -> None:
+        self.known = known
+
+    def on_validate(self) -> Iterator[None]:
+        ctx = self.execution_context
+        document = ctx.graphql_document
+        key = hashlib.sha256(ctx.query.encode()).digest() if ctx.query and document is not None else None
+        if document is not None and key is not None and key in self.known:
+            rules = [rule for rule in ctx.validation_rules if getattr(rule, "reads_variables", False)]
+            ctx.pre_execution_errors = validate(ctx.schema._schema, document, rules) if rules else []
+            yield
+            return
+        yield
+        if key is not None and ctx.pre_execution_errors == []:
+            self.known.add(key)
 
 
 class CostMeter(SchemaExtension):
@@ -505,14 +559,15 @@ class CodedErrors(MaskErrors):
         return out
 
 
-def limit_extensions(limits: GraphQLLimits) -> list[Any]:
-    """Extension factories for a schema: the four limits, the :class:`CostMeter`, then
-    :class:`CodedErrors`."""
+def limit_extensions(limits: GraphQLLimits, known: ValidDocuments) -> list[Any]:
+    """Extension factories for a schema: the four limits, :class:`KnownValid` (with the schema's
+    own ``known`` documents), the :class:`CostMeter`, then :class:`CodedErrors`."""
     return [
         lambda: TokenLimit(max_token_count=limits.max_tokens),
         lambda: DepthLimit(limits.max_depth, max_expanded_fields=limits.max_expanded_fields),
         lambda: AliasLimit(limits.max_aliases, max_expanded_fields=limits.max_expanded_fields),
         lambda: CostLimit(limits),
+        lambda: KnownValid(known),
         lambda: CostMeter(limits),
         CodedErrors,
     ]

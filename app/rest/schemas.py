@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Optional
+import json
+from typing import Any, Optional
 
+from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.rest.shapes import listing, response_model
@@ -15,18 +17,38 @@ from queries.search import SearchHit, SearchReport
 from queries.shapes import plain
 from queries.traversal import RestsOnReport, RestsOnResult
 
-__all__ = ["RestsOnOut", "rests_on_body", "DocumentOut", "DocumentsOut", "HealthOut"]
+__all__ = ["RestsOnOut", "rests_on_body", "rests_on_answer", "model_json", "DocumentOut", "DocumentsOut", "HealthOut"]
 
 
 response_model(RestsOnResult, "RestsOnResultOut")
 RestsOnOut = response_model(RestsOnReport, "RestsOnOut", added={"count": int})
 """``GET /records/{id}/rests-on`` (and ``/sources/{id}/rests-on``, ``/source-files/{path}/rests-on``):
-:class:`queries.traversal.RestsOnReport` and its ``count`` of results (:func:`rests_on_body`)."""
+:class:`queries.traversal.RestsOnReport` and its ``count`` of results (:func:`rests_on_body`), answered
+already encoded (:func:`rests_on_answer`)."""
 
 
 def rests_on_body(report: RestsOnReport) -> dict:
     """The REST body of a rests-on answer: ``rests-on --json`` plus ``count``."""
     return {**plain(report), "count": len(report.results)}
+
+
+def rests_on_answer(report: RestsOnReport) -> Response:
+    """The REST answer of a rests-on report: :func:`rests_on_body` encoded by :func:`model_json`."""
+    return model_json(rests_on_body(report))
+
+
+def model_json(body: Any) -> Response:
+    """``body`` encoded as FastAPI encodes a route's response model, byte for byte: compact JSON
+    (no spaces), UTF-8 as is (no ``\\u`` escapes but control characters'), ``application/json``.
+
+    For a body that already has its model's shape (:func:`queries.shapes.plain` of the result
+    dataclass the model is built from: the same keys in the same order, JSON values), so that the
+    route skips the model's validation and serialisation, which cost as much as the query for a
+    large answer (0.6 ms of a 69 KB rests-on answer). The route keeps ``response_model`` for its
+    OpenAPI schema.
+    """
+    return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(),
+                    media_type="application/json")
 
 
 DocumentOut = response_model(DocumentSummary, "DocumentOut")

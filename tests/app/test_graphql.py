@@ -4,6 +4,7 @@ lists page stably, DataLoaders keep store calls bounded, and hostile queries are
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.graphql.limits import GraphQLLimits
+from app.graphql.limits import GraphQLLimits, ValidDocuments
 from app.graphql.schema import Context, build_schema, schema
 from app.rest.main import create_app
 from app.settings import Settings
@@ -412,6 +413,29 @@ def test_cost_limit_on_traversal_fields(seeds_store):
     assert codes(seeds_store, '{ a: restsOn(record: "RT-RTE-mcp-write") { count } '
                               'b: restsOn(record: "RT-RTE-owner-chat") { count } c: impact(repo: "x", to: "y") { to } }',
                  graphql_schema=small) == ["LIMIT_EXCEEDED"]
+
+
+def test_a_document_known_valid_is_still_costed_with_its_variables(seeds_store):
+    """A repeated document skips the rules that read only the document, never the cost rule."""
+    fresh = build_schema()
+    query = "query($n: Int) { records(first: $n) { edges { node { recordId dossier { sources } } } } }"
+    digest = hashlib.sha256(query.encode()).digest()
+    first = ok(seeds_store, query, {"n": 2}, graphql_schema=fresh)
+    assert digest in fresh.valid_documents and len(walk(first["records"])) == 2
+    assert codes(seeds_store, query, {"n": 150}, graphql_schema=fresh) == ["LIMIT_EXCEEDED"]  # 150 + 150 × 100
+    assert ok(seeds_store, query, {"n": 2}, graphql_schema=fresh) == first
+    invalid = "{ records(first: 1) { edges { node { noSuchField } } } }"
+    answers = [run(seeds_store, invalid, graphql_schema=fresh) for _ in range(2)]
+    assert answers[0] == answers[1] and answers[0][0] is None
+    assert [e["message"] for e in answers[0][1]] == ["Cannot query field 'noSuchField' on type 'Record'."]
+    assert hashlib.sha256(invalid.encode()).digest() not in fresh.valid_documents
+
+
+def test_valid_documents_forget_the_oldest():
+    known = ValidDocuments(size=2)
+    for digest in (b"a", b"b", b"c"):
+        known.add(digest)
+    assert (b"a" in known, b"b" in known, b"c" in known) == (False, True, True)
 
 
 def test_page_size_over_the_maximum_is_rejected_not_clamped(seeds_store):

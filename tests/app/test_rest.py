@@ -254,6 +254,30 @@ def test_read_parity_with_queries(seeds_store):
         assert client.get("/openapi.json").json()["info"]["title"] == "citegraph"
 
 
+def test_rests_on_answers_the_bytes_its_response_model_writes(seeds_store):
+    """The rests-on routes answer pre-encoded JSON: byte for byte what FastAPI's response model
+    (validated, then serialised) writes, for every record of the seeds, its source and a file."""
+    from app.rest.schemas import RestsOnOut, rests_on_body
+    from graph.codec import record_of
+    from queries.traversal import rests_on
+
+    def modelled(report) -> bytes:
+        return RestsOnOut.model_validate(rests_on_body(report)).model_dump_json(by_alias=True).encode()
+
+    records = sorted({(n.set_id, record_of(n).record_id) for n in seeds_store.find_nodes(Label.RECORD)})
+    assert len(records) == 62
+    non_ascii = 0
+    with TestClient(create_app(Settings(), store=seeds_store)) as client:
+        for set_id, record_id in records:
+            answer = client.get(f"/records/{record_id}/rests-on", params={"set": set_id})
+            assert answer.headers["content-type"] == "application/json"
+            assert answer.content == modelled(rests_on(seeds_store, record_id, set_id=set_id))
+            non_ascii += not answer.content.isascii()
+        source = client.get("/sources/SRC-1/rests-on")
+        assert source.content == modelled(rests_on(seeds_store, "SRC-1", kind="source"))
+    assert non_ascii > 0  # some texts hold dashes, quotes or arrows: written as UTF-8, not escaped
+
+
 def _schemathesis_cases():
     import schemathesis
 

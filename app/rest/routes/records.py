@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 from fastapi import APIRouter, Query
+from fastapi.responses import Response
 
 from app.rest.deps import Depth, SetFilter, SettingsDep, StoreDep, in_snapshot
-from app.rest.schemas import CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_body
+from app.rest.schemas import CitationsOut, Page, RecordOut, RecordsOut, RestsOnOut, rests_on_answer
 from queries.names import unknown_record
 from queries.records import citations_of, records_of
 from queries.shapes import plain
@@ -53,8 +54,8 @@ async def get_citations(record_id: str, store: StoreDep, set_id: SetFilter = Non
 async def get_rests_on(
     record_id: str, store: StoreDep, settings: SettingsDep, set_id: SetFilter = None, direct: bool = False,
     max_depth: Depth = None,
-) -> dict:
+) -> Response:
     """Statements that rest on the record, each with its explanation path."""
     report = await in_snapshot(store, rests_on, record_id, set_id=set_id, direct_only=direct,
                                max_depth=settings.depth(max_depth))
-    return rests_on_body(report)
+    return rests_on_answer(report)
