@@ -8,7 +8,7 @@ from contextlib import nullcontext
 from itertools import chain
 from queue import Queue
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.checks import Flaws
@@ -441,7 +441,7 @@ each set is its own transaction (memory holds at most this many more groups)."""
 T = TypeVar("T")
 
 
-def _produced_ahead(items: Iterable[T], ahead: int) -> Iterator[T]:
+def _produced_ahead(items: Iterable[T], ahead: int) -> Generator[T, None, None]:
     """``items`` in order, produced on a thread of their own up to ``ahead`` items ahead of the
     consumer; what producing raises is raised to the consumer in its place. Leaving early (an error
     writing, ``close()``) stops the producer after the item it is producing, and the producer's
