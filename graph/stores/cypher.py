@@ -692,25 +692,29 @@ RETURN count(s) AS n
 """Whether set ``$set_id`` has its AnalysisSet node (one row, ``n`` 0 or 1)."""
 
 SET_SNAPSHOT_NODES = f"""
-MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) WHERE NOT n:Review
+MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) USING INDEX n:{NODE_LABEL}(set_id) WHERE NOT n:Review
 RETURN {_NODE_FIELDS}
 UNION ALL
 MATCH (n:{NODE_LABEL}:System)-[r:CONTAINS]->(:{NODE_LABEL} {{id: $set_id}}) WHERE r.set_id = $set_id
 RETURN DISTINCT {_NODE_FIELDS}
 """
-"""The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows."""
+"""The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows.
+The ``cg_node_set`` index is named: left to itself, the planner scanned every ``:CgNode`` not a
+``:Review`` (``SubtractionNodeByLabelsScan``) and filtered on ``set_id``, paid by every write."""
 
 SET_SNAPSHOT_EDGES = f"""
 MATCH (a:{NODE_LABEL} {{set_id: $set_id}})
 CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 UNION ALL
-MATCH (a:{NODE_LABEL}:System)
+MATCH (:{NODE_LABEL} {{id: $set_id}})<-[:CONTAINS]-(s:{NODE_LABEL}:System)
+WITH DISTINCT s AS a
 CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 """
-"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's.
-Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
+"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's
+(the System that CONTAINS the set node: its edges of the set are that derived CONTAINS edge).
+Each half expands from its start nodes (the ``set_id`` index; the set node's ``id``) inside a
 ``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
 filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
 every write."""
