@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from typing import TypeVar
 from contextlib import nullcontext
 from itertools import chain
+from queue import Queue
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.checks import Flaws
@@ -387,7 +390,9 @@ def ingest_stream(
     later one: if a write fails, or ``groups`` raises while producing a later group (a parse
     error, a refused set), nothing of the run is kept; if it raises before the first group, the
     store is not touched at all. Without it each set is its own transaction and the sets written
-    before a failure stay written.
+    before a failure stay written, and the next groups are produced (parsed) on a thread of their
+    own while this one is written, at most :data:`GROUPS_AHEAD` ahead (a store over the network,
+    Neo4j, spends most of a write waiting for its server).
 
     Returns
     -------
@@ -407,7 +412,8 @@ def ingest_stream(
     seen: dict[str, str] = {}
     outcomes: list[DocumentOutcome] = []
     written_sets: list[str] = []
-    groups = iter(groups)
+    bulk = isinstance(store, SupportsBulkWrite)
+    groups = iter(groups) if bulk else _produced_ahead(groups, GROUPS_AHEAD)
     first = next(groups, None)  # produced before the transaction opens: a refusal there touches nothing
     if first is None:
         return IngestReport(sets=(), documents=())
@@ -426,6 +432,54 @@ def ingest_stream(
                 if _write_set(store, set_id, docs, outcomes, check=check, expect=expect):
                     written_sets.append(set_id)
     return IngestReport(sets=tuple(written_sets), documents=tuple(outcomes))
+
+
+GROUPS_AHEAD = 2
+"""How many groups :func:`ingest_stream` lets the producing thread get ahead of the writes, when
+each set is its own transaction (memory holds at most this many more groups)."""
+
+T = TypeVar("T")
+
+
+def _produced_ahead(items: Iterable[T], ahead: int) -> Generator[T, None, None]:
+    """``items`` in order, produced on a thread of their own up to ``ahead`` items ahead of the
+    consumer; what producing raises is raised to the consumer in its place. Leaving early (an error
+    writing, ``close()``) stops the producer after the item it is producing, and the producer's
+    iterator is closed on its own thread."""
+    handed: Queue[tuple[list[T], BaseException | None]] = Queue(maxsize=ahead)  # [] once the items end
+    stop = threading.Event()
+
+    def produce() -> None:
+        source = iter(items)
+        try:
+            for item in source:
+                handed.put(([item], None))
+                if stop.is_set():
+                    break
+            handed.put(([], None))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumer, raised there
+            handed.put(([], error))
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
+
+    producer = threading.Thread(target=produce, name="citegraph-ingest-producer", daemon=True)
+    producer.start()
+    try:
+        while True:
+            item, error = handed.get()
+            if error is not None:
+                raise error
+            if not item:
+                return
+            yield item[0]
+    finally:
+        stop.set()
+        while producer.is_alive():  # unblock a producer waiting for room
+            while not handed.empty():
+                handed.get_nowait()
+            producer.join(timeout=0.05)
 
 
 def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outcomes: list[DocumentOutcome], *,

@@ -83,10 +83,10 @@ __all__ = [
     "EXISTING_IDS",
     "DELETE_DOCUMENT_NODES",
     "delete_owned_edges",
-    "merge_nodes",
-    "create_edges",
+    "MERGE_NODES",
+    "CREATE_EDGES",
     "stored_edges",
-    "replace_edges",
+    "REPLACE_EDGES",
     "UNREFERENCED",
     "HOLDS_DOCUMENTS",
     "POINTING_AT",
@@ -600,32 +600,36 @@ def delete_owned_edges() -> str:
     return f"UNWIND $owners AS o\n{parts}"
 
 
-def merge_nodes(label: Label | str) -> str:
-    """Create or replace nodes of ``label`` from ``$rows`` (``{id, properties}``): the properties
-    replace all of the node's properties, and its model label becomes ``label`` alone."""
-    others = [lab.value for lab in Label if lab.value != _label(label)]
-    return f"""
+def _each(test: str, update: str) -> str:
+    """``update`` for the rows where ``test`` holds: a conditional update clause, because a label or
+    relationship type cannot be a parameter before Neo4j 5.26 (``SET n:$(row.label)``)."""
+    return f"FOREACH (_ IN CASE WHEN {test} THEN [1] ELSE [] END | {update})"
+
+
+MERGE_NODES = f"""
 UNWIND $rows AS row
 MERGE (n:{NODE_LABEL} {{id: row.id}})
 SET n = row.properties
-REMOVE n:{':'.join(others)}
-SET n:{_label(label)}
+REMOVE n:{':'.join(label.value for label in Label)}
+{chr(10).join(_each(f"row.label = '{label.value}'", f"SET n:{label.value}") for label in Label)}
 """
+"""Create or replace nodes of any label from ``$rows`` (``{id, label, properties}``, ``label`` a
+model label's name): the properties replace all of the node's properties, and its model label
+becomes ``label`` alone. One statement for every label, found by the ``cg_node_id`` constraint
+(``NodeUniqueIndexSeek(Locking)``)."""
 
-
-def create_edges(kind: EdgeKind | str) -> str:
-    """Create a ``kind`` relationship for each of ``$rows`` (``{src, dst, properties}``), with
-    ``properties`` as its property map. Nothing is matched against the relationships already
-    there: the store creates only edges whose identity no stored relationship has (see
-    :func:`stored_edges`), so each row costs the same however many parallel relationships its two
-    nodes have."""
-    return f"""
+CREATE_EDGES = f"""
 UNWIND $rows AS row
 MATCH (a:{NODE_LABEL} {{id: row.src}})
 MATCH (b:{NODE_LABEL} {{id: row.dst}})
-CREATE (a)-[r:{_kind(kind)}]->(b)
-SET r = row.properties
+{chr(10).join(_each(f"row.kind = '{kind.value}'", f"CREATE (a)-[r:{kind.value}]->(b) SET r = row.properties")
+              for kind in EdgeKind)}
 """
+"""Create a relationship of type ``kind`` for each of ``$rows`` (``{src, kind, dst, properties}``),
+with ``properties`` as its property map, its two ends found by the ``cg_node_id`` constraint. One
+statement for every kind. Nothing is matched against the relationships already there: the store
+creates only edges whose identity no stored relationship has (see :func:`stored_edges`), so each
+row costs the same however many parallel relationships its two nodes have."""
 
 
 def stored_edges(kind: EdgeKind | str) -> str:
@@ -641,15 +645,14 @@ RETURN pair.src AS src, pair.dst AS dst, r.owner AS owner, r.seq AS seq, element
 """
 
 
-def replace_edges(kind: EdgeKind | str) -> str:
-    """Replace all properties of stored ``kind`` relationships from ``$rows`` (``{rid,
-    properties}``, ``rid`` an element id from :func:`stored_edges` read in the same transaction),
-    each found by an element-id seek."""
-    return f"""
+REPLACE_EDGES = """
 UNWIND $rows AS row
-MATCH ()-[r:{_kind(kind)}]->() WHERE elementId(r) = row.rid
+MATCH ()-[r]->() WHERE elementId(r) = row.rid
 SET r = row.properties
 """
+"""Replace all properties of stored relationships from ``$rows`` (``{rid, properties}``, ``rid``
+an element id from :func:`stored_edges` read in the same transaction), each found by an
+element-id seek, whatever its type."""
 
 
 UNREFERENCED = f"""
@@ -689,25 +692,29 @@ RETURN count(s) AS n
 """Whether set ``$set_id`` has its AnalysisSet node (one row, ``n`` 0 or 1)."""
 
 SET_SNAPSHOT_NODES = f"""
-MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) WHERE NOT n:Review
+MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) USING INDEX n:{NODE_LABEL}(set_id) WHERE NOT n:Review
 RETURN {_NODE_FIELDS}
 UNION ALL
 MATCH (n:{NODE_LABEL}:System)-[r:CONTAINS]->(:{NODE_LABEL} {{id: $set_id}}) WHERE r.set_id = $set_id
 RETURN DISTINCT {_NODE_FIELDS}
 """
-"""The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows."""
+"""The nodes of set ``$set_id`` (Review nodes left out) and its System node, as :data:`GET_NODES` rows.
+The ``cg_node_set`` index is named: left to itself, the planner scanned every ``:CgNode`` not a
+``:Review`` (``SubtractionNodeByLabelsScan``) and filtered on ``set_id``, paid by every write."""
 
 SET_SNAPSHOT_EDGES = f"""
 MATCH (a:{NODE_LABEL} {{set_id: $set_id}})
 CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 UNION ALL
-MATCH (a:{NODE_LABEL}:System)
+MATCH (:{NODE_LABEL} {{id: $set_id}})<-[:CONTAINS]-(s:{NODE_LABEL}:System)
+WITH DISTINCT s AS a
 CALL (a) {{ MATCH (a)-[r]->(b:{NODE_LABEL}) WHERE r.set_id = $set_id RETURN r, b }}
 RETURN {_EDGE_FIELDS}
 """
-"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's.
-Each half expands from its start nodes (the ``set_id`` index; the System label) inside a
+"""The relationships of set ``$set_id`` (``set_id`` = the set): those leaving its nodes and its System's
+(the System that CONTAINS the set node: its edges of the set are that derived CONTAINS edge).
+Each half expands from its start nodes (the ``set_id`` index; the set node's ``id``) inside a
 ``CALL``: written as one pattern, the planner chose to scan every relationship of the database and
 filter on ``set_id`` (``DirectedAllRelationshipsScan``), a cost growing with the store, paid by
 every write."""

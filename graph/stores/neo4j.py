@@ -66,7 +66,8 @@ HOLD_AFTER_MOVE_S = 0.2
 :meth:`Neo4jStore.snapshot`): writes are landing, and a held view does not need reading again."""
 
 BATCH_ROWS = 2000
-"""Rows per ``UNWIND`` statement when writing nodes or edges; a write stays one transaction."""
+"""Rows per ``UNWIND`` statement when writing nodes or edges (chosen by measurement: smaller batches
+were slower, larger no faster, see bench/README.md); a write stays one transaction."""
 
 _INT64 = (-(2**63), 2**63 - 1)
 _ALREADY_EXISTS = {
@@ -518,18 +519,20 @@ class Neo4jStore(ClosedOnExit):
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch, created: str) -> tuple[int, int]:
         _run(tx, cypher.LOCK_WRITES)
         self._check_expected_step(tx, batch.expect)
-        writes.check_node_kinds(batch, {n.id: n for n in map(
-            _node_from_row, _run(tx, cypher.EXISTING_KINDS, ids=writes.kind_checked_ids(batch)))})
+        stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_KINDS,
+                                                              ids=writes.kind_checked_ids(batch)))}
+        writes.check_node_kinds(batch, stored)
         before = self._versions_before(tx, [batch.set_id])
         replaced = writes.documents_replaced(batch)
-        self._delete_documents_step(tx, replaced)
-        self._upsert_shared_step(tx, batch.shared)
+        derived_owner = f"set:{batch.set_id}"
+        # a document not stored owns no node and no edge: only the stored ones are deleted
+        self._delete_documents_step(tx, [d for d in replaced if d in stored], also_owners=[derived_owner])
         nodes = [n for d in batch.documents for n in (d.document, *d.nodes)]
-        self._merge_nodes_step(tx, nodes)
+        self._merge_nodes_step(tx, [*self._shared_merged(tx, batch.shared, stored), *nodes])
         written = frozenset(n.id for n in (*batch.shared, *nodes))  # exist now: no need to ask
         self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges], cleared=frozenset(replaced),
                                written=written)
-        self._replace_derived_step(tx, batch.set_id, batch.derived, written=written)
+        self._replace_derived_step(tx, derived_owner, batch.derived, written=written)
         self._collect_orphans_step(tx, [batch.set_id])
         self._keep_versions_step(tx, before, created)
         return self._totals(tx)
@@ -567,36 +570,41 @@ class Neo4jStore(ClosedOnExit):
         stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=list(expect)))}
         writes.check_expected(expect, {i: n.props.get("sha256") for i, n in stored.items()})
 
-    def _delete_documents_step(self, tx: ManagedTransaction, document_ids: list[str]) -> None:
+    def _delete_documents_step(self, tx: ManagedTransaction, document_ids: list[str], *,
+                               also_owners: Collection[str] = ()) -> None:
         """SetBatch step 1: each document's nodes (with every relationship touching them), then the
-        relationships it owns between nodes that stay (SUPERSEDED_BY, PART_OF between records)."""
+        relationships it owns between nodes that stay (SUPERSEDED_BY, PART_OF between records), and
+        every relationship owned by one of ``also_owners`` (a set's derived edges, ``set:<id>``,
+        replaced by step 4): one statement for the owned relationships of all of them."""
         if document_ids:
             _run(tx, cypher.DELETE_DOCUMENT_NODES, document_ids=document_ids)
-            _run(tx, cypher.delete_owned_edges(), owners=document_ids)
+        if owners := [*document_ids, *also_owners]:
+            _run(tx, cypher.delete_owned_edges(), owners=owners)
 
-    def _upsert_shared_step(self, tx: ManagedTransaction, shared: Iterable[Node]) -> None:
+    def _shared_merged(self, tx: ManagedTransaction, shared: Iterable[Node], stored: Mapping[str, Node]) -> list[Node]:
         """SetBatch step 2: shared nodes, merged onto the stored ones (non-null props overwrite,
-        null ones never erase)."""
+        null ones never erase), to be written by :meth:`_merge_nodes_step`. ``stored`` holds every
+        id of ``shared`` that names a node now (props not needed): only those are read whole."""
         shared = list(shared)
-        if not shared:
-            return
-        current = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=_distinct(n.id for n in shared)))}
+        ids = _distinct(n.id for n in shared)
+        asked = [i for i in ids if i in stored]
+        current = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_NODES, ids=asked))} if asked else {}
         for node in shared:
             current[node.id] = writes.merged_shared(current.get(node.id), node)
-        self._merge_nodes_step(tx, [current[i] for i in _distinct(n.id for n in shared)])
+        return [current[i] for i in ids]
 
     def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
-        """Create or wholly replace nodes (the last of equal ids wins), batched per label."""
-        by_label: dict[Label, list[dict[str, Any]]] = {}
-        for node in writes.last_of(nodes):
-            by_label.setdefault(node.label, []).append({"id": node.id, "properties": _node_properties(node)})
-        for label, rows in by_label.items():
-            for chunk in _chunks(rows):
-                _run(tx, cypher.merge_nodes(label), rows=chunk)
+        """Create or wholly replace nodes (the last of equal ids wins), every label in one statement
+        per :data:`BATCH_ROWS` rows."""
+        rows = [{"id": node.id, "label": node.label.value, "properties": _node_properties(node)}
+                for node in writes.last_of(nodes)]
+        for chunk in _chunks(rows):
+            _run(tx, cypher.MERGE_NODES, rows=chunk)
 
     def _merge_edges_step(self, tx: ManagedTransaction, edges: list[Edge], *, cleared: frozenset[str],
                           written: frozenset[str] = frozenset()) -> None:
-        """Create or replace edges (the last of equal identities wins), batched per kind.
+        """Create or replace edges (the last of equal identities wins), every kind in one statement
+        per :data:`BATCH_ROWS` rows.
 
         ``cleared`` names owners whose every edge this transaction has deleted already (the
         documents replaced, or ``set:<id>`` before its derived edges): no stored edge has the
@@ -627,23 +635,27 @@ class Neo4jStore(ClosedOnExit):
         known = written.intersection(ends) | (
             {row["id"] for row in _run(tx, cypher.EXISTING_IDS, ids=asked)} if asked else set())
         writes.check_edge_ends(edges, known)
+        final = writes.last_of(edges)
         by_kind: dict[EdgeKind, list[Edge]] = {}
-        for edge in writes.last_of(edges):
-            by_kind.setdefault(edge.kind, []).append(edge)
+        for edge in final:
+            if writes.edge_owner(edge) not in cleared:
+                by_kind.setdefault(edge.kind, []).append(edge)
+        stored: dict[tuple[Any, ...], str] = {}
         for kind, kind_edges in by_kind.items():
-            stored = self._stored_edges(tx, kind, [e for e in kind_edges if writes.edge_owner(e) not in cleared])
-            replaced: list[dict[str, Any]] = []
-            created: list[dict[str, Any]] = []
-            for edge in kind_edges:
-                rid = stored.get(writes.edge_identity(edge))  # never one of a cleared owner's
-                if rid is None:
-                    created.append({"src": edge.src, "dst": edge.dst, "properties": _edge_properties(edge)})
-                else:
-                    replaced.append({"rid": rid, "properties": _edge_properties(edge)})
-            for chunk in _chunks(replaced):
-                _run(tx, cypher.replace_edges(kind), rows=chunk)
-            for chunk in _chunks(created):
-                _run(tx, cypher.create_edges(kind), rows=chunk)
+            stored.update(self._stored_edges(tx, kind, kind_edges))
+        replaced: list[dict[str, Any]] = []
+        created: list[dict[str, Any]] = []
+        for edge in final:
+            rid = stored.get(writes.edge_identity(edge))  # never one of a cleared owner's
+            if rid is None:
+                created.append({"src": edge.src, "kind": edge.kind.value, "dst": edge.dst,
+                                "properties": _edge_properties(edge)})
+            else:
+                replaced.append({"rid": rid, "properties": _edge_properties(edge)})
+        for chunk in _chunks(replaced):
+            _run(tx, cypher.REPLACE_EDGES, rows=chunk)
+        for chunk in _chunks(created):
+            _run(tx, cypher.CREATE_EDGES, rows=chunk)
 
     @staticmethod
     def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple[Any, ...], str]:
@@ -659,12 +671,10 @@ class Neo4jStore(ClosedOnExit):
                 found[(row["src"], str(kind), row["dst"], row["owner"], row["seq"])] = row["rid"]
         return found
 
-    def _replace_derived_step(self, tx: ManagedTransaction, set_id: str, derived: Iterable[Edge], *,
+    def _replace_derived_step(self, tx: ManagedTransaction, owner: str, derived: Iterable[Edge], *,
                               written: frozenset[str] = frozenset()) -> None:
-        """SetBatch step 4: the set's derived edges are replaced by ``derived`` (``written``: as for
-        :meth:`_merge_edges_step`)."""
-        owner = f"set:{set_id}"
-        _run(tx, cypher.delete_owned_edges(), owners=[owner])
+        """SetBatch step 4: the set's derived edges (``owner``: ``set:<id>``), whose stored ones
+        step 1 deleted, written anew (``written``: as for :meth:`_merge_edges_step`)."""
         self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
     def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
