@@ -106,6 +106,10 @@ class Packer:
         return bytes((number,)) + packed if len(packed) + 1 < len(data) else text
 
     def unpack(self, value: str | bytes | None) -> str | None:
+        """:meth:`text`, and SQL's NULL as it is (the SQL function ``unpacked``)."""
+        return None if value is None else self.text(value)
+
+    def text(self, value: str | bytes) -> str:
         """The JSON text of a stored value (:meth:`pack`'s input).
 
         Raises
@@ -113,7 +117,7 @@ class Packer:
         sqlite3.DatabaseError
             The value names a dictionary the file does not hold, or does not inflate (damage).
         """
-        if value is None or isinstance(value, str):
+        if isinstance(value, str):
             return value
         if value[0] not in self._zdicts:
             self.load()

@@ -9,18 +9,21 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 3)::
+Layout (format 4)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
-    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props JSON)
+    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props packed JSON)
     names  (ref INTEGER PRIMARY KEY, name UNIQUE)
                                                 the set ids, document ids and owners edges name,
                                                 each once (kept when unused: a few per document)
-    links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
+    links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props packed JSON)
                                                 the edges: ``src``/``dst`` are ``nodes.nid``,
                                                 ``owner``, ``document_id``, ``set_id`` are ``names.ref``
-    edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as text; rowid)
+    edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as stored; rowid)
                                                 the edges as format 2 stored them, for reading by hand
+    dictionaries (id INTEGER PRIMARY KEY, name UNIQUE, zdict)
+                                                the deflate dictionary of each label and edge kind
+                                                (:mod:`graph.stores.packing`)
     scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
@@ -35,9 +38,12 @@ Layout (format 3)::
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
 edge row and its three indexes hold small integers (format 2 held the 30–60 byte ids in each, 41 %
-of the file). A store of format 2 is converted on its first opening by a process that may write it,
-in one transaction (all or nothing, :func:`_convert_format_2`); one this user may only read is
-converted into memory each time it is opened, and the file is left as it is.
+of the file). A property map is stored packed (deflated with its label's dictionary, a bytes value)
+or, when short or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text
+through the function ``unpacked(props)`` that every connection of this module has. A store of
+format 2 or 3 is converted on its first opening by a process that may write it, in one transaction
+per format (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`); one this user may
+only read is converted into memory each time it is opened, and the file is left as it is.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -285,7 +291,7 @@ class SQLiteStore(ClosedOnExit):
 
     def _connect(self, where: str, *, create: bool, uri: bool = False) -> sqlite3.Connection:
         with self._translated():
-            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S,
+            conn: sqlite3.Connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S,
                                    uri=uri, factory=_Connection)
             self._connections.append(conn)
             conn.execute("PRAGMA synchronous = FULL")
@@ -1054,13 +1060,13 @@ class _Snapshot(SQLiteStore):
 
 
 def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Node]:
-    unpack = _packer(conn).unpack
+    unpack = _packer(conn).text
     return [Node(i, _LABELS[label], set_id, document_id, json.loads(unpack(props)))
             for i, label, set_id, document_id, props in conn.execute(sql, tuple(params))]
 
 
 def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Edge]:
-    unpack = _packer(conn).unpack
+    unpack = _packer(conn).text
     return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(unpack(props)))
             for src, kind, dst, seq, document_id, set_id, props in conn.execute(sql, tuple(params))]
 
