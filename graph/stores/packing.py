@@ -26,14 +26,18 @@ DICTIONARIES_TABLE = """CREATE TABLE IF NOT EXISTS dictionaries (
   id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, zdict BLOB NOT NULL);"""
 """One row per trained dictionary: ``name`` is a node label or ``edge:KIND``."""
 
-TRAIN_BYTES = 16_384
+TRAIN_BYTES = 2_048
 """A label's JSON a write must hold before a dictionary is trained from it."""
 
-DICTIONARY_BYTES = 32_768
-"""A dictionary's size: deflate's whole window (what lies further back is never referred to)."""
+DICTIONARY_BYTES = 16_384
+"""A dictionary's size: deflate's window (what lies further back is never referred to)."""
 
-LEVEL, MEM_LEVEL, WBITS = 3, 5, -15
-"""Deflate's settings: at M, level 3 with memLevel 5 packed as small as level 6 in 0.6 of the time."""
+LEVEL, MEM_LEVEL, WBITS = 3, 2, -14
+"""Deflate's settings: a 16 KB window, as small a state as packs well (each value copies it)."""
+
+RECENT_VALUES = 8_192
+"""Values a packer remembers the text of, having packed them: a write reads back what it wrote (the
+full-text index's triggers, the version's snapshot) without inflating it."""
 
 MIN_BYTES = 48
 """Shorter JSON (``{"order":3}``) is kept as text: deflate saves nothing on it."""
@@ -49,6 +53,7 @@ class Packer:
         self._conn = conn
         self._zdicts: dict[int, bytes] = {}
         self._by_name: dict[str, tuple[int, zlib._Compress]] = {}
+        self._packed: dict[bytes, str] = {}  # what this packer packed lately: the text of each value
 
     def load(self) -> None:
         """Read the dictionaries the connection sees (none when the table is not there yet): when
@@ -102,8 +107,13 @@ class Packer:
         number, base = found
         data = text.encode()
         deflate = base.copy()
-        packed = deflate.compress(data) + deflate.flush()
-        return bytes((number,)) + packed if len(packed) + 1 < len(data) else text
+        packed = bytes((number,)) + deflate.compress(data) + deflate.flush()
+        if len(packed) >= len(data):
+            return text
+        if len(self._packed) >= RECENT_VALUES:
+            self._packed.clear()
+        self._packed[packed] = text
+        return packed
 
     def unpack(self, value: str | bytes | None) -> str | None:
         """:meth:`text`, and SQL's NULL as it is (the SQL function ``unpacked``)."""
@@ -119,6 +129,9 @@ class Packer:
         """
         if isinstance(value, str):
             return value
+        known = self._packed.get(value)
+        if known is not None:  # the write that packed it reads it back (its versions, the full-text index)
+            return known
         if value[0] not in self._zdicts:
             self.load()
         zdict = self._zdicts.get(value[0])
