@@ -57,15 +57,19 @@ class Packer:
 
     def load(self) -> None:
         """Read the dictionaries the connection sees (none when the table is not there yet): when
-        opened, after a write rolled back (forgetting what it trained), and when a value names
-        a dictionary another process has trained since."""
+        opened, and when a value names a dictionary another process has trained since."""
         conn = self._conn
-        self._zdicts.clear()
-        self._by_name.clear()
+        self.forget()
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'dictionaries'").fetchone():
             return
         for number, name, zdict in conn.execute("SELECT id, name, zdict FROM dictionaries"):
             self._add(number, name, bytes(zdict))
+
+    def forget(self) -> None:
+        """Drop every dictionary known (after a write rolled back, undoing what it trained): a value
+        read then loads them again, a write finds each in the file as it trains."""
+        self._zdicts.clear()
+        self._by_name.clear()
 
     def _add(self, number: int, name: str, zdict: bytes) -> None:
         self._zdicts[number] = zdict

@@ -540,7 +540,7 @@ class SQLiteStore(ClosedOnExit):
                 except BaseException:
                     if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
                         conn.execute("ROLLBACK")
-                    _packer(conn).load()  # forget a dictionary trained in the write undone
+                    _packer(conn).forget()  # and any dictionary the write trained
                     raise
                 finally:
                     self._local.writing = False
@@ -1481,7 +1481,7 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        packer.load()
+        packer.forget()
         raise
     finally:
         conn.create_function("packed", 2, None)
