@@ -36,8 +36,9 @@ LEVEL, MEM_LEVEL, WBITS = 3, 2, -14
 """Deflate's settings: a 16 KB window, as small a state as packs well (each value copies it)."""
 
 RECENT_VALUES = 8_192
-"""Values a packer remembers the text of, having packed them: a write reads back what it wrote (the
-full-text index's triggers, the version's snapshot) without inflating it."""
+"""Values a packer remembers the text of, having packed them in the write under way (at most): a
+write reads back what it wrote (the full-text index's triggers, the version's snapshot) without
+inflating it."""
 
 MIN_BYTES = 48
 """Shorter JSON (``{"order":3}``) is kept as text: deflate saves nothing on it."""
@@ -64,6 +65,10 @@ class Packer:
             return
         for number, name, zdict in conn.execute("SELECT id, name, zdict FROM dictionaries"):
             self._add(number, name, bytes(zdict))
+
+    def begin_write(self) -> None:
+        """A write begins: the values packed before it are no longer remembered."""
+        self._packed.clear()
 
     def forget(self) -> None:
         """Drop every dictionary known (after a write rolled back, undoing what it trained): a value

@@ -525,6 +525,8 @@ class SQLiteStore(ClosedOnExit):
         with self._guard():
             conn = self._connection(create=True)
             assert conn is not None
+            packer = _packer(conn)
+            packer.begin_write()
             if self._local.bulk:
                 with self._translated():
                     yield conn
@@ -544,6 +546,7 @@ class SQLiteStore(ClosedOnExit):
                     raise
                 finally:
                     self._local.writing = False
+                    packer.begin_write()  # nor after it
 
     def _begin_immediate(self, conn: sqlite3.Connection) -> None:
         """Take the write lock; when another writer holds it past :data:`WAIT_NOTICE_S`, say so
