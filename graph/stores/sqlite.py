@@ -9,18 +9,21 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 3)::
+Layout (format 4)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
-    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props JSON)
+    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props packed JSON)
     names  (ref INTEGER PRIMARY KEY, name UNIQUE)
                                                 the set ids, document ids and owners edges name,
                                                 each once (kept when unused: a few per document)
-    links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props JSON)
+    links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props packed JSON)
                                                 the edges: ``src``/``dst`` are ``nodes.nid``,
                                                 ``owner``, ``document_id``, ``set_id`` are ``names.ref``
-    edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as text; rowid)
+    edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as stored; rowid)
                                                 the edges as format 2 stored them, for reading by hand
+    dictionaries (id INTEGER PRIMARY KEY, name UNIQUE, zdict)
+                                                the deflate dictionary of each label and edge kind
+                                                (:mod:`graph.stores.packing`)
     scopes (scope PRIMARY KEY, version)         one row per set ('' for set-less nodes and edges)
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
@@ -35,9 +38,12 @@ Layout (format 3)::
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
 edge row and its three indexes hold small integers (format 2 held the 30–60 byte ids in each, 41 %
-of the file). A store of format 2 is converted on its first opening by a process that may write it,
-in one transaction (all or nothing, :func:`_convert_format_2`); one this user may only read is
-converted into memory each time it is opened, and the file is left as it is.
+of the file). A property map is stored packed (deflated with its label's dictionary, a bytes value)
+or, when short or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text
+through the function ``unpacked(props)`` that every connection of this module has. A store of
+format 2 or 3 is converted on its first opening by a process that may write it, in one transaction
+per format (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`); one this user may
+only read is converted into memory each time it is opened, and the file is left as it is.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -65,6 +71,7 @@ from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
+from graph.stores.packing import DICTIONARIES_TABLE, Packer
 from graph.text import Phrase, holds
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
@@ -79,9 +86,13 @@ STORE_FILE = "citegraph.sqlite"
 FORMAT = "citegraph-embedded"
 """``meta.format`` of a citegraph store; a database without it is refused, never written."""
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
-text ids in the edge rows (converted on opening, :func:`_convert_format_2`)."""
+text ids in the edge rows (converted on opening, :func:`_convert_format_2`), format 3 the property
+maps as JSON text (:func:`_convert_format_3`)."""
+
+PLAIN_LABELS = frozenset({"Record", "Document"})
+"""Labels whose property maps stay JSON text: the indexes on ``record_id`` and ``path`` read them."""
 
 BUSY_TIMEOUT_S = 600.0
 """How long a writer waits for another process's write to finish before giving up."""
@@ -105,6 +116,7 @@ CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_
 CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
 CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';
 {{links}}
+{{dictionaries}}
 CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (scope, name));
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
@@ -133,24 +145,24 @@ CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind 
   LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id;"""
 """The edges of format 3: integers into ``nodes`` and ``names``; the view ``edges`` reads them as text."""
 _SCHEMA = (_SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
-           .replace("{links}", _LINKS))
+           .replace("{links}", _LINKS).replace("{dictionaries}", DICTIONARIES_TABLE))
 _SEARCH_SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
     "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
     """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
-  INSERT INTO statement_search (rowid, text) VALUES (new.nid, json_extract(new.props, '$.text'));
+  INSERT INTO statement_search (rowid, text) VALUES (new.nid, json_extract(unpacked(new.props), '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
-  INSERT INTO statement_search (statement_search, rowid, text) VALUES ('delete', old.nid, json_extract(old.props, '$.text'));
+  INSERT INTO statement_search (statement_search, rowid, text) VALUES ('delete', old.nid, json_extract(unpacked(old.props), '$.text'));
 END""",
     """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
 WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
   INSERT INTO statement_search (statement_search, rowid, text)
-    SELECT 'delete', old.nid, json_extract(old.props, '$.text') WHERE old.label = 'Statement';
+    SELECT 'delete', old.nid, json_extract(unpacked(old.props), '$.text') WHERE old.label = 'Statement';
   INSERT INTO statement_search (rowid, text)
-    SELECT new.nid, json_extract(new.props, '$.text') WHERE new.label = 'Statement';
+    SELECT new.nid, json_extract(unpacked(new.props), '$.text') WHERE new.label = 'Statement';
 END""",
-    "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(props, '$.text') FROM nodes "
+    "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(unpacked(props), '$.text') FROM nodes "
     "WHERE label = 'Statement'",
 )
 """The full-text index of statements (:meth:`SQLiteStore.search`), made by
@@ -176,6 +188,21 @@ _REFS = f"(SELECT ref FROM names WHERE name IN {_IDS})"
 _NID = "(SELECT nid FROM nodes WHERE id = ?)"
 _REF = "(SELECT ref FROM names WHERE name = ?)"
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class _Connection(sqlite3.Connection):
+    """A connection with its :class:`~graph.stores.packing.Packer`, whose ``unpack`` SQL calls
+    ``unpacked(props)``."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.packer = Packer(self)
+        self.create_function("unpacked", 1, self.packer.unpack, deterministic=True)
+
+
+def _packer(conn: sqlite3.Connection) -> Packer:
+    assert isinstance(conn, _Connection), "a store's connections are made by SQLiteStore._connect"
+    return conn.packer
 
 
 class SetEdges:
@@ -264,8 +291,8 @@ class SQLiteStore(ClosedOnExit):
 
     def _connect(self, where: str, *, create: bool, uri: bool = False) -> sqlite3.Connection:
         with self._translated():
-            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S,
-                                   uri=uri)
+            conn: sqlite3.Connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S,
+                                   uri=uri, factory=_Connection)
             self._connections.append(conn)
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA cache_size = -65536")
@@ -278,25 +305,28 @@ class SQLiteStore(ClosedOnExit):
                 conn = self._check_format(conn, tables, read_only=uri)
             if create:
                 _ensure_search_index(conn)
+            _packer(conn).load()
         return conn
 
     def _check_format(self, conn: sqlite3.Connection, tables: set[str], *, read_only: bool) -> sqlite3.Connection:
-        """``conn`` when it opened a store of this format; for one of format 2, the connection to
-        it converted (:func:`_convert_format_2`): the file itself when this user may write it, else
-        a copy in memory (the file is left as it is)."""
+        """``conn`` when it opened a store of this format; for one of format 2 or 3, the connection
+        to it converted (:func:`_convert_format_2`, then :func:`_convert_format_3`): the file itself
+        when this user may write it, else a copy in memory (the file is left as it is)."""
         meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         if meta.get("format") != FORMAT:
             raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
                                    hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
-        if meta.get("version") == "2":
+        if meta.get("version") in ("2", "3"):
             if read_only:
-                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=_Connection)
                 self._connections.append(copy)
                 conn.backup(copy)
                 conn.close()
                 conn = copy
-            if _convert_format_2(conn) and not read_only:
-                try:  # give back the pages format 2 used (once; the store is whole either way)
+            converted = meta["version"] == "2" and _convert_format_2(conn)
+            converted = _convert_format_3(conn) or converted
+            if converted and not read_only:
+                try:  # give back the pages the older format used (once; the store is whole either way)
                     conn.execute("VACUUM")
                     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 except sqlite3.OperationalError as exc:
@@ -495,6 +525,8 @@ class SQLiteStore(ClosedOnExit):
         with self._guard():
             conn = self._connection(create=True)
             assert conn is not None
+            packer = _packer(conn)
+            packer.begin_write()
             if self._local.bulk:
                 with self._translated():
                     yield conn
@@ -510,9 +542,11 @@ class SQLiteStore(ClosedOnExit):
                 except BaseException:
                     if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
                         conn.execute("ROLLBACK")
+                    _packer(conn).forget()  # and any dictionary the write trained
                     raise
                 finally:
                     self._local.writing = False
+                    packer.begin_write()  # nor after it
 
     def _begin_immediate(self, conn: sqlite3.Connection) -> None:
         """Take the write lock; when another writer holds it past :data:`WAIT_NOTICE_S`, say so
@@ -562,7 +596,8 @@ class SQLiteStore(ClosedOnExit):
             params.append(document_id)
         for key, value in (where or {}).items():
             if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
-                sql.append(f"AND json_extract(props, '{_json_path(key)}') = ?")
+                props = "props" if label.value in PLAIN_LABELS else "unpacked(props)"  # the indexes read props
+                sql.append(f"AND json_extract({props}, '{_json_path(key)}') = ?")
                 params.append(value)
         with self._reading() as conn:
             found = _nodes(conn, " ".join(sql), params)
@@ -659,7 +694,7 @@ class SQLiteStore(ClosedOnExit):
         phrases = list(phrases)
         if not phrases:
             return []
-        fields = ", ".join(f"json_extract(props, '$.{f}')" for f in SEARCH_FIELDS)
+        fields = ", ".join(f"json_extract(unpacked(props), '$.{f}')" for f in SEARCH_FIELDS)
         scope, params = ("AND n.set_id = ?", [set_id]) if set_id is not None else ("", [])
         with self._reading() as conn:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
@@ -718,8 +753,8 @@ class SQLiteStore(ClosedOnExit):
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
                 "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN nodes n ON n.nid = hits.doc "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
-                "ORDER BY hits.matches DESC, coalesce(length(json_extract(n.props, '$.text')), 0), "
-                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(n.props, '$.order'), 0), "
+                "ORDER BY hits.matches DESC, coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), "
+                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), "
                 "n.id LIMIT ?",
                 [*params, limit - 1, limit]).fetchall()
         return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
@@ -1028,12 +1063,14 @@ class _Snapshot(SQLiteStore):
 
 
 def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Node]:
-    return [Node(i, _LABELS[label], set_id, document_id, json.loads(props))
+    unpack = _packer(conn).text
+    return [Node(i, _LABELS[label], set_id, document_id, json.loads(unpack(props)))
             for i, label, set_id, document_id, props in conn.execute(sql, tuple(params))]
 
 
 def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Edge]:
-    return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(props))
+    unpack = _packer(conn).text
+    return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(unpack(props)))
             for src, kind, dst, seq, document_id, set_id, props in conn.execute(sql, tuple(params))]
 
 
@@ -1045,10 +1082,11 @@ def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[L
     names = sorted({f for keep in fields.values() for f in keep})
     # per field its JSON type (NULL when absent) and its value as SQL gives it (->>): only arrays
     # and objects are decoded in Python
-    columns = "".join(f", json_type(props, '{_json_path(f)}'), props ->> '{_json_path(f)}'" for f in names)
+    columns = "".join(f", json_type(p, '{_json_path(f)}'), p ->> '{_json_path(f)}'" for f in names)
     out = {}
     for node_id, label, set_id, document_id, *values in conn.execute(
-            f"SELECT id, label, set_id, document_id{columns} FROM nodes WHERE id IN {_IDS}", (_dumps(ids),)):
+            f"SELECT id, label, set_id, document_id{columns} FROM (SELECT id, label, set_id, document_id, "
+            f"unpacked(props) AS p FROM nodes WHERE id IN {_IDS})", (_dumps(ids),)):
         label = _LABELS[label]
         found = {f: (values[2 * i], values[2 * i + 1]) for i, f in enumerate(names)}
         props = {f: _sql_json(conn, node_id, f, *found[f]) for f in fields.get(label, ()) if found[f][0] is not None}
@@ -1063,7 +1101,7 @@ def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value
     if kind in ("true", "false"):
         return kind == "true"
     if kind == "integer" and isinstance(value, float):  # beyond 64 bits: ->> gave a float; read the JSON text
-        (text,) = conn.execute(f"SELECT props -> '{_json_path(key)}' FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        (text,) = conn.execute(f"SELECT unpacked(props) -> '{_json_path(key)}' FROM nodes WHERE id = ?", (node_id,)).fetchone()
         return json.loads(text)
     return value  # text, integer, real; null is None
 
@@ -1090,7 +1128,7 @@ def _stored_shas(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str 
     ids = list(ids)
     if not ids:
         return {}
-    return dict(conn.execute(f"SELECT id, json_extract(props, '$.sha256') FROM nodes WHERE id IN {_IDS}",
+    return dict(conn.execute(f"SELECT id, json_extract(unpacked(props), '$.sha256') FROM nodes WHERE id IN {_IDS}",
                              (_dumps(ids),)))
 
 
@@ -1100,9 +1138,13 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
     The rows go through a temporary table and into ``nodes`` in one statement: the full-text
     index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
     statement (row by row, each statement's flush made the index cost eight times its own work)."""
+    rows = [(n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes]
+    packer = _packer(conn)
+    packer.train((r[1], r[4]) for r in rows if r[1] not in PLAIN_LABELS)
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS put_nodes (id, label, set_id, document_id, props)")
     conn.executemany("INSERT INTO temp.put_nodes VALUES (?, ?, ?, ?, ?)",
-                     ((n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes))
+                     ((i, label, set_id, document_id, props if label in PLAIN_LABELS else packer.pack(label, props))
+                      for i, label, set_id, document_id, props in rows))
     conn.execute(
         "INSERT INTO nodes (id, label, set_id, document_id, props) "
         "SELECT id, label, set_id, document_id, props FROM temp.put_nodes WHERE true ORDER BY rowid "
@@ -1127,11 +1169,14 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)
                        if name is not None})
     ref[None] = None
+    texts = [(f"edge:{e.kind.value}", _dumps(dict(e.props))) for e in edges]
+    packer = _packer(conn)
+    packer.train(texts)
     conn.executemany(
         "INSERT OR REPLACE INTO links (src, kind, dst, owner, seq, document_id, set_id, props) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         ((nid[e.src], e.kind.value, nid[e.dst], ref[writes.edge_owner(e)], e.seq, ref[e.document_id], ref[e.set_id],
-          _dumps(dict(e.props))) for e in edges))
+          packer.pack(*text)) for e, text in zip(edges, texts)))
 
 
 def _refs(conn: sqlite3.Connection, names: Collection[str]) -> dict[str | None, int | None]:
@@ -1227,10 +1272,10 @@ def _has_versions_table(conn: sqlite3.Connection) -> bool:
 
 
 _NODE_TEXT = ("""'{"id":'||json_quote(id)||',"label":'||json_quote(label)||',"set_id":'||json_quote(set_id)||"""
-              """',"document_id":'||json_quote(document_id)||',"props":'||props||'}'""")
+              """',"document_id":'||json_quote(document_id)||',"props":'||unpacked(props)||'}'""")
 _EDGE_TEXT = ("""'{"kind":'||json_quote(kind)||',"src":'||json_quote(src)||',"dst":'||json_quote(dst)||"""
               """',"seq":'||seq||',"document_id":'||json_quote(document_id)||',"set_id":'||json_quote(set_id)||"""
-              """',"props":'||props||'}'""")
+              """',"props":'||unpacked(props)||'}'""")
 _EDGE_ROWS_NAMED = ("SELECT s.id AS src, l.kind AS kind, d.id AS dst, l.seq AS seq, dn.name AS document_id, "
                     "sn.name AS set_id, l.props AS props" + _EDGE_ROWS[_EDGE_ROWS.index(" FROM links"):])
 """A node's / an edge's JSON built by SQLite from its stored props text, as
@@ -1241,7 +1286,7 @@ def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
     """Set ``set_id`` as it stands in this transaction, encoded (:func:`graph.versions.encode_texts`)
     from its rows as stored, through the ``set_id`` indexes, with its System node; each row's JSON
     is built in SQL."""
-    columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN props END, {_NODE_TEXT}"
+    columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN unpacked(props) END, {_NODE_TEXT}"
     nodes = conn.execute(f"SELECT {columns} FROM nodes WHERE set_id = ? AND label <> 'Review'", (set_id,)).fetchall()
     if not any(row[0] == set_id for row in nodes):
         return None
@@ -1388,13 +1433,61 @@ def _convert_format_2(conn: sqlite3.Connection) -> bool:
         conn.execute("DROP TABLE IF EXISTS statement_search_keys")
         for statement in _SEARCH_SCHEMA:
             conn.execute(statement)
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
         conn.execute("COMMIT")
         return True
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+_SAMPLE_ROWS = 2000
+"""Rows of each label or edge kind a conversion trains its dictionary from."""
+
+
+def _convert_format_3(conn: sqlite3.Connection) -> bool:
+    """Convert the format-3 store on ``conn`` to format 4 in one write transaction: a dictionary is
+    trained for each label and edge kind from its first rows, and every property map is packed
+    with it (:mod:`graph.stores.packing`; the labels of :data:`PLAIN_LABELS` stay text); the
+    full-text index keeps its rows (the text is the same), its triggers are made anew. All or
+    nothing: any failure rolls it back and leaves format 3. A second process converting at once
+    waits, then finds it done (and answers False); True when this call converted it. The file
+    keeps its size until a ``VACUUM`` (which the caller runs)."""
+    packer = _packer(conn)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "3":
+            conn.execute("COMMIT")
+            return False
+        conn.execute(DICTIONARIES_TABLE)
+        packer.load()
+        for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        labels = [r[0] for r in conn.execute("SELECT DISTINCT label FROM nodes") if r[0] not in PLAIN_LABELS]
+        kinds = [r[0] for r in conn.execute("SELECT DISTINCT kind FROM links")]
+        for label in labels:
+            packer.train((label, r[0]) for r in conn.execute(
+                "SELECT props FROM nodes WHERE label = ? ORDER BY nid LIMIT ?", (label, _SAMPLE_ROWS)))
+        for kind in kinds:
+            packer.train((f"edge:{kind}", r[0]) for r in conn.execute(
+                "SELECT props FROM links WHERE kind = ? ORDER BY rowid LIMIT ?", (kind, _SAMPLE_ROWS)))
+        conn.create_function("packed", 2, packer.pack)
+        conn.execute(f"UPDATE nodes SET props = packed(label, props) WHERE label NOT IN {_IDS}",
+                     (_dumps(sorted(PLAIN_LABELS)),))
+        conn.execute("UPDATE links SET props = packed('edge:' || kind, props)")
+        for statement in _SEARCH_SCHEMA[1:4]:  # the triggers; the index's rows stand
+            conn.execute(statement)
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
+        conn.execute("COMMIT")
+        return True
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        packer.forget()
+        raise
+    finally:
+        conn.create_function("packed", 2, None)
 
 
 def _fts_query(phrases: Sequence[Phrase]) -> str:

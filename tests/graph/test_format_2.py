@@ -36,7 +36,7 @@ CREATE INDEX edges_set ON edges (set_id, kind);
 UPDATE meta SET value = '2' WHERE key = 'version';
 """
 """Format 2's tables and indexes (as the store of 2 December 2026, b24daf8, made them), made from a
-store of format 3 with the same rows and rowids."""
+store of format 3 (:func:`tests.graph.test_format_3.to_format_3`) with the same rows and rowids."""
 
 FORMAT_2_SEARCH = (
     "DROP TABLE statement_search",
@@ -83,12 +83,14 @@ def answers(store: SQLiteStore) -> str:
 
 @pytest.fixture
 def format_2(tmp_path) -> tuple[Path, str]:
-    """A format-2 store of the seed sets, and the answers its format-3 original gave."""
+    """A format-2 store of the seed sets, and the answers its original gave."""
     path = tmp_path / "home" / "citegraph.sqlite"
     store = SQLiteStore(path)
     ingest_into(store, SEEDS)
     expected = answers(store)
     store.close()
+    from tests.graph.test_format_3 import to_format_3
+    to_format_3(path)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.executescript("BEGIN;" + FORMAT_2 + ";".join(FORMAT_2_SEARCH) + ";COMMIT;")
     assert conn.execute("SELECT count(*) FROM edges").fetchone() == (354,)  # test_sqlite_store: the seeds' edges
@@ -104,7 +106,7 @@ def version_of(path: Path) -> str:
 def test_a_format_2_store_is_converted_once_and_answers_as_before(format_2):
     path, expected = format_2
     store = SQLiteStore(path)
-    assert version_of(path) == "3"
+    assert version_of(path) == "4"
     assert answers(store) == expected
     ingest_into(store, SEEDS)  # unchanged documents: nothing written, no new version
     assert answers(store) == expected
