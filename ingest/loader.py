@@ -67,6 +67,7 @@ __all__ = [
     "ingest_parsed",
     "ingest_stream",
     "ordered_report",
+    "produced_ahead",
 ]
 
 
@@ -413,7 +414,7 @@ def ingest_stream(
     outcomes: list[DocumentOutcome] = []
     written_sets: list[str] = []
     bulk = isinstance(store, SupportsBulkWrite)
-    groups = iter(groups) if bulk else _produced_ahead(groups, GROUPS_AHEAD)
+    groups = iter(groups) if bulk else produced_ahead(groups, GROUPS_AHEAD)
     first = next(groups, None)  # produced before the transaction opens: a refusal there touches nothing
     if first is None:
         return IngestReport(sets=(), documents=())
@@ -441,7 +442,7 @@ each set is its own transaction (memory holds at most this many more groups)."""
 T = TypeVar("T")
 
 
-def _produced_ahead(items: Iterable[T], ahead: int) -> Generator[T, None, None]:
+def produced_ahead(items: Iterable[T], ahead: int) -> Generator[T, None, None]:
     """``items`` in order, produced on a thread of their own up to ``ahead`` items ahead of the
     consumer; what producing raises is raised to the consumer in its place. Leaving early (an error
     writing, ``close()``) stops the producer after the item it is producing, and the producer's

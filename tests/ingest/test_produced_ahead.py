@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ingest.loader import _produced_ahead
+from ingest.loader import produced_ahead
 
 
 def test_items_come_in_order_from_another_thread():
@@ -19,7 +19,7 @@ def test_items_come_in_order_from_another_thread():
             threads.append(threading.current_thread().name)
             yield i
 
-    assert list(_produced_ahead(produce(), 2)) == list(range(10))
+    assert list(produced_ahead(produce(), 2)) == list(range(10))
     assert set(threads) == {"citegraph-ingest-producer"}
 
 
@@ -31,7 +31,7 @@ def test_an_error_producing_is_raised_after_the_items_before_it():
 
     got: list[int] = []
     with pytest.raises(ValueError, match="member 3 is unreadable"):
-        for item in _produced_ahead(produce(), 2):
+        for item in produced_ahead(produce(), 2):
             got.append(item)
     assert got == [1, 2]
 
@@ -48,7 +48,7 @@ def test_leaving_early_stops_the_producer_and_closes_its_iterator():
         finally:
             closed.set()
 
-    items = _produced_ahead(produce(), 2)
+    items = produced_ahead(produce(), 2)
     assert next(items) == 0
     items.close()
     assert closed.wait(5)
