@@ -107,6 +107,11 @@ class Flaws:
     unaccounted_ids : tuple of str
         Record-ID tokens of the block's prose that are no citation, declaration, alias or ignored
         occurrence (the accounting invariant, :mod:`ingest.accounting`), one per occurrence.
+    row_cells : tuple of (int, int) or None
+        Of a table row: (the header's cell count, the row's) when they differ (§3.5: equal cell
+        counts), else None.
+    unclosed_row : bool
+        A table row that does not end with ``|`` (§3.5).
     """
 
     malformed_ids: tuple[str, ...] = ()
@@ -118,3 +123,5 @@ class Flaws:
     malformed_declaration: str | None = None
     malformed_annotation: str | None = None
     unaccounted_ids: tuple[str, ...] = ()
+    row_cells: tuple[int, int] | None = None
+    unclosed_row: bool = False

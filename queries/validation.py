@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Iterable
 
-from domain.checks import MemberIdentity
+from domain.checks import Flaws, MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
                          citation_line, citation_member, declaration_of, is_alias, field_of, field_part_of, flaws_of,
@@ -73,6 +73,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+    "malformed-table-row": ("warning", "GRAMMAR §3.5, §7: a table row whose cell count differs from its header's, "
+                                       "or that does not end with `|` (the parser pads or drops cells)"),
     "unaccounted-record-id": ("warning", "GRAMMAR §11.11: a record-ID-shaped token in prose (any case, `_`, Unicode "
                                          "hyphens, `RTE-2a`, `RTE-2.1`, `OBJ-1,2,3`) that is no citation, "
                                          "declaration, alias or ignored occurrence (a form the parser does not know)"),
@@ -267,7 +269,7 @@ class _Checker:
 
     def statements(self) -> None:
         """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed,
-        unaccounted-record-id (statements and headings)."""
+        malformed-table-row, unaccounted-record-id (statements and headings)."""
         for node in self.nodes.values():
             if node.label == Label.SECTION and (flaws := flaws_of(node)) is not None:
                 for token in flaws.unaccounted_ids:
@@ -300,6 +302,8 @@ class _Checker:
                 self.add("part-of-malformed", set_id, node.id,
                          f"malformed `Part of:` {flaws.part_of_malformed}: a declaration states exactly "
                          "one record ID on its own unindented line")
+            if flaws.row_cells or flaws.unclosed_row:
+                self.add("malformed-table-row", set_id, node.id, _row_problem(flaws))
 
     def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
         """status-value and status-duplicate over a declaration's or annotation's body; the labels
@@ -609,3 +613,15 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
         findings.append(Finding(p.code, p.severity, p.set_id or "", p.path, p.line, "", p.message))
     findings.sort(key=lambda f: (f.set, f.file, f.line, f.code, f.node))
     return CheckReport(tuple(findings))
+
+
+def _row_problem(flaws: Flaws) -> str:
+    """The ``malformed-table-row`` message of a row's ``flaws``: its cell count against the header's
+    and a missing closing ``|``."""
+    problems = []
+    if flaws.row_cells:
+        header, row = flaws.row_cells
+        problems.append(f"{row} {'cell' if row == 1 else 'cells'} where the header has {header}")
+    if flaws.unclosed_row:
+        problems.append("no closing `|`")
+    return f"table row has {', and '.join(problems)}: every row ends with `|` and has as many cells as its header"

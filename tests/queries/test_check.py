@@ -106,6 +106,8 @@ G4_CASES = {
                               "runtime.md", 60),
     "route-field-reason": (lambda f: edit(f, "runtime.md", "inapplicable — notes never expire.", "inapplicable"),
                            "runtime.md", 60),
+    "malformed-table-row": (lambda f: edit(f, "overview.md", " | Whether search is instant. | Run traces. |\n", "\n"),
+                            "overview.md", 26),
     "part-of-malformed": (lambda f: edit(f, "memory.md", "Part of: [RT-OBJ-store](runtime.md#rt-obj-store)",
                                          "Part of: `RT-OBJ-store`"), "memory.md", 30),
     "part-of-self": (lambda f: edit(f, "memory.md", "Part of: [RT-OBJ-store](runtime.md#rt-obj-store)",
@@ -143,6 +145,24 @@ def test_each_rule_fires_on_a_minimal_bad_set(code, tmp_path):
     assert (finding.file, finding.line, finding.severity, finding.set) == (
         str(folder / file), line, CODES[code][0], G4_SET)
     assert (report.errors > 0) == (CODES[code][0] == "error")
+
+
+def test_a_table_row_of_too_few_cells_and_no_closing_pipe_is_named_with_its_counts(tmp_path):
+    """The row is kept as the table rule reads it (padded to the header's five cells) and reported."""
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "overview.md", " | Whether search is instant. | Run traces. |\n", "\n")
+    edit(folder, "boundary.md", " | none |\n", " | none | extra |\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.file, f.line, f.message) for f in report.findings] == [
+        ("malformed-table-row", "warning", str(folder / "boundary.md"), 24,
+         "table row has 9 cells where the header has 8: every row ends with `|` and has as many cells as its header"),
+        ("malformed-table-row", "warning", str(folder / "overview.md"), 26,
+         "table row has 3 cells where the header has 5, and no closing `|`: every row ends with `|` and has as many "
+         "cells as its header")]
+    store, _ = stage(folder)
+    (row,) = [n for n in store.find_nodes(Label.STATEMENT, set_id=G4_SET)
+              if n.get("kind") == "table_row" and n.get("table") == "limitations"]
+    assert row.get("cells") == ["No run was observed.", "SRC-1; RT-RTE-index-write", "Source only.", "", ""]
 
 
 def test_record_range_and_numeric_routes_in_g2(tmp_path):
