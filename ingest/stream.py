@@ -322,6 +322,7 @@ class _Pass:
         self.accepted: list[tuple[int, str]] = []  # (file index, path) of members handed on
         self.first_doc: dict[str, int] = {}  # set → file index of its first member handed on
         self.documents = 0
+        self.rest = 0  # members of sets no problem refuses: what skipping invalid files would write
 
     def _read(self, heads: list[_Head]) -> _Read:
         files = [_input(h.source, h.explicit) for h in heads]
@@ -379,11 +380,12 @@ class _Pass:
             self.gaps.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
                              if p.severity == "error" and not p.refuses(self.partial))
             self.problems.extend(errors)
+            refused = assembly.refused(self.partial, self.strict)
+            self.rest += sum(set_id_of(doc) not in refused for doc in assembly.documents)
             if errors and not self.skip_invalid:
                 failing = True
             if failing:
                 continue
-            refused = assembly.refused(self.partial, self.strict)
             listed = {p.subject for _, p in errors}  # files with a row of their own
             index = {str(h.path): h.index for h in read.heads}
             pins = {m.path: len(m.pins) for m in assembly.manifests}
@@ -414,7 +416,7 @@ class _Pass:
         if not self.documents and not problems and not self.gaps:
             raise no_members_error([(p.path, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])])
         if failing:
-            raise refusal_of(problems)
+            raise refusal_of(problems, rest=self.rest)
 
     def staged_problems(self) -> tuple[SetProblem, ...]:
         """With ``stage``, once :meth:`sets` is exhausted: every problem of the input, in the order
