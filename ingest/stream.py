@@ -522,15 +522,16 @@ def stage_inputs(store: GraphStore, paths: list[Path], *, workers: int | None = 
     Raises
     ------
     IngestError
-        ``paths`` hold no analysis-set member and no problem but skipped files
-        (:func:`ingest.files.no_members`); two members are one document (``<set>/<role>``).
+        ``paths`` hold no analysis-set member and no problem but skipped files: placed at the
+        first file skipped, with its reason, as ingest says it (:func:`ingest.files.no_members_error`),
+        or naming ``paths`` when they hold no file (:func:`ingest.files.no_members`); two members are one document (``<set>/<role>``).
     """
     def stage(plan: _Plan, parser: _Parser) -> tuple[SetProblem, ...]:
         run = _Pass(plan, parser, skip_invalid=True, observe=None, stage=True)
         ingest_stream(store, run.sets())
         problems = run.staged_problems()
-        if not run.documents and all(p.severity == SKIPPED for p in problems):
-            raise no_members(paths)
+        if not run.documents and all(p.severity == SKIPPED for p in problems):  # worded as ingest words it
+            raise no_members_error([(p.path, p.message) for p in problems]) if problems else no_members(paths)
         return problems
 
     return _replanning(*_on_disk(paths), workers, stage)

@@ -303,14 +303,25 @@ def test_cli_check_paths_exits_1_on_a_pin_mismatch(tmp_path):
     assert result.exit_code == 65 and f"{folder / 'memory.md'}:1: SHA-256 " in result.output  # ingest says so too
 
 
-@pytest.mark.parametrize("folder", ["types", "empty"])
+@pytest.mark.parametrize("folder", ["types", "text", "empty"])
 def test_cli_check_of_a_folder_without_members_says_so(tmp_path, folder):
-    path = KB / "types" if folder == "types" else tmp_path / "empty"
+    """As ingest says it: at the first file skipped, with its reason; a folder of no file by name."""
+    path = KB / "types" if folder == "types" else tmp_path / folder
     path.mkdir(exist_ok=True)
+    if folder == "text":
+        (path / "a.txt").write_text("hi\n")
     result = runner.invoke(cli, ["check", str(path), "--home", str(tmp_path / "home")])
     assert result.exit_code == 65
-    assert f"no analysis-set members found in the input: {path}" in result.output
+    first = {"types": f"{path / 'agent-memory-analysis-report.md'}:1: no analysis-set members found in the input; "
+                      "a type definition of the format (type 'types/type-spec.md') (and 27 more files skipped)",
+             "text": f"{path / 'a.txt'}:1: no analysis-set members found in the input; no analysis document: no line "
+                     "of its first 4 starts with `Type:` (a plain-text member names its type there)",
+             "empty": f"no analysis-set members found in the input: {path}"}[folder]
+    assert result.stderr.splitlines()[0] == f"error: {first}"
     assert "0 errors" not in result.output
+    if folder != "empty":
+        ingested = runner.invoke(cli, ["ingest", str(path), "--home", str(tmp_path / "home")])
+        assert ingested.exit_code == 65 and ingested.stderr.splitlines()[-2:] == result.stderr.splitlines()[-2:]
 
 
 def test_cli_ingest_of_the_whole_corpus(tmp_path):
