@@ -73,6 +73,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+    "misplaced-declaration": ("warning", "GRAMMAR §4.1: a declaration heading (§4.2) outside `## Shared records`, "
+                                         "which declares nothing there"),
     "malformed-table-row": ("warning", "GRAMMAR §3.5, §7: a table row whose cell count differs from its header's, "
                                        "or that does not end with `|` (the parser pads or drops cells)"),
     "unaccounted-record-id": ("warning", "GRAMMAR §11.11: a record-ID-shaped token in prose (any case, `_`, Unicode "
@@ -225,7 +227,8 @@ class _Checker:
     # -- rules --------------------------------------------------------------------------------
 
     def declarations(self) -> None:
-        """duplicate-declaration, wrong-prefix, annotates-own-record, malformed-id (headings)."""
+        """duplicate-declaration, wrong-prefix, annotates-own-record, malformed-id, misplaced-declaration
+        (headings)."""
         declared_by_doc: dict[str, set[str]] = defaultdict(set)
         for record in self.records:
             places = sorted((self.place(e.dst), e.dst) for e in self.record_out[record.id]
@@ -259,13 +262,18 @@ class _Checker:
                              f"the member annotates {record_id_of(record)}, which it declares itself")
         for node in self.nodes.values():
             flaws = flaws_of(node)
-            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation):
+            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation
+                                     or flaws.misplaced_declaration):
                 continue
             for what, token in (("declaration", flaws.malformed_declaration),
                                 ("annotation", flaws.malformed_annotation)):
                 if token:
                     self.add("malformed-id", node.set_id or "", node.id,
                              f"{what} heading {section_of(node).heading!r} does not name a well-formed record ID")
+            if flaws.misplaced_declaration:
+                self.add("misplaced-declaration", node.set_id or "", node.id,
+                         f"declaration heading {section_of(node).heading!r} is outside `## Shared records`, so it "
+                         f"does not declare {flaws.misplaced_declaration}; it only cites it")
 
     def statements(self) -> None:
         """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed,
@@ -372,8 +380,10 @@ class _Checker:
     def citations(self) -> None:
         """dangling-record-citation / undeclared-record, link-target, link-label."""
         present: dict[str, set[str]] = defaultdict(set)
+        role_of: dict[tuple[str, str], str] = {}  # (set, member file name) → its role
         for d in self.docs.values():
             present[d.set_id or ""].update({self.member[d.id].role, self.identity[d.id].file_name or ""})
+            role_of[d.set_id or "", self.identity[d.id].file_name or ""] = self.member[d.id].role
         for record in self.records:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
@@ -399,9 +409,10 @@ class _Checker:
             first = citing[0]
             where = f" ({len(citing)} citations)" if len(citing) > 1 else ""
             if named_present or role in present[set_id]:
-                member = named_present[0] if named_present else f"the {role} member"
+                named = role_of.get((set_id, named_present[0]), role) if named_present else role
                 self.add("dangling-record-citation", set_id, first.src,
-                         f"{record_id_of(record)} is cited{where} but {member} does not declare it", edge=first)
+                         f"{record_id_of(record)} is cited{where} but the {named} member does not declare it",
+                         edge=first)
             else:
                 self.add("undeclared-record", set_id, first.src,
                          f"record {record_id_of(record)} is cited but declared in no ingested member of set "

@@ -106,6 +106,9 @@ G4_CASES = {
                               "runtime.md", 60),
     "route-field-reason": (lambda f: edit(f, "runtime.md", "inapplicable — notes never expire.", "inapplicable"),
                            "runtime.md", 60),
+    "misplaced-declaration": (lambda f: edit(f, "runtime.md", "[SRC-1: `src/store.ts`].\n",
+                                             "[SRC-1: `src/store.ts`].\n\n#### RT-OBJ-store — Again\n"),
+                              "runtime.md", 14),
     "malformed-table-row": (lambda f: edit(f, "overview.md", " | Whether search is instant. | Run traces. |\n", "\n"),
                             "overview.md", 26),
     "part-of-malformed": (lambda f: edit(f, "memory.md", "Part of: [RT-OBJ-store](runtime.md#rt-obj-store)",
@@ -163,6 +166,34 @@ def test_a_table_row_of_too_few_cells_and_no_closing_pipe_is_named_with_its_coun
     (row,) = [n for n in store.find_nodes(Label.STATEMENT, set_id=G4_SET)
               if n.get("kind") == "table_row" and n.get("table") == "limitations"]
     assert row.get("cells") == ["No run was observed.", "SRC-1; RT-RTE-index-write", "Source only.", "", ""]
+
+
+def test_a_declaration_heading_outside_shared_records_is_named_and_its_citations_still_dangle(tmp_path):
+    """The new user's form: `#### RT-OBJ-outside — …` under `### Fetching` of `## Runtime account`
+    declares nothing; the heading and the statement under it cite the record, which nothing declares."""
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "runtime.md", "[SRC-1: `src/store.ts`].\n",
+         "[SRC-1: `src/store.ts`].\n\n### Fetching\n\n#### RT-OBJ-outside — Declared outside Shared records\n\n"
+         "The outside object is read first.\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.line, f.message) for f in report.findings] == [
+        ("dangling-record-citation", "error", 16,
+         "RT-OBJ-outside is cited (2 citations) but the runtime member does not declare it"),
+        ("misplaced-declaration", "warning", 16,
+         "declaration heading 'RT-OBJ-outside — Declared outside Shared records' is outside `## Shared records`, "
+         "so it does not declare RT-OBJ-outside; it only cites it")]
+
+
+def test_a_dangling_citation_names_the_member_by_its_role_however_it_is_cited(tmp_path):
+    """A link naming runtime.md and a bare citation whose prefix names the runtime member: one wording."""
+    folder = copy_set(G4, tmp_path / "g4")
+    add_runtime_prose(folder, "RT-OBJ-bare is cited bare.")
+    edit(folder, "overview.md", "through [RT-RTE-index-write](runtime.md#rt-rte-index-write)",
+         "through [RT-RTE-index-write](runtime.md#rt-rte-index-write) and [RT-RTE-gone](runtime.md#rt-rte-gone)")
+    report = check_paths(folder)
+    assert [(f.file, f.line, f.message) for f in report.findings if f.code == "dangling-record-citation"] == [
+        (str(folder / "overview.md"), 20, "RT-RTE-gone is cited but the runtime member does not declare it"),
+        (str(folder / "runtime.md"), 12, "RT-OBJ-bare is cited but the runtime member does not declare it")]
 
 
 def test_record_range_and_numeric_routes_in_g2(tmp_path):

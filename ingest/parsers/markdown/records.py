@@ -45,7 +45,9 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     """Emit one heading of file lines ``[first, stop)`` and move ``ctx`` into it: an H1/H2
     ``section``, a ``kinds`` H3 under ``## Shared records`` (GRAMMAR §4.1), a ``declaration``
     (§4.2; G1's H3 form under a kind heading), an ``annotation`` under ``## Annotations`` (§4.6),
-    else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``."""
+    else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``, an H4 in
+    the declaration form outside ``## Shared records`` (which declares nothing, §4.1) as
+    ``misplaced_declaration``."""
     text, links = render_inline(inline.children)
     text = text.strip()
     facts: dict = {}  # the heading's facts (ParsedBlock fields): none for a plain subsection
@@ -95,6 +97,8 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
         citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
         if citations:
             ctx.heading_ids[level] = list(dict.fromkeys((c.target, first + 1) for c in citations))
+        if level == 4 and ctx.h2 != "Shared records" and (m := _DECLARATION.match(text)):
+            facts = {"flaws": Flaws(misplaced_declaration=m.group(1))}  # it cites, as any heading naming records
     b.emit("heading", first, stop, text=text, level=level, section_kind=kind, citations=citations, **facts)
 
 
