@@ -440,9 +440,10 @@ class _Checker:
             for d in docs:
                 pin, identity, path = pinning[d.id], self.identity[d.id], self.member[d.id].path
                 if pin.verified is False:
+                    line = next((n for name, n in pin.pins if name == identity.file_name), 1)
                     self.add("pin-mismatch", set_id, d.id,
-                             f"SHA-256 {self.member[d.id].sha256} differs from the pin {pin.sha256} in {pin.manifest}",
-                             place=(path, 0))
+                             f"SHA-256 {self.member[d.id].sha256} differs from the pin {pin.sha256} at "
+                             f"{pin.manifest}:{line}", place=(path, 0))
                 elif manifests and not pin.sha256 and not identity.projection:  # reviews: GRAMMAR §3.11
                     self.add("unpinned-member", set_id, d.id,
                              f"{identity.file_name or path} is not pinned by {manifests[0]}", place=(path, 0))

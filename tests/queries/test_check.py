@@ -305,6 +305,7 @@ def test_flipped_byte_in_the_real_set_is_a_pin_mismatch(tmp_path):
     (archive / "memory.md").write_bytes(bytes(data))
     report = check_paths(retained, archive)
     assert [(f.code, f.file, f.line) for f in report.findings] == [("pin-mismatch", str(archive / "memory.md"), 0)]
+    assert report.findings[0].message.endswith(f"at {retained / 'ARTIFACT.yaml'}:7")  # the pin's line, as ingest says
     repin(archive, "memory.md", retained)
     assert check_paths(retained, archive).findings == ()
 
