@@ -260,7 +260,7 @@ def test_run_id_mismatch_of_a_pinned_member_joins_the_manifests_set(tmp_path):
 @pytest.mark.parametrize("name, old, new, code, line", [
     ("memory.md", 'description: "Fixture memory report of a G4 set"', "description: a: b", "malformed-frontmatter", 3),
     ("runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", "unknown-member-type", 2),
-    ("runtime.md", "# fixture-four runtime report\n", "", "parse-error", 7),
+    ("runtime.md", "# fixture-four runtime report\n", "", "parse-error", 9),  # the first text after the frontmatter
     ("ARTIFACT.yaml", "  runtime.md:\n    sha256: ", "  runtime.md:\n    sha256: 12", "malformed-manifest", 12),
 ])
 def test_parse_time_problems_are_findings(tmp_path, name, old, new, code, line):
