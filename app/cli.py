@@ -187,7 +187,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     Example: citegraph stats --json; citegraph stats --set tolaria --version 1
     """
     from app.cli_tables import Column, chosen_format, emit
-    from app.wiring import store_location
+    from app.wiring import store_location, store_place
     from queries.shapes import plain
     from queries.stats import stats, stats_of_set
 
@@ -195,9 +195,9 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
     with command_store(neo4j, home) as store:
         view = at_version(store, set_id, version)
         result = stats(view, fresh=fresh) if set_id is None else stats_of_set(view, set_id)
-        where = store_location(store)
+        where, place = store_location(store), store_place(store)
     t = result.totals
-    emit(out, fmt=fmt, title=f"Analysis sets in the {where}",
+    emit(out, fmt=fmt, title=f"Analysis sets in {place}",
          columns=[Column("set"), *(Column(c, "number") for c in ("documents", "statements", "records",
                                                                   "record occurrences", "source files", "quotations",
                                                                   "unaccounted IDs"))],
@@ -205,7 +205,7 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
                 s.quotations, s.unaccounted) for s in result.sets],
          data={"store": where, **plain(result)},
          footer=[f"{counted(t['nodes'], 'node')}, {counted(t['edges'], 'edge')} ({counted(t['CITES'], 'citation')}) "
-                 f"in the {where}"])
+                 f"in {place}"])
 
 
 @cli.command("check")
@@ -391,16 +391,16 @@ def serve_cmd(
     import uvicorn
 
     from app.rest.main import create_app
-    from app.wiring import empty_store_note, open_store, store_location
+    from app.wiring import empty_store_note, open_store, store_place
 
     settings = command_settings(neo4j, home)
     base = f"http://{host}:{port}"
     with open_store(settings) as store:
-        where, note = store_location(store), empty_store_note(store)
+        where, note = store_place(store), empty_store_note(store)
     listening = listening_socket(host, port)
     if note:
         err.print(f"note: {note}", markup=False, highlight=False)
-    out.print(f"citegraph serving the {where} at {base}/", markup=False, highlight=False)
+    out.print(f"citegraph serving {where} at {base}/", markup=False, highlight=False)
     out.print(f"  GraphiQL:  {base}/graphql", markup=False, highlight=False)
     out.print(f"  API docs:  {base}/docs (Swagger UI), {base}/redoc", markup=False, highlight=False)
     import gc

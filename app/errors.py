@@ -82,7 +82,11 @@ _PARTIAL = ("To ingest a set copied in part, its members present, each absent on
 
 
 def _refused(error: CitegraphError) -> str:
-    skip = "Nothing was ingested; skip invalid files to ingest the rest (--skip-invalid, ?skip_invalid=true, skipInvalid: true)."
+    """A refused input's hint: its first problem's own; that nothing was ingested; how to ingest
+    the rest when sets no problem refuses are left (``data["rest"]`` members), and a set copied
+    in part when a pinned member is absent."""
+    skip = ("Nothing was ingested; skip invalid files to ingest the rest (--skip-invalid, ?skip_invalid=true, "
+            "skipInvalid: true)." if error.data.get("rest") else "Nothing was ingested.")
     return " ".join(filter(None, [error.hint, skip, _PARTIAL if error.data.get("gap") else None]))
 
 

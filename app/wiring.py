@@ -14,7 +14,7 @@ from app.settings import Settings
 if TYPE_CHECKING:
     from ingest.git import GitRepository
 
-__all__ = ["open_store", "open_throwaway_store", "store_location", "store_kind", "allowed_repository", "git_folders"]
+__all__ = ["open_store", "open_throwaway_store", "store_location", "store_place", "store_kind", "allowed_repository", "git_folders"]
 
 
 def open_store(settings: Settings) -> GraphStore:
@@ -65,6 +65,18 @@ def store_location(store: GraphStore) -> str:
     return f"embedded store in {Path(path).resolve().parent}"
 
 
+def store_place(store: GraphStore) -> str:
+    """:func:`store_location` as a phrase to follow ``in`` or begin a sentence: ``the embedded store
+    in /abs/home``, but ``Neo4j at bolt://host:7687, database neo4j`` (a name takes no article).
+
+    >>> from graph.stores import open_embedded
+    >>> store_place(open_embedded(None))
+    'the embedded store in memory'
+    """
+    where = store_location(store)
+    return where if hasattr(store, "driver") else f"the {where}"
+
+
 def empty_store_note(store: GraphStore) -> str | None:
     """What to tell a reader whose store holds nothing, ``None`` when it holds an analysis set.
 
@@ -86,10 +98,10 @@ def empty_store_note(store: GraphStore) -> str | None:
                 f"from an empty store; {choose}, or ingest into this one with citegraph ingest PATHS")
     if store.counts().get("AnalysisSet", 0):
         return None
-    where = store_location(store)
+    where = store_place(store)
     if path is None and not hasattr(store, "driver"):
-        return f"the {where} holds no analysis sets; ingest some with citegraph ingest PATHS"
-    return f"the {where} holds no analysis sets; {choose}, or ingest some with citegraph ingest PATHS"
+        return f"{where} holds no analysis sets; ingest some with citegraph ingest PATHS"
+    return f"{where} holds no analysis sets; {choose}, or ingest some with citegraph ingest PATHS"
 
 
 def store_kind(store: GraphStore) -> str:

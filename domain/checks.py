@@ -104,9 +104,17 @@ class Flaws:
     malformed_declaration, malformed_annotation : str or None
         Of a heading: the ID-like token of one shaped like a declaration (§4.2), the text of an
         ``On …`` heading naming no record (§4.6); else None.
+    misplaced_declaration : str or None
+        Of an H4 in the declaration form (§4.2) outside ``## Shared records``, which declares
+        nothing there (§4.1): the record ID it names (and cites); else None.
     unaccounted_ids : tuple of str
         Record-ID tokens of the block's prose that are no citation, declaration, alias or ignored
         occurrence (the accounting invariant, :mod:`ingest.accounting`), one per occurrence.
+    row_cells : tuple of (int, int) or None
+        Of a table row: (the header's cell count, the row's) when they differ (§3.5: equal cell
+        counts), else None.
+    unclosed_row : bool
+        A table row that does not end with ``|`` (§3.5).
     """
 
     malformed_ids: tuple[str, ...] = ()
@@ -118,3 +126,6 @@ class Flaws:
     malformed_declaration: str | None = None
     malformed_annotation: str | None = None
     unaccounted_ids: tuple[str, ...] = ()
+    misplaced_declaration: str | None = None
+    row_cells: tuple[int, int] | None = None
+    unclosed_row: bool = False

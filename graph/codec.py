@@ -33,8 +33,10 @@ TableRow        Statement node      ``cells``, ``table``, ``source_id``, ``alias
 Amendment       Statement node      ``amends``, ``supersedes`` ((old, new) pairs, when any)
 Flaws           Section, Statement  ``malformed_ids``, ``source_ranges``, ``record_ranges``,
                                     ``unexpanded_ranges``, ``unattributed``, ``part_of_malformed``;
-                                    ``malformed_declaration``, ``malformed_annotation`` (headings);
-                                    ``unaccounted_ids`` (the accounting invariant); each only when found
+                                    ``malformed_declaration``, ``malformed_annotation``,
+                                    ``misplaced_declaration`` (headings);
+                                    ``unaccounted_ids`` (the accounting invariant); ``row_cells``
+                                    ([header's, row's]), ``unclosed_row`` (table rows); each only when found
 (accounting)    Document node       ``unaccounted_record_ids``: how many of its blocks' IDs are unaccounted
 Quotation       Quotation node      ``text``, ``path``, ``lines``, ``revision``, ``line``
 Record          Record node         ``record_id``, ``analyst``, ``kind``, ``slug``
@@ -434,7 +436,8 @@ def amended_record(node: Node) -> str | None:
 
 
 _FLAW_KEYS = frozenset({"malformed_ids", "source_ranges", "record_ranges", "unexpanded_ranges", "unattributed",
-                        "part_of_malformed", "malformed_declaration", "malformed_annotation", "unaccounted_ids"})
+                        "part_of_malformed", "malformed_declaration", "malformed_annotation", "unaccounted_ids",
+                        "misplaced_declaration", "row_cells", "unclosed_row"})
 
 
 def flaws_props(f: Flaws) -> dict[str, Any]:
@@ -447,11 +450,15 @@ def flaws_props(f: Flaws) -> dict[str, Any]:
         props["unexpanded_ranges"] = [list(pair) for pair in f.unexpanded_ranges]
     if f.unattributed:
         props["unattributed"] = True
-    for key in ("part_of_malformed", "malformed_declaration", "malformed_annotation"):
+    for key in ("part_of_malformed", "malformed_declaration", "malformed_annotation", "misplaced_declaration"):
         if getattr(f, key):
             props[key] = getattr(f, key)
     if f.unaccounted_ids:
         props["unaccounted_ids"] = list(f.unaccounted_ids)
+    if f.row_cells:
+        props["row_cells"] = list(f.row_cells)
+    if f.unclosed_row:
+        props["unclosed_row"] = True
     return props
 
 
@@ -465,15 +472,17 @@ def flaws_of(node: Node) -> Flaws | None:
                                                      get("record_ranges"), get("unexpanded_ranges"))
     unattributed, part_of = get("unattributed"), get("part_of_malformed")
     declaration, annotation = get("malformed_declaration"), get("malformed_annotation")
-    unaccounted = get("unaccounted_ids")
+    unaccounted, misplaced = get("unaccounted_ids"), get("misplaced_declaration")
+    row_cells, unclosed = get("row_cells"), get("unclosed_row")
     if not (ids or source_ranges or record_ranges or unexpanded or unattributed or part_of or declaration
-            or annotation or unaccounted):
+            or annotation or unaccounted or misplaced or row_cells or unclosed):
         return None
     from domain.checks import Flaws
 
     return Flaws(tuple(ids or ()), tuple(source_ranges or ()), tuple(record_ranges or ()),
                  tuple(tuple(pair) for pair in unexpanded or ()), bool(unattributed), part_of or None,
-                 declaration or None, annotation or None, tuple(unaccounted or ()))
+                 declaration or None, annotation or None, tuple(unaccounted or ()), misplaced or None,
+                 (row_cells[0], row_cells[1]) if row_cells else None, bool(unclosed))
 
 
 def unaccounted_count(node: Node) -> int:

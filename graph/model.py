@@ -197,7 +197,8 @@ class Node:
         - Section: ``heading``, ``level`` (2–6), ``order`` (block index), ``line``, ``kind``
           (``section``|``kinds``|``declaration``|``annotation``|``subsection``), ``markup``, ``gap``;
           ``record_kind`` (kinds), ``record_id``/``label`` (declaration), ``annotates``/``label``
-          (annotation), ``malformed_declaration``/``malformed_annotation`` (ID-like headings).
+          (annotation), ``malformed_declaration``/``malformed_annotation`` (ID-like headings),
+          ``misplaced_declaration`` (a declaration heading outside Shared records).
         - Statement: ``kind`` (``paragraph``|``table_header``|``table_row``|``quotation``|
           ``annotation_body``|``field``|``empty_marker``|``amendment``|``conflict``|``list_item``|
           ``code``|``html``|``rule``), ``text`` (plain), ``markup`` (exact source block), ``gap``
@@ -207,7 +208,8 @@ class Node:
           or, with a trailing qualifier, [label, value, qualifier]: ``wired on target emission`` is
           ``wired`` qualified ``on target emission``, GRAMMAR §4.4), ``part_of``/``part_of_malformed``, ``amends``/``supersedes``, ``source_id``
           (register rows), ``malformed_ids``, ``source_ranges``, ``record_ranges`` (expanded),
-          ``unexpanded_ranges`` ([range, reason] pairs), ``unattributed``. A CITES edge's ``form`` is
+          ``unexpanded_ranges`` ([range, reason] pairs), ``unattributed``, ``row_cells`` ([header's,
+          row's] cell counts when they differ), ``unclosed_row``. A CITES edge's ``form`` is
           ``citation``, ``mention``, ``quotation``, ``link``, ``range`` (a record inside a record
           range) or ``frontmatter``.
         - Quotation: ``text`` (body), ``path``, ``lines`` (or None), ``revision`` (or None), ``line``.

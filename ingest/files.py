@@ -28,16 +28,18 @@ def no_members(paths: list[Path]) -> IngestError:
     return IngestError(f"{NO_MEMBERS[0]}: {', '.join(map(str, paths))}", hint=NO_MEMBERS[1])
 
 
-def refusal_of(problems: list[SetProblem]) -> CitegraphError:
+def refusal_of(problems: list[SetProblem], *, rest: int) -> CitegraphError:
     """The error ingest raises for the error ``problems`` of an input (in assembly order): the
     first one's, counting the others; code ``input-refused``, ``data["gap"]`` when a problem is an
-    absent pinned member (the faces add how to skip invalid files, or to ingest a partial set)."""
+    absent pinned member, ``data["rest"]`` the ``rest`` of the input's members, those of sets no
+    problem refuses (the faces add how to ingest them by skipping invalid files when there are
+    any, and how to ingest a partial set when there is a gap)."""
     first = problems[0].to_error()
     more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
     own = (first.hint or "").strip()
     hint = own if own.endswith((".", "?", "!")) or not own else own + "."
     return type(first)(first.message + more, hint=hint or None, source=first.source, code="input-refused",
-                       data={"gap": any(p.code == GAP for p in problems)})
+                       data={"gap": any(p.code == GAP for p in problems), "rest": rest})
 
 
 def member_files(paths: list[Path]) -> list[Path]:

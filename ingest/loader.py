@@ -295,7 +295,8 @@ class DocumentOutcome:
     skipped because it is no analysis document has a ``reason`` (code of
     :data:`domain.grammar.SKIP_REASONS`: ``type-definition``, ``instruction``, ``not-a-document``)
     and a ``note`` saying why; one refused as invalid has its ``error``. Counts are of the
-    document's own graph."""
+    document's own graph: ``records`` is how many records it cites or annotates (not those it
+    declares)."""
 
     path: str
     document: str | None

@@ -70,7 +70,7 @@ def stage_paths(store: GraphStore, paths: list[Path], *, workers: int | None = N
     Raises
     ------
     IngestError
-        ``paths`` hold no analysis-set member and no problem but skipped files
-        (:func:`ingest.files.no_members`).
+        ``paths`` hold no analysis-set member and no problem but skipped files, worded as
+        ingest words it (:func:`ingest.stream.stage_inputs`).
     """
     return stage_inputs(store, paths, workers=workers)

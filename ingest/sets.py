@@ -7,7 +7,7 @@ the set of the members beside it. Each pinned member's SHA-256 is compared with 
 
 Everything that can only be known from the files is reported here as a :class:`SetProblem` with a
 stable code: ``malformed-frontmatter``, ``malformed-manifest``, ``unknown-member-type``,
-``not-a-member``, ``parse-error``, ``manifest-missing-member``, ``pin-mismatch``,
+``not-a-member``, ``parse-error``, ``manifest-missing-member``, ``pin-mismatch``, ``unpinned-member``,
 ``duplicate-manifest``, ``duplicate-member``, ``duplicate-declaration``. A set with an error problem is
 refused as a whole (all or nothing); the checker reports the same problems without ingesting. Every
 other file of the input is accounted for too: a file that is no analysis document (a type
@@ -245,7 +245,8 @@ GAP = "manifest-missing-member"
 refusing the set."""
 
 _ERRORS = {"duplicate-declaration": DuplicateDeclaration, "manifest-missing-member": IngestError,
-           "pin-mismatch": IngestError, "duplicate-manifest": IngestError, "duplicate-member": IngestError}
+           "pin-mismatch": IngestError, "unpinned-member": IngestError, "duplicate-manifest": IngestError,
+           "duplicate-member": IngestError}
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,6 +652,7 @@ def assemble_read(files: list[InputFile], manifests: list[Manifest],
         if p.set_id is None and folder in folder_sets:
             problems[n] = replace(p, set_id=folder_sets[folder])
     docs, doc_origin = _unique_members(docs, doc_origin, problems, lambda n: tag(3, n))
+    _unpinned(docs, doc_origin, problems, lambda n: tag(3, n))
     _duplicate_declarations(docs, doc_origin, problems, lambda n: tag(4, n))
     return Assembled(Assembly(tuple(docs), tuple(manifests), tuple(problems)), tuple(keys),
                      tuple(origin[n] for n in doc_origin), tuple(weak))
@@ -744,6 +746,20 @@ def _pin(docs: list[ParsedDocument], manifests: list[Manifest], unparsed: dict[t
             doc = replace(doc, pinning=_pinning(set_manifest[_set_of(doc)], None, None))
         out.append(doc)
     return out, folder_sets
+
+
+def _unpinned(docs: list[ParsedDocument], origin: list[int], problems: list[SetProblem],
+              done: Callable[[int], None] = lambda n: None) -> None:
+    """A member its set's manifest does not pin (a generated review aside, §3.11): membership is
+    closed once a manifest pins any member (GRAMMAR §2.2 rule 1), so its set is refused; ``done(i)``
+    is called after the member of file ``i`` added its problem."""
+    for doc, n in zip(docs, origin):
+        if doc.pinning is not None and doc.pinning.sha256 is None:
+            name = _file_name(doc)
+            problems.append(SetProblem(
+                "unpinned-member", "error", doc.path, 0, f"{name} is not pinned by {doc.pinning.manifest}",
+                _set_of(doc), f"pin {name} in the manifest (its SHA-256) or move it out of the set's folder"))
+            done(n)
 
 
 def _pinning(manifest: Manifest, sha256: str | None, verified: bool | None) -> Pinning:

@@ -322,6 +322,7 @@ class _Pass:
         self.accepted: list[tuple[int, str]] = []  # (file index, path) of members handed on
         self.first_doc: dict[str, int] = {}  # set → file index of its first member handed on
         self.documents = 0
+        self.rest = 0  # members of sets no problem refuses: what skipping invalid files would write
 
     def _read(self, heads: list[_Head]) -> _Read:
         files = [_input(h.source, h.explicit) for h in heads]
@@ -379,11 +380,12 @@ class _Pass:
             self.gaps.extend((k, p) for k, p in zip(assembled.keys, assembly.problems)
                              if p.severity == "error" and not p.refuses(self.partial))
             self.problems.extend(errors)
+            refused = assembly.refused(self.partial, self.strict)
+            self.rest += sum(set_id_of(doc) not in refused for doc in assembly.documents)
             if errors and not self.skip_invalid:
                 failing = True
             if failing:
                 continue
-            refused = assembly.refused(self.partial, self.strict)
             listed = {p.subject for _, p in errors}  # files with a row of their own
             index = {str(h.path): h.index for h in read.heads}
             pins = {m.path: len(m.pins) for m in assembly.manifests}
@@ -414,7 +416,7 @@ class _Pass:
         if not self.documents and not problems and not self.gaps:
             raise no_members_error([(p.path, p.message) for _, p in sorted(self.skipped, key=lambda kp: kp[0])])
         if failing:
-            raise refusal_of(problems)
+            raise refusal_of(problems, rest=self.rest)
 
     def staged_problems(self) -> tuple[SetProblem, ...]:
         """With ``stage``, once :meth:`sets` is exhausted: every problem of the input, in the order
@@ -520,15 +522,16 @@ def stage_inputs(store: GraphStore, paths: list[Path], *, workers: int | None = 
     Raises
     ------
     IngestError
-        ``paths`` hold no analysis-set member and no problem but skipped files
-        (:func:`ingest.files.no_members`); two members are one document (``<set>/<role>``).
+        ``paths`` hold no analysis-set member and no problem but skipped files: placed at the
+        first file skipped, with its reason, as ingest says it (:func:`ingest.files.no_members_error`),
+        or naming ``paths`` when they hold no file (:func:`ingest.files.no_members`); two members are one document (``<set>/<role>``).
     """
     def stage(plan: _Plan, parser: _Parser) -> tuple[SetProblem, ...]:
         run = _Pass(plan, parser, skip_invalid=True, observe=None, stage=True)
         ingest_stream(store, run.sets())
         problems = run.staged_problems()
-        if not run.documents and all(p.severity == SKIPPED for p in problems):
-            raise no_members(paths)
+        if not run.documents and all(p.severity == SKIPPED for p in problems):  # worded as ingest words it
+            raise no_members_error([(p.path, p.message) for p in problems]) if problems else no_members(paths)
         return problems
 
     return _replanning(*_on_disk(paths), workers, stage)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Iterable
 
-from domain.checks import MemberIdentity
+from domain.checks import Flaws, MemberIdentity
 from domain.vocabulary import ANY_ANALYST, ROUTE_FIELDS, STATUS_VALUES
 from graph.codec import (amended_record, annotation_of, block_line, block_position, citation_anchor, citation_form,
                          citation_line, citation_member, declaration_of, is_alias, field_of, field_part_of, flaws_of,
@@ -73,6 +73,10 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-reference": ("warning", "seeds issue: a named reference resolves to no section or member of its set"),
     "undeclared-record": ("warning", "a record is cited but its declaring member is not in the set"),
     "unattributed-quotation": ("warning", "GRAMMAR §6: a blockquote without a `> --- `path`` attribution"),
+    "misplaced-declaration": ("warning", "GRAMMAR §4.1: a declaration heading (§4.2) outside `## Shared records`, "
+                                         "which declares nothing there"),
+    "malformed-table-row": ("warning", "GRAMMAR §3.5, §7: a table row whose cell count differs from its header's, "
+                                       "or that does not end with `|` (the parser pads or drops cells)"),
     "unaccounted-record-id": ("warning", "GRAMMAR §11.11: a record-ID-shaped token in prose (any case, `_`, Unicode "
                                          "hyphens, `RTE-2a`, `RTE-2.1`, `OBJ-1,2,3`) that is no citation, "
                                          "declaration, alias or ignored occurrence (a form the parser does not know)"),
@@ -223,7 +227,8 @@ class _Checker:
     # -- rules --------------------------------------------------------------------------------
 
     def declarations(self) -> None:
-        """duplicate-declaration, wrong-prefix, annotates-own-record, malformed-id (headings)."""
+        """duplicate-declaration, wrong-prefix, annotates-own-record, malformed-id, misplaced-declaration
+        (headings)."""
         declared_by_doc: dict[str, set[str]] = defaultdict(set)
         for record in self.records:
             places = sorted((self.place(e.dst), e.dst) for e in self.record_out[record.id]
@@ -257,17 +262,22 @@ class _Checker:
                              f"the member annotates {record_id_of(record)}, which it declares itself")
         for node in self.nodes.values():
             flaws = flaws_of(node)
-            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation):
+            if flaws is None or not (flaws.malformed_declaration or flaws.malformed_annotation
+                                     or flaws.misplaced_declaration):
                 continue
             for what, token in (("declaration", flaws.malformed_declaration),
                                 ("annotation", flaws.malformed_annotation)):
                 if token:
                     self.add("malformed-id", node.set_id or "", node.id,
                              f"{what} heading {section_of(node).heading!r} does not name a well-formed record ID")
+            if flaws.misplaced_declaration:
+                self.add("misplaced-declaration", node.set_id or "", node.id,
+                         f"declaration heading {section_of(node).heading!r} is outside `## Shared records`, so it "
+                         f"does not declare {flaws.misplaced_declaration}; it only cites it")
 
     def statements(self) -> None:
         """malformed-id, source-range, record-range, unattributed-quotation, part-of-malformed,
-        unaccounted-record-id (statements and headings)."""
+        malformed-table-row, unaccounted-record-id (statements and headings)."""
         for node in self.nodes.values():
             if node.label == Label.SECTION and (flaws := flaws_of(node)) is not None:
                 for token in flaws.unaccounted_ids:
@@ -300,6 +310,8 @@ class _Checker:
                 self.add("part-of-malformed", set_id, node.id,
                          f"malformed `Part of:` {flaws.part_of_malformed}: a declaration states exactly "
                          "one record ID on its own unindented line")
+            if flaws.row_cells or flaws.unclosed_row:
+                self.add("malformed-table-row", set_id, node.id, _row_problem(flaws))
 
     def _statuses(self, set_id: str, rid: str, body: list[Node]) -> Counter[str]:
         """status-value and status-duplicate over a declaration's or annotation's body; the labels
@@ -368,8 +380,10 @@ class _Checker:
     def citations(self) -> None:
         """dangling-record-citation / undeclared-record, link-target, link-label."""
         present: dict[str, set[str]] = defaultdict(set)
+        role_of: dict[tuple[str, str], str] = {}  # (set, member file name) → its role
         for d in self.docs.values():
             present[d.set_id or ""].update({self.member[d.id].role, self.identity[d.id].file_name or ""})
+            role_of[d.set_id or "", self.identity[d.id].file_name or ""] = self.member[d.id].role
         for record in self.records:
             set_id = record.set_id or ""
             declared = [e.dst for e in self.record_out[record.id] if e.kind == EdgeKind.DECLARED_IN]
@@ -395,9 +409,10 @@ class _Checker:
             first = citing[0]
             where = f" ({len(citing)} citations)" if len(citing) > 1 else ""
             if named_present or role in present[set_id]:
-                member = named_present[0] if named_present else f"the {role} member"
+                named = role_of.get((set_id, named_present[0]), role) if named_present else role
                 self.add("dangling-record-citation", set_id, first.src,
-                         f"{record_id_of(record)} is cited{where} but {member} does not declare it", edge=first)
+                         f"{record_id_of(record)} is cited{where} but the {named} member does not declare it",
+                         edge=first)
             else:
                 self.add("undeclared-record", set_id, first.src,
                          f"record {record_id_of(record)} is cited but declared in no ingested member of set "
@@ -425,9 +440,10 @@ class _Checker:
             for d in docs:
                 pin, identity, path = pinning[d.id], self.identity[d.id], self.member[d.id].path
                 if pin.verified is False:
+                    line = next((n for name, n in pin.pins if name == identity.file_name), 1)
                     self.add("pin-mismatch", set_id, d.id,
-                             f"SHA-256 {self.member[d.id].sha256} differs from the pin {pin.sha256} in {pin.manifest}",
-                             place=(path, 0))
+                             f"SHA-256 {self.member[d.id].sha256} differs from the pin {pin.sha256} at "
+                             f"{pin.manifest}:{line}", place=(path, 0))
                 elif manifests and not pin.sha256 and not identity.projection:  # reviews: GRAMMAR §3.11
                     self.add("unpinned-member", set_id, d.id,
                              f"{identity.file_name or path} is not pinned by {manifests[0]}", place=(path, 0))
@@ -609,3 +625,15 @@ def check(store: GraphStore, *, set_id: str | None = None, problems: Iterable[An
         findings.append(Finding(p.code, p.severity, p.set_id or "", p.path, p.line, "", p.message))
     findings.sort(key=lambda f: (f.set, f.file, f.line, f.code, f.node))
     return CheckReport(tuple(findings))
+
+
+def _row_problem(flaws: Flaws) -> str:
+    """The ``malformed-table-row`` message of a row's ``flaws``: its cell count against the header's
+    and a missing closing ``|``."""
+    problems = []
+    if flaws.row_cells:
+        header, row = flaws.row_cells
+        problems.append(f"{row} {'cell' if row == 1 else 'cells'} where the header has {header}")
+    if flaws.unclosed_row:
+        problems.append("no closing `|`")
+    return f"table row has {', and '.join(problems)}: every row ends with `|` and has as many cells as its header"

@@ -112,7 +112,8 @@ def accept(assembly: Assembly, *, skip_invalid: bool = False, partial: bool = Fa
     if not assembly.documents and not problems and not gaps:
         raise no_members_error([(p.path, p.message) for p in skips])
     if problems and not skip_invalid:
-        raise refusal_of(problems)
+        refused = assembly.refused(partial, strict)
+        raise refusal_of(problems, rest=sum(set_id_of(d) not in refused for d in assembly.documents))
     refused = assembly.refused(partial, strict)
     errors: list[tuple[str, CitegraphError]] = [(p.subject, p.to_error()) for p in problems]
     listed = {p.subject for p in problems}  # files with a row of their own (an absent member's: beside its manifest)

@@ -142,8 +142,8 @@ class Neo4jStore(ClosedOnExit):
         Raises
         ------
         StoreUnavailable
-            The URI is malformed, the server does not answer, refuses the credentials or lacks the
-            database.
+            The URI is malformed, the server does not answer, refuses the credentials (or asks for
+            them when ``password`` is empty) or lacks the database.
         """
         scheme = uri.partition("://")[0].lower()
         if scheme not in _BOLT_SCHEMES:
@@ -158,7 +158,14 @@ class Neo4jStore(ClosedOnExit):
         store.uri = uri
         try:
             with _translated(uri):
-                driver.verify_connectivity()
+                try:
+                    driver.verify_connectivity()
+                except AuthError as exc:
+                    if password:
+                        raise
+                    raise StoreUnavailable(f"Neo4j ({uri}) asks for credentials and none "
+                                           "were given", hint="set CITEGRAPH_NEO4J_USER (default neo4j) and "
+                                           "CITEGRAPH_NEO4J_PASSWORD") from exc
             store.ensure_schema()
         except BaseException:
             driver.close()

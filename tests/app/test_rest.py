@@ -122,8 +122,7 @@ def test_an_uploads_folders_are_never_looked_up_on_the_server(client, store, mon
     error = client.post("/sets", files=files, headers=AUTH).json()["error"]
     assert (error["source"], error["hint"]) == (
         {"path": retained.relative_to(ROOT).as_posix() + "/ARTIFACT.yaml", "line": 5},
-        "pass the folder holding runtime.md too. Nothing was ingested; skip invalid files to ingest the rest "
-        "(--skip-invalid, ?skip_invalid=true, skipInvalid: true). To ingest a set copied in part, its members "
+        "pass the folder holding runtime.md too. Nothing was ingested. To ingest a set copied in part, its members "
         "present, each absent one recorded as a manifest-missing-member finding: --partial (?partial=true, "
         "partial: true).")
     assert store.find_nodes(Label.DOCUMENT) == []
@@ -192,6 +191,14 @@ def test_put_must_name_its_own_document(client):
     response = client.put("/documents/talorys/synthesis", content=SEED_SYNTHESIS.read_bytes(), headers=AUTH)
     assert response.status_code == 422
     assert response.json()["error"]["message"] == "the body is document tolaria/synthesis, not talorys/synthesis"
+
+
+def test_a_refused_put_gives_no_hint_to_skip_invalid_files(client):
+    """One member is the whole input: skipping it would write nothing, so the hint does not offer it."""
+    text = SEED_SYNTHESIS.read_bytes().replace(b"Bounded synthesis", b"Bounded \xffsynthesis", 1)
+    response = client.put("/documents/tolaria/synthesis", content=text, headers=AUTH)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["hint"] == "members are UTF-8 text; re-save the file as UTF-8. Nothing was ingested."
 
 
 def test_concurrent_if_match_writers_exactly_one_wins(store):

@@ -56,6 +56,16 @@ def test_cli_copy_moves_an_embedded_store_into_neo4j(tmp_path, neo4j_server, neo
                                               f"{neo4j_server.database}"]
         unreachable = CliRunner().invoke(cli, ["copy", "--to", "bolt://127.0.0.1:1", "--home", str(tmp_path)])
         assert unreachable.exit_code == 69
+        stats = CliRunner().invoke(cli, ["stats", "--neo4j", neo4j_server.uri])
+        assert stats.stdout.splitlines()[-1].endswith(f" in Neo4j at {neo4j_server.uri}, database {neo4j_server.database}")
+        if neo4j_server.password:  # a server with authentication: without credentials, say which are missing
+            monkeypatch.delenv("CITEGRAPH_NEO4J_PASSWORD")
+            get_settings.cache_clear()
+            anonymous = CliRunner().invoke(cli, ["copy", "--to", neo4j_server.uri, "--home", str(tmp_path)])
+            assert anonymous.exit_code == 69
+            assert anonymous.stderr.splitlines()[1:] == [
+                f"error: Neo4j ({neo4j_server.uri}) asks for credentials and none were given",
+                "hint: set CITEGRAPH_NEO4J_USER (default neo4j) and CITEGRAPH_NEO4J_PASSWORD"]
     finally:
         get_settings.cache_clear()
 

@@ -337,8 +337,9 @@ def test_quoted_text_yields_no_citation_or_finding():
     (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-notes.md\n---\n# T\n", 2,
      "unknown member type"),
     (b"---\ndescription: d\n---\n# T\n", 2, "no `type`"),
-    (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-report.md\n---\n\n## A\n", 4,
-     "`# title`"),
+    (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-report.md\n---\n\n## A\n", 5,
+     "`# title`"),  # where the title belongs: the first line of text after the frontmatter, not the blank one
+    (b"---\ntype: agentic-system-analyses/types/agentic-system-runtime-report.md\n---\n", 4, "`# title`"),
     (b"# T\n\n## A\n", 1, "YAML frontmatter"),
     (b"---\ntype: x\n# T\n", 1, "never closed"),
     (b"---\n- a\n- b\n---\n# T\n", 2, "not a YAML mapping"),

@@ -38,7 +38,7 @@ def test_a_partial_set_is_refused_naming_the_first_missing_member_and_the_flag(c
     assert err.source is not None
     assert (err.source.path, err.source.line) == (str(copied / "ARTIFACT.yaml"), 7)
     assert err.message == "the manifest pins memory.md, which is not among the inputs (and 2 more problems)"
-    assert err.code == "input-refused" and err.data == {"gap": True}
+    assert err.code == "input-refused" and err.data == {"gap": True, "rest": 0}
     assert "--partial (?partial=true, partial: true)" in (hint_of(err) or "")  # the faces name the flag
 
 

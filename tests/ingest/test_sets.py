@@ -14,6 +14,7 @@ from graph.stores.sqlite import SQLiteStore
 from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
 from queries.traversal import rests_on
+from queries.validation import check
 from tests.analysis_sets import (
     DC,
     DC_ARCHIVE,
@@ -28,6 +29,7 @@ from tests.analysis_sets import (
     copy_set,
     edit,
     load,
+    stage,
 )
 from tests.conftest import CORPUS, SEEDS, ingest_into
 
@@ -238,6 +240,24 @@ def test_a_manifest_naming_a_missing_file_refuses_the_set(tmp_path, seeded):
     assert info.value.source is not None
     assert (info.value.source.path, info.value.source.line) == (str(retained / "ARTIFACT.yaml"), 7)
     assert_intact(seeded)
+
+
+def test_a_member_the_manifest_does_not_pin_refuses_the_set(tmp_path, seeded):
+    """Closed membership (GRAMMAR §2.2 rule 1): ingest refuses what check reports as an error."""
+    folder = copy_set(IM01, tmp_path / "im01")
+    manifest = folder / "ARTIFACT.yaml"
+    lines = manifest.read_text().splitlines(keepends=True)
+    manifest.write_text("".join(lines[:6] + lines[8:]))  # memory.md's pin (lines 7-8) dropped
+    with pytest.raises(IngestError) as info:
+        ingest_parsed(seeded, read_members([folder]).parsed)
+    assert info.value.message == f"memory.md is not pinned by {manifest}"
+    assert info.value.hint == "pin memory.md in the manifest (its SHA-256) or move it out of the set's folder."
+    assert info.value.source is not None
+    assert (info.value.source.path, info.value.source.line) == (str(folder / "memory.md"), 1)
+    assert_intact(seeded)
+    store, problems = stage(folder)
+    assert [(f.code, f.file, f.line, f.message) for f in check(store, problems=problems).findings
+            if f.severity == "error"] == [("unpinned-member", str(folder / "memory.md"), 0, info.value.message)]
 
 
 def test_malformed_yaml_refuses_the_set(tmp_path, seeded):

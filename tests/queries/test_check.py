@@ -106,6 +106,11 @@ G4_CASES = {
                               "runtime.md", 60),
     "route-field-reason": (lambda f: edit(f, "runtime.md", "inapplicable — notes never expire.", "inapplicable"),
                            "runtime.md", 60),
+    "misplaced-declaration": (lambda f: edit(f, "runtime.md", "[SRC-1: `src/store.ts`].\n",
+                                             "[SRC-1: `src/store.ts`].\n\n#### RT-OBJ-store — Again\n"),
+                              "runtime.md", 14),
+    "malformed-table-row": (lambda f: edit(f, "overview.md", " | Whether search is instant. | Run traces. |\n", "\n"),
+                            "overview.md", 26),
     "part-of-malformed": (lambda f: edit(f, "memory.md", "Part of: [RT-OBJ-store](runtime.md#rt-obj-store)",
                                          "Part of: `RT-OBJ-store`"), "memory.md", 30),
     "part-of-self": (lambda f: edit(f, "memory.md", "Part of: [RT-OBJ-store](runtime.md#rt-obj-store)",
@@ -143,6 +148,52 @@ def test_each_rule_fires_on_a_minimal_bad_set(code, tmp_path):
     assert (finding.file, finding.line, finding.severity, finding.set) == (
         str(folder / file), line, CODES[code][0], G4_SET)
     assert (report.errors > 0) == (CODES[code][0] == "error")
+
+
+def test_a_table_row_of_too_few_cells_and_no_closing_pipe_is_named_with_its_counts(tmp_path):
+    """The row is kept as the table rule reads it (padded to the header's five cells) and reported."""
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "overview.md", " | Whether search is instant. | Run traces. |\n", "\n")
+    edit(folder, "boundary.md", " | none |\n", " | none | extra |\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.file, f.line, f.message) for f in report.findings] == [
+        ("malformed-table-row", "warning", str(folder / "boundary.md"), 24,
+         "table row has 9 cells where the header has 8: every row ends with `|` and has as many cells as its header"),
+        ("malformed-table-row", "warning", str(folder / "overview.md"), 26,
+         "table row has 3 cells where the header has 5, and no closing `|`: every row ends with `|` and has as many "
+         "cells as its header")]
+    store, _ = stage(folder)
+    (row,) = [n for n in store.find_nodes(Label.STATEMENT, set_id=G4_SET)
+              if n.get("kind") == "table_row" and n.get("table") == "limitations"]
+    assert row.get("cells") == ["No run was observed.", "SRC-1; RT-RTE-index-write", "Source only.", "", ""]
+
+
+def test_a_declaration_heading_outside_shared_records_is_named_and_its_citations_still_dangle(tmp_path):
+    """The new user's form: `#### RT-OBJ-outside — …` under `### Fetching` of `## Runtime account`
+    declares nothing; the heading and the statement under it cite the record, which nothing declares."""
+    folder = copy_set(G4, tmp_path / "g4")
+    edit(folder, "runtime.md", "[SRC-1: `src/store.ts`].\n",
+         "[SRC-1: `src/store.ts`].\n\n### Fetching\n\n#### RT-OBJ-outside — Declared outside Shared records\n\n"
+         "The outside object is read first.\n")
+    report = check_paths(folder)
+    assert [(f.code, f.severity, f.line, f.message) for f in report.findings] == [
+        ("dangling-record-citation", "error", 16,
+         "RT-OBJ-outside is cited (2 citations) but the runtime member does not declare it"),
+        ("misplaced-declaration", "warning", 16,
+         "declaration heading 'RT-OBJ-outside — Declared outside Shared records' is outside `## Shared records`, "
+         "so it does not declare RT-OBJ-outside; it only cites it")]
+
+
+def test_a_dangling_citation_names_the_member_by_its_role_however_it_is_cited(tmp_path):
+    """A link naming runtime.md and a bare citation whose prefix names the runtime member: one wording."""
+    folder = copy_set(G4, tmp_path / "g4")
+    add_runtime_prose(folder, "RT-OBJ-bare is cited bare.")
+    edit(folder, "overview.md", "through [RT-RTE-index-write](runtime.md#rt-rte-index-write)",
+         "through [RT-RTE-index-write](runtime.md#rt-rte-index-write) and [RT-RTE-gone](runtime.md#rt-rte-gone)")
+    report = check_paths(folder)
+    assert [(f.file, f.line, f.message) for f in report.findings if f.code == "dangling-record-citation"] == [
+        (str(folder / "overview.md"), 20, "RT-RTE-gone is cited but the runtime member does not declare it"),
+        (str(folder / "runtime.md"), 12, "RT-OBJ-bare is cited but the runtime member does not declare it")]
 
 
 def test_record_range_and_numeric_routes_in_g2(tmp_path):
@@ -209,7 +260,7 @@ def test_run_id_mismatch_of_a_pinned_member_joins_the_manifests_set(tmp_path):
 @pytest.mark.parametrize("name, old, new, code, line", [
     ("memory.md", 'description: "Fixture memory report of a G4 set"', "description: a: b", "malformed-frontmatter", 3),
     ("runtime.md", "agentic-system-runtime-report.md", "agentic-system-runtime-notes.md", "unknown-member-type", 2),
-    ("runtime.md", "# fixture-four runtime report\n", "", "parse-error", 7),
+    ("runtime.md", "# fixture-four runtime report\n", "", "parse-error", 9),  # the first text after the frontmatter
     ("ARTIFACT.yaml", "  runtime.md:\n    sha256: ", "  runtime.md:\n    sha256: 12", "malformed-manifest", 12),
 ])
 def test_parse_time_problems_are_findings(tmp_path, name, old, new, code, line):
@@ -254,6 +305,7 @@ def test_flipped_byte_in_the_real_set_is_a_pin_mismatch(tmp_path):
     (archive / "memory.md").write_bytes(bytes(data))
     report = check_paths(retained, archive)
     assert [(f.code, f.file, f.line) for f in report.findings] == [("pin-mismatch", str(archive / "memory.md"), 0)]
+    assert report.findings[0].message.endswith(f"at {retained / 'ARTIFACT.yaml'}:7")  # the pin's line, as ingest says
     repin(archive, "memory.md", retained)
     assert check_paths(retained, archive).findings == ()
 
@@ -283,14 +335,25 @@ def test_cli_check_paths_exits_1_on_a_pin_mismatch(tmp_path):
     assert result.exit_code == 65 and f"{folder / 'memory.md'}:1: SHA-256 " in result.output  # ingest says so too
 
 
-@pytest.mark.parametrize("folder", ["types", "empty"])
+@pytest.mark.parametrize("folder", ["types", "text", "empty"])
 def test_cli_check_of_a_folder_without_members_says_so(tmp_path, folder):
-    path = KB / "types" if folder == "types" else tmp_path / "empty"
+    """As ingest says it: at the first file skipped, with its reason; a folder of no file by name."""
+    path = KB / "types" if folder == "types" else tmp_path / folder
     path.mkdir(exist_ok=True)
+    if folder == "text":
+        (path / "a.txt").write_text("hi\n")
     result = runner.invoke(cli, ["check", str(path), "--home", str(tmp_path / "home")])
     assert result.exit_code == 65
-    assert f"no analysis-set members found in the input: {path}" in result.output
+    first = {"types": f"{path / 'agent-memory-analysis-report.md'}:1: no analysis-set members found in the input; "
+                      "a type definition of the format (type 'types/type-spec.md') (and 27 more files skipped)",
+             "text": f"{path / 'a.txt'}:1: no analysis-set members found in the input; no analysis document: no line "
+                     "of its first 4 starts with `Type:` (a plain-text member names its type there)",
+             "empty": f"no analysis-set members found in the input: {path}"}[folder]
+    assert result.stderr.splitlines()[0] == f"error: {first}"
     assert "0 errors" not in result.output
+    if folder != "empty":
+        ingested = runner.invoke(cli, ["ingest", str(path), "--home", str(tmp_path / "home")])
+        assert ingested.exit_code == 65 and ingested.stderr.splitlines()[-2:] == result.stderr.splitlines()[-2:]
 
 
 def test_cli_ingest_of_the_whole_corpus(tmp_path):

@@ -126,9 +126,10 @@ def parse_markdown(data: bytes, path: str, *, text: str | None = None,
     tokens = MD.parse(body)
     top = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting != -1]
     h1 = next((i for i in top if tokens[i].type == "heading_open" and tokens[i].tag == "h1"), None)
-    if h1 is None:
+    if h1 is None:  # named at the first line of text after the frontmatter, where the title belongs
+        opening = tokens[top[0]].map if top else None
         raise ParseError("expected a `# title` heading after the frontmatter",
-                         source=SourceSpan(path, body_first + 1))
+                         source=SourceSpan(path, body_first + 1 + (opening[0] if opening else 0)))
     title = render_inline(tokens[h1 + 1].children)[0].strip()
     first = next((i for i in top if i > h1 + 2), len(tokens))  # what follows the H1 is body
     if first < len(tokens):

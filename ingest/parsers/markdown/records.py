@@ -10,7 +10,7 @@ from dataclasses import replace
 from markdown_it.token import Token
 
 from domain.checks import Flaws
-from domain.grammar import RECORD_ID
+from domain.grammar import RECORD_ID, parse_record_id
 from domain.ids import RecordId
 from domain.model import Annotation
 from domain.vocabulary import KIND_HEADINGS
@@ -45,7 +45,9 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
     """Emit one heading of file lines ``[first, stop)`` and move ``ctx`` into it: an H1/H2
     ``section``, a ``kinds`` H3 under ``## Shared records`` (GRAMMAR §4.1), a ``declaration``
     (§4.2; G1's H3 form under a kind heading), an ``annotation`` under ``## Annotations`` (§4.6),
-    else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``."""
+    else a ``subsection``; an ID-shaped heading that is neither is kept as ``malformed_*``, an H4 in
+    the declaration form of an analyst's record outside ``## Shared records`` (which declares
+    nothing, §4.1) as ``misplaced_declaration``."""
     text, links = render_inline(inline.children)
     text = text.strip()
     facts: dict = {}  # the heading's facts (ParsedBlock fields): none for a plain subsection
@@ -95,7 +97,16 @@ def heading(inline: Token, level: int, first: int, stop: int, b: Builder, ctx: C
         citations = tuple(c for c in extract_citations(text) if c.target_kind == "record")
         if citations:
             ctx.heading_ids[level] = list(dict.fromkeys((c.target, first + 1) for c in citations))
+        if level == 4 and ctx.h2 != "Shared records" and (m := _DECLARATION.match(text)) and _analysts(m.group(1)):
+            facts = {"flaws": Flaws(misplaced_declaration=m.group(1))}  # it cites, as any heading naming records
     b.emit("heading", first, stop, text=text, level=level, section_kind=kind, citations=citations, **facts)
+
+
+def _analysts(record_id: str) -> bool:
+    """Whether ``record_id`` is an analyst's record (``RT-OBJ-store``), the form of a declaration
+    heading (§4.2); a numbered ID (``RTE-5``) heads a G2 ledger block, which cites it."""
+    parsed = parse_record_id(record_id)
+    return parsed.analyst is not None and parsed.kind != "proposal"
 
 
 def _annotated(text: str, links: list[Link], own_file: str) -> tuple[str | None, str | None]:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from markdown_it.rules_block.table import escapedSplit as library_escaped_split  # before escaped_split replaces it below
 from markdown_it.token import Token
 
+from domain.checks import Flaws
 from domain.grammar import declaring_table, mapping_table, row_declaration
 from domain.model import Citation, TableRow
 from ingest.citations import extract_citations, split_cell_citations
@@ -19,7 +20,7 @@ from ingest.parsers.markdown.inline import Link, render_inline, shift, with_link
 from ingest.parsers.plaintext import citation_columns
 from ingest.statements import register_pin, row_statuses
 
-__all__ = ["escaped_split", "library_escaped_split", "parse_table", "table_fragment"]
+__all__ = ["escaped_split", "library_escaped_split", "parse_table", "row_flaws", "table_fragment"]
 
 
 def escaped_split(row: str) -> list[str]:
@@ -93,6 +94,30 @@ def _row(cells: list[tuple[str, list[Link], list[Token]]]) -> tuple[str, list[tu
         placed.append((escaped, len(text) + 1, moved))
         text += f" {escaped} |"
     return text, placed
+
+
+def row_flaws(line: str, header_cells: int) -> Flaws | None:
+    r"""What is wrong with the form of table row ``line`` under a header of ``header_cells`` cells
+    (GRAMMAR §3.5: every row starts and ends with ``|``, equal cell counts): the cell counts when
+    they differ, a missing closing ``|``; None for a well-formed row or a line that does not open
+    with ``|`` (a row inside a blockquote or list item is not judged). Cells are split as the
+    table rule splits them, at unescaped pipes.
+
+    >>> flaws = row_flaws("| Expiry unknown | RT-OBJ-page-cache | staleness bound", 5)
+    >>> flaws.row_cells, flaws.unclosed_row
+    ((5, 3), True)
+    >>> row_flaws("| a \\| b | c |", 2) is None
+    True
+    """
+    row = line.strip()
+    if not row.startswith("|"):
+        return None
+    parts = escaped_split(row)[1:]
+    closed = len(parts) > 1 and not parts[-1].strip()
+    cells = len(parts) - closed
+    if cells == header_cells and closed:
+        return None
+    return Flaws(row_cells=(header_cells, cells) if cells != header_cells else None, unclosed_row=not closed)
 
 
 def parse_table(tokens: list[Token], i: int, close: int, base: int, b: Builder, ctx: Context) -> None:
@@ -178,7 +203,8 @@ def _body_row(cells: list[tuple[str, list[Link], list[Token]]], row_first: int, 
         b.emit_at("heading", row_first, start, start, text=declared, level=4, section_kind="declaration",
                   declaration=declaration)
     row = TableRow(table, tuple(plain), source_id, declared, aliases)
-    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, row=row)
+    block = statement(b, ctx, "table_row", row_first, row_stop, text, citations=citations, row=row,
+                      flaws=row_flaws(b.lines[row_first], len(header_cells)))
     if pin is not None or declared is not None:
         column = row_statuses(header_cells, plain) if declared is not None else ()  # a `Status` column (G0 route tables)
         b.blocks[-1] = replace(block, pin=pin, statuses=column + block.statuses)
