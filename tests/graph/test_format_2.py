@@ -117,29 +117,40 @@ def test_a_format_2_store_is_converted_once_and_answers_as_before(format_2):
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search_keys'").fetchone() is None
 
 
-def test_a_format_2_store_this_user_may_only_read_is_read_as_is(format_2, monkeypatch):
-    path, expected = format_2
+def read_only_is_read_as_is(path: Path, expected: str, version: str, monkeypatch) -> None:
+    """A store of an older ``version`` that this user may only read answers ``expected`` and its
+    file is left byte for byte as it was."""
     before = path.read_bytes()
     monkeypatch.setattr("graph.stores.sqlite.os.access", lambda p, mode: mode != os.W_OK)  # not this user's
     store = SQLiteStore(path)
     assert answers(store) == expected
     store.close()
-    assert version_of(path) == "2" and path.read_bytes() == before
+    assert version_of(path) == version and path.read_bytes() == before
+
+
+def conversion_fails_at_its_last_step(path: Path, converter: str, monkeypatch) -> None:
+    """Open ``path`` with the conversion ``graph.stores.sqlite.<converter>`` failing as it sets the
+    new version (its last step): the open is refused as the store's own error."""
+    import graph.stores.sqlite as sqlite_store
+
+    real = getattr(sqlite_store, converter)
+
+    def failing(conn):
+        conn.create_function("fail", 0, lambda: 1 / 0)
+        conn.execute("CREATE TEMP TRIGGER stop BEFORE UPDATE ON main.meta BEGIN SELECT fail(); END")
+        return real(conn)
+    monkeypatch.setattr(sqlite_store, converter, failing)
+    with pytest.raises(StoreUnavailable, match="user-defined function raised exception"):
+        SQLiteStore(path)
+
+
+def test_a_format_2_store_this_user_may_only_read_is_read_as_is(format_2, monkeypatch):
+    read_only_is_read_as_is(*format_2, "2", monkeypatch)
 
 
 def test_a_failed_conversion_leaves_format_2(format_2, monkeypatch):
     path, expected = format_2
-    import graph.stores.sqlite as sqlite_store
-
-    real = sqlite_store._convert_format_2
-
-    def failing(conn):  # the conversion's last step, setting the version, fails
-        conn.create_function("fail", 0, lambda: 1 / 0)
-        conn.execute("CREATE TEMP TRIGGER stop BEFORE UPDATE ON main.meta BEGIN SELECT fail(); END")
-        real(conn)
-    monkeypatch.setattr(sqlite_store, "_convert_format_2", failing)
-    with pytest.raises(StoreUnavailable, match="user-defined function raised exception"):
-        SQLiteStore(path)
+    conversion_fails_at_its_last_step(path, "_convert_format_2", monkeypatch)
     assert version_of(path) == "2"
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM edges").fetchone() == (354,)

@@ -3,17 +3,15 @@ transaction, answering exactly as before; read-only, converted in memory and lef
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from graph.errors import StoreUnavailable
 from graph.stores.packing import Packer
 from graph.stores.sqlite import SQLiteStore
 from tests.conftest import SEEDS, ingest_into
-from tests.graph.test_format_2 import answers, version_of
+from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
 
 FORMAT_3_SEARCH = (
     "DROP TRIGGER statement_search_insert", "DROP TRIGGER statement_search_delete",
@@ -101,28 +99,12 @@ def test_a_format_3_store_is_converted_once_and_answers_as_before(format_3):
 
 
 def test_a_format_3_store_this_user_may_only_read_is_read_as_is(format_3, monkeypatch):
-    path, expected = format_3
-    before = path.read_bytes()
-    monkeypatch.setattr("graph.stores.sqlite.os.access", lambda p, mode: mode != os.W_OK)  # not this user's
-    store = SQLiteStore(path)
-    assert answers(store) == expected
-    store.close()
-    assert version_of(path) == "3" and path.read_bytes() == before
+    read_only_is_read_as_is(*format_3, "3", monkeypatch)
 
 
 def test_a_failed_conversion_leaves_format_3(format_3, monkeypatch):
     path, expected = format_3
-    import graph.stores.sqlite as sqlite_store
-
-    real = sqlite_store._convert_format_3
-
-    def failing(conn):  # the conversion's last step, setting the version, fails
-        conn.create_function("fail", 0, lambda: 1 / 0)
-        conn.execute("CREATE TEMP TRIGGER stop BEFORE UPDATE ON main.meta BEGIN SELECT fail(); END")
-        return real(conn)
-    monkeypatch.setattr(sqlite_store, "_convert_format_3", failing)
-    with pytest.raises(StoreUnavailable, match="user-defined function raised exception"):
-        SQLiteStore(path)
+    conversion_fails_at_its_last_step(path, "_convert_format_3", monkeypatch)
     assert version_of(path) == "3"
     assert packed_rows(path) == (0, 0)
     with sqlite3.connect(path) as conn:
