@@ -145,7 +145,8 @@ def conversion_fails_at_its_last_step(path: Path, converter: str, monkeypatch) -
 
 
 def test_a_format_2_store_this_user_may_only_read_is_read_as_is(format_2, monkeypatch):
-    read_only_is_read_as_is(*format_2, "2", monkeypatch)
+    path, expected = format_2
+    read_only_is_read_as_is(path, expected, "2", monkeypatch)
 
 
 def test_a_failed_conversion_leaves_format_2(format_2, monkeypatch):

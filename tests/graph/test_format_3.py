@@ -99,7 +99,8 @@ def test_a_format_3_store_is_converted_once_and_answers_as_before(format_3):
 
 
 def test_a_format_3_store_this_user_may_only_read_is_read_as_is(format_3, monkeypatch):
-    read_only_is_read_as_is(*format_3, "3", monkeypatch)
+    path, expected = format_3
+    read_only_is_read_as_is(path, expected, "3", monkeypatch)
 
 
 def test_a_failed_conversion_leaves_format_3(format_3, monkeypatch):
