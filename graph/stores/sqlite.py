@@ -9,15 +9,18 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 4)::
+Layout (format 5)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
-    nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props packed JSON)
     names  (ref INTEGER PRIMARY KEY, name UNIQUE)
-                                                the set ids, document ids and owners edges name,
-                                                each once (kept when unused: a few per document)
+                                                the set ids, document ids and owners nodes and edges
+                                                name, each once (kept when unused: a few per document)
+    vertices (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props packed JSON)
+                                                the nodes: ``set_id``, ``document_id`` are ``names.ref``
+    nodes  (VIEW: nid, id, label, set_id, document_id, props as stored, rowid)
+                                                the nodes as format 4 stored them, for reading by hand
     links  (src, kind, dst, owner, seq UNIQUE together, document_id, set_id, props packed JSON)
-                                                the edges: ``src``/``dst`` are ``nodes.nid``,
+                                                the edges: ``src``/``dst`` are ``vertices.nid``,
                                                 ``owner``, ``document_id``, ``set_id`` are ``names.ref``
     edges  (VIEW: src, kind, dst, owner, seq, document_id, set_id, props as stored; rowid)
                                                 the edges as format 2 stored them, for reading by hand
@@ -32,18 +35,21 @@ Layout (format 4)::
     set_results (set_id, name PRIMARY KEY together, stamp, result)
                                                 what a query computed from one set at the stamp
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
-    statement_search (FTS5, contentless)        statements' text by ``nodes.nid``, kept by triggers on
-                                                nodes (search)
+    statement_search (FTS5, contentless)        statements' text by ``vertices.nid``, kept by triggers on
+                                                ``vertices`` (search)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
-this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
+this module only executes them in SQL. The text ids of nodes are stored once, in ``vertices``; an
 edge row and its three indexes hold small integers (format 2 held the 30–60 byte ids in each, 41 %
-of the file). A property map is stored packed (deflated with its label's dictionary, a bytes value)
-or, when short or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text
-through the function ``unpacked(props)`` that every connection of this module has. A store of
-format 2 or 3 is converted on its first opening by a process that may write it, in one transaction
-per format (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`); one this user may
-only read is converted into memory each time it is opened, and the file is left as it is.
+of the file), and so do a node's set and document and their indexes (every filter by set or
+document goes through ``names``; an order by them joins ``names`` and orders by the text). A
+property map is stored packed (deflated with its label's dictionary, a bytes value) or, when short
+or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text through the
+function ``unpacked(props)`` that every connection of this module has. A store of format 2, 3 or 4
+is converted on its first opening by a process that may write it, in one transaction per format
+(all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`, :func:`_convert_format_4`);
+one this user may only read is converted into memory each time it is opened, and the file is left
+as it is.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -86,10 +92,11 @@ STORE_FILE = "citegraph.sqlite"
 FORMAT = "citegraph-embedded"
 """``meta.format`` of a citegraph store; a database without it is refused, never written."""
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
 text ids in the edge rows (converted on opening, :func:`_convert_format_2`), format 3 the property
-maps as JSON text (:func:`_convert_format_3`)."""
+maps as JSON text (:func:`_convert_format_3`), format 4 the nodes' set and document ids as text
+(:func:`_convert_format_4`)."""
 
 PLAIN_LABELS = frozenset({"Record", "Document"})
 """Labels whose property maps stay JSON text: the indexes on ``record_id`` and ``path`` read them."""
@@ -104,17 +111,10 @@ CACHE_EDGES = 500_000
 """Edges the per-process cache of set graphs keeps at most (about 0.5 GB), least recently used
 sets evicted first; the sets of the traversal at hand are always kept."""
 
-_SCHEMA = f"""
+_SCHEMA_TEMPLATE = f"""
 BEGIN IMMEDIATE;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (
-  nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT,
-  props TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS nodes_set ON nodes (set_id, label);
-CREATE INDEX IF NOT EXISTS nodes_label ON nodes (label);
-CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
-CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';
+{{nodes}}
 {{links}}
 {{dictionaries}}
 CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, version INTEGER NOT NULL);
@@ -122,7 +122,7 @@ CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n IN
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 {{versions}}
 {{set_results}}
-INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
+INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{{version}}'), ('generation', '0');
 COMMIT;
 """
 
@@ -132,6 +132,30 @@ _VERSIONS_TABLE = """CREATE TABLE IF NOT EXISTS versions (
 _RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS set_results (
   set_id TEXT NOT NULL, name TEXT NOT NULL, stamp INTEGER NOT NULL, result BLOB NOT NULL,
   PRIMARY KEY (set_id, name)) WITHOUT ROWID;"""
+_NAMES = "CREATE TABLE IF NOT EXISTS names (ref INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+_NODES_TABLE = """CREATE TABLE IF NOT EXISTS vertices (
+  nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id INTEGER, document_id INTEGER,
+  props TEXT NOT NULL);"""
+_NODES_INDEXES = """CREATE INDEX IF NOT EXISTS nodes_set ON vertices (set_id, label);
+CREATE INDEX IF NOT EXISTS nodes_label ON vertices (label);
+CREATE INDEX IF NOT EXISTS nodes_document ON vertices (document_id) WHERE document_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS nodes_record_id ON vertices (json_extract(props, '$.record_id')) WHERE label = 'Record';
+CREATE INDEX IF NOT EXISTS nodes_path ON vertices (json_extract(props, '$.path')) WHERE label = 'Document';
+CREATE VIEW IF NOT EXISTS nodes AS SELECT n.nid AS nid, n.id AS id, n.label AS label, sn.name AS set_id,
+  dn.name AS document_id, n.props AS props, n.nid AS rowid
+  FROM vertices n LEFT JOIN names sn ON sn.ref = n.set_id LEFT JOIN names dn ON dn.ref = n.document_id;"""
+"""The nodes of format 5: their set and document as refs into ``names``; the view ``nodes`` reads
+them as text, as format 4 stored them (with ``rowid``, the ``nid``)."""
+_NODES = "\n".join((_NAMES, _NODES_TABLE, _NODES_INDEXES))
+_NODES_4 = """CREATE TABLE IF NOT EXISTS nodes (
+  nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT,
+  props TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS nodes_set ON nodes (set_id, label);
+CREATE INDEX IF NOT EXISTS nodes_label ON nodes (label);
+CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
+CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';"""
+"""The nodes of formats 3 and 4 (set and document ids as text), which :func:`_convert_format_2` makes."""
 _LINKS = """CREATE TABLE IF NOT EXISTS names (ref INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS links (
   src INTEGER NOT NULL, kind TEXT NOT NULL, dst INTEGER NOT NULL, owner INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -139,53 +163,77 @@ CREATE TABLE IF NOT EXISTS links (
 CREATE INDEX IF NOT EXISTS links_dst ON links (dst, set_id);
 CREATE INDEX IF NOT EXISTS links_owner ON links (owner);
 CREATE INDEX IF NOT EXISTS links_set ON links (set_id, kind);
-CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind AS kind, d.id AS dst,
+{edges_view}"""
+_EDGES_VIEW = """CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind AS kind, d.id AS dst,
   o.name AS owner, l.seq AS seq, dn.name AS document_id, sn.name AS set_id, l.props AS props
-  FROM links l JOIN nodes s ON s.nid = l.src JOIN nodes d ON d.nid = l.dst JOIN names o ON o.ref = l.owner
+  FROM links l JOIN {nodes} s ON s.nid = l.src JOIN {nodes} d ON d.nid = l.dst JOIN names o ON o.ref = l.owner
   LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id;"""
-"""The edges of format 3: integers into ``nodes`` and ``names``; the view ``edges`` reads them as text."""
-_SCHEMA = (_SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
-           .replace("{links}", _LINKS).replace("{dictionaries}", DICTIONARIES_TABLE))
-_SEARCH_SCHEMA = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
-    "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
-    """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON nodes WHEN new.label = 'Statement' BEGIN
+"""The edges of format 3: integers into the nodes' table and ``names``; the view ``edges`` reads them as text."""
+
+
+def _schema(nodes: str, table: str, version: int) -> str:
+    """The schema script with ``nodes`` (the nodes' DDL), the view ``edges`` over ``table``."""
+    links = _LINKS.replace("{edges_view}", _EDGES_VIEW.replace("{nodes}", table))
+    return (_SCHEMA_TEMPLATE.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
+            .replace("{nodes}", nodes).replace("{links}", links).replace("{dictionaries}", DICTIONARIES_TABLE)
+            .replace("{version}", str(version)))
+
+
+_SCHEMA_4 = _schema(_NODES_4, "nodes", 4)
+"""The schema of format 4 (and, but for ``dictionaries``, 3): what :func:`_convert_format_2` makes."""
+_SCHEMA = _schema(_NODES, "vertices", FORMAT_VERSION)
+
+
+def _search_schema(table: str) -> tuple[str, ...]:
+    """The full-text index's statements over the nodes' table ``table``."""
+    return tuple(statement.replace("{nodes}", table) for statement in (
+        "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
+        "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
+        """CREATE TRIGGER IF NOT EXISTS statement_search_insert AFTER INSERT ON {nodes} WHEN new.label = 'Statement' BEGIN
   INSERT INTO statement_search (rowid, text) VALUES (new.nid, json_extract(unpacked(new.props), '$.text'));
 END""",
-    """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON nodes WHEN old.label = 'Statement' BEGIN
+        """CREATE TRIGGER IF NOT EXISTS statement_search_delete AFTER DELETE ON {nodes} WHEN old.label = 'Statement' BEGIN
   INSERT INTO statement_search (statement_search, rowid, text) VALUES ('delete', old.nid, json_extract(unpacked(old.props), '$.text'));
 END""",
-    """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON nodes
+        """CREATE TRIGGER IF NOT EXISTS statement_search_update AFTER UPDATE ON {nodes}
 WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
   INSERT INTO statement_search (statement_search, rowid, text)
     SELECT 'delete', old.nid, json_extract(unpacked(old.props), '$.text') WHERE old.label = 'Statement';
   INSERT INTO statement_search (rowid, text)
     SELECT new.nid, json_extract(unpacked(new.props), '$.text') WHERE new.label = 'Statement';
 END""",
-    "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(unpacked(props), '$.text') FROM nodes "
-    "WHERE label = 'Statement'",
-)
+        "INSERT INTO statement_search (rowid, text) SELECT nid, json_extract(unpacked(props), '$.text') FROM {nodes} "
+        "WHERE label = 'Statement'",
+    ))
+
+
+_SEARCH_SCHEMA = _search_schema("vertices")
 """The full-text index of statements (:meth:`SQLiteStore.search`), made by
 :func:`_ensure_search_index`: FTS5 with ``unicode61`` (``remove_diacritics 0``, ``categories
-'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``nodes.nid`` (which
+'L* N*'``: the words of :mod:`graph.text`), contentless, its rows keyed by ``vertices.nid`` (which
 ``VACUUM`` keeps: an ``INTEGER PRIMARY KEY``) and kept by triggers
 in the transaction of every write that touches a statement (also a write by a citegraph that
 predates the index)."""
 
 _LABELS = {str(label): label for label in Label}
 _KINDS = {str(kind): kind for kind in EdgeKind}
-_NODE_COLUMNS = "id, label, set_id, document_id, props"
+_NAMED = "LEFT JOIN names sn ON sn.ref = n.set_id LEFT JOIN names dn ON dn.ref = n.document_id"
+"""The set and document ids of ``vertices n`` as text: ``sn.name``, ``dn.name``."""
+_NODE_ROWS = f"SELECT n.id, n.label, sn.name, dn.name, n.props FROM vertices n {_NAMED}"
+"""Nodes as :func:`_nodes` reads them, from ``vertices n`` (conditions go on ``n``'s columns, the
+set and document as refs)."""
 _EDGE_ROWS = ("SELECT s.id, l.kind, d.id, l.seq, dn.name, sn.name, l.props FROM links l "
-              "JOIN nodes s ON s.nid = l.src JOIN nodes d ON d.nid = l.dst "
+              "JOIN vertices s ON s.nid = l.src JOIN vertices d ON d.nid = l.dst "
               "LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id")
 """Edges as :func:`_edges` reads them, from ``links l`` (conditions go on ``l``'s integer columns)."""
 _IDS = "(SELECT value FROM json_each(?))"
 """A list parameter: ``x IN {_IDS}`` with one JSON array bound, whatever its length."""
-_NIDS = f"(SELECT nid FROM nodes WHERE id IN {_IDS})"
-"""The same list of node ids as ``nodes.nid`` (what ``links.src`` / ``links.dst`` hold)."""
+_NIDS = f"(SELECT nid FROM vertices WHERE id IN {_IDS})"
+"""The same list of node ids as ``vertices.nid`` (what ``links.src`` / ``links.dst`` hold)."""
 _REFS = f"(SELECT ref FROM names WHERE name IN {_IDS})"
-"""The same list of set ids, document ids or owners as ``names.ref``."""
-_NID = "(SELECT nid FROM nodes WHERE id = ?)"
+"""The same list of set ids, document ids or owners as ``names.ref`` (what ``links`` and
+``vertices`` hold)."""
+_NID = "(SELECT nid FROM vertices WHERE id = ?)"
 _REF = "(SELECT ref FROM names WHERE name = ?)"
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -309,14 +357,15 @@ class SQLiteStore(ClosedOnExit):
         return conn
 
     def _check_format(self, conn: sqlite3.Connection, tables: set[str], *, read_only: bool) -> sqlite3.Connection:
-        """``conn`` when it opened a store of this format; for one of format 2 or 3, the connection
-        to it converted (:func:`_convert_format_2`, then :func:`_convert_format_3`): the file itself
-        when this user may write it, else a copy in memory (the file is left as it is)."""
+        """``conn`` when it opened a store of this format; for one of format 2, 3 or 4, the
+        connection to it converted (:func:`_convert_format_2`, :func:`_convert_format_3`, then
+        :func:`_convert_format_4`, one format each): the file itself when this user may write it,
+        else a copy in memory (the file is left as it is)."""
         meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         if meta.get("format") != FORMAT:
             raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
                                    hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
-        if meta.get("version") in ("2", "3"):
+        if meta.get("version") in ("2", "3", "4"):
             if read_only:
                 copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=_Connection)
                 self._connections.append(copy)
@@ -324,7 +373,8 @@ class SQLiteStore(ClosedOnExit):
                 conn.close()
                 conn = copy
             converted = meta["version"] == "2" and _convert_format_2(conn)
-            converted = _convert_format_3(conn) or converted
+            converted = (meta["version"] in ("2", "3") and _convert_format_3(conn)) or converted
+            converted = _convert_format_4(conn) or converted
             if converted and not read_only:
                 try:  # give back the pages the older format used (once; the store is whole either way)
                     conn.execute("VACUUM")
@@ -572,8 +622,7 @@ class SQLiteStore(ClosedOnExit):
         if not ids:
             return {}
         with self._reading() as conn:
-            return {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
-                                             (_dumps(ids),))}
+            return {n.id: n for n in _nodes(conn, f"{_NODE_ROWS} WHERE n.id IN {_IDS}", (_dumps(ids),))}
 
     def find_nodes(
         self,
@@ -586,17 +635,17 @@ class SQLiteStore(ClosedOnExit):
         """See :meth:`graph.store.GraphStore.find_nodes`. String and integer ``where`` values
         narrow the SQL through the property indexes; every item is then checked exactly."""
         label = Label(label)
-        sql = [f"SELECT {_NODE_COLUMNS} FROM nodes WHERE label = '{label.value}'"]  # a literal, so partial indexes apply
+        sql = [f"{_NODE_ROWS} WHERE n.label = '{label.value}'"]  # a literal, so partial indexes apply
         params: list[Any] = []
         if set_id is not None:
-            sql.append("AND set_id = ?")
+            sql.append(f"AND n.set_id = {_REF}")
             params.append(set_id)
         if document_id:
-            sql.append("AND document_id = ?")
+            sql.append(f"AND n.document_id = {_REF}")
             params.append(document_id)
         for key, value in (where or {}).items():
             if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
-                props = "props" if label.value in PLAIN_LABELS else "unpacked(props)"  # the indexes read props
+                props = "n.props" if label.value in PLAIN_LABELS else "unpacked(n.props)"  # the indexes read props
                 sql.append(f"AND json_extract({props}, '{_json_path(key)}') = ?")
                 params.append(value)
         with self._reading() as conn:
@@ -630,7 +679,7 @@ class SQLiteStore(ClosedOnExit):
             return out
         end, where, params = _edges_at(list(out), kinds, direction)
         with self._reading() as conn:
-            out.update(conn.execute(f"SELECT x.id, count(*) FROM links l JOIN nodes x ON x.nid = l.{end} "
+            out.update(conn.execute(f"SELECT x.id, count(*) FROM links l JOIN vertices x ON x.nid = l.{end} "
                                     f"WHERE {where} GROUP BY x.id", params))
         return out
 
@@ -658,7 +707,7 @@ class SQLiteStore(ClosedOnExit):
         ids = list(dict.fromkeys(ids))
         if not ids:
             return [], []
-        existing = {row[0] for row in conn.execute(f"SELECT id FROM nodes WHERE id IN {_IDS}", (_dumps(ids),))}
+        existing = {row[0] for row in conn.execute(f"SELECT id FROM vertices WHERE id IN {_IDS}", (_dumps(ids),))}
         starts = [i for i in ids if i in existing]
         if not wanted:
             return starts, []
@@ -694,17 +743,17 @@ class SQLiteStore(ClosedOnExit):
         phrases = list(phrases)
         if not phrases:
             return []
-        fields = ", ".join(f"json_extract(unpacked(props), '$.{f}')" for f in SEARCH_FIELDS)
-        scope, params = ("AND n.set_id = ?", [set_id]) if set_id is not None else ("", [])
+        fields = ", ".join(f"json_extract(unpacked(n.props), '$.{f}')" for f in SEARCH_FIELDS)
+        scope, params = (f"AND n.set_id = {_REF}", [set_id]) if set_id is not None else ("", [])
         with self._reading() as conn:
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'statement_search'").fetchone():
                 rows = conn.execute(  # CROSS JOIN: the index first, then each hit's row (not every statement)
-                    f"SELECT n.id, n.set_id, n.document_id, {fields} FROM statement_search s "
-                    "CROSS JOIN nodes n ON n.nid = s.rowid "
+                    f"SELECT n.id, sn.name, dn.name, {fields} FROM statement_search s "
+                    f"CROSS JOIN vertices n ON n.nid = s.rowid {_NAMED} "
                     f"WHERE statement_search MATCH ? AND n.label = 'Statement' {scope}",
                     [_fts_query(phrases), *params]).fetchall()
             else:
-                rows = conn.execute(f"SELECT n.id, n.set_id, n.document_id, {fields} FROM nodes n "
+                rows = conn.execute(f"SELECT n.id, sn.name, dn.name, {fields} FROM vertices n {_NAMED} "
                                     f"WHERE n.label = 'Statement' {scope}", params).fetchall()
         unsure = {r[0] for r in rows if None in r[3:]}  # a field absent, or stored as null
         exact = self.get_nodes(unsure) if unsure else {}
@@ -751,10 +800,11 @@ class SQLiteStore(ClosedOnExit):
             rows = conn.execute(
                 f"WITH hits AS MATERIALIZED ({hits}), "
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
-                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN nodes n ON n.nid = hits.doc "
+                "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN vertices n ON n.nid = hits.doc "
+                f"{_NAMED} "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
                 "ORDER BY hits.matches DESC, coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), "
-                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), "
+                "coalesce(sn.name, ''), coalesce(dn.name, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), "
                 "n.id LIMIT ?",
                 [*params, limit - 1, limit]).fetchall()
         return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
@@ -808,12 +858,12 @@ class SQLiteStore(ClosedOnExit):
         with self._writing() as conn:
             writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
             writes.check_node_kinds(batch, {n.id: n for n in _nodes(
-                conn, f"SELECT id, label, set_id, document_id, '{{}}' FROM nodes WHERE id IN {_IDS}",
+                conn, f"SELECT n.id, n.label, sn.name, dn.name, '{{}}' FROM vertices n {_NAMED} WHERE n.id IN {_IDS}",
                 (_dumps(writes.kind_checked_ids(batch)),))})
             before = self._versions_before(conn, [batch.set_id])
             touched = _delete_documents(conn, writes.documents_replaced(batch))
             shared = writes.last_of(batch.shared)
-            stored = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
+            stored = {n.id: n for n in _nodes(conn, f"{_NODE_ROWS} WHERE n.id IN {_IDS}",
                                               (_dumps([n.id for n in shared]),))}
             _put_nodes(conn, [writes.merged_shared(stored.get(n.id), n) for n in shared])
             _put_nodes(conn, [n for d in batch.documents for n in (d.document, *d.nodes)])
@@ -836,10 +886,9 @@ class SQLiteStore(ClosedOnExit):
             writes.check_expected(expect or {}, _stored_shas(conn, expect or {}))
             if sets:
                 ids += [row[0] for row in conn.execute(
-                    f"SELECT id FROM nodes WHERE label = 'Document' AND set_id IN {_IDS} ORDER BY id",
+                    f"SELECT id FROM vertices WHERE label = 'Document' AND set_id IN {_REFS} ORDER BY id",
                     (_dumps(sorted(sets)),))]
-            existing = {n.id: n for n in _nodes(conn, f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS}",
-                                                (_dumps(ids),))}
+            existing = {n.id: n for n in _nodes(conn, f"{_NODE_ROWS} WHERE n.id IN {_IDS}", (_dumps(ids),))}
             deleted = writes.documents_deleted(ids, existing)
             sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
             before = self._versions_before(conn, sets)
@@ -868,7 +917,7 @@ class SQLiteStore(ClosedOnExit):
             return {}
         with self._reading() as conn:
             return dict(conn.execute(
-                f"SELECT s.scope, s.version FROM scopes s JOIN nodes n ON n.id = s.scope AND n.label = 'AnalysisSet' "
+                f"SELECT s.scope, s.version FROM scopes s JOIN vertices n ON n.id = s.scope AND n.label = 'AnalysisSet' "
                 f"WHERE s.scope IN {_IDS}", (_dumps(ids),)))
 
     def kept_results(self, name: str, stamps: Mapping[str, int]) -> dict[str, bytes]:
@@ -936,7 +985,7 @@ class SQLiteStore(ClosedOnExit):
         for set_id in set_ids:
             stored = [tuple(row) for row in conn.execute(
                 "SELECT number, digest FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
-            existed = conn.execute("SELECT 1 FROM nodes WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone()
+            existed = conn.execute("SELECT 1 FROM vertices WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone()
             baseline = _snapshot(conn, set_id) if versions.baseline_needed(bool(existed), stored) else None
             out[set_id] = (stored, baseline)
         return out
@@ -966,7 +1015,7 @@ class SQLiteStore(ClosedOnExit):
         """See :meth:`graph.store.KeepsVersions.replace_versions`."""
         rows = versions.checked_versions(set_id, kept)
         with self._writing() as conn:
-            if not conn.execute("SELECT 1 FROM nodes WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone():
+            if not conn.execute("SELECT 1 FROM vertices WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone():
                 raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
             conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
@@ -1085,8 +1134,9 @@ def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[L
     columns = "".join(f", json_type(p, '{_json_path(f)}'), p ->> '{_json_path(f)}'" for f in names)
     out = {}
     for node_id, label, set_id, document_id, *values in conn.execute(
-            f"SELECT id, label, set_id, document_id{columns} FROM (SELECT id, label, set_id, document_id, "
-            f"unpacked(props) AS p FROM nodes WHERE id IN {_IDS})", (_dumps(ids),)):
+            f"SELECT id, label, set_id, document_id{columns} FROM (SELECT n.id AS id, n.label AS label, "
+            f"sn.name AS set_id, dn.name AS document_id, unpacked(n.props) AS p FROM vertices n {_NAMED} "
+            f"WHERE n.id IN {_IDS})", (_dumps(ids),)):
         label = _LABELS[label]
         found = {f: (values[2 * i], values[2 * i + 1]) for i, f in enumerate(names)}
         props = {f: _sql_json(conn, node_id, f, *found[f]) for f in fields.get(label, ()) if found[f][0] is not None}
@@ -1101,7 +1151,7 @@ def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value
     if kind in ("true", "false"):
         return kind == "true"
     if kind == "integer" and isinstance(value, float):  # beyond 64 bits: ->> gave a float; read the JSON text
-        (text,) = conn.execute(f"SELECT unpacked(props) -> '{_json_path(key)}' FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        (text,) = conn.execute(f"SELECT unpacked(props) -> '{_json_path(key)}' FROM vertices WHERE id = ?", (node_id,)).fetchone()
         return json.loads(text)
     return value  # text, integer, real; null is None
 
@@ -1128,25 +1178,29 @@ def _stored_shas(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str 
     ids = list(ids)
     if not ids:
         return {}
-    return dict(conn.execute(f"SELECT id, json_extract(unpacked(props), '$.sha256') FROM nodes WHERE id IN {_IDS}",
+    return dict(conn.execute(f"SELECT id, json_extract(unpacked(props), '$.sha256') FROM vertices WHERE id IN {_IDS}",
                              (_dumps(ids),)))
 
 
 def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
     """Create or wholly replace nodes by id (their edges stay), a later node of the same id last.
 
-    The rows go through a temporary table and into ``nodes`` in one statement: the full-text
+    The rows go through a temporary table and into ``vertices`` in one statement: the full-text
     index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
     statement (row by row, each statement's flush made the index cost eight times its own work)."""
     rows = [(n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes]
+    if not rows:
+        return
+    ref = _refs(conn, {name for r in rows for name in (r[2], r[3]) if name is not None})
+    ref[None] = None
     packer = _packer(conn)
     packer.train((r[1], r[4]) for r in rows if r[1] not in PLAIN_LABELS)
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS put_nodes (id, label, set_id, document_id, props)")
     conn.executemany("INSERT INTO temp.put_nodes VALUES (?, ?, ?, ?, ?)",
-                     ((i, label, set_id, document_id, props if label in PLAIN_LABELS else packer.pack(label, props))
+                     ((i, label, ref[set_id], ref[document_id], props if label in PLAIN_LABELS else packer.pack(label, props))
                       for i, label, set_id, document_id, props in rows))
     conn.execute(
-        "INSERT INTO nodes (id, label, set_id, document_id, props) "
+        "INSERT INTO vertices (id, label, set_id, document_id, props) "
         "SELECT id, label, set_id, document_id, props FROM temp.put_nodes WHERE true ORDER BY rowid "
         "ON CONFLICT (id) DO UPDATE SET label = excluded.label, set_id = excluded.set_id, "
         "document_id = excluded.document_id, props = excluded.props")
@@ -1164,7 +1218,7 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     if not edges:
         return
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
-    nid = dict(conn.execute(f"SELECT id, nid FROM nodes WHERE id IN {_IDS}", (_dumps(ends),)))
+    nid = dict(conn.execute(f"SELECT id, nid FROM vertices WHERE id IN {_IDS}", (_dumps(ends),)))
     writes.check_edge_ends(edges, nid.keys())
     ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)
                        if name is not None})
@@ -1191,13 +1245,15 @@ def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
     if not ids:
         return set()
     param = (_dumps(ids),)
-    touched = {row[0] or "" for row in conn.execute(f"SELECT DISTINCT set_id FROM nodes WHERE id IN {_IDS}", param)}
+    touched = {row[0] or "" for row in conn.execute(
+        f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM vertices WHERE id IN {_IDS}) n "
+        "LEFT JOIN names sn ON sn.ref = n.set_id", param)}
     touched |= {row[0] or "" for row in conn.execute(
         f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE dst IN {_NIDS}) l "
         "LEFT JOIN names sn ON sn.ref = l.set_id", param)}
     conn.execute(f"DELETE FROM links WHERE src IN {_NIDS}", param)
     conn.execute(f"DELETE FROM links WHERE dst IN {_NIDS}", param)
-    conn.execute(f"DELETE FROM nodes WHERE id IN {_IDS}", param)
+    conn.execute(f"DELETE FROM vertices WHERE id IN {_IDS}", param)
     return touched
 
 
@@ -1208,7 +1264,7 @@ def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[
         return set()
     param = (_dumps(document_ids),)
     owned = [row[0] for row in conn.execute(
-        f"SELECT id FROM nodes WHERE document_id IN {_IDS} UNION SELECT id FROM nodes WHERE id IN {_IDS}",
+        f"SELECT id FROM vertices WHERE document_id IN {_REFS} UNION SELECT id FROM vertices WHERE id IN {_IDS}",
         param * 2)]
     touched = _detach_delete(conn, owned)
     touched |= {row[0] or "" for row in conn.execute(
@@ -1227,8 +1283,8 @@ class _SetRemains:
     def unreferenced(self, set_id: str) -> list[str]:
         collectable = ", ".join(f"'{label.value}'" for label in sorted(writes.COLLECTABLE))
         return [row[0] for row in self.conn.execute(f"""
-            SELECT n.id FROM nodes n
-            WHERE n.set_id = ? AND n.document_id IS NULL AND n.label IN ({collectable})
+            SELECT n.id FROM vertices n
+            WHERE n.set_id = {_REF} AND n.document_id IS NULL AND n.label IN ({collectable})
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.src = n.nid AND e.document_id IS NOT NULL
                               AND e.document_id IS NOT (SELECT ref FROM names WHERE name = ''))
               AND NOT EXISTS (SELECT 1 FROM links e WHERE e.dst = n.nid AND e.document_id IS NOT NULL
@@ -1236,17 +1292,17 @@ class _SetRemains:
             (set_id,))]
 
     def holds_documents(self, set_id: str) -> bool | None:
-        if not self.conn.execute("SELECT 1 FROM nodes WHERE id = ?", (set_id,)).fetchone():
+        if not self.conn.execute("SELECT 1 FROM vertices WHERE id = ?", (set_id,)).fetchone():
             return None
         return self.conn.execute(
-            f"SELECT 1 FROM links e JOIN nodes d ON d.nid = e.dst WHERE e.src = {_NID} AND d.label = 'Document' LIMIT 1",
+            f"SELECT 1 FROM links e JOIN vertices d ON d.nid = e.dst WHERE e.src = {_NID} AND d.label = 'Document' LIMIT 1",
             (set_id,)).fetchone() is not None
 
     def pointing_at(self, node_id: str) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for parent, target in self.conn.execute(
-                f"SELECT s.id, t.id FROM links l JOIN nodes s ON s.nid = l.src JOIN links o ON o.src = l.src "
-                f"JOIN nodes t ON t.nid = o.dst WHERE l.dst = {_NID}", (node_id,)):
+                f"SELECT s.id, t.id FROM links l JOIN vertices s ON s.nid = l.src JOIN links o ON o.src = l.src "
+                f"JOIN vertices t ON t.nid = o.dst WHERE l.dst = {_NID}", (node_id,)):
             out.setdefault(parent, set()).add(target)
         return out
 
@@ -1287,14 +1343,17 @@ def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
     from its rows as stored, through the ``set_id`` indexes, with its System node; each row's JSON
     is built in SQL."""
     columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN unpacked(props) END, {_NODE_TEXT}"
-    nodes = conn.execute(f"SELECT {columns} FROM nodes WHERE set_id = ? AND label <> 'Review'", (set_id,)).fetchall()
+    named = ("SELECT n.id AS id, n.label AS label, sn.name AS set_id, dn.name AS document_id, n.props AS props "
+             f"FROM vertices n {_NAMED} WHERE")
+    nodes = conn.execute(f"SELECT {columns} FROM ({named} n.set_id = {_REF} AND n.label <> 'Review')",
+                         (set_id,)).fetchall()
     if not any(row[0] == set_id for row in nodes):
         return None
     systems = [row[0] for row in conn.execute(
-        f"SELECT DISTINCT s.id FROM links l JOIN nodes s ON s.nid = l.src WHERE l.dst = {_NID} AND l.set_id = {_REF} "
+        f"SELECT DISTINCT s.id FROM links l JOIN vertices s ON s.nid = l.src WHERE l.dst = {_NID} AND l.set_id = {_REF} "
         "AND l.kind = 'CONTAINS' AND l.document_id IS NULL", (set_id, set_id))]
     if systems:
-        nodes += conn.execute(f"SELECT {columns} FROM nodes WHERE id IN {_IDS}", (_dumps(systems),)).fetchall()
+        nodes += conn.execute(f"SELECT {columns} FROM ({named} n.id IN {_IDS})", (_dumps(systems),)).fetchall()
     nodes.sort()
     edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM ({_EDGE_ROWS_NAMED} WHERE l.set_id = {_REF}) "
                          "ORDER BY src, kind, dst, seq", (set_id,)).fetchall()
@@ -1308,13 +1367,12 @@ def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
     (generation,) = conn.execute("SELECT CAST(value AS INTEGER) + 1 FROM meta WHERE key = 'generation'").fetchone()
     conn.execute("UPDATE meta SET value = ? WHERE key = 'generation'", (str(generation),))
     for scope in sorted(scopes):
-        where, params = ("set_id = ?", (scope,)) if scope else ("set_id IS NULL", ())
-        link_where = f"set_id = {_REF}" if scope else "set_id IS NULL"
+        where, params = (f"set_id = {_REF}", (scope,)) if scope else ("set_id IS NULL", ())
         before = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
         conn.execute("DELETE FROM counts WHERE scope = ?", (scope,))
-        conn.execute(f"INSERT INTO counts SELECT ?, label, count(*) FROM nodes WHERE {where} GROUP BY label",
+        conn.execute(f"INSERT INTO counts SELECT ?, label, count(*) FROM vertices WHERE {where} GROUP BY label",
                      (scope, *params))
-        conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM links WHERE {link_where} GROUP BY kind",
+        conn.execute(f"INSERT INTO counts SELECT ?, kind, count(*) FROM links WHERE {where} GROUP BY kind",
                      (scope, *params))
         after = dict(conn.execute("SELECT name, n FROM counts WHERE scope = ?", (scope,)))
         conn.executemany("INSERT INTO totals VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n",
@@ -1408,7 +1466,7 @@ def _convert_format_2(conn: sqlite3.Connection) -> bool:
             conn.execute(f"DROP INDEX IF EXISTS {name}")
         conn.execute("ALTER TABLE nodes RENAME TO nodes_v2")
         conn.execute("ALTER TABLE edges RENAME TO edges_v2")
-        body = _SCHEMA.split("BEGIN IMMEDIATE;", 1)[1].rsplit("COMMIT;", 1)[0]
+        body = _SCHEMA_4.split("BEGIN IMMEDIATE;", 1)[1].rsplit("COMMIT;", 1)[0]
         for statement in body.split(";\n"):
             if statement.strip():
                 conn.execute(statement)
@@ -1431,7 +1489,7 @@ def _convert_format_2(conn: sqlite3.Connection) -> bool:
         conn.execute("DROP TABLE edges_v2")
         conn.execute("DROP TABLE IF EXISTS statement_search")  # keyed by statement_search_keys: made anew
         conn.execute("DROP TABLE IF EXISTS statement_search_keys")
-        for statement in _SEARCH_SCHEMA:
+        for statement in _search_schema("nodes"):
             conn.execute(statement)
         conn.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
         conn.execute("COMMIT")
@@ -1476,9 +1534,9 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
         conn.execute(f"UPDATE nodes SET props = packed(label, props) WHERE label NOT IN {_IDS}",
                      (_dumps(sorted(PLAIN_LABELS)),))
         conn.execute("UPDATE links SET props = packed('edge:' || kind, props)")
-        for statement in _SEARCH_SCHEMA[1:4]:  # the triggers; the index's rows stand
+        for statement in _search_schema("nodes")[1:4]:  # the triggers; the index's rows stand
             conn.execute(statement)
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
+        conn.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
         conn.execute("COMMIT")
         return True
     except BaseException:
@@ -1488,6 +1546,52 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
         raise
     finally:
         conn.create_function("packed", 2, None)
+
+
+_FORMAT_4_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path")
+
+
+def _convert_format_4(conn: sqlite3.Connection) -> bool:
+    """Convert the format-4 store on ``conn`` to format 5 in one write transaction: the nodes move
+    from ``nodes`` to ``vertices``, each keeping its ``nid`` and its packed property map, its set
+    and document id as a ref into ``names`` (each id added once); the indexes, the full-text
+    triggers and the views ``nodes`` and ``edges`` are made anew, the full-text index keeps its rows
+    (keyed by ``nid``). All or nothing: any failure (or a count that differs) rolls it back and
+    leaves format 4. A second process converting at once waits, then finds it done (and answers
+    False); True when this call converted it. The file keeps its size until a ``VACUUM`` (which the
+    caller runs)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "4":
+            conn.execute("COMMIT")
+            return False
+        for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for name in _FORMAT_4_INDEXES:
+            conn.execute(f"DROP INDEX IF EXISTS {name}")
+        conn.execute("DROP VIEW IF EXISTS edges")
+        conn.execute(_NAMES)
+        conn.execute("INSERT OR IGNORE INTO names (name) SELECT set_id FROM nodes WHERE set_id IS NOT NULL "
+                     "UNION SELECT document_id FROM nodes WHERE document_id IS NOT NULL")
+        conn.execute(_NODES_TABLE)
+        conn.execute("INSERT INTO vertices (nid, id, label, set_id, document_id, props) "
+                     "SELECT n.nid, n.id, n.label, sn.ref, dn.ref, n.props FROM nodes n "
+                     "LEFT JOIN names sn ON sn.name = n.set_id LEFT JOIN names dn ON dn.name = n.document_id "
+                     "ORDER BY n.nid")
+        (was,), (now,) = conn.execute("SELECT count(*) FROM nodes"), conn.execute("SELECT count(*) FROM vertices")
+        if was != now:
+            raise StoreUnavailable(f"cannot convert the store of format 4: {was} nodes became {now}",
+                                   hint="the store is left in format 4; read it with the citegraph that wrote it")
+        conn.execute("DROP TABLE nodes")
+        for statement in (*_NODES_INDEXES.split(";\n"), _EDGES_VIEW.replace("{nodes}", "vertices"), *_SEARCH_SCHEMA[1:4]):
+            conn.execute(statement)  # the indexes, the views, the triggers; the full-text rows stand
+        conn.execute("UPDATE meta SET value = '5' WHERE key = 'version'")
+        conn.execute("COMMIT")
+        return True
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _fts_query(phrases: Sequence[Phrase]) -> str:

@@ -35,8 +35,12 @@ property maps read as JSON text."""
 
 
 def to_format_3(path: Path) -> None:
-    """Turn the format-4 store at ``path`` into format 3 with the same rows: every property map
-    unpacked to its JSON text, no dictionaries, format 3's triggers."""
+    """Turn the format-5 store at ``path`` into format 3 with the same rows (through format 4,
+    :func:`tests.graph.test_format_4.to_format_4`): every property map unpacked to its JSON text,
+    no dictionaries, format 3's triggers."""
+    from tests.graph.test_format_4 import to_format_4
+
+    to_format_4(path)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.create_function("unpacked", 1, Packer(conn).unpack)
     conn.execute("BEGIN")
@@ -60,7 +64,7 @@ def packed_rows(path: Path) -> tuple[int, int]:
 
 @pytest.fixture
 def format_3(tmp_path) -> tuple[Path, str]:
-    """A format-3 store of the seed sets, and the answers its format-4 original gave."""
+    """A format-3 store of the seed sets, and the answers its format-5 original gave."""
     path = tmp_path / "home" / "citegraph.sqlite"
     store = SQLiteStore(path)
     ingest_into(store, SEEDS)
@@ -88,7 +92,7 @@ def test_a_format_3_store_is_converted_once_and_answers_as_before(format_3):
     path, expected = format_3
     before = path.stat().st_size
     store = SQLiteStore(path)
-    assert version_of(path) == "4"
+    assert version_of(path) == "5"
     assert answers(store) == expected
     ingest_into(store, SEEDS)  # unchanged documents: nothing written, no new version
     assert answers(store) == expected
