@@ -4,7 +4,9 @@ adds one, how it is encoded, and which versions retention keeps.
 A **version** of a set is the whole set as one :class:`~graph.model.SetBatch` (its shared nodes,
 every member's document graph, its derived edges), as it stands after a write that changed it.
 Stores keep each version as one blob (:func:`encode`: zlib-compressed JSON) beside a
-:class:`SetVersion` summary (number, time, digest, members with their SHA-256, counts). The live
+:class:`SetVersion` summary (number, time, digest, members with their SHA-256, counts); the
+embedded store keeps none for a latest version that its live rows encode, and encodes them when
+it is read (:mod:`graph.stores.sqlite`). The live
 graph is always the latest version; an earlier one is read by materialising its batch into an
 empty store (:func:`queries.history.store_at`).
 

@@ -31,7 +31,9 @@ Layout (format 5)::
     counts (scope, name, n)                     nodes per label and edges per kind, per scope
     totals (name PRIMARY KEY, n)                the same for the whole store, kept by the same writes
     versions (set_id, number PRIMARY KEY together, created, digest, summary JSON, blob)
-                                                the kept versions of each set (:mod:`graph.versions`)
+                                                the kept versions of each set (:mod:`graph.versions`);
+                                                the latest one's blob is empty while the set's
+                                                live rows hold it
     set_results (set_id, name PRIMARY KEY together, stamp, result)
                                                 what a query computed from one set at the stamp
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
@@ -49,7 +51,10 @@ function ``unpacked(props)`` that every connection of this module has. A store o
 is converted on its first opening by a process that may write it, in one transaction per format
 (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`, :func:`_convert_format_4`);
 one this user may only read is converted into memory each time it is opened, and the file is left
-as it is.
+as it is. A set's latest version is kept as an empty blob while the set's live rows encode it
+(the same digest; format 4 kept a second copy of them): reading it encodes the rows
+(:func:`_held_blob`), and a write that would change rows of a set whose versions it does not keep
+first stores that set's blob (:func:`_release_held`), so every version reads as it was written.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -96,7 +101,7 @@ FORMAT_VERSION = 5
 """``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
 text ids in the edge rows (converted on opening, :func:`_convert_format_2`), format 3 the property
 maps as JSON text (:func:`_convert_format_3`), format 4 the nodes' set and document ids as text
-(:func:`_convert_format_4`)."""
+and a blob for every version, the latest too (:func:`_convert_format_4`)."""
 
 PLAIN_LABELS = frozenset({"Record", "Document"})
 """Labels whose property maps stay JSON text: the indexes on ``record_id`` and ``path`` read them."""
@@ -861,16 +866,25 @@ class SQLiteStore(ClosedOnExit):
                 conn, f"SELECT n.id, n.label, sn.name, dn.name, '{{}}' FROM vertices n {_NAMED} WHERE n.id IN {_IDS}",
                 (_dumps(writes.kind_checked_ids(batch)),))})
             before = self._versions_before(conn, [batch.set_id])
-            touched = _delete_documents(conn, writes.documents_replaced(batch))
+            own = {batch.set_id}
+            _release_held(conn, own - before.keys())  # rows this write changes without keeping its versions
+            touched = _delete_documents(conn, writes.documents_replaced(batch), own)
             shared = writes.last_of(batch.shared)
             stored = {n.id: n for n in _nodes(conn, f"{_NODE_ROWS} WHERE n.id IN {_IDS}",
                                               (_dumps([n.id for n in shared]),))}
-            _put_nodes(conn, [writes.merged_shared(stored.get(n.id), n) for n in shared])
-            _put_nodes(conn, [n for d in batch.documents for n in (d.document, *d.nodes)])
-            _put_edges(conn, [e for d in batch.documents for e in d.edges])
+            merged = [writes.merged_shared(stored.get(n.id), n) for n in shared]
+            written = [n for d in batch.documents for n in (d.document, *d.nodes)]
+            linked = [e for d in batch.documents for e in d.edges]
+            changed = [n.id for n in merged if n.id in stored and stored[n.id] != n]  # a System another set holds
+            named = {n.set_id for n in (*merged, *written) if n.set_id} | {e.set_id for e in (*linked, *batch.derived)
+                                                                          if e.set_id}
+            _release_held(conn, (_holders(conn, changed) | named) - own)
+            _put_nodes(conn, merged)
+            _put_nodes(conn, written)
+            _put_edges(conn, linked)
             conn.execute(f"DELETE FROM links WHERE owner = {_REF}", (f"set:{batch.set_id}",))
             _put_edges(conn, list(batch.derived))
-            touched |= _collect_orphans(conn, [batch.set_id])
+            touched |= _collect_orphans(conn, [batch.set_id], own)
             touched |= {n.set_id or "" for n in (*shared, *(d.document for d in batch.documents))}
             touched |= {e.set_id or "" for e in batch.derived} | {batch.set_id}
             self._keep_versions(conn, before, created)
@@ -892,8 +906,9 @@ class SQLiteStore(ClosedOnExit):
             deleted = writes.documents_deleted(ids, existing)
             sets = sorted({s for d in deleted if (s := existing[d].set_id) is not None})
             before = self._versions_before(conn, sets)
-            touched = _delete_documents(conn, deleted)
-            touched |= _collect_orphans(conn, sets)
+            _release_held(conn, set(sets) - before.keys())
+            touched = _delete_documents(conn, deleted, set(sets))
+            touched |= _collect_orphans(conn, sets, set(sets))
             self._keep_versions(conn, before, created)
             nodes, edges = _bump(conn, touched)
         return WriteSummary((), tuple(deleted), nodes, edges)
@@ -975,10 +990,11 @@ class SQLiteStore(ClosedOnExit):
 
     # -- versions (graph.versions) ----------------------------------------------------------------
 
-    def _versions_before(self, conn: sqlite3.Connection, set_ids: Iterable[str]
-                         ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
-        """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
-        needed (:func:`graph.versions.baseline_needed`), its state before the write."""
+    def _versions_before(self, conn: sqlite3.Connection, set_ids: Iterable[str]) -> dict[str, _Before]:
+        """Per set about to be written: its stored ``(number, digest)``, when a baseline is needed
+        (:func:`graph.versions.baseline_needed`) its state before the write, and when the live rows
+        hold its latest version (:func:`_held_blob`) that version's blob, from the rows before the
+        write."""
         if not self.versions_kept:
             return {}
         out = {}
@@ -987,19 +1003,20 @@ class SQLiteStore(ClosedOnExit):
                 "SELECT number, digest FROM versions WHERE set_id = ? ORDER BY number", (set_id,))]
             existed = conn.execute("SELECT 1 FROM vertices WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone()
             baseline = _snapshot(conn, set_id) if versions.baseline_needed(bool(existed), stored) else None
-            out[set_id] = (stored, baseline)
+            out[set_id] = (stored, baseline, _held_blob(conn, set_id))
         return out
 
-    def _keep_versions(self, conn: sqlite3.Connection,
-                       before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
-                       created: str) -> None:
+    def _keep_versions(self, conn: sqlite3.Connection, before: Mapping[str, _Before], created: str) -> None:
         """After a write: each written set's new version, if it changed, and retention
-        (:func:`graph.versions.changes`)."""
-        for set_id, (stored, baseline) in before.items():
-            def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
+        (:func:`graph.versions.changes`). The newest version is stored with an empty blob (the
+        live rows hold it); the one it follows gets its blob back, from ``before``."""
+        for set_id, (stored, baseline, held) in before.items():
+            def previous(set_id: str = set_id, held: bytes | None = held) -> tuple[bytes, str] | None:
                 row = conn.execute("SELECT blob, summary FROM versions WHERE set_id = ? ORDER BY number DESC LIMIT 1",
                                    (set_id,)).fetchone()
-                return (bytes(row[0]), row[1]) if row is not None else None
+                if row is None:
+                    return None
+                return (bytes(row[0]) if row[0] or held is None else held), row[1]
 
             add, drop = versions.changes(_snapshot(conn, set_id), stored, kept=self.versions_kept, created=created,
                                          baseline=baseline, previous=previous)
@@ -1007,8 +1024,13 @@ class SQLiteStore(ClosedOnExit):
                 conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
                 continue
             conn.executemany("DELETE FROM versions WHERE set_id = ? AND number = ?", [(set_id, n) for n in drop])
+            if add and held is not None:  # the version the live rows held is one no more
+                conn.execute("UPDATE versions SET blob = ? WHERE set_id = ? AND number = ? AND length(blob) = 0",
+                             (held, set_id, max(stored)[0]))
+            newest = max((v.number for v, _, _ in add), default=None)  # what the rows now encode (versions.changes)
             conn.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                             [(set_id, v.number, v.created, v.digest, summary, blob) for v, blob, summary in add])
+                             [(set_id, v.number, v.created, v.digest, summary, b"" if v.number == newest else blob)
+                              for v, blob, summary in add])
 
     def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
                          changed: Sequence[PartChange] = ()) -> int:
@@ -1048,7 +1070,11 @@ class SQLiteStore(ClosedOnExit):
             if not _has_versions_table(conn):
                 return None
             row = conn.execute("SELECT blob FROM versions WHERE set_id = ? AND number = ?", (set_id, int(number))).fetchone()
-        return versions.decode(row[0]) if row is not None else None
+            if row is None:
+                return None
+            blob = bytes(row[0]) or _held_blob(conn, set_id)
+        assert blob, "an empty blob is the latest version's, which the live rows hold"
+        return versions.decode(blob)
 
     def close(self) -> None:
         """Close this store's connections and drop its cache. Safe to call twice."""
@@ -1240,10 +1266,12 @@ def _refs(conn: sqlite3.Connection, names: Collection[str]) -> dict[str | None, 
     return dict(conn.execute(f"SELECT name, ref FROM names WHERE name IN {_IDS}", param))
 
 
-def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
-    """Delete nodes ``ids`` with every edge touching them; the scopes touched."""
+def _detach_delete(conn: sqlite3.Connection, ids: list[str], own: Collection[str]) -> set[str]:
+    """Delete nodes ``ids`` with every edge touching them; the scopes touched. The latest version of
+    any set but ``own`` that the live rows hold gets its blob first (:func:`_release_held`)."""
     if not ids:
         return set()
+    _release_held(conn, _holders(conn, ids) - set(own))
     param = (_dumps(ids),)
     touched = {row[0] or "" for row in conn.execute(
         f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM vertices WHERE id IN {_IDS}) n "
@@ -1257,7 +1285,7 @@ def _detach_delete(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
     return touched
 
 
-def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[str]:
+def _delete_documents(conn: sqlite3.Connection, document_ids: list[str], own: Collection[str]) -> set[str]:
     """SetBatch step 1: each document's node and the nodes it owns (with every edge touching them),
     then the edges it owns between nodes that stay (SUPERSEDED_BY, PART_OF between records)."""
     if not document_ids:
@@ -1266,10 +1294,12 @@ def _delete_documents(conn: sqlite3.Connection, document_ids: list[str]) -> set[
     owned = [row[0] for row in conn.execute(
         f"SELECT id FROM vertices WHERE document_id IN {_REFS} UNION SELECT id FROM vertices WHERE id IN {_IDS}",
         param * 2)]
-    touched = _detach_delete(conn, owned)
-    touched |= {row[0] or "" for row in conn.execute(
+    touched = _detach_delete(conn, owned, own)
+    scopes = {row[0] or "" for row in conn.execute(
         f"SELECT sn.name FROM (SELECT DISTINCT set_id FROM links WHERE owner IN {_REFS}) l "
         "LEFT JOIN names sn ON sn.ref = l.set_id", param)}
+    _release_held(conn, scopes - set(own))
+    touched |= scopes
     conn.execute(f"DELETE FROM links WHERE owner IN {_REFS}", param)
     return touched
 
@@ -1307,14 +1337,14 @@ class _SetRemains:
         return out
 
 
-def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str]) -> set[str]:
+def _collect_orphans(conn: sqlite3.Connection, set_ids: Iterable[str], own: Collection[str]) -> set[str]:
     """SetBatch step 5, set by set: the stages :func:`graph.writes.collected` decides, deleted in
     order; the scopes touched."""
     remains = _SetRemains(conn)
     touched: set[str] = set()
     for set_id in set_ids:
         for stage in writes.collected(set_id, remains):
-            touched |= _detach_delete(conn, stage)
+            touched |= _detach_delete(conn, stage, own)
     return touched
 
 
@@ -1358,6 +1388,51 @@ def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
     edges = conn.execute(f"SELECT document_id, kind, {_EDGE_TEXT} FROM ({_EDGE_ROWS_NAMED} WHERE l.set_id = {_REF}) "
                          "ORDER BY src, kind, dst, seq", (set_id,)).fetchall()
     return versions.encode_texts(set_id, nodes, edges)
+
+
+_Before = tuple[list[tuple[int, str]], "versions.Encoded | None", "bytes | None"]
+"""A written set's versions before the write: stored ``(number, digest)``, baseline, held blob."""
+
+
+def _held_blob(conn: sqlite3.Connection, set_id: str) -> bytes | None:
+    """The blob of set ``set_id``'s latest version when the live rows hold it (its stored blob is
+    empty), encoded from the rows as they stand now; None when its blob is stored (or it has none).
+
+    Raises
+    ------
+    StoreUnavailable
+        The rows no longer encode that version (its digest differs): a write changed them without
+        giving the version its blob first.
+    """
+    row = conn.execute("SELECT number, digest FROM versions WHERE set_id = ? AND length(blob) = 0 AND number = "
+                       "(SELECT max(number) FROM versions WHERE set_id = ?)", (set_id, set_id)).fetchone()
+    if row is None:
+        return None
+    encoded = _snapshot(conn, set_id)
+    if encoded is None or encoded.digest != row[1]:
+        raise StoreUnavailable(f"version {row[0]} of set {set_id} is not in the store: its rows changed since",
+                               hint="the store is damaged; restore it from a copy, or ingest the set again")
+    return encoded.blob
+
+
+def _release_held(conn: sqlite3.Connection, set_ids: Iterable[str]) -> None:
+    """Before a write changes rows of sets ``set_ids`` without keeping their versions: each one's
+    latest version that the live rows hold gets its blob stored, from the rows as they stand."""
+    for set_id in sorted(set(set_ids) - {""}):
+        blob = _held_blob(conn, set_id)
+        if blob is not None:
+            conn.execute("UPDATE versions SET blob = ? WHERE set_id = ? AND length(blob) = 0", (blob, set_id))
+
+
+def _holders(conn: sqlite3.Connection, ids: list[str]) -> set[str]:
+    """The sets whose versions may hold nodes ``ids``: each node's own set and the set of every edge
+    touching it (a System is in each set its ``CONTAINS`` edges go to)."""
+    if not ids:
+        return set()
+    return {row[0] for row in conn.execute(
+        f"SELECT sn.name FROM (SELECT set_id FROM vertices WHERE id IN {_IDS} UNION SELECT set_id FROM links "
+        f"WHERE src IN {_NIDS} UNION SELECT set_id FROM links WHERE dst IN {_NIDS}) x "
+        "JOIN names sn ON sn.ref = x.set_id", (_dumps(ids),) * 3)}
 
 
 def _bump(conn: sqlite3.Connection, scopes: set[str]) -> tuple[int, int]:
@@ -1556,7 +1631,8 @@ def _convert_format_4(conn: sqlite3.Connection) -> bool:
     from ``nodes`` to ``vertices``, each keeping its ``nid`` and its packed property map, its set
     and document id as a ref into ``names`` (each id added once); the indexes, the full-text
     triggers and the views ``nodes`` and ``edges`` are made anew, the full-text index keeps its rows
-    (keyed by ``nid``). All or nothing: any failure (or a count that differs) rolls it back and
+    (keyed by ``nid``); each set's latest version that its rows encode is left to them
+    (:func:`_hold_latest_versions`). All or nothing: any failure (or a count that differs) rolls it back and
     leaves format 4. A second process converting at once waits, then finds it done (and answers
     False); True when this call converted it. The file keeps its size until a ``VACUUM`` (which the
     caller runs)."""
@@ -1585,6 +1661,7 @@ def _convert_format_4(conn: sqlite3.Connection) -> bool:
         conn.execute("DROP TABLE nodes")
         for statement in (*_NODES_INDEXES.split(";\n"), _EDGES_VIEW.replace("{nodes}", "vertices"), *_SEARCH_SCHEMA[1:4]):
             conn.execute(statement)  # the indexes, the views, the triggers; the full-text rows stand
+        _hold_latest_versions(conn)
         conn.execute("UPDATE meta SET value = '5' WHERE key = 'version'")
         conn.execute("COMMIT")
         return True
@@ -1592,6 +1669,22 @@ def _convert_format_4(conn: sqlite3.Connection) -> bool:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def _hold_latest_versions(conn: sqlite3.Connection) -> int:
+    """Store an empty blob for each set's latest version that the set's live rows encode (same
+    digest): the rows hold it (:func:`_held_blob`). The number of versions so left to the rows."""
+    if not _has_versions_table(conn):
+        return 0
+    held = 0
+    latest = conn.execute("SELECT v.set_id, v.number, v.digest FROM versions v WHERE length(v.blob) > 0 AND v.number = "
+                          "(SELECT max(number) FROM versions w WHERE w.set_id = v.set_id) ORDER BY v.set_id").fetchall()
+    for set_id, number, digest in latest:
+        encoded = _snapshot(conn, set_id)
+        if encoded is not None and encoded.digest == digest:
+            conn.execute("UPDATE versions SET blob = x'' WHERE set_id = ? AND number = ?", (set_id, number))
+            held += 1
+    return held
 
 
 def _fts_query(phrases: Sequence[Phrase]) -> str:

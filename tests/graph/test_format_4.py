@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graph.stores.sqlite import SQLiteStore
+from graph.versions import encode
 from tests.conftest import SEEDS, ingest_into
 from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
 
@@ -47,13 +48,21 @@ END;
 UPDATE meta SET value = '4' WHERE key = 'version';
 """
 """Format 4's nodes, indexes, view and full-text triggers (as the store of 4 December 2026,
-e836642, made them), made from a store of format 5 with the same rows and ``nid``s."""
+e836642, made them), made from a store of format 5 with the same rows and ``nid``s (run inside a
+transaction)."""
 
 
 def to_format_4(path: Path) -> None:
-    """Turn the format-5 store at ``path`` into format 4 with the same rows."""
+    """Turn the format-5 store at ``path`` into format 4 with the same rows, every version with its
+    blob (format 5 keeps none for a latest version that the live rows hold)."""
+    store = SQLiteStore(path)
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.executescript("BEGIN;" + FORMAT_4 + "COMMIT;")
+    held = [(encode(store.set_version(s, n))[0], s, n) for s, n in conn.execute(
+        "SELECT set_id, number FROM versions WHERE length(blob) = 0").fetchall()]
+    store.close()
+    conn.executescript("BEGIN;" + FORMAT_4)
+    conn.executemany("UPDATE versions SET blob = ? WHERE set_id = ? AND number = ?", held)
+    conn.execute("COMMIT")
     conn.close()
 
 
@@ -76,6 +85,8 @@ def format_4(tmp_path) -> tuple[Path, str]:
     store.close()
     to_format_4(path)
     assert text_ids(path) == (202, 114)  # of the seeds' 204 nodes, all but 2 in a set, 114 in a document
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM versions WHERE length(blob) = 0").fetchone() == (0,)
     return path, expected
 
 
@@ -104,6 +115,9 @@ def test_a_format_4_store_is_converted_once_and_answers_as_before(format_4):
     assert text_ids(path) == (0, 0)
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT type FROM sqlite_master WHERE name = 'nodes'").fetchone() == ("view",)
+        # each set's one version is its live rows: no blob kept for it
+        assert conn.execute("SELECT set_id, number, length(blob) FROM versions ORDER BY set_id").fetchall() == [
+            ("talorys", 1, 0), ("tolaria", 1, 0)]
     assert path.stat().st_size <= before
 
 
