@@ -57,8 +57,11 @@ def to_format_4(path: Path) -> None:
     blob (format 5 keeps none for a latest version that the live rows hold)."""
     store = SQLiteStore(path)
     conn = sqlite3.connect(path, isolation_level=None)
-    held = [(encode(store.set_version(s, n))[0], s, n) for s, n in conn.execute(
-        "SELECT set_id, number FROM versions WHERE length(blob) = 0").fetchall()]
+    held = []
+    for set_id, number in conn.execute("SELECT set_id, number FROM versions WHERE length(blob) = 0").fetchall():
+        batch = store.set_version(set_id, number)
+        assert batch is not None
+        held.append((encode(batch)[0], set_id, number))
     store.close()
     conn.executescript("BEGIN;" + FORMAT_4)
     conn.executemany("UPDATE versions SET blob = ? WHERE set_id = ? AND number = ?", held)
