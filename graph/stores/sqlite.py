@@ -9,7 +9,7 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 4)::
+Layout (format 5)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
     nodes  (nid INTEGER PRIMARY KEY, id UNIQUE, label, set_id, document_id, props packed JSON)
@@ -34,6 +34,10 @@ Layout (format 4)::
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
     statement_search (FTS5, contentless)        statements' text by ``nodes.nid``, kept by triggers on
                                                 nodes (search)
+    search_counts (term, n, statement PRIMARY KEY together, WITHOUT ROWID)
+                                                each word a statement (``nodes.nid``) holds at least
+                                                :data:`SEARCH_COUNT_FLOOR` times, with its count
+                                                (ranked search of a common word)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. The text ids of nodes are stored once, in ``nodes``; an
@@ -41,9 +45,10 @@ edge row and its three indexes hold small integers (format 2 held the 30–60 by
 of the file). A property map is stored packed (deflated with its label's dictionary, a bytes value)
 or, when short or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text
 through the function ``unpacked(props)`` that every connection of this module has. A store of
-format 2 or 3 is converted on its first opening by a process that may write it, in one transaction
-per format (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`); one this user may
-only read is converted into memory each time it is opened, and the file is left as it is.
+format 2, 3 or 4 is converted on its first opening by a process that may write it, in one transaction
+per format (all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`,
+:func:`_convert_format_4`); one of format 2 or 3 this user may only read is converted into memory
+each time it is opened, one of format 4 read as it is, and the file is left as it is.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -72,7 +77,7 @@ from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
 from graph.stores.packing import DICTIONARIES_TABLE, Packer
-from graph.text import Phrase, holds
+from graph.text import Phrase, frequent_words, holds
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
@@ -86,10 +91,14 @@ STORE_FILE = "citegraph.sqlite"
 FORMAT = "citegraph-embedded"
 """``meta.format`` of a citegraph store; a database without it is refused, never written."""
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
 text ids in the edge rows (converted on opening, :func:`_convert_format_2`), format 3 the property
-maps as JSON text (:func:`_convert_format_3`)."""
+maps as JSON text (:func:`_convert_format_3`), format 4 had no ``search_counts``
+(:func:`_convert_format_4`)."""
+
+SEARCH_COUNT_FLOOR = 8
+"""``search_counts`` keeps a word of a statement when it occurs at least this often in its text."""
 
 PLAIN_LABELS = frozenset({"Record", "Document"})
 """Labels whose property maps stay JSON text: the indexes on ``record_id`` and ``path`` read them."""
@@ -122,6 +131,7 @@ CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n IN
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 {{versions}}
 {{set_results}}
+{{search_counts}}
 INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{FORMAT_VERSION}'), ('generation', '0');
 COMMIT;
 """
@@ -144,8 +154,18 @@ CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.id AS src, l.kind 
   FROM links l JOIN nodes s ON s.nid = l.src JOIN nodes d ON d.nid = l.dst JOIN names o ON o.ref = l.owner
   LEFT JOIN names dn ON dn.ref = l.document_id LEFT JOIN names sn ON sn.ref = l.set_id;"""
 """The edges of format 3: integers into ``nodes`` and ``names``; the view ``edges`` reads them as text."""
+_COUNTS = """CREATE TABLE IF NOT EXISTS search_counts (
+  term TEXT NOT NULL, n INTEGER NOT NULL, statement INTEGER NOT NULL, PRIMARY KEY (term, n, statement)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS search_counts_statement ON search_counts (statement);
+CREATE TRIGGER IF NOT EXISTS search_counts_delete AFTER DELETE ON nodes WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;
+CREATE TRIGGER IF NOT EXISTS search_counts_update AFTER UPDATE OF label, props ON nodes WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;"""
+"""The frequent words of each statement (:func:`_put_search_counts` writes a statement's rows; the
+triggers drop them when the statement is deleted or replaced, before its new rows are written)."""
 _SCHEMA = (_SCHEMA.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
-           .replace("{links}", _LINKS).replace("{dictionaries}", DICTIONARIES_TABLE))
+           .replace("{links}", _LINKS).replace("{dictionaries}", DICTIONARIES_TABLE)
+           .replace("{search_counts}", _COUNTS))
 _SEARCH_SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS statement_search USING fts5("
     "text, content='', tokenize='unicode61 remove_diacritics 0 categories ''L* N*''')",
@@ -309,14 +329,18 @@ class SQLiteStore(ClosedOnExit):
         return conn
 
     def _check_format(self, conn: sqlite3.Connection, tables: set[str], *, read_only: bool) -> sqlite3.Connection:
-        """``conn`` when it opened a store of this format; for one of format 2 or 3, the connection
-        to it converted (:func:`_convert_format_2`, then :func:`_convert_format_3`): the file itself
-        when this user may write it, else a copy in memory (the file is left as it is)."""
+        """``conn`` when it opened a store of this format; for one of format 2, 3 or 4, the connection
+        to it converted (:func:`_convert_format_2`, :func:`_convert_format_3`, then
+        :func:`_convert_format_4`): the file itself when this user may write it, else a copy in
+        memory (the file is left as it is). One of format 4 this user may only read is read as it
+        is (it lacks only ``search_counts``, which :meth:`ranked_search` does without)."""
         meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         if meta.get("format") != FORMAT:
             raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
                                    hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
-        if meta.get("version") in ("2", "3"):
+        if meta.get("version") == "4" and read_only:
+            return conn  # read as it is: it lacks only search_counts, which ranked_search does without
+        if meta.get("version") in ("2", "3", "4"):
             if read_only:
                 copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=_Connection)
                 self._connections.append(copy)
@@ -324,8 +348,9 @@ class SQLiteStore(ClosedOnExit):
                 conn.close()
                 conn = copy
             converted = meta["version"] == "2" and _convert_format_2(conn)
-            converted = _convert_format_3(conn) or converted
-            if converted and not read_only:
+            converted = (meta["version"] in ("2", "3") and _convert_format_3(conn)) or converted
+            converted = _convert_format_4(conn) or converted
+            if converted and meta["version"] != "4" and not read_only:
                 try:  # give back the pages the older format used (once; the store is whole either way)
                     conn.execute("VACUUM")
                     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -725,7 +750,14 @@ class SQLiteStore(ClosedOnExit):
         among the best ``limit`` (at least as many occurrences as the ``limit``-th best) are read
         and sorted by the rank; no row is read for the others. None for a phrase of several words
         (its occurrences are not one term's instances), for a store without the index and for an
-        index made with a ``detail`` option (only the default, ``full``, keeps every instance)."""
+        index made with a ``detail`` option (only the default, ``full``, keeps every instance).
+
+        One word, not a prefix, that at least ``limit`` statements hold
+        :data:`SEARCH_COUNT_FLOOR` times or more is answered from ``search_counts`` instead, without
+        reading its instances: every statement holding it that often has its row there, so the best
+        ``limit`` (all at or above the ``limit``-th best count) are exact; the total is a ``MATCH``
+        count. A prefix (a statement's count sums several words, each of which may be below the
+        floor) and several phrases (the rank sums their counts) are not answered from it."""
         phrases = list(phrases)
         if not phrases or any(len(p.words) != 1 for p in phrases):
             return None
@@ -744,6 +776,10 @@ class SQLiteStore(ClosedOnExit):
             made = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()
             if made is None or "detail" in re.sub(r"'[^']*'", "", made[0]).lower():
                 return None  # no index, or one that keeps no positions (detail=column|none): no instances to count
+            if len(phrases) == 1 and not phrases[0].prefix:
+                frequent = _frequent_search(conn, phrases[0].words[0], limit)
+                if frequent is not None:
+                    return frequent
             conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
                          "USING fts5vocab(main, statement_search, instance)")
             hits = (parts[0].replace("count(*) AS n", "count(*) AS matches") if len(parts) == 1 else  # one term: one grouping
@@ -753,9 +789,7 @@ class SQLiteStore(ClosedOnExit):
                 "floor AS (SELECT matches FROM hits ORDER BY matches DESC LIMIT 1 OFFSET ?) "
                 "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN nodes n ON n.nid = hits.doc "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
-                "ORDER BY hits.matches DESC, coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), "
-                "coalesce(n.set_id, ''), coalesce(n.document_id, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), "
-                "n.id LIMIT ?",
+                f"ORDER BY hits.matches DESC, {_RANK_TIES} LIMIT ?",
                 [*params, limit - 1, limit]).fetchall()
         return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
 
@@ -1062,6 +1096,30 @@ class _Snapshot(SQLiteStore):
 # -- SQL steps (each runs inside the transaction of a write) ----------------------------------------
 
 
+_RANK_TIES = ("coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), coalesce(n.set_id, ''), "
+              "coalesce(n.document_id, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), n.id")
+"""The rank's order among statements ``n`` of equal count (:mod:`queries.search`)."""
+
+
+def _frequent_search(conn: sqlite3.Connection, word: str, limit: int) -> tuple[list[tuple[str, int]], int] | None:
+    """:meth:`SQLiteStore.ranked_search` of one ``word`` from ``search_counts``, or None when fewer
+    than ``limit`` statements hold it :data:`SEARCH_COUNT_FLOOR` times (or the store has no such
+    table: a format-4 store read as it is)."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'search_counts'").fetchone():
+        return None
+    least = conn.execute("SELECT n FROM search_counts WHERE term = ? ORDER BY n DESC LIMIT 1 OFFSET ?",
+                         (word, limit - 1)).fetchone()
+    if least is None:
+        return None
+    rows = conn.execute(  # CROSS JOIN: the counts first, then each candidate's row
+        "SELECT n.id, c.n FROM search_counts c CROSS JOIN nodes n ON n.nid = c.statement "
+        f"WHERE c.term = ? AND c.n >= ? AND n.label = 'Statement' ORDER BY c.n DESC, {_RANK_TIES} LIMIT ?",
+        (word, least[0], limit)).fetchall()
+    (total,) = conn.execute("SELECT count(*) FROM statement_search WHERE statement_search MATCH ?",
+                            (_fts_query([Phrase((word,))]),)).fetchone()
+    return [(r[0], r[1]) for r in rows], total
+
+
 def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Node]:
     unpack = _packer(conn).text
     return [Node(i, _LABELS[label], set_id, document_id, json.loads(unpack(props)))
@@ -1139,6 +1197,7 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
     The rows go through a temporary table and into ``nodes`` in one statement: the full-text
     index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
     statement (row by row, each statement's flush made the index cost eight times its own work)."""
+    nodes = list(nodes)
     rows = [(n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes]
     packer = _packer(conn)
     packer.train((r[1], r[4]) for r in rows if r[1] not in PLAIN_LABELS)
@@ -1152,6 +1211,18 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
         "ON CONFLICT (id) DO UPDATE SET label = excluded.label, set_id = excluded.set_id, "
         "document_id = excluded.document_id, props = excluded.props")
     conn.execute("DELETE FROM temp.put_nodes")
+    _put_search_counts(conn, {n.id: n.props.get("text") for n in nodes if n.label == Label.STATEMENT})
+
+
+def _put_search_counts(conn: sqlite3.Connection, texts: Mapping[str, Any]) -> None:
+    """The ``search_counts`` rows of statements just written (node id → its ``text``), counted
+    as the full-text index tokenizes (:func:`graph.text.frequent_words`; a text that is not a
+    string has none). Their former rows are gone already (the triggers of ``_COUNTS``)."""
+    rows = [(w, n, node_id) for node_id, text in texts.items() if isinstance(text, str)
+            for w, n in frequent_words(text, SEARCH_COUNT_FLOOR)]
+    if rows:
+        conn.execute("INSERT INTO search_counts (term, n, statement) SELECT value ->> 0, value ->> 1, "
+                     "(SELECT nid FROM nodes WHERE id = value ->> 2) FROM json_each(?)", (_dumps(rows),))
 
 
 def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
@@ -1479,7 +1550,7 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
         conn.execute("UPDATE links SET props = packed('edge:' || kind, props)")
         for statement in _SEARCH_SCHEMA[1:4]:  # the triggers; the index's rows stand
             conn.execute(statement)
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(FORMAT_VERSION),))
+        conn.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
         conn.execute("COMMIT")
         return True
     except BaseException:
@@ -1489,6 +1560,42 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
         raise
     finally:
         conn.create_function("packed", 2, None)
+
+
+def _build_search_counts(conn: sqlite3.Connection) -> int:
+    """In the caller's write transaction on ``conn``: ``search_counts`` with its index and triggers
+    (``_COUNTS``), its rows written anew from every statement's text (as :func:`_put_nodes` writes
+    them); the number of rows."""
+    for statement in _COUNTS.split(";\n"):
+        conn.execute(statement)
+    conn.execute("DELETE FROM search_counts")
+    rows = conn.execute("SELECT nid, json_extract(unpacked(props), '$.text') FROM nodes WHERE label = 'Statement'")
+    conn.executemany("INSERT INTO search_counts (term, n, statement) VALUES (?, ?, ?)",
+                     ((w, n, nid) for nid, text in rows if isinstance(text, str)
+                      for w, n in frequent_words(text, SEARCH_COUNT_FLOOR)))
+    (count,) = conn.execute("SELECT count(*) FROM search_counts").fetchone()
+    return int(count)
+
+
+def _convert_format_4(conn: sqlite3.Connection) -> bool:
+    """Convert the format-4 store on ``conn`` to format 5 in one write transaction: it gains
+    ``search_counts`` (:func:`_build_search_counts`); nothing else changes. All or nothing: any
+    failure rolls it back and leaves format 4. A second process converting at once waits, then
+    finds it done (and answers False); True when this call converted it."""
+    _packer(conn).load()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "4":
+            conn.execute("COMMIT")
+            return False
+        _build_search_counts(conn)
+        conn.execute("UPDATE meta SET value = '5' WHERE key = 'version'")
+        conn.execute("COMMIT")
+        return True
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _fts_query(phrases: Sequence[Phrase]) -> str:
