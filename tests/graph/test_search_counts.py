@@ -13,7 +13,8 @@ import pytest
 
 import queries.search as qs
 from bench.generate import generate
-from graph.stores.sqlite import FORMAT_VERSION, SEARCH_COUNT_FLOOR, SQLiteStore, _Connection
+import graph.stores.sqlite as sqlite_store
+from graph.stores.sqlite import FORMAT_VERSION, SEARCH_COUNT_FLOOR, SQLiteStore
 from graph.text import frequent_words, words
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.test_search_contract import P, batch
@@ -224,9 +225,7 @@ def test_counts_of_a_converted_store_are_a_fresh_store_s(tmp_path):
     ingest_into(store, SEEDS)
     store.write_set(batch({2: "the " * 30, 3: "The, the; THE " * 4}))
     with store._writing() as conn:
-        assert isinstance(conn, _Connection)
         written = kept(conn)
-        from graph.stores.sqlite import _build_search_counts
-        assert _build_search_counts(conn) == len(written)
+        assert sqlite_store._build_search_counts(conn) == len(written)
         assert kept(conn) == written == index_counts(conn, C0)
     store.close()
