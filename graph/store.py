@@ -257,8 +257,9 @@ class SupportsReach(Protocol):
 @runtime_checkable
 class SupportsRankedSearch(Protocol):
     """An optional fast path of :meth:`GraphStore.search`: the best hits of a search ranked inside
-    the store (SQLite: the occurrences counted from the FTS5 index, sorted with a ``LIMIT``), so
-    that a common word costs the store its index, not a row per hit. :func:`queries.search.search`
+    the store (SQLite: the occurrences counted from the FTS5 index, or for a common word read
+    from its kept per-statement counts, sorted with a ``LIMIT``), so that a common word costs the
+    store its index, not a row per hit. :func:`queries.search.search`
     uses it when present and checks each hit it returns; the contract suite checks it ranks as the
     generic path does."""
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Iterator, Sequence
 
-__all__ = ["Phrase", "words", "word_spans", "word_count", "occurrences", "count", "holds"]
+__all__ = ["Phrase", "words", "word_spans", "word_count", "frequent_words", "occurrences", "count", "holds"]
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -54,6 +55,29 @@ def words(text: str) -> list[str]:
     ['mcp', 'server', 'vault', 'js', 'the', 'write', 'path']
     """
     return [m.group().lower() for m in _WORD.finditer(text)]
+
+
+_ASCII_WORDS = bytes(c | 0x20 if chr(c).isalpha() else c if chr(c).isdigit() else 0x20 for c in range(128)) + b" " * 128
+"""A ``bytes.translate`` table: ASCII letters to lower case, digits kept, every other byte a space
+(so ``split`` gives :func:`words` of an ASCII text)."""
+
+
+def frequent_words(text: str, floor: int) -> list[tuple[str, int]]:
+    """The words that occur at least ``floor`` times (>= 1) in ``text``, each with its count of
+    :func:`words`, in order of first occurrence.
+
+    >>> frequent_words("The cat, the hat: THE end.", 2)
+    [('the', 3)]
+    >>> frequent_words("Été, été; ÉTÉ", 3)
+    [('été', 3)]
+    """
+    if text.isascii():  # the common case, in C: the same words as the pattern finds
+        found: Sequence[str | bytes] = text.encode("ascii").translate(_ASCII_WORDS).split()
+    else:
+        found = words(text)
+    if len(found) < floor:
+        return []
+    return [(w if isinstance(w, str) else w.decode("ascii"), n) for w, n in Counter(found).items() if n >= floor]
 
 
 @dataclass(frozen=True, slots=True)

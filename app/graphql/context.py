@@ -3,13 +3,16 @@ contract's primitives, built by a FastAPI dependency so their caches die with th
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from functools import partial
 from typing import Any, ParamSpec, TypeVar
 from collections.abc import Callable, Sequence
 
-import anyio.to_thread
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 from strawberry.dataloader import DataLoader
@@ -41,12 +44,17 @@ def check_deadline(where: str) -> None:
                                       "raise CITEGRAPH_GRAPHQL_TIMEOUT_S on the server")
 
 
-CALLS: ContextVar[Any] = ContextVar("citegraph_graphql_calls", default=None)
-"""The ``anyio.CapacityLimiter`` of the request being executed: how many of its calls run at once
-(:data:`CONCURRENT_CALLS`), so that the time budget stops the rest before they start."""
+CALLS: ContextVar[asyncio.Semaphore | None] = ContextVar("citegraph_graphql_calls", default=None)
+"""The semaphore of the request being executed (on its own event loop): how many of its calls
+run at once (:data:`CONCURRENT_CALLS`), so that the time budget stops the rest before they start."""
 
 CONCURRENT_CALLS = 4
 """Worker threads one GraphQL request's resolver calls use at most at once."""
+
+CALL_THREADS = ThreadPoolExecutor(max_workers=40, thread_name_prefix="citegraph-graphql-call")
+"""The worker threads of the calls of requests executed on their own event loops, kept from one
+request to the next (as many as the server's thread pool has). anyio's threads, started from a
+request's own loop, stopped when the request ended: a new thread for every request."""
 
 
 _P = ParamSpec("_P")
@@ -65,10 +73,24 @@ async def call(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         return fn(*args, **kwargs)
 
     limiter = CALLS.get()
-    result: _T = await (anyio.to_thread.run_sync(budgeted, limiter=limiter) if limiter is not None
-                        else run_in_threadpool(budgeted))
+    result: _T = await (_in_call_thread(limiter, budgeted) if limiter is not None else run_in_threadpool(budgeted))
     check_deadline(name)
     return result
+
+
+async def _in_call_thread(limiter: asyncio.Semaphore, fn: Callable[[], _T]) -> _T:
+    """``fn()`` in one of :data:`CALL_THREADS`, in a copy of the caller's context, holding
+    ``limiter``. Cancelled, it waits for the call under way to end before the cancellation goes
+    on, as ``anyio.to_thread.run_sync`` does (the request's snapshot stays open until then)."""
+    async with limiter:
+        future = asyncio.get_running_loop().run_in_executor(CALL_THREADS, contextvars.copy_context().run, fn)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            while not future.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait([future])
+            raise
 
 
 EdgeKey = tuple[str, frozenset[EdgeKind]]

@@ -20,6 +20,8 @@ measure passes ``max_cost`` gets ``LIMIT_EXCEEDED``, the measure stopping it whe
 
 A document that passed every rule once is known by the SHA-256 of its text (:class:`KnownValid`):
 repeated, it is validated again only by the rule that reads the request's variables, the cost rule.
+A document that parsed is not parsed again while it is among the last :data:`PARSED_DOCUMENTS`
+(:func:`parsed`, :class:`ParsedOnce`); one that does not parse is parsed, and refused, each time.
 
 All validation rules first check that the document, with every fragment spread expanded, has at most
 ``max_expanded_fields`` fields, computed with one memoised pass: strawberry's depth and alias rules
@@ -34,6 +36,8 @@ as ``INTERNAL``.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import re
 import threading
@@ -64,6 +68,7 @@ from graphql import (
     get_named_type,
     get_nullable_type,
     is_list_type,
+    parse,
     validate,
 )
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
@@ -74,6 +79,9 @@ from graph.errors import CitegraphError, QueryLimitExceeded
 
 __all__ = [
     "GraphQLLimits",
+    "PARSED_DOCUMENTS",
+    "parsed",
+    "ParsedOnce",
     "LIMIT_EXCEEDED",
     "TokenLimit",
     "DepthLimit",
@@ -181,6 +189,42 @@ def refused_before_parsing(query: str | None, limits: GraphQLLimits) -> GraphQLE
             return _limit_error(f"the string literal at line {line} is {length} bytes; at most "
                                 f"{limits.max_literal_bytes} are allowed (pass long values as variables)")
     return None
+
+
+# -- parsing once -------------------------------------------------------------------------------
+
+PARSED_DOCUMENTS = 128
+"""Parsed documents kept (the most recently used), by text and parser options."""
+
+
+@functools.lru_cache(maxsize=PARSED_DOCUMENTS)
+def _parsed(query: str, options: tuple[tuple[str, Any], ...]) -> DocumentNode:
+    return parse(query, **dict(options))
+
+
+def parsed(query: str, **options: Any) -> DocumentNode:
+    """``graphql.parse(query, **options)``, kept for the next request with the same text and
+    options (a parsed document is never changed: execution and validation only read it).
+
+    Raises
+    ------
+    GraphQLError
+        As ``parse``: a syntax error, more than ``max_tokens`` tokens (nothing is kept then).
+    """
+    return _parsed(query, tuple(sorted(options.items())))
+
+
+class ParsedOnce(SchemaExtension):
+    """The request's document from :func:`parsed` (with the request's parser options, the token
+    limit's included); a document that does not parse is left to strawberry, which parses it and
+    reports the error as it always does."""
+
+    def on_parse(self) -> Iterator[None]:
+        ctx = self.execution_context
+        if ctx.query and ctx.graphql_document is None:
+            with contextlib.suppress(GraphQLError):
+                ctx.graphql_document = parsed(ctx.query, **ctx.parse_options)
+        yield
 
 
 # -- fragment expansion guard --------------------------------------------------------------------
@@ -560,10 +604,12 @@ class CodedErrors(MaskErrors):
 
 
 def limit_extensions(limits: GraphQLLimits, known: ValidDocuments) -> list[Any]:
-    """Extension factories for a schema: the four limits, :class:`KnownValid` (with the schema's
-    own ``known`` documents), the :class:`CostMeter`, then :class:`CodedErrors`."""
+    """Extension factories for a schema: the token limit, :class:`ParsedOnce`, the other three
+    limits, :class:`KnownValid` (with the schema's own ``known`` documents), the
+    :class:`CostMeter`, then :class:`CodedErrors`."""
     return [
         lambda: TokenLimit(max_token_count=limits.max_tokens),
+        ParsedOnce,
         lambda: DepthLimit(limits.max_depth, max_expanded_fields=limits.max_expanded_fields),
         lambda: AliasLimit(limits.max_aliases, max_expanded_fields=limits.max_expanded_fields),
         lambda: CostLimit(limits),

@@ -25,11 +25,10 @@ import threading
 import time
 import weakref
 
-import anyio
 from typing import Annotated, Any, Optional
 from collections.abc import Iterable
 
-from graphql import GraphQLError, OperationType, get_operation_ast, parse
+from graphql import GraphQLError, OperationType, get_operation_ast
 
 import strawberry
 from strawberry import relay
@@ -45,7 +44,8 @@ from app.graphql.history import (Run, RunComparison, SetDiff, SetVersion, Versio
 from app.graphql.ide import GraphiQLRouter
 from app.graphql.impact import Impact, ImpactRun, OpenSuspects, RepositoryImpact
 from app.graphql.mutations import Mutation
-from app.graphql.limits import LIMIT_EXCEEDED, GraphQLLimits, ValidDocuments, limit_extensions, refused_before_parsing
+from app.graphql.limits import (LIMIT_EXCEEDED, GraphQLLimits, ValidDocuments, limit_extensions, parsed,
+                                refused_before_parsing)
 from app.graphql.pagination import Connection, connection_of
 from app.errors import face_of
 from app.logs import log_client_error
@@ -390,7 +390,7 @@ class CitegraphSchema(strawberry.Schema):
         if not query:
             return False
         try:
-            document = parse(query, no_location=True, max_tokens=self.limits.max_tokens)
+            document = parsed(query, max_tokens=self.limits.max_tokens)  # the document execution reads
         except GraphQLError:
             return False
         operation = get_operation_ast(document, operation_name)
@@ -439,7 +439,7 @@ def _run_in_own_loop(work: Any, budget: float | None) -> ExecutionResult:
     calls under way return."""
 
     async def bounded() -> ExecutionResult:
-        CALLS.set(anyio.CapacityLimiter(CONCURRENT_CALLS))
+        CALLS.set(asyncio.Semaphore(CONCURRENT_CALLS))
         if budget is None:
             return await work
         DEADLINE.set(time.monotonic() + budget)

@@ -18,13 +18,14 @@ __all__ = ["get_store", "get_app_settings", "StoreDep", "SettingsDep", "Depth", 
 T = TypeVar("T")
 
 
-def get_store(request: Request) -> GraphStore:
+async def get_store(request: Request) -> GraphStore:
     """The store opened by the app's lifespan, or the request's view of it at the version asked
-    (:func:`read_version`)."""
+    (:func:`read_version`). ``async`` as the other dependencies that only read the request: FastAPI
+    runs a plain ``def`` dependency in a worker thread, a hop of about 0.2 ms each."""
     return getattr(request.state, "versioned_store", None) or request.app.state.store
 
 
-def get_app_settings(request: Request) -> Settings:
+async def get_app_settings(request: Request) -> Settings:
     """The settings the app was built with."""
     return request.app.state.settings
 
@@ -53,7 +54,7 @@ VersionParam = Annotated[Optional[int], Query(ge=1, description="Read the set (`
                                                              "the latest.")]
 
 
-def read_version(request: Request, version: VersionParam = None) -> None:
+async def read_version(request: Request, version: VersionParam = None) -> None:
     """Router dependency of the read routes: with ``?version=N``, the request reads the
     set named by ``set=``, the path's ``set_id`` or the path's ``document_id`` at version N
     (:func:`queries.history.store_at`); :func:`get_store` then returns that view.
@@ -65,8 +66,13 @@ def read_version(request: Request, version: VersionParam = None) -> None:
     AnalysisSetNotFound, VersionNotFound, DocumentNotFound
         An unknown set, version or document (404).
     """
-    if version is None:
+    if version is None:  # the common case answers on the event loop, without a thread hop
         return
+    await run_in_threadpool(_read_version, request, version)
+
+
+def _read_version(request: Request, version: int) -> None:
+    """:func:`read_version` with a version: reads the store (in a worker thread)."""
     from app.rendering import set_of_request
     from queries.history import store_at
 

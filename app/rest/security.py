@@ -153,8 +153,8 @@ def require_write(request: Request, settings: SettingsDep) -> Iterator[None]:
         liveness.written()
 
 
-def require_read(request: Request, settings: SettingsDep) -> None:
-    """FastAPI dependency: :func:`check_read` on the request."""
+async def require_read(request: Request, settings: SettingsDep) -> None:
+    """FastAPI dependency: :func:`check_read` on the request (``async``: no I/O, so no thread hop)."""
     check_read(authorization_of(request), settings)
 
 

@@ -9,7 +9,7 @@ reloading that set alone. A
 write is one SQLite transaction that touches only the rows of the set written (and shared nodes),
 so its cost and the bytes written grow with the set, not with the store.
 
-Layout (format 5)::
+Layout (format 6)::
 
     meta   (key PRIMARY KEY, value)             format, version, generation
     names  (ref INTEGER PRIMARY KEY, name UNIQUE)
@@ -39,6 +39,10 @@ Layout (format 5)::
                                                 (``scopes.version``) it read (:mod:`queries.kept`)
     statement_search (FTS5, contentless)        statements' text by ``vertices.nid``, kept by triggers on
                                                 ``vertices`` (search)
+    search_counts (term, n, statement PRIMARY KEY together, WITHOUT ROWID)
+                                                each word a statement (``vertices.nid``) holds at least
+                                                :data:`SEARCH_COUNT_FLOOR` times, with its count
+                                                (ranked search of a common word)
 
 The rules a write follows are :mod:`graph.writes`' (and, for versions, :mod:`graph.versions`');
 this module only executes them in SQL. The text ids of nodes are stored once, in ``vertices``; an
@@ -47,14 +51,15 @@ of the file), and so do a node's set and document and their indexes (every filte
 document goes through ``names``; an order by them joins ``names`` and orders by the text). A
 property map is stored packed (deflated with its label's dictionary, a bytes value) or, when short
 or of a label in :data:`PLAIN_LABELS`, as its JSON text; SQL reads either as text through the
-function ``unpacked(props)`` that every connection of this module has. A store of format 2, 3 or 4
+function ``unpacked(props)`` that every connection of this module has. A store of format 2 to 5
 is converted on its first opening by a process that may write it, in one transaction per format
-(all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`, :func:`_convert_format_4`);
-one this user may only read is converted into memory each time it is opened, and the file is left
-as it is. A set's latest version is kept as an empty blob while the set's live rows encode it
-(the same digest; format 4 kept a second copy of them): reading it encodes the rows
-(:func:`_held_blob`), and a write that would change rows of a set whose versions it does not keep
-first stores that set's blob (:func:`_release_held`), so every version reads as it was written.
+(all or nothing, :func:`_convert_format_2`, :func:`_convert_format_3`, :func:`_convert_format_4`,
+:func:`_convert_format_5`); one this user may only read is converted into memory each time it is
+opened, and the file is left as it is. A set's latest version is kept as an empty blob while the
+set's live rows encode it (the same digest; format 5 kept a second copy of them): reading it
+encodes the rows (:func:`_held_blob`), and a write that would change rows of a set whose versions
+it does not keep first stores that set's blob (:func:`_release_held`), so every version reads as it
+was written.
 A store written before versions were kept gets
 its ``versions`` table on its first write, and one written before set results were kept its
 ``set_results`` table; a write deletes the kept results of every set it touches (an older citegraph
@@ -76,14 +81,14 @@ from contextlib import contextmanager, suppress
 from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph import versions, writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
 from graph.stores.packing import DICTIONARIES_TABLE, Packer
-from graph.text import Phrase, holds
+from graph.text import Phrase, frequent_words, holds
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
@@ -97,11 +102,15 @@ STORE_FILE = "citegraph.sqlite"
 FORMAT = "citegraph-embedded"
 """``meta.format`` of a citegraph store; a database without it is refused, never written."""
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 """``meta.version``; format 1 was the gzip JSON file (:mod:`graph.stores.legacy`), format 2 held
 text ids in the edge rows (converted on opening, :func:`_convert_format_2`), format 3 the property
-maps as JSON text (:func:`_convert_format_3`), format 4 the nodes' set and document ids as text
-and a blob for every version, the latest too (:func:`_convert_format_4`)."""
+maps as JSON text (:func:`_convert_format_3`), format 4 had no ``search_counts``
+(:func:`_convert_format_4`), format 5 the nodes' set and document ids as text and a blob for every
+version, the latest too (:func:`_convert_format_5`)."""
+
+SEARCH_COUNT_FLOOR = 8
+"""``search_counts`` keeps a word of a statement when it occurs at least this often in its text."""
 
 PLAIN_LABELS = frozenset({"Record", "Document"})
 """Labels whose property maps stay JSON text: the indexes on ``record_id`` and ``path`` read them."""
@@ -127,6 +136,7 @@ CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, name TEXT NOT NULL, n IN
 CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 {{versions}}
 {{set_results}}
+{{search_counts}}
 INSERT OR IGNORE INTO meta VALUES ('format', '{FORMAT}'), ('version', '{{version}}'), ('generation', '0');
 COMMIT;
 """
@@ -149,8 +159,8 @@ CREATE INDEX IF NOT EXISTS nodes_path ON vertices (json_extract(props, '$.path')
 CREATE VIEW IF NOT EXISTS nodes AS SELECT n.nid AS nid, n.id AS id, n.label AS label, sn.name AS set_id,
   dn.name AS document_id, n.props AS props, n.nid AS rowid
   FROM vertices n LEFT JOIN names sn ON sn.ref = n.set_id LEFT JOIN names dn ON dn.ref = n.document_id;"""
-"""The nodes of format 5: their set and document as refs into ``names``; the view ``nodes`` reads
-them as text, as format 4 stored them (with ``rowid``, the ``nid``)."""
+"""The nodes of format 6: their set and document as refs into ``names``; the view ``nodes`` reads
+them as text, as formats 3 to 5 stored them (with ``rowid``, the ``nid``)."""
 _NODES = "\n".join((_NAMES, _NODES_TABLE, _NODES_INDEXES))
 _NODES_4 = """CREATE TABLE IF NOT EXISTS nodes (
   nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, label TEXT NOT NULL, set_id TEXT, document_id TEXT,
@@ -160,7 +170,7 @@ CREATE INDEX IF NOT EXISTS nodes_label ON nodes (label);
 CREATE INDEX IF NOT EXISTS nodes_document ON nodes (document_id) WHERE document_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS nodes_record_id ON nodes (json_extract(props, '$.record_id')) WHERE label = 'Record';
 CREATE INDEX IF NOT EXISTS nodes_path ON nodes (json_extract(props, '$.path')) WHERE label = 'Document';"""
-"""The nodes of formats 3 and 4 (set and document ids as text), which :func:`_convert_format_2` makes."""
+"""The nodes of formats 3 to 5 (set and document ids as text), which :func:`_convert_format_2` makes."""
 _LINKS = """CREATE TABLE IF NOT EXISTS names (ref INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS links (
   src INTEGER NOT NULL, kind TEXT NOT NULL, dst INTEGER NOT NULL, owner INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -176,17 +186,34 @@ _EDGES_VIEW = """CREATE VIEW IF NOT EXISTS edges AS SELECT l.rowid AS rowid, s.i
 """The edges of format 3: integers into the nodes' table and ``names``; the view ``edges`` reads them as text."""
 
 
-def _schema(nodes: str, table: str, version: int) -> str:
-    """The schema script with ``nodes`` (the nodes' DDL), the view ``edges`` over ``table``."""
+def _counts_schema(table: str) -> str:
+    """``search_counts`` with its index and its triggers on the nodes' table ``table``."""
+    return f"""CREATE TABLE IF NOT EXISTS search_counts (
+  term TEXT NOT NULL, n INTEGER NOT NULL, statement INTEGER NOT NULL, PRIMARY KEY (term, n, statement)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS search_counts_statement ON search_counts (statement);
+CREATE TRIGGER IF NOT EXISTS search_counts_delete AFTER DELETE ON {table} WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;
+CREATE TRIGGER IF NOT EXISTS search_counts_update AFTER UPDATE OF label, props ON {table} WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;"""
+
+
+_COUNTS = _counts_schema("vertices")
+"""The frequent words of each statement (:func:`_put_search_counts` writes a statement's rows; the
+triggers drop them when the statement is deleted or replaced, before its new rows are written)."""
+
+
+def _schema(nodes: str, table: str, version: int, counts: str) -> str:
+    """The schema script with ``nodes`` (the nodes' DDL), the view ``edges`` over ``table`` and
+    ``counts`` (``search_counts``' DDL, or nothing)."""
     links = _LINKS.replace("{edges_view}", _EDGES_VIEW.replace("{nodes}", table))
     return (_SCHEMA_TEMPLATE.replace("{versions}", _VERSIONS_TABLE).replace("{set_results}", _RESULTS_TABLE)
             .replace("{nodes}", nodes).replace("{links}", links).replace("{dictionaries}", DICTIONARIES_TABLE)
-            .replace("{version}", str(version)))
+            .replace("{search_counts}", counts).replace("{version}", str(version)))
 
 
-_SCHEMA_4 = _schema(_NODES_4, "nodes", 4)
+_SCHEMA_4 = _schema(_NODES_4, "nodes", 4, "")
 """The schema of format 4 (and, but for ``dictionaries``, 3): what :func:`_convert_format_2` makes."""
-_SCHEMA = _schema(_NODES, "vertices", FORMAT_VERSION)
+_SCHEMA = _schema(_NODES, "vertices", FORMAT_VERSION, _COUNTS)
 
 
 def _search_schema(table: str) -> tuple[str, ...]:
@@ -362,15 +389,15 @@ class SQLiteStore(ClosedOnExit):
         return conn
 
     def _check_format(self, conn: sqlite3.Connection, tables: set[str], *, read_only: bool) -> sqlite3.Connection:
-        """``conn`` when it opened a store of this format; for one of format 2, 3 or 4, the
-        connection to it converted (:func:`_convert_format_2`, :func:`_convert_format_3`, then
-        :func:`_convert_format_4`, one format each): the file itself when this user may write it,
-        else a copy in memory (the file is left as it is)."""
+        """``conn`` when it opened a store of this format; for one of format 2 to 5, the connection
+        to it converted (:func:`_convert_format_2`, :func:`_convert_format_3`,
+        :func:`_convert_format_4`, then :func:`_convert_format_5`, one format each): the file itself
+        when this user may write it, else a copy in memory (the file is left as it is)."""
         meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         if meta.get("format") != FORMAT:
             raise StoreUnavailable(f"{self.path} is an SQLite database but not a citegraph store",
                                    hint="--home / CITEGRAPH_HOME must name a citegraph folder; the file is left as it is")
-        if meta.get("version") in ("2", "3", "4"):
+        if meta.get("version") in ("2", "3", "4", "5"):
             if read_only:
                 copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, factory=_Connection)
                 self._connections.append(copy)
@@ -379,7 +406,8 @@ class SQLiteStore(ClosedOnExit):
                 conn = copy
             converted = meta["version"] == "2" and _convert_format_2(conn)
             converted = (meta["version"] in ("2", "3") and _convert_format_3(conn)) or converted
-            converted = _convert_format_4(conn) or converted
+            converted = (meta["version"] in ("2", "3", "4") and _convert_format_4(conn)) or converted
+            converted = _convert_format_5(conn) or converted
             if converted and not read_only:
                 try:  # give back the pages the older format used (once; the store is whole either way)
                     conn.execute("VACUUM")
@@ -779,7 +807,14 @@ class SQLiteStore(ClosedOnExit):
         among the best ``limit`` (at least as many occurrences as the ``limit``-th best) are read
         and sorted by the rank; no row is read for the others. None for a phrase of several words
         (its occurrences are not one term's instances), for a store without the index and for an
-        index made with a ``detail`` option (only the default, ``full``, keeps every instance)."""
+        index made with a ``detail`` option (only the default, ``full``, keeps every instance).
+
+        One word, not a prefix, that at least ``limit`` statements hold
+        :data:`SEARCH_COUNT_FLOOR` times or more is answered from ``search_counts`` instead, without
+        reading its instances: every statement holding it that often has its row there, so the best
+        ``limit`` (all at or above the ``limit``-th best count) are exact; the total is a ``MATCH``
+        count. A prefix (a statement's count sums several words, each of which may be below the
+        floor) and several phrases (the rank sums their counts) are not answered from it."""
         phrases = list(phrases)
         if not phrases or any(len(p.words) != 1 for p in phrases):
             return None
@@ -798,6 +833,10 @@ class SQLiteStore(ClosedOnExit):
             made = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'statement_search'").fetchone()
             if made is None or "detail" in re.sub(r"'[^']*'", "", made[0]).lower():
                 return None  # no index, or one that keeps no positions (detail=column|none): no instances to count
+            if len(phrases) == 1 and not phrases[0].prefix:
+                frequent = _frequent_search(conn, phrases[0].words[0], limit)
+                if frequent is not None:
+                    return frequent
             conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.statement_search_instances "
                          "USING fts5vocab(main, statement_search, instance)")
             hits = (parts[0].replace("count(*) AS n", "count(*) AS matches") if len(parts) == 1 else  # one term: one grouping
@@ -808,9 +847,7 @@ class SQLiteStore(ClosedOnExit):
                 "SELECT n.id, hits.matches, (SELECT count(*) FROM hits) FROM hits CROSS JOIN vertices n ON n.nid = hits.doc "
                 f"{_NAMED} "
                 "WHERE hits.matches >= coalesce((SELECT matches FROM floor), 0) AND n.label = 'Statement' "
-                "ORDER BY hits.matches DESC, coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), "
-                "coalesce(sn.name, ''), coalesce(dn.name, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), "
-                "n.id LIMIT ?",
+                f"ORDER BY hits.matches DESC, {_RANK_TIES} LIMIT ?",
                 [*params, limit - 1, limit]).fetchall()
         return ([(r[0], r[1]) for r in rows], rows[0][2]) if rows else ([], 0)
 
@@ -1137,6 +1174,28 @@ class _Snapshot(SQLiteStore):
 # -- SQL steps (each runs inside the transaction of a write) ----------------------------------------
 
 
+_RANK_TIES = ("coalesce(length(json_extract(unpacked(n.props), '$.text')), 0), coalesce(sn.name, ''), "
+              "coalesce(dn.name, ''), coalesce(json_extract(unpacked(n.props), '$.order'), 0), n.id")
+"""The rank's order among statements ``n`` of equal count (:mod:`queries.search`), their set
+``sn`` and document ``dn`` joined by :data:`_NAMED` (ordered by the text, not the ref)."""
+
+
+def _frequent_search(conn: sqlite3.Connection, word: str, limit: int) -> tuple[list[tuple[str, int]], int] | None:
+    """:meth:`SQLiteStore.ranked_search` of one ``word`` from ``search_counts``, or None when fewer
+    than ``limit`` statements hold it :data:`SEARCH_COUNT_FLOOR` times."""
+    least = conn.execute("SELECT n FROM search_counts WHERE term = ? ORDER BY n DESC LIMIT 1 OFFSET ?",
+                         (word, limit - 1)).fetchone()
+    if least is None:
+        return None
+    rows = conn.execute(  # CROSS JOIN: the counts first, then each candidate's row
+        f"SELECT n.id, c.n FROM search_counts c CROSS JOIN vertices n ON n.nid = c.statement {_NAMED} "
+        f"WHERE c.term = ? AND c.n >= ? AND n.label = 'Statement' ORDER BY c.n DESC, {_RANK_TIES} LIMIT ?",
+        (word, least[0], limit)).fetchall()
+    (total,) = conn.execute("SELECT count(*) FROM statement_search WHERE statement_search MATCH ?",
+                            (_fts_query([Phrase((word,))]),)).fetchone()
+    return [(r[0], r[1]) for r in rows], total
+
+
 def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Node]:
     unpack = _packer(conn).text
     return [Node(i, _LABELS[label], set_id, document_id, json.loads(unpack(props)))
@@ -1156,13 +1215,14 @@ def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[L
         return {}
     names = sorted({f for keep in fields.values() for f in keep})
     # per field its JSON type (NULL when absent) and its value as SQL gives it (->>): only arrays
-    # and objects are decoded in Python
+    # and objects are decoded in Python. MATERIALIZED: a subquery SQLite flattens would call
+    # unpacked() once per column (ten inflations of each map for five fields), not once per row
     columns = "".join(f", json_type(p, '{_json_path(f)}'), p ->> '{_json_path(f)}'" for f in names)
     out = {}
     for node_id, label, set_id, document_id, *values in conn.execute(
-            f"SELECT id, label, set_id, document_id{columns} FROM (SELECT n.id AS id, n.label AS label, "
-            f"sn.name AS set_id, dn.name AS document_id, unpacked(n.props) AS p FROM vertices n {_NAMED} "
-            f"WHERE n.id IN {_IDS})", (_dumps(ids),)):
+            f"WITH t AS MATERIALIZED (SELECT n.id AS id, n.label AS label, sn.name AS set_id, "
+            f"dn.name AS document_id, unpacked(n.props) AS p FROM vertices n {_NAMED} WHERE n.id IN {_IDS}) "
+            f"SELECT id, label, set_id, document_id{columns} FROM t", (_dumps(ids),)):
         label = _LABELS[label]
         found = {f: (values[2 * i], values[2 * i + 1]) for i, f in enumerate(names)}
         props = {f: _sql_json(conn, node_id, f, *found[f]) for f in fields.get(label, ()) if found[f][0] is not None}
@@ -1214,6 +1274,7 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
     The rows go through a temporary table and into ``vertices`` in one statement: the full-text
     index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
     statement (row by row, each statement's flush made the index cost eight times its own work)."""
+    nodes = list(nodes)
     rows = [(n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes]
     if not rows:
         return
@@ -1231,6 +1292,18 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
         "ON CONFLICT (id) DO UPDATE SET label = excluded.label, set_id = excluded.set_id, "
         "document_id = excluded.document_id, props = excluded.props")
     conn.execute("DELETE FROM temp.put_nodes")
+    _put_search_counts(conn, {n.id: n.props.get("text") for n in nodes if n.label == Label.STATEMENT})
+
+
+def _put_search_counts(conn: sqlite3.Connection, texts: Mapping[str, Any]) -> None:
+    """The ``search_counts`` rows of statements just written (node id → its ``text``), counted
+    as the full-text index tokenizes (:func:`graph.text.frequent_words`; a text that is not a
+    string has none). Their former rows are gone already (the triggers of ``_COUNTS``)."""
+    rows = [(w, n, node_id) for node_id, text in texts.items() if isinstance(text, str)
+            for w, n in frequent_words(text, SEARCH_COUNT_FLOOR)]
+    if rows:
+        conn.execute("INSERT INTO search_counts (term, n, statement) SELECT value ->> 0, value ->> 1, "
+                     "(SELECT nid FROM vertices WHERE id = value ->> 2) FROM json_each(?)", (_dumps(rows),))
 
 
 def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
@@ -1513,60 +1586,18 @@ def _ensure_search_index(conn: sqlite3.Connection) -> None:
         raise
 
 
-_FORMAT_2_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path",
-                     "edges_dst", "edges_owner", "edges_set")
-
-
-def _convert_format_2(conn: sqlite3.Connection) -> bool:
-    """Convert the format-2 store on ``conn`` to format 3 in one write transaction: every node keeps
-    its ``rowid`` as its ``nid``, every edge its row, with its text ids as integers; the indexes,
-    the full-text index (keyed by ``nid``) and the view ``edges`` are made anew. All or nothing: any
-    failure (or a count that differs) rolls it back and leaves format 2. A second process
-    converting at once waits, then finds it done (and answers False); True when this call
-    converted it. The file keeps its size until a ``VACUUM`` (which the caller runs).
-
-    Raises
-    ------
-    StoreUnavailable
-        An edge names a node, owner or set that the conversion could not map (nothing changes).
-    """
+def _conversion_step(conn: sqlite3.Connection, version: int, step: Callable[[sqlite3.Connection], object]) -> bool:
+    """Run ``step`` (one conversion from format ``version`` to the next) on ``conn`` in one write
+    transaction, then record the next version. All or nothing: any failure rolls it back and leaves
+    format ``version``. A second process converting at once waits, then finds it done (and answers
+    False); True when this call converted it."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "2":
+        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != str(version):
             conn.execute("COMMIT")
             return False
-        for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
-            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
-        for name in _FORMAT_2_INDEXES:
-            conn.execute(f"DROP INDEX IF EXISTS {name}")
-        conn.execute("ALTER TABLE nodes RENAME TO nodes_v2")
-        conn.execute("ALTER TABLE edges RENAME TO edges_v2")
-        body = _SCHEMA_4.split("BEGIN IMMEDIATE;", 1)[1].rsplit("COMMIT;", 1)[0]
-        for statement in body.split(";\n"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.execute("INSERT INTO nodes (nid, id, label, set_id, document_id, props) "
-                     "SELECT rowid, id, label, set_id, document_id, props FROM nodes_v2")
-        conn.execute("INSERT OR IGNORE INTO names (name) SELECT owner FROM edges_v2 "
-                     "UNION SELECT document_id FROM edges_v2 WHERE document_id IS NOT NULL "
-                     "UNION SELECT set_id FROM edges_v2 WHERE set_id IS NOT NULL")
-        conn.execute(
-            "INSERT INTO links (rowid, src, kind, dst, owner, seq, document_id, set_id, props) "
-            "SELECT e.rowid, s.nid, e.kind, d.nid, o.ref, e.seq, dn.ref, sn.ref, e.props FROM edges_v2 e "
-            "JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst JOIN names o ON o.name = e.owner "
-            "LEFT JOIN names dn ON dn.name = e.document_id LEFT JOIN names sn ON sn.name = e.set_id ORDER BY e.rowid")
-        for old, new in (("nodes_v2", "nodes"), ("edges_v2", "links")):
-            (was,), (now,) = conn.execute(f"SELECT count(*) FROM {old}"), conn.execute(f"SELECT count(*) FROM {new}")
-            if was != now:
-                raise StoreUnavailable(f"cannot convert the store of format 2: {was} rows in {old} became {now}",
-                                       hint="the store is left in format 2; read it with the citegraph that wrote it")
-        conn.execute("DROP TABLE nodes_v2")
-        conn.execute("DROP TABLE edges_v2")
-        conn.execute("DROP TABLE IF EXISTS statement_search")  # keyed by statement_search_keys: made anew
-        conn.execute("DROP TABLE IF EXISTS statement_search_keys")
-        for statement in _search_schema("nodes"):
-            conn.execute(statement)
-        conn.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
+        step(conn)
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(version + 1),))
         conn.execute("COMMIT")
         return True
     except BaseException:
@@ -1575,24 +1606,71 @@ def _convert_format_2(conn: sqlite3.Connection) -> bool:
         raise
 
 
+_FORMAT_2_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path",
+                     "edges_dst", "edges_owner", "edges_set")
+
+
+def _convert_format_2(conn: sqlite3.Connection) -> bool:
+    """Convert the format-2 store on ``conn`` to format 3 (:func:`_conversion_step`): every node
+    keeps its ``rowid`` as its ``nid``, every edge its row, with its text ids as integers; the
+    indexes, the full-text index (keyed by ``nid``) and the view ``edges`` are made anew. A count
+    that differs rolls it back. The file keeps its size until a ``VACUUM`` (which the caller runs).
+
+    Raises
+    ------
+    StoreUnavailable
+        An edge names a node, owner or set that the conversion could not map (nothing changes).
+    """
+    return _conversion_step(conn, 2, _step_from_format_2)
+
+
+def _step_from_format_2(conn: sqlite3.Connection) -> None:
+    for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for name in _FORMAT_2_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    conn.execute("ALTER TABLE nodes RENAME TO nodes_v2")
+    conn.execute("ALTER TABLE edges RENAME TO edges_v2")
+    body = _SCHEMA_4.split("BEGIN IMMEDIATE;", 1)[1].rsplit("COMMIT;", 1)[0]
+    for statement in body.split(";\n"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("INSERT INTO nodes (nid, id, label, set_id, document_id, props) "
+                 "SELECT rowid, id, label, set_id, document_id, props FROM nodes_v2")
+    conn.execute("INSERT OR IGNORE INTO names (name) SELECT owner FROM edges_v2 "
+                 "UNION SELECT document_id FROM edges_v2 WHERE document_id IS NOT NULL "
+                 "UNION SELECT set_id FROM edges_v2 WHERE set_id IS NOT NULL")
+    conn.execute(
+        "INSERT INTO links (rowid, src, kind, dst, owner, seq, document_id, set_id, props) "
+        "SELECT e.rowid, s.nid, e.kind, d.nid, o.ref, e.seq, dn.ref, sn.ref, e.props FROM edges_v2 e "
+        "JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst JOIN names o ON o.name = e.owner "
+        "LEFT JOIN names dn ON dn.name = e.document_id LEFT JOIN names sn ON sn.name = e.set_id ORDER BY e.rowid")
+    for old, new in (("nodes_v2", "nodes"), ("edges_v2", "links")):
+        (was,), (now,) = conn.execute(f"SELECT count(*) FROM {old}"), conn.execute(f"SELECT count(*) FROM {new}")
+        if was != now:
+            raise StoreUnavailable(f"cannot convert the store of format 2: {was} rows in {old} became {now}",
+                                   hint="the store is left in format 2; read it with the citegraph that wrote it")
+    conn.execute("DROP TABLE nodes_v2")
+    conn.execute("DROP TABLE edges_v2")
+    conn.execute("DROP TABLE IF EXISTS statement_search")  # keyed by statement_search_keys: made anew
+    conn.execute("DROP TABLE IF EXISTS statement_search_keys")
+    for statement in _search_schema("nodes"):
+        conn.execute(statement)
+
+
 _SAMPLE_ROWS = 2000
 """Rows of each label or edge kind a conversion trains its dictionary from."""
 
 
 def _convert_format_3(conn: sqlite3.Connection) -> bool:
-    """Convert the format-3 store on ``conn`` to format 4 in one write transaction: a dictionary is
-    trained for each label and edge kind from its first rows, and every property map is packed
+    """Convert the format-3 store on ``conn`` to format 4 (:func:`_conversion_step`): a dictionary
+    is trained for each label and edge kind from its first rows, and every property map is packed
     with it (:mod:`graph.stores.packing`; the labels of :data:`PLAIN_LABELS` stay text); the
-    full-text index keeps its rows (the text is the same), its triggers are made anew. All or
-    nothing: any failure rolls it back and leaves format 3. A second process converting at once
-    waits, then finds it done (and answers False); True when this call converted it. The file
+    full-text index keeps its rows (the text is the same), its triggers are made anew. The file
     keeps its size until a ``VACUUM`` (which the caller runs)."""
     packer = _packer(conn)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "3":
-            conn.execute("COMMIT")
-            return False
+
+    def step(conn: sqlite3.Connection) -> None:
         conn.execute(DICTIONARIES_TABLE)
         packer.load()
         for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
@@ -1611,64 +1689,77 @@ def _convert_format_3(conn: sqlite3.Connection) -> bool:
         conn.execute("UPDATE links SET props = packed('edge:' || kind, props)")
         for statement in _search_schema("nodes")[1:4]:  # the triggers; the index's rows stand
             conn.execute(statement)
-        conn.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
-        conn.execute("COMMIT")
-        return True
+
+    try:
+        return _conversion_step(conn, 3, step)
     except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
         packer.forget()
         raise
     finally:
         conn.create_function("packed", 2, None)
 
 
-_FORMAT_4_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path")
+def _build_search_counts(conn: sqlite3.Connection, table: str = "vertices") -> int:
+    """In the caller's write transaction on ``conn``: ``search_counts`` with its index and its
+    triggers on the nodes' table ``table`` (:func:`_counts_schema`), its rows written anew from
+    every statement's text (as :func:`_put_nodes` writes them); the number of rows."""
+    for statement in _counts_schema(table).split(";\n"):
+        conn.execute(statement)
+    conn.execute("DELETE FROM search_counts")
+    rows = conn.execute(f"SELECT nid, json_extract(unpacked(props), '$.text') FROM {table} WHERE label = 'Statement'")
+    conn.executemany("INSERT INTO search_counts (term, n, statement) VALUES (?, ?, ?)",
+                     ((w, n, nid) for nid, text in rows if isinstance(text, str)
+                      for w, n in frequent_words(text, SEARCH_COUNT_FLOOR)))
+    (count,) = conn.execute("SELECT count(*) FROM search_counts").fetchone()
+    return int(count)
 
 
 def _convert_format_4(conn: sqlite3.Connection) -> bool:
-    """Convert the format-4 store on ``conn`` to format 5 in one write transaction: the nodes move
-    from ``nodes`` to ``vertices``, each keeping its ``nid`` and its packed property map, its set
-    and document id as a ref into ``names`` (each id added once); the indexes, the full-text
-    triggers and the views ``nodes`` and ``edges`` are made anew, the full-text index keeps its rows
-    (keyed by ``nid``); each set's latest version that its rows encode is left to them
-    (:func:`_hold_latest_versions`). All or nothing: any failure (or a count that differs) rolls it back and
-    leaves format 4. A second process converting at once waits, then finds it done (and answers
-    False); True when this call converted it. The file keeps its size until a ``VACUUM`` (which the
-    caller runs)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] != "4":
-            conn.execute("COMMIT")
-            return False
-        for name in ("statement_search_insert", "statement_search_delete", "statement_search_update"):
-            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
-        for name in _FORMAT_4_INDEXES:
-            conn.execute(f"DROP INDEX IF EXISTS {name}")
-        conn.execute("DROP VIEW IF EXISTS edges")
-        conn.execute(_NAMES)
-        conn.execute("INSERT OR IGNORE INTO names (name) SELECT set_id FROM nodes WHERE set_id IS NOT NULL "
-                     "UNION SELECT document_id FROM nodes WHERE document_id IS NOT NULL")
-        conn.execute(_NODES_TABLE)
-        conn.execute("INSERT INTO vertices (nid, id, label, set_id, document_id, props) "
-                     "SELECT n.nid, n.id, n.label, sn.ref, dn.ref, n.props FROM nodes n "
-                     "LEFT JOIN names sn ON sn.name = n.set_id LEFT JOIN names dn ON dn.name = n.document_id "
-                     "ORDER BY n.nid")
-        (was,), (now,) = conn.execute("SELECT count(*) FROM nodes"), conn.execute("SELECT count(*) FROM vertices")
-        if was != now:
-            raise StoreUnavailable(f"cannot convert the store of format 4: {was} nodes became {now}",
-                                   hint="the store is left in format 4; read it with the citegraph that wrote it")
-        conn.execute("DROP TABLE nodes")
-        for statement in (*_NODES_INDEXES.split(";\n"), _EDGES_VIEW.replace("{nodes}", "vertices"), *_SEARCH_SCHEMA[1:4]):
-            conn.execute(statement)  # the indexes, the views, the triggers; the full-text rows stand
-        _hold_latest_versions(conn)
-        conn.execute("UPDATE meta SET value = '5' WHERE key = 'version'")
-        conn.execute("COMMIT")
-        return True
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+    """Convert the format-4 store on ``conn`` to format 5 (:func:`_conversion_step`): it gains
+    ``search_counts`` over its table ``nodes`` (:func:`_build_search_counts`); nothing else changes."""
+    _packer(conn).load()
+    return _conversion_step(conn, 4, lambda conn: _build_search_counts(conn, "nodes"))
+
+
+_FORMAT_5_INDEXES = ("nodes_set", "nodes_label", "nodes_document", "nodes_record_id", "nodes_path")
+
+
+def _convert_format_5(conn: sqlite3.Connection) -> bool:
+    """Convert the format-5 store on ``conn`` to format 6 (:func:`_conversion_step`): the nodes
+    move from ``nodes`` to ``vertices``, each keeping its ``nid`` and its packed property map, its
+    set and document id as a ref into ``names`` (each id added once); the indexes, the full-text
+    and ``search_counts`` triggers and the views ``nodes`` and ``edges`` are made anew, the
+    full-text index and ``search_counts`` keep their rows (keyed by ``nid``); each set's latest
+    version that its rows encode is left to them (:func:`_hold_latest_versions`). A count that
+    differs rolls it back. The file keeps its size until a ``VACUUM`` (which the caller runs)."""
+    _packer(conn).load()
+    return _conversion_step(conn, 5, _step_from_format_5)
+
+
+def _step_from_format_5(conn: sqlite3.Connection) -> None:
+    for name in ("statement_search_insert", "statement_search_delete", "statement_search_update",
+                 "search_counts_delete", "search_counts_update"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for name in _FORMAT_5_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    conn.execute("DROP VIEW IF EXISTS edges")
+    conn.execute(_NAMES)
+    conn.execute("INSERT OR IGNORE INTO names (name) SELECT set_id FROM nodes WHERE set_id IS NOT NULL "
+                 "UNION SELECT document_id FROM nodes WHERE document_id IS NOT NULL")
+    conn.execute(_NODES_TABLE)
+    conn.execute("INSERT INTO vertices (nid, id, label, set_id, document_id, props) "
+                 "SELECT n.nid, n.id, n.label, sn.ref, dn.ref, n.props FROM nodes n "
+                 "LEFT JOIN names sn ON sn.name = n.set_id LEFT JOIN names dn ON dn.name = n.document_id "
+                 "ORDER BY n.nid")
+    (was,), (now,) = conn.execute("SELECT count(*) FROM nodes"), conn.execute("SELECT count(*) FROM vertices")
+    if was != now:
+        raise StoreUnavailable(f"cannot convert the store of format 5: {was} nodes became {now}",
+                               hint="the store is left in format 5; read it with the citegraph that wrote it")
+    conn.execute("DROP TABLE nodes")
+    for statement in (*_NODES_INDEXES.split(";\n"), _EDGES_VIEW.replace("{nodes}", "vertices"), *_SEARCH_SCHEMA[1:4],
+                      *_COUNTS.split(";\n")):
+        conn.execute(statement)  # the indexes, the views, the triggers; the full-text and count rows stand
+    _hold_latest_versions(conn)
 
 
 def _hold_latest_versions(conn: sqlite3.Connection) -> int:

@@ -11,7 +11,7 @@ import pytest
 
 from graph.errors import StoreUnavailable
 from graph.store import Direction
-from graph.stores.sqlite import SQLiteStore
+from graph.stores.sqlite import FORMAT_VERSION, SQLiteStore
 from queries.search import search
 from tests.conftest import SEEDS, ingest_into
 from tests.contract.helpers import canonical, content
@@ -106,7 +106,7 @@ def version_of(path: Path) -> str:
 def test_a_format_2_store_is_converted_once_and_answers_as_before(format_2):
     path, expected = format_2
     store = SQLiteStore(path)
-    assert version_of(path) == "5"
+    assert version_of(path) == str(FORMAT_VERSION)
     assert answers(store) == expected
     ingest_into(store, SEEDS)  # unchanged documents: nothing written, no new version
     assert answers(store) == expected

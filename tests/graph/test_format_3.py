@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from graph.stores.packing import Packer
-from graph.stores.sqlite import SQLiteStore
+from graph.stores.sqlite import FORMAT_VERSION, SQLiteStore
 from tests.conftest import SEEDS, ingest_into
 from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
 
@@ -35,10 +35,10 @@ property maps read as JSON text."""
 
 
 def to_format_3(path: Path) -> None:
-    """Turn the format-5 store at ``path`` into format 3 with the same rows (through format 4,
-    :func:`tests.graph.test_format_4.to_format_4`): every property map unpacked to its JSON text,
-    no dictionaries, format 3's triggers."""
-    from tests.graph.test_format_4 import to_format_4
+    """Turn the format-6 store at ``path`` into format 3 with the same rows (through format 4,
+    :func:`tests.graph.test_search_counts.to_format_4`): every property map unpacked to its JSON
+    text, no dictionaries, format 3's triggers."""
+    from tests.graph.test_search_counts import to_format_4
 
     to_format_4(path)
     conn = sqlite3.connect(path, isolation_level=None)
@@ -92,7 +92,7 @@ def test_a_format_3_store_is_converted_once_and_answers_as_before(format_3):
     path, expected = format_3
     before = path.stat().st_size
     store = SQLiteStore(path)
-    assert version_of(path) == "5"
+    assert version_of(path) == str(FORMAT_VERSION)
     assert answers(store) == expected
     ingest_into(store, SEEDS)  # unchanged documents: nothing written, no new version
     assert answers(store) == expected

@@ -1,4 +1,4 @@
-"""Opening an embedded store of format 4 (the nodes' set and document ids as text): converted once,
+"""Opening an embedded store of format 5 (the nodes' set and document ids as text): converted once,
 in one transaction, answering exactly as before; read-only, converted in memory and left as it is."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from graph.versions import encode
 from tests.conftest import SEEDS, ingest_into
 from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
 
-FORMAT_4 = """
+FORMAT_5 = """
 DROP TRIGGER statement_search_insert; DROP TRIGGER statement_search_delete; DROP TRIGGER statement_search_update;
 DROP VIEW nodes; DROP VIEW edges;
 CREATE TABLE nodes (
@@ -45,16 +45,20 @@ WHEN old.label = 'Statement' OR new.label = 'Statement' BEGIN
   INSERT INTO statement_search (rowid, text)
     SELECT new.nid, json_extract(unpacked(new.props), '$.text') WHERE new.label = 'Statement';
 END;
-UPDATE meta SET value = '4' WHERE key = 'version';
+CREATE TRIGGER search_counts_delete AFTER DELETE ON nodes WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;
+CREATE TRIGGER search_counts_update AFTER UPDATE OF label, props ON nodes WHEN old.label = 'Statement'
+  BEGIN DELETE FROM search_counts WHERE statement = old.nid; END;
+UPDATE meta SET value = '5' WHERE key = 'version';
 """
-"""Format 4's nodes, indexes, view and full-text triggers (as the store of 4 December 2026,
-e836642, made them), made from a store of format 5 with the same rows and ``nid``s (run inside a
-transaction)."""
+"""Format 5's nodes, indexes, view, full-text and ``search_counts`` triggers (as the store of 4
+December 2026, 5839c1a, made them), made from a store of format 6 with the same rows and ``nid``s
+(run inside a transaction)."""
 
 
-def to_format_4(path: Path) -> None:
-    """Turn the format-5 store at ``path`` into format 4 with the same rows, every version with its
-    blob (format 5 keeps none for a latest version that the live rows hold)."""
+def to_format_5(path: Path) -> None:
+    """Turn the format-6 store at ``path`` into format 5 with the same rows, every version with its
+    blob (format 6 keeps none for a latest version that the live rows hold)."""
     store = SQLiteStore(path)
     conn = sqlite3.connect(path, isolation_level=None)
     held = []
@@ -63,7 +67,7 @@ def to_format_4(path: Path) -> None:
         assert batch is not None
         held.append((encode(batch)[0], set_id, number))
     store.close()
-    conn.executescript("BEGIN;" + FORMAT_4)
+    conn.executescript("BEGIN;" + FORMAT_5)
     conn.executemany("UPDATE versions SET blob = ? WHERE set_id = ? AND number = ?", held)
     conn.execute("COMMIT")
     conn.close()
@@ -79,14 +83,14 @@ def text_ids(path: Path) -> tuple[int, int]:
 
 
 @pytest.fixture
-def format_4(tmp_path) -> tuple[Path, str]:
-    """A format-4 store of the seed sets, and the answers its format-5 original gave."""
+def format_5(tmp_path) -> tuple[Path, str]:
+    """A format-5 store of the seed sets, and the answers its format-6 original gave."""
     path = tmp_path / "home" / "citegraph.sqlite"
     store = SQLiteStore(path)
     ingest_into(store, SEEDS)
     expected = answers(store)
     store.close()
-    to_format_4(path)
+    to_format_5(path)
     assert text_ids(path) == (202, 114)  # of the seeds' 204 nodes, all but 2 in a set, 114 in a document
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM versions WHERE length(blob) = 0").fetchone() == (0,)
@@ -106,11 +110,11 @@ def test_a_fresh_store_keeps_sets_and_documents_as_refs(tmp_path):
                             ).fetchone() == ("tolaria", "tolaria/synthesis")
 
 
-def test_a_format_4_store_is_converted_once_and_answers_as_before(format_4):
-    path, expected = format_4
+def test_a_format_5_store_is_converted_once_and_answers_as_before(format_5):
+    path, expected = format_5
     before = path.stat().st_size
     store = SQLiteStore(path)
-    assert version_of(path) == "5"
+    assert version_of(path) == "6"
     assert answers(store) == expected
     ingest_into(store, SEEDS)  # unchanged documents: nothing written, no new version
     assert answers(store) == expected
@@ -124,15 +128,15 @@ def test_a_format_4_store_is_converted_once_and_answers_as_before(format_4):
     assert path.stat().st_size <= before
 
 
-def test_a_format_4_store_this_user_may_only_read_is_read_as_is(format_4, monkeypatch):
-    path, expected = format_4
-    read_only_is_read_as_is(path, expected, "4", monkeypatch)
+def test_a_format_5_store_this_user_may_only_read_is_read_as_is(format_5, monkeypatch):
+    path, expected = format_5
+    read_only_is_read_as_is(path, expected, "5", monkeypatch)
 
 
-def test_a_failed_conversion_leaves_format_4(format_4, monkeypatch):
-    path, expected = format_4
-    conversion_fails_at_its_last_step(path, "_convert_format_4", monkeypatch)
-    assert version_of(path) == "4"
+def test_a_failed_conversion_leaves_format_5(format_5, monkeypatch):
+    path, expected = format_5
+    conversion_fails_at_its_last_step(path, "_convert_format_5", monkeypatch)
+    assert version_of(path) == "5"
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'vertices'").fetchone() is None
         assert conn.execute("SELECT type FROM sqlite_master WHERE name = 'nodes'").fetchone() == ("table",)
