@@ -81,14 +81,21 @@ def answers(store: SQLiteStore) -> str:
                           {e.kind for es in into.values() for e in es}))})
 
 
-@pytest.fixture
-def format_2(tmp_path) -> tuple[Path, str]:
-    """A format-2 store of the seed sets, and the answers its original gave."""
+def seeded_store(tmp_path: Path) -> tuple[Path, str]:
+    """A store of this format with the seed sets at ``tmp_path/home``, closed, and its
+    :func:`answers`: what each older format made from it must answer."""
     path = tmp_path / "home" / "citegraph.sqlite"
     store = SQLiteStore(path)
     ingest_into(store, SEEDS)
     expected = answers(store)
     store.close()
+    return path, expected
+
+
+@pytest.fixture
+def format_2(tmp_path) -> tuple[Path, str]:
+    """A format-2 store of the seed sets, and the answers its original gave."""
+    path, expected = seeded_store(tmp_path)
     from tests.graph.test_format_3 import to_format_3
     to_format_3(path)
     conn = sqlite3.connect(path, isolation_level=None)

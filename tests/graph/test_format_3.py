@@ -11,7 +11,7 @@ import pytest
 from graph.stores.packing import Packer
 from graph.stores.sqlite import FORMAT_VERSION, SQLiteStore
 from tests.conftest import SEEDS, ingest_into
-from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
+from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, seeded_store, version_of
 
 FORMAT_3_SEARCH = (
     "DROP TRIGGER statement_search_insert", "DROP TRIGGER statement_search_delete",
@@ -64,12 +64,8 @@ def packed_rows(path: Path) -> tuple[int, int]:
 
 @pytest.fixture
 def format_3(tmp_path) -> tuple[Path, str]:
-    """A format-3 store of the seed sets, and the answers its format-5 original gave."""
-    path = tmp_path / "home" / "citegraph.sqlite"
-    store = SQLiteStore(path)
-    ingest_into(store, SEEDS)
-    expected = answers(store)
-    store.close()
+    """A format-3 store of the seed sets, and the answers its format-6 original gave."""
+    path, expected = seeded_store(tmp_path)
     to_format_3(path)
     assert packed_rows(path) == (0, 0)
     return path, expected

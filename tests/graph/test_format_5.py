@@ -11,7 +11,7 @@ import pytest
 from graph.stores.sqlite import SQLiteStore
 from graph.versions import encode
 from tests.conftest import SEEDS, ingest_into
-from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, version_of
+from tests.graph.test_format_2 import answers, conversion_fails_at_its_last_step, read_only_is_read_as_is, seeded_store, version_of
 
 FORMAT_5 = """
 DROP TRIGGER statement_search_insert; DROP TRIGGER statement_search_delete; DROP TRIGGER statement_search_update;
@@ -85,11 +85,7 @@ def text_ids(path: Path) -> tuple[int, int]:
 @pytest.fixture
 def format_5(tmp_path) -> tuple[Path, str]:
     """A format-5 store of the seed sets, and the answers its format-6 original gave."""
-    path = tmp_path / "home" / "citegraph.sqlite"
-    store = SQLiteStore(path)
-    ingest_into(store, SEEDS)
-    expected = answers(store)
-    store.close()
+    path, expected = seeded_store(tmp_path)
     to_format_5(path)
     assert text_ids(path) == (202, 114)  # of the seeds' 204 nodes, all but 2 in a set, 114 in a document
     with sqlite3.connect(path) as conn:
