@@ -1106,11 +1106,14 @@ class SQLiteStore(ClosedOnExit):
         with self._reading() as conn:
             if not _has_versions_table(conn):
                 return None
-            row = conn.execute("SELECT blob FROM versions WHERE set_id = ? AND number = ?", (set_id, int(number))).fetchone()
+            row = conn.execute("SELECT blob, number = (SELECT max(number) FROM versions WHERE set_id = ?) FROM versions "
+                               "WHERE set_id = ? AND number = ?", (set_id, set_id, int(number))).fetchone()
             if row is None:
                 return None
-            blob = bytes(row[0]) or _held_blob(conn, set_id)
-        assert blob, "an empty blob is the latest version's, which the live rows hold"
+            blob = bytes(row[0]) or (_held_blob(conn, set_id) if row[1] else None)
+        if not blob:  # only the latest version may be held by the rows
+            raise StoreUnavailable(f"version {number} of set {set_id} is not in the store: its blob is empty",
+                                   hint="the store is damaged; restore it from a copy, or ingest the set again")
         return versions.decode(blob)
 
     def close(self) -> None:

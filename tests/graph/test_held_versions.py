@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
+from graph.errors import StoreUnavailable
 from graph.model import Label, SetBatch
 from graph.stores.sqlite import SQLiteStore
 from tests.contract.test_store_contract import SYSTEM, document, node, shared, system_edge
@@ -71,3 +74,17 @@ def test_deleting_a_set_of_a_shared_system_keeps_the_other_sets_versions(tmp_pat
     store.delete_documents(["s2/a"])
     assert store.set_versions("s2") == [] and store.set_version("s1", 1) == before["s1"]
     assert blobs(store) == {("s1", 1): 0}  # s1's rows are untouched: still held
+
+
+def test_an_empty_blob_of_an_older_version_or_changed_rows_is_a_damaged_store(tmp_path):
+    store = SQLiteStore(tmp_path / "citegraph.sqlite")
+    store.write_set(set_batch("s1"))
+    store.write_set(set_batch("s1", lines=(2, 3)))
+    assert store.path is not None
+    with sqlite3.connect(store.path) as conn:  # damage: version 1's blob lost, version 2's rows changed
+        conn.execute("UPDATE versions SET blob = x'' WHERE set_id = 's1' AND number = 1")
+        conn.execute("UPDATE versions SET digest = 'not-the-rows' WHERE set_id = 's1' AND number = 2")
+    with pytest.raises(StoreUnavailable, match="version 1 of set s1 is not in the store: its blob is empty"):
+        store.set_version("s1", 1)
+    with pytest.raises(StoreUnavailable, match="version 2 of set s1 is not in the store: its rows changed since"):
+        store.set_version("s1", 2)
