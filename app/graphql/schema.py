@@ -25,8 +25,8 @@ import threading
 import time
 import weakref
 
-from typing import Annotated, Any, Optional
-from collections.abc import Iterable
+from typing import Annotated, Any, Optional, TypeVar
+from collections.abc import Awaitable, Callable, Iterable
 
 from graphql import GraphQLError, OperationType, get_operation_ast
 
@@ -355,7 +355,7 @@ class CitegraphSchema(strawberry.Schema):
             snapshot = store.snapshot()
             context_value.read_from(snapshot.__enter__())  # outside the budget
             try:
-                result = await run()
+                result = await _with_its_tasks(run)
             except BaseException:
                 if not snapshot.__exit__(*sys.exc_info()):
                     raise
@@ -395,6 +395,26 @@ class CitegraphSchema(strawberry.Schema):
             return False
         operation = get_operation_ast(document, operation_name)
         return operation is not None and operation.operation == OperationType.QUERY
+
+
+_T = TypeVar("_T")
+
+
+async def _with_its_tasks(run: Callable[[], Awaitable[_T]]) -> _T:
+    """``await run()``, then cancel the tasks it left behind and wait for them to end. graphql-core
+    gathers a list's items without cancelling the others when one fails (an error past a non-null
+    field, or the time budget), and cancelling the execution leaves them too: a call of theirs under
+    way in a worker thread would go on reading the snapshot while it closes (on Neo4j, a statement
+    and the rollback on one connection, which then hangs until its read timeout)."""
+    before = asyncio.all_tasks()
+    try:
+        return await run()
+    finally:
+        left = asyncio.all_tasks() - before
+        for task in left:
+            task.cancel()
+        if left:  # a cancelled call waits for its thread to return (app.graphql.context.call)
+            await asyncio.gather(*left, return_exceptions=True)
 
 
 class _LoopCloser:

@@ -266,8 +266,7 @@ class Neo4jStore(ClosedOnExit):
             On leaving an optimistic view that a write may have crossed.
         """
         if time.monotonic() >= self._hold_until:
-            with self._transaction("READ") as tx:
-                view = _Snapshot(self, tx)
+            with self._transaction("READ") as tx, _Snapshot.over(self, tx) as view:
                 begun = view._write_clock(writing=0)
                 if begun is not None:
                     try:
@@ -280,8 +279,7 @@ class Neo4jStore(ClosedOnExit):
         self.snapshot_counts["held"] += 1
         slot = _READ_SLOTS.take()
         try:
-            with self._transaction("WRITE") as tx:
-                view = _Snapshot(self, tx)
+            with self._transaction("WRITE") as tx, _Snapshot.over(self, tx) as view:
                 view._read(cypher.HOLD_READ_SLOT, slot=slot)
                 yield view
         finally:
@@ -785,9 +783,25 @@ class _Snapshot(Neo4jStore):
         super().__init__(store.driver, database=store.database)
         self._tx = tx
         self._use = threading.RLock()
+        self._ended = False
+
+    @classmethod
+    @contextmanager
+    def over(cls, store: Neo4jStore, tx: Transaction) -> Iterator[_Snapshot]:
+        """The view reading in ``tx`` for the block. On leaving, a read under way on another thread
+        ends first and later reads raise ``CitegraphError``: ``tx`` is rolled back next, and a
+        statement sent on its connection meanwhile would interleave with the rollback."""
+        view = cls(store, tx)
+        try:
+            yield view
+        finally:
+            with view._use:
+                view._ended = True
 
     def _read(self, query: str, **params: Any) -> list[Any]:
         with self._use, _translated(self.database):
+            if self._ended:
+                raise CitegraphError("a read of a Neo4j snapshot after it ended")
             return list(self._tx.run(query, params))
 
     def _write_clock(self, *, writing: int | None = None) -> int | None:

@@ -6,6 +6,8 @@ it runs, and execution stops at the time budget (``CITEGRAPH_GRAPHQL_TIMEOUT_S``
 from __future__ import annotations
 
 import base64
+import contextlib
+import threading
 import time
 
 import pytest
@@ -63,6 +65,42 @@ def test_a_query_the_estimate_admits_stops_at_the_time_budget(stocked):
     rendered = [n for n in (answer["data"] or {}).get("nodes") or [] if n and n.get("render")]
     assert len(rendered) < 30
     assert took < budget + 1.0 + 4 * single, (took, single)  # the budget, its grace second, the 4 calls under way
+
+
+def test_the_calls_a_stopped_query_left_running_end_before_its_snapshot_closes(stocked, monkeypatch):
+    """Past its budget and grace second, a query is cancelled; its renderings under way in worker
+    threads return before the request's snapshot closes, so none reads a closed snapshot (on Neo4j,
+    a statement sent on the connection its rollback used hung until the 120 s read timeout)."""
+    import app.rendering
+
+    real_render, real_snapshot = app.rendering.render_request, type(stocked).snapshot
+    lock, under_way, at_close = threading.Lock(), [0], []
+
+    def slow_render(*args, **kwargs):  # each rendering outlasts the budget and its grace second
+        with lock:
+            under_way[0] += 1
+        try:
+            time.sleep(1.5)
+            return real_render(*args, **kwargs)
+        finally:
+            with lock:
+                under_way[0] -= 1
+
+    @contextlib.contextmanager
+    def watched_snapshot(self):
+        with real_snapshot(self) as view:
+            try:
+                yield view
+            finally:
+                at_close.append(under_way[0])
+
+    monkeypatch.setattr(app.rendering, "render_request", slow_render)
+    monkeypatch.setattr(type(stocked), "snapshot", watched_snapshot)
+    with TestClient(create_app(Settings(env_file=None, graphql_timeout_s=0.2), store=stocked)) as client:
+        answer = client.post("/graphql", json={"query": _renders(12)}).json()
+    (error,) = answer["errors"]
+    assert error["message"] == "the query ran out of its time budget of 0.2 s"
+    assert at_close == [0]
 
 
 def test_the_budget_is_a_setting():
