@@ -152,8 +152,10 @@ def fresh_neo4j_store(session_store):
 
 @pytest.fixture
 def neo4j_store(neo4j_session_store):
-    """An empty Neo4j store for one test."""
-    return fresh_neo4j_store(neo4j_session_store)
+    """An empty Neo4j store for one test (closed after it: its kept READ transactions end)."""
+    store = fresh_neo4j_store(neo4j_session_store)
+    yield store
+    store.close()
 
 
 @pytest.fixture(params=["embedded", pytest.param("neo4j", marks=pytest.mark.neo4j)])

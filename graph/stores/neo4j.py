@@ -21,6 +21,7 @@ import random
 import threading
 import time
 import uuid
+import weakref
 from collections import Counter
 from contextlib import contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
@@ -52,7 +53,7 @@ from graph.text import Phrase, holds, words
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "HOLD_AFTER_MOVE_S"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -64,6 +65,15 @@ deprecation and performance notices stay on."""
 HOLD_AFTER_MOVE_S = 0.2
 """Seconds after an optimistic snapshot moved during which a store's snapshots are held (see
 :meth:`Neo4jStore.snapshot`): writes are landing, and a held view does not need reading again."""
+
+KEPT_READ_S = 1.0
+"""Seconds after its ``BEGIN`` during which a READ transaction is kept for the next optimistic
+snapshot (see :meth:`Neo4jStore.snapshot`): a request then pays neither a session, a ``BEGIN``
+nor a ``ROLLBACK``, and starts from the clock its predecessor read last. Bounded so that a kept
+transaction never holds the server's resources (nor, on a cluster, a member) for long."""
+
+KEPT_READS_MAX = 8
+"""Idle READ transactions a store keeps at most (one per request thread in steady use)."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges (chosen by measurement: smaller batches
@@ -120,8 +130,12 @@ class Neo4jStore(ClosedOnExit):
         self.versions_kept = versions_kept
         self.snapshot_counts: Counter[str] = Counter()
         """Snapshots of each kind so far: ``read`` (optimistic, one state), ``moved`` (optimistic,
-        read again), ``held`` (see :meth:`snapshot`)."""
+        read again), ``stale`` (optimistic from a kept transaction's last clock, read again),
+        ``held`` (see :meth:`snapshot`)."""
         self._hold_until = 0.0  # time.monotonic() before which snapshots are held
+        self._kept: list[_KeptRead] = []  # idle READ transactions for optimistic snapshots, oldest first
+        self._kept_lock = threading.Lock()
+        weakref.finalize(self, _end_reads, self._kept, self._kept_lock)  # a store dropped unclosed
 
     @classmethod
     def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
@@ -256,7 +270,14 @@ class Neo4jStore(ClosedOnExit):
         :data:`HOLD_AFTER_MOVE_S` ago, the view's transaction holds a read slot
         (:data:`~graph.stores.cypher.HOLD_READ_SLOT`) in a write session, and no commit lands while
         it is open (a write's commit waits for it; it never moves). :attr:`snapshot_counts` counts
-        the views of each kind (``read``, ``moved``, ``held``).
+        the views of each kind (``read``, ``moved``, ``stale``, ``held``).
+
+        An optimistic view's READ transaction is kept for the next one (:data:`KEPT_READ_S` after
+        its ``BEGIN``, while this process writes nothing; read-committed, it sees later commits),
+        which starts from the clock the last one read at its end: if no write was under way then
+        and none has begun by the new view's end, none was under way while it read. So a request
+        in steady use is its reads and one clock read: no session, ``BEGIN`` or ``ROLLBACK``.
+        A write that began in between makes it ``stale``: read again, from a clock of its own.
 
         Raises
         ------
@@ -266,16 +287,25 @@ class Neo4jStore(ClosedOnExit):
             On leaving an optimistic view that a write may have crossed.
         """
         if time.monotonic() >= self._hold_until:
-            with self._transaction("READ") as tx, _Snapshot.over(self, tx) as view:
-                begun = view._write_clock(writing=0)
-                if begun is not None:
-                    try:
-                        yield view
-                    except Exception as exc:
-                        self._check_unmoved(view, begun, exc)
-                        raise
-                    self._check_unmoved(view, begun, None)
-                    return
+            read = self._take_read()
+            try:
+                with _Snapshot.over(self, read.tx) as view:
+                    stale = read.clock is not None  # the clock of the transaction's last snapshot
+                    begun = read.clock if stale else read.read_clock(view)
+                    read.clock = None
+                    if begun is not None:
+                        try:
+                            yield view
+                        except Exception as exc:
+                            self._check_unmoved(view, read, begun, stale, exc)
+                            raise
+                        except BaseException:  # interrupted, maybe mid-statement: not kept
+                            read.spoiled = True
+                            raise
+                        self._check_unmoved(view, read, begun, stale, None)
+                        return
+            finally:
+                self._give_read(read)
         self.snapshot_counts["held"] += 1
         slot = _READ_SLOTS.take()
         try:
@@ -285,22 +315,65 @@ class Neo4jStore(ClosedOnExit):
         finally:
             _READ_SLOTS.give(slot)
 
-    def _check_unmoved(self, view: _Snapshot, begun: int, error: Exception | None) -> None:
+    def _check_unmoved(self, view: _Snapshot, read: _KeptRead, begun: int, stale: bool,
+                       error: Exception | None) -> None:
         """Count an optimistic view that ended; raise :class:`SnapshotMoved` if a write began while
-        it was open. When the block raised ``error`` and the view's transaction can no longer read
-        (a failed statement spoils it), the block's error stands."""
+        it was open. ``stale``: ``begun`` is the clock the transaction's previous snapshot read
+        last, so a write may have begun (and ended) before this one's first read; it is read again
+        from this clock, without holding the next snapshots. When the block raised ``error`` and
+        the view's transaction can no longer read (a failed statement spoils it), the block's
+        error stands and the transaction is not kept."""
         try:
-            now = view._write_clock()
+            now = read.read_clock(view, any_writing=True)
         except (CitegraphError, Neo4jError, DriverError):
+            read.spoiled = True
             if error is None:
                 raise
             return
         if now == begun:
             self.snapshot_counts["read"] += 1
             return
+        read.clock = None  # the next snapshot reads its own first clock
+        if stale:
+            self.snapshot_counts["stale"] += 1
+            raise SnapshotMoved("a write began since the kept transaction's last snapshot") from error
         self.snapshot_counts["moved"] += 1
         self._hold_until = time.monotonic() + HOLD_AFTER_MOVE_S
         raise SnapshotMoved("a write began while the snapshot was read") from error
+
+    def _take_read(self) -> _KeptRead:
+        """A READ transaction for one optimistic snapshot: the newest kept one younger than
+        :data:`KEPT_READ_S` begun after this process's last write (its bookmarks, so that it reads
+        this process's writes on a cluster too), else a new one; kept ones too old are ended."""
+        bookmarks = frozenset(self.driver.execute_query_bookmark_manager.get_bookmarks())
+        young = time.monotonic() - KEPT_READ_S
+        with self._kept_lock:
+            old = [r for r in self._kept if r.began < young or r.bookmarks != bookmarks]
+            self._kept[:] = [r for r in self._kept if r.began >= young and r.bookmarks == bookmarks]
+            read = self._kept.pop() if self._kept else None
+        for stale in old:
+            stale.end()
+        if read is not None:
+            return read
+        with _translated(self.database):
+            session = self.driver.session(database=self.database, default_access_mode="READ",
+                                          bookmark_manager=self.driver.execute_query_bookmark_manager)
+        try:
+            with _translated(self.database), _pipelined_begin(session):
+                tx = session.begin_transaction()
+        except BaseException:
+            session.close()
+            raise
+        return _KeptRead(session, tx, time.monotonic(), bookmarks)
+
+    def _give_read(self, read: _KeptRead) -> None:
+        """Keep ``read`` for the next snapshot unless it is spoiled, too old, or enough are kept."""
+        if not read.spoiled and not self._closed and time.monotonic() - read.began < KEPT_READ_S:
+            with self._kept_lock:
+                if len(self._kept) < KEPT_READS_MAX:
+                    self._kept.append(read)
+                    return
+        read.end()
 
     @contextmanager
     def _transaction(self, mode: str) -> Iterator[Any]:
@@ -507,7 +580,9 @@ class Neo4jStore(ClosedOnExit):
         return len(reviews)
 
     def close(self) -> None:
-        """Close the driver if this store opened it (:meth:`connect`). Safe to call twice."""
+        """End the kept READ transactions and close the driver if this store opened it
+        (:meth:`connect`). Safe to call twice."""
+        _end_reads(self._kept, self._kept_lock)
         if not self._closed and self._owns_driver:
             self.driver.close()
         self._closed = True
@@ -804,12 +879,6 @@ class _Snapshot(Neo4jStore):
                 raise CitegraphError("a read of a Neo4j snapshot after it ended")
             return list(self._tx.run(query, params))
 
-    def _write_clock(self, *, writing: int | None = None) -> int | None:
-        """How many writes have begun (:data:`graph.stores.cypher.WRITE_CLOCK`); ``None`` when
-        ``writing`` is given and not the number of writes under way."""
-        row = self._read(cypher.WRITE_CLOCK)[0]
-        return None if writing is not None and row["writing"] != writing else row["begun"]
-
     def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
 
@@ -819,6 +888,47 @@ class _Snapshot(Neo4jStore):
 
     def clear(self) -> None:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
+
+
+def _end_reads(kept: list[_KeptRead], lock: threading.Lock) -> None:
+    """End the READ transactions a store keeps (``kept``, emptied under ``lock``)."""
+    with lock:
+        reads = kept[:]
+        kept.clear()
+    for read in reads:
+        read.end()
+
+
+class _KeptRead:
+    """A READ transaction in its own session, for optimistic snapshots one after the other (see
+    :meth:`Neo4jStore.snapshot`), with what its last snapshot learnt."""
+
+    __slots__ = ("began", "bookmarks", "clock", "session", "spoiled", "tx")
+
+    def __init__(self, session: Any, tx: Transaction, began: float, bookmarks: frozenset[str]):
+        self.session, self.tx, self.began, self.bookmarks = session, tx, began, bookmarks
+        self.clock: int | None = None
+        """Writes begun (:data:`graph.stores.cypher.WRITE_CLOCK`) at the last clock read, when
+        none was under way then: where the next snapshot in this transaction starts from."""
+        self.spoiled = False
+        """A statement failed: the transaction cannot read again."""
+
+    def read_clock(self, view: _Snapshot, *, any_writing: bool = False) -> int | None:
+        """How many writes have begun, read in ``view``; None when a write is under way, unless
+        ``any_writing``. Remembered as :attr:`clock` when none is under way."""
+        row = view._read(cypher.WRITE_CLOCK)[0]
+        self.clock = row["begun"] if row["writing"] == 0 else None
+        return row["begun"] if any_writing or row["writing"] == 0 else None
+
+    def end(self) -> None:
+        """Roll the transaction back and close its session; a connection already gone is no error."""
+        try:
+            with suppress(Neo4jError, DriverError):
+                if not self.tx.closed():
+                    self.tx.rollback()
+        finally:
+            with suppress(Neo4jError, DriverError):
+                self.session.close()
 
 
 class _ReadSlots:

@@ -260,3 +260,91 @@ def test_a_neo4j_read_never_sees_a_replaced_document_missing(neo4j_store: Neo4jS
     run_to_the_end(threads)
     assert writes[0] > 0 and reads[0] > 0
     assert missing == []
+
+
+def _clock_reads(monkeypatch) -> list[int]:
+    """Counts the write-clock reads of every Neo4j snapshot from now on (one list item per read)."""
+    from graph.stores import neo4j as neo4j_module
+
+    reads: list[int] = []
+    real = neo4j_module._KeptRead.read_clock
+
+    def counted(self, view, **kwargs):
+        reads.append(1)
+        return real(self, view, **kwargs)
+
+    monkeypatch.setattr(neo4j_module._KeptRead, "read_clock", counted)
+    return reads
+
+
+@pytest.mark.neo4j
+def test_a_neo4j_snapshot_reads_in_the_transaction_the_last_one_kept(neo4j_store: Neo4jStore, monkeypatch):
+    """Snapshots one after the other read in one kept READ transaction, each starting from the
+    clock the last one read at its end: three snapshots, one transaction, four clock reads."""
+    ingest_into(neo4j_store, SEEDS)
+    reads = _clock_reads(monkeypatch)
+    transactions = []
+    for _ in range(3):
+        with neo4j_store.snapshot() as view:
+            transactions.append(view._tx)  # type: ignore[attr-defined]  # private: probed on purpose
+            assert view.counts()["Document"] == 3
+    assert len(set(map(id, transactions))) == 1 and len(reads) == 4
+    assert neo4j_store.snapshot_counts == {"read": 3}
+
+
+@pytest.mark.neo4j
+def test_a_write_of_another_process_makes_the_next_snapshot_read_again(neo4j_store: Neo4jStore, neo4j_server):
+    """A write by another driver (another process: it does not share this one's bookmarks) between
+    two snapshots: the second finds the clock moved since the kept transaction's last read, reads
+    again from a clock of its own (``stale``, not held), and sees the write."""
+    ingest_into(neo4j_store, SEEDS)
+    assert read_snapshot(neo4j_store, lambda view: view.counts()["Document"]) == 3
+    other = Neo4jStore.connect(neo4j_server.uri, user=neo4j_server.user, password=neo4j_server.password,
+                               database=neo4j_server.database)
+    try:
+        other.delete_documents((), sets=["tolaria"])
+    finally:
+        other.close()
+    assert read_snapshot(neo4j_store, lambda view: view.counts()["Document"]) == 1
+    assert neo4j_store.snapshot_counts == {"read": 2, "stale": 1}
+    assert read_snapshot(neo4j_store, lambda view: view.counts()["Document"]) == 1
+    assert neo4j_store.snapshot_counts == {"read": 3, "stale": 1}
+
+
+@pytest.mark.neo4j
+def test_a_kept_transaction_is_not_used_after_this_process_writes_or_once_it_is_old(neo4j_store: Neo4jStore,
+                                                                                   monkeypatch):
+    """A write of this process (new bookmarks) and age (``KEPT_READ_S``) each end the kept READ
+    transaction: the next snapshot begins its own (which, on a cluster, waits for the bookmarks)."""
+    from graph.stores import neo4j as neo4j_module
+
+    ingest_into(neo4j_store, SEEDS)
+
+    def transaction_of_a_snapshot():
+        with neo4j_store.snapshot() as view:
+            assert view.counts()["Document"] >= 1
+            return view._tx  # type: ignore[attr-defined]  # private: probed on purpose
+
+    first = transaction_of_a_snapshot()
+    neo4j_store.delete_documents((), sets=["tolaria"])
+    second = transaction_of_a_snapshot()
+    assert second is not first and first.closed() and not second.closed()
+    monkeypatch.setattr(neo4j_module, "KEPT_READ_S", 0.0)
+    third = transaction_of_a_snapshot()
+    assert third is not second and second.closed() and third.closed()  # too old to be kept, even once
+    assert neo4j_store.snapshot_counts == {"read": 3}
+    neo4j_store.close()
+    assert neo4j_store._kept == []  # private: probed on purpose
+
+
+@pytest.mark.neo4j
+def test_a_spoiled_kept_transaction_is_ended_not_kept(neo4j_store: Neo4jStore):
+    """A statement that fails in a snapshot spoils its transaction: the block's error stands, and
+    the next snapshot reads in a new one."""
+    ingest_into(neo4j_store, SEEDS)
+    with pytest.raises(Neo4jError), neo4j_store.snapshot() as view:
+        spoiled = view._tx  # type: ignore[attr-defined]  # private: probed on purpose
+        spoiled.run("RETURN 1 / 0").consume()
+    with neo4j_store.snapshot() as view:
+        assert view._tx is not spoiled and view.counts()["Document"] == 3  # type: ignore[attr-defined]
+    assert spoiled.closed()
