@@ -309,9 +309,13 @@ class Neo4jStore(ClosedOnExit):
         self.snapshot_counts["held"] += 1
         slot = _READ_SLOTS.take()
         try:
-            with self._transaction("WRITE") as tx, _Snapshot.over(self, tx) as view:
-                view._read(cypher.HOLD_READ_SLOT, slot=slot)
-                yield view
+            held = self._begin("WRITE")
+            try:
+                with _Snapshot.over(self, held.tx) as view:
+                    view._read(cypher.HOLD_READ_SLOT, slot=slot)
+                    yield view
+            finally:
+                held.end()
         finally:
             _READ_SLOTS.give(slot)
 
@@ -348,23 +352,13 @@ class Neo4jStore(ClosedOnExit):
         bookmarks = frozenset(self.driver.execute_query_bookmark_manager.get_bookmarks())
         young = time.monotonic() - KEPT_READ_S
         with self._kept_lock:
-            old = [r for r in self._kept if r.began < young or r.bookmarks != bookmarks]
-            self._kept[:] = [r for r in self._kept if r.began >= young and r.bookmarks == bookmarks]
+            usable = [r for r in self._kept if r.began >= young and r.bookmarks == bookmarks]
+            old = [r for r in self._kept if r not in usable]
+            self._kept[:] = usable
             read = self._kept.pop() if self._kept else None
-        for stale in old:
-            stale.end()
-        if read is not None:
-            return read
-        with _translated(self.database):
-            session = self.driver.session(database=self.database, default_access_mode="READ",
-                                          bookmark_manager=self.driver.execute_query_bookmark_manager)
-        try:
-            with _translated(self.database), _pipelined_begin(session):
-                tx = session.begin_transaction()
-        except BaseException:
-            session.close()
-            raise
-        return _KeptRead(session, tx, time.monotonic(), bookmarks)
+        for ended in old:
+            ended.end()
+        return read if read is not None else self._begin("READ", bookmarks)
 
     def _give_read(self, read: _KeptRead) -> None:
         """Keep ``read`` for the next snapshot unless it is spoiled, too old, or enough are kept."""
@@ -375,27 +369,24 @@ class Neo4jStore(ClosedOnExit):
                     return
         read.end()
 
-    @contextmanager
-    def _transaction(self, mode: str) -> Iterator[Any]:
+    def _begin(self, mode: str, bookmarks: frozenset[str] | None = None) -> _KeptRead:
         """An explicit transaction in a ``READ`` or ``WRITE`` session (sharing the bookmark
-        manager), rolled back at the end: nothing a snapshot does is kept. Its ``BEGIN`` is sent
-        with its first statement, not on its own (:func:`_pipelined_begin`): one round trip less
-        per snapshot; a ``BEGIN`` the server refuses fails that first statement."""
+        manager), to roll back at the end (:meth:`_KeptRead.end`): nothing a snapshot does is kept.
+        Its ``BEGIN`` is sent with its first statement, not on its own (:func:`_pipelined_begin`):
+        one round trip less per snapshot; a ``BEGIN`` the server refuses fails that first statement.
+        ``bookmarks``: the bookmark manager's, read just before (read here when not given)."""
+        if bookmarks is None:
+            bookmarks = frozenset(self.driver.execute_query_bookmark_manager.get_bookmarks())
         with _translated(self.database):
             session = self.driver.session(database=self.database, default_access_mode=mode,
                                           bookmark_manager=self.driver.execute_query_bookmark_manager)
-        tx = None
         try:
             with _translated(self.database), _pipelined_begin(session):
                 tx = session.begin_transaction()
-            yield tx
-        finally:
-            try:
-                with _translated(self.database):
-                    if tx is not None and not tx.closed():
-                        tx.rollback()
-            finally:
-                session.close()
+        except BaseException:
+            session.close()
+            raise
+        return _KeptRead(session, tx, time.monotonic(), bookmarks)
 
     # -- contract: reads -------------------------------------------------------------------------
 
@@ -900,8 +891,9 @@ def _end_reads(kept: list[_KeptRead], lock: threading.Lock) -> None:
 
 
 class _KeptRead:
-    """A READ transaction in its own session, for optimistic snapshots one after the other (see
-    :meth:`Neo4jStore.snapshot`), with what its last snapshot learnt."""
+    """A snapshot's transaction in its own session (:meth:`Neo4jStore._begin`); in READ mode, kept
+    for optimistic snapshots one after the other (see :meth:`Neo4jStore.snapshot`), with what its
+    last snapshot learnt."""
 
     __slots__ = ("began", "bookmarks", "clock", "session", "spoiled", "tx")
 
