@@ -62,8 +62,16 @@ class Target:
     limit: float
     unit: str
     store: str | None = None
-    size: str | None = None
+    size: str | tuple[str, ...] | None = None
 
+    def stated_for(self, size: str) -> bool:
+        """Whether this target judges a run of ``size`` (a target stated for no size judges every size)."""
+        return self.size is None or size == self.size or (isinstance(self.size, tuple) and size in self.size)
+
+
+PAIRED_COMMANDS = ("rests-on", "stats", "sets", "records", "check")
+"""The ``citegraph`` commands timed on both stores side by side (issue 25, :func:`side_by_side_phase`):
+``rests-on --json`` and ``records``/``check`` of one set, ``stats --json`` and ``sets`` of the whole store."""
 
 TARGETS: tuple[Target, ...] = (
     Target("embedded ingest time", "ingest_s", "<", 60, "s", "embedded", "L"),
@@ -104,6 +112,14 @@ TARGETS: tuple[Target, ...] = (
     Target("serve keep-alive: /health p50", "serve_keepalive_health_p50_ms", "<=", 3, "ms", "embedded"),
     Target("serve keep-alive: REST rests-on p50", "serve_keepalive_rest_p50_ms", "<=", 5, "ms", "embedded"),
     Target("serve keep-alive: GraphQL restsOn p50", "serve_keepalive_graphql_p50_ms", "<=", 10, "ms", "embedded"),
+    # Neo4j beside the embedded store (issue 25): ratios measured side by side in one run
+    Target("rests-on p50 (neo4j) at L", "rests_on_p50_ms", "<", 10, "ms", "neo4j", "L"),
+    Target("Neo4j ingest wall ÷ embedded ingest wall", "ingest_vs_embedded", "<=", 2, "×", "neo4j", ("M", "L")),
+    *(Target(f"Neo4j {c} process ÷ embedded, side by side", f"cli_{c.replace('-', '_')}_vs_embedded", "<=", 1.5, "×",
+             "neo4j", ("M", "L")) for c in PAIRED_COMMANDS),
+    Target("Neo4j serve keep-alive: REST rests-on p50 ÷ embedded, side by side", "serve_keepalive_rest_vs_embedded",
+           "<=", 1.5, "×", "neo4j", ("M", "L")),
+    Target("Neo4j serve keep-alive: /health p50", "serve_keepalive_health_p50_ms", "<=", 5, "ms", "neo4j"),
 )
 """The scale targets, plus the two correctness gates (0 ``check`` errors, 0 failed rebuilds), and
 the targets of start-up, one-set commands, search and the server."""
@@ -339,9 +355,23 @@ CLI_COMMANDS = ("rests-on", "stats", "check", "render", "records", "history", "s
 SEARCH_COMMON = "the"
 """The common word whose search is timed as a whole process (:func:`search_phase`)."""
 
-_CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-"""The environment of a timed process: the harness's, except that Python may write bytecode
-caches (the untimed warm-up runs write them, as any installed copy has them)."""
+_STORE_VARIABLES = ("CITEGRAPH_STORE", "CITEGRAPH_NEO4J_URI", "CITEGRAPH_NEO4J_USER", "CITEGRAPH_NEO4J_PASSWORD",
+                    "CITEGRAPH_NEO4J_DATABASE")
+
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a timed process: the harness's, except that Python may write bytecode
+    caches (the untimed warm-up runs write them, as any installed copy has them) and that no store is
+    chosen by a variable the caller happened to export (each command names its store)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE" and k not in _STORE_VARIABLES}
+
+
+def neo4j_env(spec: dict) -> dict[str, str]:
+    """The environment of a timed ``citegraph`` process that reads the Neo4j of ``spec`` (its URI,
+    user, password and database as ``CITEGRAPH_NEO4J_*``, which select Neo4j)."""
+    return {**child_env(), "CITEGRAPH_NEO4J_URI": spec["uri"], "CITEGRAPH_NEO4J_USER": spec.get("user", "neo4j"),
+            "CITEGRAPH_NEO4J_PASSWORD": spec.get("password", ""), "CITEGRAPH_NEO4J_DATABASE": spec.get("database", "neo4j")}
 
 
 def citegraph_executable() -> Path | None:
@@ -355,15 +385,15 @@ def citegraph_executable() -> Path | None:
 
 
 def run_process(cmd: list[str], *, timeout: float | None = None, memory_gb: float | None = None,
-                ok: tuple[int, ...] = (0,), stdout: Path | None = None) -> dict:
+                ok: tuple[int, ...] = (0,), stdout: Path | None = None, env: dict[str, str] | None = None) -> dict:
     """One whole process, timed from just before it is started to its reaping by ``os.wait4``:
     ``wall_s``, ``cpu_s`` (user + system), ``peak_rss_mb`` (its own ``ru_maxrss``) and ``exit``;
     ``failed`` (with the tail of its standard error) unless it exited with a code in ``ok``.
     Standard output goes to ``stdout`` (a file, so a large output cannot block the child), else
-    to ``/dev/null``."""
+    to ``/dev/null``. ``env``: the process's environment (default :func:`child_env`)."""
     with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT, env=_CHILD_ENV,
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT, env=env or child_env(),
                                 preexec_fn=_address_cap(memory_gb))
         code, usage, timed_out, wall = _reap(proc, t0, timeout)
         row = {"wall_s": wall, **_usage(usage), "exit": code}
@@ -410,11 +440,14 @@ def pair_records(records: list[dict], reference: list[dict]) -> list[dict | None
     return out
 
 
-def _cli_command(cli: Path, command: str, row: dict, home: Path) -> list[str]:
-    h = ["--home", str(home)]
+def _cli_command(cli: Path, command: str, row: dict, home: Path | None) -> list[str]:
+    """The argument vector of ``command`` for ``row``'s record and set; on the embedded store in
+    ``home``, or, with None, on the store the environment names (Neo4j, :func:`neo4j_env`)."""
+    h = ["--home", str(home)] if home is not None else []
     return {
         "rests-on": [str(cli), "rests-on", row["record"], "--set", row["set"], "--json", *h],
         "stats": [str(cli), "stats", "--json", *h],
+        "sets": [str(cli), "sets", "--format", "json", *h],
         "check": [str(cli), "check", "--set", row["set"], *h],
         "render": [str(cli), "render", "--rests-on", row["record"], "--set", row["set"], *h],
         "records": [str(cli), "records", "--set", row["set"], *h],
@@ -661,6 +694,69 @@ def keepalive_times(port: int, row: dict, n: int) -> dict[str, list[float]]:
     return times
 
 
+class Served:
+    """A ``citegraph serve`` whole process on a free loopback port (its own session, so it is stopped
+    with whatever it started): :meth:`wait_ready` polls ``/health``, :meth:`stop` sends SIGTERM
+    (SIGKILL after 30 s) and reaps it with ``os.wait4``. Use it as a context manager: the server is
+    always stopped."""
+
+    def __init__(self, cli: Path, store_args: list[str], log_path: Path, *, env: dict[str, str] | None = None,
+                 memory_gb: float | None = None):
+        self.port = _free_port()
+        self.log_path = log_path
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed by stop()
+        cmd = [str(cli), "serve", *store_args, "--host", "127.0.0.1", "--port", str(self.port)]
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+                                     cwd=ROOT, env=env or child_env(), start_new_session=True,
+                                     preexec_fn=_address_cap(memory_gb))
+        self.reaped: tuple[int, Any] | None = None
+        self.stopped_by: str | None = None
+
+    def wait_ready(self, timeout: float) -> tuple[float, Any] | None:
+        """Seconds from the start to the first 200 on ``/health`` (tried every 10 ms) and that
+        answer's JSON; None when the process exited first (``reaped`` then holds its exit) or
+        ``timeout`` seconds passed."""
+        while time.perf_counter() - self.started < timeout:
+            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            if pid:  # exited before answering
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                self.reaped = (self.proc.returncode, usage)
+                return None
+            try:
+                code, body = _get_health(self.port)
+            except (OSError, http.client.HTTPException):
+                code, body = 0, b""
+            if code == 200:
+                ready = time.perf_counter() - self.started
+                try:
+                    return ready, json.loads(body)
+                except ValueError:
+                    return ready, body[:200].decode("utf-8", "replace")
+            time.sleep(0.01)
+        return None
+
+    def stop(self) -> tuple[int, Any]:
+        """Stop the server (if it still runs) and return its exit code and ``rusage``."""
+        if self.reaped is None:
+            t = time.perf_counter()
+            self.proc.send_signal(signal.SIGTERM)
+            code, usage, killed, _ = _reap(self.proc, t, 30)
+            self.reaped = (code, usage)
+            self.stopped_by = "SIGKILL after 30 s" if killed else "SIGTERM"
+        self._log.close()
+        return self.reaped
+
+    def log_tail(self) -> str:
+        return self.log_path.read_text(errors="replace")[-1500:].strip()
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path, row: dict | None = None) -> dict:
     """``citegraph serve --home H --port P`` (a free loopback port) as a whole process: seconds from
     just before it starts to the first 200 on ``/health`` (tried every 10 ms, at most
@@ -668,68 +764,151 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
     new connection; with ``row`` (a record and its set), ``args.keepalive_requests`` each on one
     kept-alive connection (:func:`keepalive_times`); its ``VmHWM``; then SIGTERM (SIGKILL after
     30 s) and ``ru_maxrss`` from ``os.wait4``. The server is always stopped."""
-    port = _free_port()
-    cmd = [str(cli), "serve", "--home", str(home), "--host", "127.0.0.1", "--port", str(port)]
-    result: dict[str, Any] = {"port": port, "log": str(log_path)}
-    reaped = None
-    with open(log_path, "wb") as log:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                env=_CHILD_ENV, start_new_session=True, preexec_fn=_address_cap(args.phase_memory))
-        try:
-            while time.perf_counter() - t0 < args.serve_timeout:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-                if pid:  # exited before answering
-                    proc.returncode = os.waitstatus_to_exitcode(status)
-                    reaped = (proc.returncode, usage)
-                    break
-                try:
-                    code, body = _get_health(port)
-                except (OSError, http.client.HTTPException):
-                    code, body = 0, b""
-                if code == 200:
-                    result["ready_s"] = time.perf_counter() - t0
-                    try:
-                        result["health"] = json.loads(body)
-                    except ValueError:
-                        result["health"] = body[:200].decode("utf-8", "replace")
-                    break
-                time.sleep(0.01)
-            if "ready_s" in result:
-                times, codes = [], []
-                for _ in range(args.health_requests):
-                    t = time.perf_counter()
-                    try:
-                        code, _ = _get_health(port)
-                    except (OSError, http.client.HTTPException):
-                        code = 0  # reported below as a failed phase
-                    times.append(time.perf_counter() - t)
-                    codes.append(code)
-                result.update(health_s=times, health_codes=sorted(set(codes)))
-                keepalive = getattr(args, "keepalive_requests", 0)  # apart: in the condition mypy types the 0 as a bool
-                if row is not None and keepalive:
-                    try:
-                        result["keepalive_s"] = keepalive_times(port, row, args.keepalive_requests)
-                    except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
-                        result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
-                result["vmhwm_mb"] = _vmhwm_mb(proc.pid)
-        finally:
-            if reaped is None:
+    with Served(cli, ["--home", str(home)], log_path, memory_gb=args.phase_memory) as server:
+        result: dict[str, Any] = {"port": server.port, "log": str(log_path)}
+        ready = server.wait_ready(args.serve_timeout)
+        if ready is not None:
+            result["ready_s"], result["health"] = ready
+            times, codes = [], []
+            for _ in range(args.health_requests):
                 t = time.perf_counter()
-                proc.send_signal(signal.SIGTERM)
-                code, usage, killed, _ = _reap(proc, t, 30)
-                reaped = (code, usage)
-                result["stopped_by"] = "SIGKILL after 30 s" if killed else "SIGTERM"
-    result.update(exit=reaped[0], **_usage(reaped[1]))
+                try:
+                    code, _ = _get_health(server.port)
+                except (OSError, http.client.HTTPException):
+                    code = 0  # reported below as a failed phase
+                times.append(time.perf_counter() - t)
+                codes.append(code)
+            result.update(health_s=times, health_codes=sorted(set(codes)))
+            keepalive = getattr(args, "keepalive_requests", 0)  # apart: in the condition mypy types the 0 as a bool
+            if row is not None and keepalive:
+                try:
+                    result["keepalive_s"] = keepalive_times(server.port, row, args.keepalive_requests)
+                except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
+                    result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
+            result["vmhwm_mb"] = _vmhwm_mb(server.proc.pid)
+        code, usage = server.stop()
+    if server.stopped_by:
+        result["stopped_by"] = server.stopped_by
+    result.update(exit=code, **_usage(usage))
     if "ready_s" not in result:
-        why = f"exited with {reaped[0]}" if "stopped_by" not in result else f"no 200 within {args.serve_timeout:.0f} s"
-        tail = log_path.read_text(errors="replace")[-1500:].strip()
+        why = f"exited with {code}" if "stopped_by" not in result else f"no 200 within {args.serve_timeout:.0f} s"
+        tail = server.log_tail()
         result["failed"] = f"phase serve: {why}" + (f": {tail}" if tail else "")
     elif any(c != 200 for c in result["health_codes"]):
         result["failed"] = f"phase serve: /health answered {result['health_codes']}"
     elif "keepalive_failed" in result:
         result["failed"] = f"phase serve: keep-alive requests: {result['keepalive_failed']}"
     return result
+
+
+SIDE_BY_SIDE_ROUNDS = 3
+"""Rounds of kept-alive requests to the two servers of :func:`side_by_side_phase`, alternating which goes first."""
+
+
+def side_by_side_phase(cli: Path, home: Path, spec: dict, records: list[dict], args: argparse.Namespace,
+                       work: Path) -> dict:
+    """The embedded store in ``home`` and the Neo4j of ``spec``, holding the same corpus, timed side by
+    side as whole processes (issue 25): each of :data:`PAIRED_COMMANDS` for each record on one store,
+    then on the other, the first store alternating from one record to the next, after an untimed
+    warm-up of each (``runs``: rows with ``command`` and ``store``); then a ``citegraph serve`` of each,
+    both running, and ``args.keepalive_requests`` kept-alive requests each of ``/health``, REST
+    rests-on and GraphQL ``restsOn`` (:func:`keepalive_times`) to one server then the other, in
+    :data:`SIDE_BY_SIDE_ROUNDS` rounds alternating which goes first (``keepalive_s[store][name]``).
+    A ``rests-on --json`` answer of another length on the two stores is a ``mismatch``."""
+    envs = {"embedded": child_env(), "neo4j": neo4j_env(spec)}
+    homes: dict[str, Path | None] = {"embedded": home, "neo4j": None}
+    runs: list[dict] = []
+    failed: list[str] = []
+    mismatches: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-pair-") as tmp:
+        def one(command: str, row: dict, store: str, timed: bool = True) -> bytes:
+            out = Path(tmp, f"{store}-{command}")
+            r = run_process(_cli_command(cli, command, row, homes[store]), timeout=args.phase_timeout,
+                            memory_gb=args.phase_memory, stdout=out, env=envs[store],
+                            ok=(0, 1) if command == "check" else (0,))
+            r.update(command=command, store=store, set=row["set"], record=row["record"])
+            if "failed" in r:
+                failed.append(f"{store}: {r['failed']}")
+            if timed:
+                runs.append(r)
+            return out.read_bytes()
+
+        for command in PAIRED_COMMANDS:
+            if records:
+                for store in envs:
+                    one(command, records[0], store, timed=False)
+        for i, row in enumerate(records):
+            order = list(envs) if i % 2 == 0 else list(reversed(envs))
+            for command in PAIRED_COMMANDS:
+                answers = {store: one(command, row, store) for store in order}
+                if command == "rests-on" and len(set(answers.values())) > 1:
+                    mismatches.append(f"{row['set']}/{row['record']}: rests-on --json differs between the stores")
+    result: dict[str, Any] = {"records": len(records), "runs": runs, "mismatches": mismatches}
+    requests: int = getattr(args, "keepalive_requests", 0)
+    if records and requests:
+        keepalive: dict[str, dict[str, list[float]]] = {store: {} for store in envs}
+        with contextlib.ExitStack() as stack:
+            servers = {store: stack.enter_context(Served(cli, ["--home", str(home)] if homes[store] else [],
+                                                         work / f"serve-side-by-side-{store}.log", env=envs[store],
+                                                         memory_gb=args.phase_memory))
+                       for store in envs}
+            ready = {store: s.wait_ready(args.serve_timeout) for store, s in servers.items()}
+            result["ready_s"] = {store: r[0] if r else None for store, r in ready.items()}
+            if all(ready.values()):
+                for k in range(SIDE_BY_SIDE_ROUNDS):
+                    for store in (list(envs) if k % 2 == 0 else list(reversed(envs))):
+                        try:
+                            times = keepalive_times(servers[store].port, records[0], requests)
+                        except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase
+                            failed.append(f"{store}: serve keep-alive: {type(exc).__name__}: {exc}")
+                            continue
+                        for name, ts in times.items():
+                            keepalive[store].setdefault(name, []).extend(ts)
+            else:
+                failed.extend(f"{store}: serve gave no 200 within {args.serve_timeout:.0f} s: {servers[store].log_tail()}"
+                              for store, r in ready.items() if not r)
+        result["keepalive_s"] = keepalive
+    result["peak_rss_mb"] = max((r["peak_rss_mb"] for r in runs), default=0)
+    if failed:
+        result["failed"] = f"phase side-by-side: {len(failed)} failures; first: {failed[0]}"
+    return result
+
+
+def side_by_side_figures(phase: dict) -> dict:
+    """The Neo4j store's flat figures from :func:`side_by_side_phase`: per command of
+    :data:`PAIRED_COMMANDS` the median wall and CPU on Neo4j and on the embedded store
+    (``cli_<command>_p50_ms``, ``cli_<command>_embedded_p50_ms``, ``…_cpu_…``) and their ratio
+    ``cli_<command>_vs_embedded``; per kept-alive request the p50 on each and the ratio
+    (``serve_keepalive_<name>_p50_ms``, ``serve_keepalive_<name>_embedded_p50_ms``,
+    ``serve_keepalive_<name>_vs_embedded``).
+
+    >>> runs = [{"command": "stats", "store": s, "wall_s": w, "cpu_s": w / 2} for s, w in
+    ...         (("embedded", 0.2), ("neo4j", 0.3), ("embedded", 0.2), ("neo4j", 0.36))]
+    >>> f = side_by_side_figures({"runs": runs, "keepalive_s": {"embedded": {"rest": [0.004]}, "neo4j": {"rest": [0.006]}}})
+    >>> round(f["cli_stats_vs_embedded"], 2), f["serve_keepalive_rest_p50_ms"], round(f["serve_keepalive_rest_vs_embedded"], 2)
+    (1.65, 6.0, 1.5)
+    """
+    fig: dict[str, Any] = {}
+    for command in PAIRED_COMMANDS:
+        key = "cli_" + command.replace("-", "_")
+        by = {store: [r for r in phase.get("runs", []) if r["command"] == command and r["store"] == store
+                      and "failed" not in r] for store in ("embedded", "neo4j")}
+        if not (by["embedded"] and by["neo4j"]):
+            continue
+        fig[f"{key}_p50_ms"] = neo = _median_ms(by["neo4j"])
+        fig[f"{key}_cpu_p50_ms"] = _median_ms(by["neo4j"], "cpu_s")
+        fig[f"{key}_embedded_p50_ms"] = emb = _median_ms(by["embedded"])
+        fig[f"{key}_embedded_cpu_p50_ms"] = _median_ms(by["embedded"], "cpu_s")
+        fig[f"{key}_vs_embedded"] = neo / emb if neo is not None and emb else None
+    kept = phase.get("keepalive_s") or {}
+    for name in (kept.get("neo4j") or {}):
+        neo = percentile([t * 1000 for t in kept["neo4j"][name]], 50)
+        emb = percentile([t * 1000 for t in (kept.get("embedded") or {}).get(name, [])], 50)
+        fig[f"serve_keepalive_{name}_p50_ms"] = neo
+        fig[f"serve_keepalive_{name}_embedded_p50_ms"] = emb
+        fig[f"serve_keepalive_{name}_vs_embedded"] = neo / emb if emb == emb and emb else None
+    fig["cli_side_by_side_mismatches"] = len(phase.get("mismatches", []))
+    return fig
 
 
 def search_phase(cli: Path, home: Path, args: argparse.Namespace) -> dict:
@@ -1081,8 +1260,9 @@ def evaluate(size: str, stores: dict[str, dict], targets: tuple[Target, ...] = T
             if t.store not in (None, store) or (t.figure == "total_s") != (store == "_run"):
                 continue
             value = fig.get(t.figure)
-            elsewhere = t.size not in (None, size)  # stated for another size: shown, not judged
-            scope = f" (target stated at {t.size}: shown, not judged)" if elsewhere else ""
+            elsewhere = not t.stated_for(size)  # stated for another size: shown, not judged
+            stated = t.size if isinstance(t.size, str) else " and ".join(t.size or ())
+            scope = f" (target stated at {stated}: shown, not judged)" if elsewhere else ""
             if elsewhere and t.figure == "total_s":
                 continue
             ok = value is not None and not (isinstance(value, float) and value != value) and (
@@ -1151,6 +1331,11 @@ _TABLE_ROWS = (
     ("rests-on process on the size-S store, side by side, p50 ms", "cli_rests_on_s_p50_ms"),
     ("rests-on process ÷ the same at size S", "cli_rests_on_vs_s"), ("  (size S figure)", "cli_rests_on_vs_s_note"),
     ("one-set query peak RSS MB (rests-on process, largest)", "cli_rests_on_rss_mb"),
+    ("Neo4j ingest wall ÷ embedded ingest wall", "ingest_vs_embedded"),
+    ("Neo4j ÷ embedded, whole process p50 side by side: " + " / ".join(PAIRED_COMMANDS),
+     tuple(f"cli_{c.replace('-', '_')}_vs_embedded" for c in PAIRED_COMMANDS)),
+    ("Neo4j ÷ embedded, serve keep-alive p50 side by side: /health / REST rests-on / GraphQL restsOn",
+     ("serve_keepalive_health_vs_embedded", "serve_keepalive_rest_vs_embedded", "serve_keepalive_graphql_vs_embedded")),
     ("whole store ÷ one-set store, process p50: stats / sets / check / verify",
      ("whole_stats_vs_one", "whole_sets_vs_one", "whole_check_vs_one", "whole_verify_vs_one")),
     ("whole store, process p50 ms (kept): stats / sets / check / verify",
@@ -1385,12 +1570,15 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         label = size
     log(f"size {size}: parse floor …")
     floor = run_phase("parse-floor", {"corpus": str(corpus_dir)})
+    prepared_s = time.perf_counter() - started  # the corpus and the parse floor, counted with the embedded part
     stores: dict[str, dict] = {}
     raw: dict[str, dict] = {}
     records = None
     wanted = ["embedded"] + (["neo4j"] if neo4j_spec else [])
     grep = None
+    embedded_s = 0.0
     for store in wanted:
+        store_started = time.perf_counter()
         if store == "embedded":
             home = work / f"store-{label}-seed{args.seed}"
             shutil.rmtree(home, ignore_errors=True)
@@ -1408,18 +1596,35 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         if store == "embedded" and "failed" not in phases["ingest"] and records:
             phases.update(bench_processes(citegraph_executable(), Path(spec["home"]), corpus_dir, manifest, records,
                                           phases.get("rests-on", {}), work, args, log, reference))
-            log("  [embedded] history: diff, compare, 10 versions of every set …")  # last: it changes the store
-            phases["history"] = run_phase("history", {"store": spec, "records": records, "repeats": args.repeats,
-                                                      "set": (manifest or {}).get("source", {}).get("impact_set")},
-                                          timeout=args.phase_timeout, memory_gb=args.phase_memory)
+            embedded_s += time.perf_counter() - store_started
+    home = work / f"store-{label}-seed{args.seed}"
+    ingested = {store for store in raw if "failed" not in raw[store]["phases"]["ingest"]}
+    cli = citegraph_executable()
+    if neo4j_spec is not None and ingested == {"embedded", "neo4j"} and records and cli is not None:
+        picked = cli_records(records, args.cli_records)
+        log(f"  [neo4j] side by side with the embedded store: {', '.join(PAIRED_COMMANDS)} × {len(picked)} records, "
+            "then both servers kept alive …")
+        raw["neo4j"]["phases"]["side-by-side"] = side_by_side_phase(cli, home, neo4j_spec, picked, args, work)
+    if "embedded" in ingested and records:
+        log("  [embedded] history: diff, compare, 10 versions of every set …")  # last: it changes the store
+        t = time.perf_counter()
+        raw["embedded"]["phases"]["history"] = run_phase(
+            "history", {"store": {"kind": "embedded", "home": str(home)}, "records": records, "repeats": args.repeats,
+                        "set": (manifest or {}).get("source", {}).get("impact_set")},
+            timeout=args.phase_timeout, memory_gb=args.phase_memory)
+        embedded_s += time.perf_counter() - t
+    for store in raw:
         stores[store] = _flat(raw[store], floor, grep)
         if store == "embedded":
             vs, note = versus_reference(size, stores[store], reference, generated=not args.corpus)
             stores[store].update(cli_rests_on_vs_s=vs, cli_rests_on_vs_s_note=note)
-        if store == "embedded":
-            embedded_total = time.perf_counter() - started
-            if not (args.keep_store or keep_home):
-                shutil.rmtree(work / f"store-{label}-seed{args.seed}", ignore_errors=True)
+    if "side-by-side" in raw.get("neo4j", {}).get("phases", {}):
+        stores["neo4j"].update(side_by_side_figures(raw["neo4j"]["phases"]["side-by-side"]))
+    if ingested == {"embedded", "neo4j"}:
+        stores["neo4j"]["ingest_vs_embedded"] = stores["neo4j"]["ingest_s"] / stores["embedded"]["ingest_s"]
+    if not (args.keep_store or keep_home):
+        shutil.rmtree(home, ignore_errors=True)
+    embedded_total = prepared_s + embedded_s
     total = time.perf_counter() - started
     stores["_run"] = {"total_s": embedded_total, "with_neo4j_s": total}
     result = {

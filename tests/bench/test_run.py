@@ -231,3 +231,79 @@ def test_add_set_phase_ingests_into_copies_and_leaves_the_store_alone(tmp_path):
     assert sorted(p.name for p in work.iterdir()) == []
     fig = process_figures({"add-set": result})
     assert (fig["add_set_grew_mb"], fig["add_set_changed_mb"], fig["add_set_empty_mb"]) == (110e-6, 110e-6, 110e-6)
+
+
+def test_issue_25_targets_judge_neo4j_beside_the_embedded_store_at_m_and_l():
+    neo = {"ingest_vs_embedded": 2.4, "cli_rests_on_vs_embedded": 1.4, "cli_check_vs_embedded": 1.6,
+           "serve_keepalive_rest_vs_embedded": 1.5, "serve_keepalive_health_p50_ms": 4.0, "rests_on_p50_ms": 12.0}
+    for size in ("M", "L"):
+        verdicts = {r["target"]: r["verdict"] for r in evaluate(size, {"neo4j": neo, "_run": {"total_s": 1.0}})}
+        assert verdicts["Neo4j ingest wall ÷ embedded ingest wall"] == "FAIL"
+        assert verdicts["Neo4j rests-on process ÷ embedded, side by side"] == "PASS"
+        assert verdicts["Neo4j check process ÷ embedded, side by side"] == "FAIL"
+        assert verdicts["Neo4j stats process ÷ embedded, side by side"] == "SKIP"  # no figure
+        assert verdicts["Neo4j serve keep-alive: REST rests-on p50 ÷ embedded, side by side"] == "PASS"
+        assert verdicts["Neo4j serve keep-alive: /health p50"] == "PASS"
+    at_l = {r["target"]: r["verdict"] for r in evaluate("L", {"neo4j": neo, "_run": {"total_s": 1.0}})}
+    assert (at_l["rests-on p50 (neo4j) at L"], at_l["rests-on p50 (neo4j)"]) == ("FAIL", "PASS")
+    at_s = {r["target"]: r["verdict"] for r in evaluate("S", {"neo4j": neo, "_run": {"total_s": 1.0}})}
+    assert at_s["Neo4j ingest wall ÷ embedded ingest wall (target stated at M and L: shown, not judged)"] == "INFO"
+    assert not any(t.startswith("Neo4j") for t in evaluate("S", {"embedded": neo}) for t in [t["target"]])
+    assert "| Neo4j ingest wall ÷ embedded ingest wall | 2.4 |" in markdown_table("M", {"neo4j": neo})
+
+
+_FAKE_CITEGRAPH = '''#!{python} -S
+import os, sys
+args = sys.argv[1:]
+neo4j = bool(os.environ.get("CITEGRAPH_NEO4J_URI"))
+if neo4j == ("--home" in args):  # each process names exactly one store
+    sys.exit(5)
+if args[0] == "serve":
+    import http.server
+    port = int(args[args.index("--port") + 1])
+    class Any(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def answer(self):
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = b'{{"data": {{}}}}'
+            self.send_response(200)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        do_GET = do_POST = answer
+        def log_message(self, *a):
+            pass
+    http.server.HTTPServer(("127.0.0.1", port), Any).serve_forever()
+differ = os.environ.get("DIFFER") if args[0] == "rests-on" and neo4j else None
+print('{{"results": [%s]}}' % (f'"{{differ}}"' if differ else ""))
+'''
+
+
+def test_side_by_side_phase_runs_each_command_on_both_stores_and_serves_both(tmp_path, monkeypatch):
+    import argparse
+    import sys
+
+    from bench.run import PAIRED_COMMANDS, side_by_side_figures, side_by_side_phase
+
+    monkeypatch.setenv("CITEGRAPH_NEO4J_URI", "bolt://exported.by.the.caller:7687")  # must not reach the embedded runs
+    fake = _script(tmp_path / "citegraph", _FAKE_CITEGRAPH.format(python=sys.executable))
+    args = argparse.Namespace(phase_timeout=60, phase_memory=None, keepalive_requests=2, serve_timeout=60)
+    spec = {"uri": "bolt://127.0.0.1:1", "user": "neo4j", "password": "x"}
+    records = [{"set": "A", "record": "R1"}, {"set": "B", "record": "R2"}]
+    result = side_by_side_phase(fake, tmp_path, spec, records, args, tmp_path)
+    assert "failed" not in result, result.get("failed")
+    assert len(result["runs"]) == 2 * len(PAIRED_COMMANDS) * 2
+    firsts = [result["runs"][i]["store"] for i in (0, 2 * len(PAIRED_COMMANDS))]
+    assert firsts == ["embedded", "neo4j"]  # the first store alternates from one record to the next
+    assert result["mismatches"] == []
+    assert {store: {name: len(ts) for name, ts in kept.items()} for store, kept in result["keepalive_s"].items()} == {
+        store: {"health": 6, "rest": 6, "graphql": 6} for store in ("embedded", "neo4j")}
+    fig = side_by_side_figures(result)
+    assert set(fig) >= {"cli_rests_on_vs_embedded", "cli_sets_vs_embedded", "serve_keepalive_rest_vs_embedded"}
+    assert fig["cli_side_by_side_mismatches"] == 0
+
+    monkeypatch.setenv("DIFFER", "x")
+    args.keepalive_requests = 0
+    result = side_by_side_phase(fake, tmp_path, spec, records[:1], args, tmp_path)
+    assert result["mismatches"] == ["A/R1: rests-on --json differs between the stores"]
+    assert "keepalive_s" not in result
