@@ -1605,7 +1605,7 @@ def bench_size(size: str, args: argparse.Namespace, neo4j_spec: dict | None, log
         log(f"  [neo4j] side by side with the embedded store: {', '.join(PAIRED_COMMANDS)} × {len(picked)} records, "
             "then both servers kept alive …")
         raw["neo4j"]["phases"]["side-by-side"] = side_by_side_phase(cli, home, neo4j_spec, picked, args, work)
-    if "embedded" in ingested and records:
+    if "embedded" in ingested and records and not getattr(args, "no_history", False):
         log("  [embedded] history: diff, compare, 10 versions of every set …")  # last: it changes the store
         t = time.perf_counter()
         raw["embedded"]["phases"]["history"] = run_phase(
@@ -1657,6 +1657,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hot", type=int, default=50, help="most-cited records to query (default 50)")
     ap.add_argument("--cold", type=int, default=50, help="least-cited records to query (default 50)")
     ap.add_argument("--keep-store", action="store_true", help="keep the embedded store file after the run")
+    ap.add_argument("--no-history", action="store_true",
+                    help="leave out the history phase (10 versions of every set: about 70 %% of an L run; its targets are stated at M)")
     ap.add_argument("--phase-timeout", type=float, default=None,
                     help="stop the ingest phase after this many seconds and report what it reached")
     ap.add_argument("--phase-memory", type=float, default=None,
