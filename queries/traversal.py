@@ -390,8 +390,10 @@ def rests_on(
     is the body of an annotation on R; transitively when it cites a named reference, section,
     document or record that rests on R (a section or document rests on R when a statement inside
     it does; a record when a statement of its declaration does; a superseded record rests on its
-    successor). Store calls: :func:`records_named`, then one :func:`reach` that brings only the
-    statement and section fields shown (one round trip with :class:`~graph.store.SupportsReach`).
+    successor). Store calls: :func:`starts_named` (with ``set_id`` on a store with
+    :class:`~graph.store.SupportsNodesWithEdges`, the record and its alias edges in one), then one
+    :func:`reach` that brings only the statement and section fields shown (one round trip with
+    :class:`~graph.store.SupportsReach`).
     A statement's innermost section is the source of the CONTAINS edge into it; that edge is in
     the closure (CONTAINS is a dependency kind and the statement reaches the record), whatever
     ``max_depth`` cuts from the explanations.
