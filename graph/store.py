@@ -21,7 +21,7 @@ from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
            "SNAPSHOT_ATTEMPTS", "read_snapshot",
-           "Reach", "SupportsReach", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
+           "Reach", "SupportsReach", "SupportsNodesWithEdges", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
            "projected"]
 
 T = TypeVar("T")
@@ -252,6 +252,20 @@ class SupportsReach(Protocol):
         ``fields`` names, per label, the props each node keeps (see :func:`projected`); nodes of
         other labels keep none. Unknown ids contribute nothing; empty ``kinds`` give no edges and
         only the starts that exist."""
+
+
+@runtime_checkable
+class SupportsNodesWithEdges(Protocol):
+    """An optional fast path for a store that pays a round trip per call (Neo4j): nodes and the
+    edges leaving them in one call. Callers use it when present; without it, the same answer is
+    :meth:`GraphStore.get_nodes` plus :meth:`GraphStore.edges` (``direction`` OUT), and the
+    contract suite checks both agree."""
+
+    def nodes_with_edges(self, ids: Collection[str], *, kinds: Collection[EdgeKind]
+                         ) -> tuple[dict[str, Node], dict[str, list[Edge]]]:
+        """``(get_nodes(ids), edges(ids, kinds=kinds, direction=Direction.OUT))``, one round trip:
+        the found nodes by id, and every asked id's outgoing edges of ``kinds`` (an empty list for
+        an unknown id or empty ``kinds``), each list sorted by :meth:`Edge.sort_key`."""
 
 
 @runtime_checkable

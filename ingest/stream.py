@@ -24,14 +24,18 @@ not, the groups concerned are joined and the run starts again, after a rollback.
 All or nothing. A store with :class:`~graph.store.SupportsBulkWrite` takes the whole run as one
 transaction, parsing included: a refused set (without ``skip_invalid``) or any failure keeps nothing
 of the run. A store without it (Neo4j) writes each set in its own transaction, so every group is
-first parsed and checked once without writing (a refusal then writes nothing, as before), and
-parsed again to be written.
+first parsed and checked without writing (a refusal then writes nothing, as before); the sets it
+accepts are pickled to a temporary file as they come (:class:`_Spill`: memory holds one set, as
+in one pass) and written from there, so each member is parsed once, and what is written is exactly
+what was checked.
 """
 
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import pickle
+import tempfile
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -584,14 +588,52 @@ def _ingest(store: GraphStore, *, skip_invalid: bool, partial: bool, strict: boo
     """The work of an ingest run on one plan: without one transaction for the run, every set is
     checked (and vetted) before the first write; then each is read, parsed, checked and written."""
     def work(plan: _Plan, parser: _Parser) -> IngestReport:
-        vetted = vet
         if not isinstance(store, SupportsBulkWrite):  # check everything before the first write
-            for _ in _Pass(plan, parser, skip_invalid=skip_invalid, observe=None, partial=partial, strict=strict,
-                           vet=vet).sets():
-                pass
-            vetted = None
+            with _Spill(observe) as spill:
+                checked = _Pass(plan, parser, skip_invalid=skip_invalid, observe=spill.observe, partial=partial,
+                                strict=strict, vet=vet)
+                for docs in checked.sets():
+                    spill.put(docs)
+                return checked.report(ingest_stream(store, spill.sets(), expect=expect))
         run = _Pass(plan, parser, skip_invalid=skip_invalid, observe=observe, partial=partial, strict=strict,
-                    vet=vetted)
+                    vet=vet)
         return run.report(ingest_stream(store, run.sets(), expect=expect))
 
     return work
+
+
+class _Spill:
+    """The sets a checking :class:`_Pass` accepts, pickled to a temporary file as they come, with
+    the pass's observer events, then handed on again in the same order by :meth:`sets` (events
+    replayed as they were sent, a ``load`` event just before its set), so that a store writing set
+    by set writes every set parsed once, after all are checked. Memory holds one set at a time.
+    Measured at M: pickling and unpickling a set costs a small part of parsing it again (see
+    bench/README.md, issue 25 item 1). The file goes when the block is left."""
+
+    def __init__(self, observe: Observer | None):
+        self._observe = observe
+        self._events: list[tuple[str, tuple[str, ...]]] = []
+        self._file = tempfile.TemporaryFile(prefix="citegraph-ingest-")  # noqa: SIM115 - closed by __exit__
+
+    def __enter__(self) -> _Spill:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def observe(self, event: str, names: tuple[str, ...]) -> None:
+        """The checking pass's :data:`Observer`: kept to replay."""
+        self._events.append((event, names))
+
+    def put(self, docs: list[ParsedDocument]) -> None:
+        """Keep one accepted set (the pass sent its ``load`` event just before)."""
+        pickle.dump(docs, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def sets(self) -> Iterator[list[ParsedDocument]]:
+        """The kept sets in the order put, each after the events sent before it."""
+        self._file.seek(0)
+        observe = self._observe or (lambda event, names: None)
+        for event, names in self._events:
+            observe(event, names)
+            if event == "load":
+                yield pickle.load(self._file)

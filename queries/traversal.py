@@ -19,7 +19,7 @@ from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label
 from domain.model import Statement
 from domain.wire import flat
 from graph.codec import is_alias, node_name, statement_of
-from graph.store import Direction, GraphStore, Reach, SupportsReach, projected
+from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges, SupportsReach, projected
 from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
 
@@ -242,24 +242,45 @@ def _named(store: GraphStore, label: Label, name: str, set_id: str | None) -> li
     AnalysisSetNotFound
         ``set_id`` is given and not in the store.
     """
+    return _named_with_out(store, label, name, set_id, ())[0]
+
+
+def _named_with_out(store: GraphStore, label: Label, name: str, set_id: str | None,
+                    kinds: Collection[EdgeKind]) -> tuple[list[Node], dict[str, list[Edge]] | None]:
+    """:func:`_named`, and with ``set_id`` and ``kinds`` on a store with
+    :class:`~graph.store.SupportsNodesWithEdges`, the found node's outgoing edges of ``kinds`` read
+    in the same call (keyed by node id); otherwise None in their place.
+
+    Raises
+    ------
+    AnalysisSetNotFound
+        ``set_id`` is given and not in the store.
+    """
     prop = _NAME_PROP[label]
     if set_id is not None:
         node_id = _NODE_ID[label](set_id, name)
-        nodes = store.get_nodes([set_id, node_id])
+        out: dict[str, list[Edge]] | None = None
+        if kinds and isinstance(store, SupportsNodesWithEdges):
+            nodes, out = store.nodes_with_edges([set_id, node_id], kinds=kinds)
+        else:
+            nodes = store.get_nodes([set_id, node_id])
         if set_id not in nodes or nodes[set_id].label != Label.ANALYSIS_SET:
             raise unknown_set(store, set_id)
         node = nodes.get(node_id)
-        return [node] if (node is not None and node.label == label and node.set_id == set_id
-                          and node.get(prop) == name) else []
-    return store.find_nodes(label, where={prop: name})
+        found = node is not None and node.label == label and node.set_id == set_id and node.get(prop) == name
+        return ([node] if found and node is not None else []), out
+    return store.find_nodes(label, where={prop: name}), None
 
 
-def _with_canonical(store: GraphStore, records: list[Node]) -> list[Node]:
+def _with_canonical(store: GraphStore, records: list[Node],
+                    out: Mapping[str, list[Edge]] | None = None) -> list[Node]:
     """``records`` and the canonical record of each that is an alias (a retired proposal tag a
     reconciliation maps, GRAMMAR §11.5: a SUPERSEDED_BY edge marked ``alias``), sorted by id: what
-    rests on an alias is what rests on its record. One store call, two when there are aliases."""
-    out = store.edges([r.id for r in records], kinds=[EdgeKind.SUPERSEDED_BY], direction=Direction.OUT)
-    canonical = {e.dst for es in out.values() for e in es if is_alias(e)} - {r.id for r in records}
+    rests on an alias is what rests on its record. One store call, two when there are aliases;
+    none but those when ``out`` holds the records' outgoing SUPERSEDED_BY edges already."""
+    if out is None:
+        out = store.edges([r.id for r in records], kinds=[EdgeKind.SUPERSEDED_BY], direction=Direction.OUT)
+    canonical = {e.dst for r in records for e in out.get(r.id, ()) if is_alias(e)} - {r.id for r in records}
     if not canonical:
         return records
     return sorted([*records, *store.get_nodes(canonical).values()], key=lambda n: n.id)
@@ -306,9 +327,10 @@ def starts_named(store: GraphStore, name: str, set_id: str | None = None, *,
         raise InvalidQuery(f"rests-on starts from a {' or '.join(START_KINDS)}, not a {kind!r}")
     kinds = [kind] if kind is not None else list(START_KINDS)
     for k in kinds:
-        found = _named(store, START_KINDS[k], name, set_id)
+        aliases = [EdgeKind.SUPERSEDED_BY] if k == "record" else []  # read with the record where one call can
+        found, out = _named_with_out(store, START_KINDS[k], name, set_id, aliases)
         if found:
-            return k, (_with_canonical(store, found) if k == "record" else found)
+            return k, (_with_canonical(store, found, out) if k == "record" else found)
     raise unknown_record(store, name, set_id, also=[START_KINDS[k] for k in kinds if k != "record"])
 
 
@@ -368,8 +390,10 @@ def rests_on(
     is the body of an annotation on R; transitively when it cites a named reference, section,
     document or record that rests on R (a section or document rests on R when a statement inside
     it does; a record when a statement of its declaration does; a superseded record rests on its
-    successor). Store calls: :func:`records_named`, then one :func:`reach` that brings only the
-    statement and section fields shown (one round trip with :class:`~graph.store.SupportsReach`).
+    successor). Store calls: :func:`starts_named` (with ``set_id`` on a store with
+    :class:`~graph.store.SupportsNodesWithEdges`, the record and its alias edges in one), then one
+    :func:`reach` that brings only the statement and section fields shown (one round trip with
+    :class:`~graph.store.SupportsReach`).
     A statement's innermost section is the source of the CONTAINS edge into it; that edge is in
     the closure (CONTAINS is a dependency kind and the statement reaches the record), whatever
     ``max_depth`` cuts from the explanations.

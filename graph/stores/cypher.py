@@ -64,6 +64,7 @@ __all__ = [
     "GET_NODES",
     "find_nodes",
     "edges",
+    "nodes_with_edges",
     "closure",
     "reach",
     "count_nodes_and_edges",
@@ -286,6 +287,23 @@ def edges(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
     return f"UNWIND $ids AS id MATCH {pattern} RETURN id AS asked, {_EDGE_FIELDS}"
 
 
+def nodes_with_edges(kinds: Collection[EdgeKind]) -> str:
+    """:data:`GET_NODES` and :func:`edges` leaving each of those nodes (``outgoing``, of ``kinds``, a
+    non-empty collection) in one statement: a row per node of ``$ids`` that exists, with the
+    :data:`GET_NODES` fields and ``out``, a list of maps with the :func:`edges` row fields (``src``,
+    ``kind``, ``dst``, ``seq``, ``document_id``, ``set_id``, ``props_json``). A rests-on query reads
+    its record and the record's alias edges this way: one round trip, not two."""
+    return f"""
+MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
+RETURN {_NODE_FIELDS},
+  COLLECT {{
+    MATCH (n)-[r:{_kinds(kinds)}]->(b:{NODE_LABEL})
+    RETURN {{src: n.id, kind: type(r), dst: b.id, seq: r.seq, document_id: r.document_id, set_id: r.set_id,
+            props_json: r.props_json}}
+  }} AS out
+"""
+
+
 def degrees(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
     """How many edges :func:`edges` would give each node of ``$ids``: rows ``{asked, count}``,
     counted from the node's degree store without reading the relationships."""
@@ -334,7 +352,7 @@ CALL (s) {{
 WITH DISTINCT b"""
 
 
-def reach(kinds: Collection[EdgeKind]) -> str:
+def reach(kinds: Collection[EdgeKind], *, clock: bool = False) -> str:
     """:func:`closure` and the nodes on it in one query and one row (``nodes``): a map per node
     reaching a node of ``$ids`` along edges of ``kinds`` (the starts included), carrying the node's
     light fields and the edges of ``kinds`` into it. One row, not a row per node: the driver reads
@@ -366,21 +384,42 @@ def reach(kinds: Collection[EdgeKind]) -> str:
     The reached nodes are found exactly as in :func:`closure` (per-start ``CALL`` with ``RETURN
     DISTINCT b``, so a pruning breadth-first expand, then ``WITH DISTINCT b``); every edge into a
     reached node comes from a reached node, so the ``incoming`` lists together are the closure.
+
+    With ``clock``, the row also carries :data:`WRITE_CLOCK`'s ``begun`` and ``writing``, read
+    after the nodes: the clock is read in a subquery given the collected ``nodes``, so it runs for
+    the aggregation's one row, which exists only once every node and edge has been read (an
+    aggregation consumes all its input first; ``PROFILE`` shows ``Apply`` with the clock on its
+    right-hand side, after ``EagerAggregation``). A read snapshot whose last read this is needs
+    no clock read of its own at its end (:meth:`graph.stores.neo4j.Neo4jStore.snapshot`).
     """
     types = _kinds(kinds)
+    if clock:
+        return f"""{_reach_nodes(types)}
+CALL (nodes) {{
+  WITH nodes WHERE nodes IS NOT NULL
+  {WRITE_CLOCK.strip()}
+}}
+RETURN nodes, begun, writing
+"""
+    return f"""{_reach_nodes(types)}
+RETURN nodes
+"""
+
+
+def _reach_nodes(types: str) -> str:
+    """:func:`reach` up to ``WITH … AS nodes``, its one aggregated value."""
     return f"""{_reached(types)}
 WITH b, [l IN labels(b) WHERE l <> '{NODE_LABEL}'] AS labels
 WITH b, labels, reduce(ks = [], l IN labels | ks + coalesce($fields[l], [])) AS keys
 WITH b, labels, [k IN keys | b[k]] AS values
-RETURN collect({{id: b.id, labels: labels, set_id: b.set_id, document_id: b.document_id, values: values,
+WITH collect({{id: b.id, labels: labels, set_id: b.set_id, document_id: b.document_id, values: values,
   props_json: CASE WHEN any(l IN labels WHERE l IN $whole) OR any(v IN values WHERE v IS NULL)
                    THEN b.props_json END,
   incoming: COLLECT {{
     MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
     RETURN {{rid: elementId(r), src: a.id, kind: type(r), dst: b.id, seq: r.seq,
             document_id: r.document_id, set_id: r.set_id, props_json: r.props_json}}
-  }}}}) AS nodes
-"""
+  }}}}) AS nodes"""
 
 
 def count_nodes_and_edges() -> str:
@@ -547,6 +586,7 @@ OPTIONAL MATCH (c:{LOCK_LABEL} {{name: 'clock'}})
 RETURN coalesce(c.begun, 0) AS begun,
        COUNT {{ MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' }} AS writing
 """
+
 """How many writes have begun, and how many marks of writes under way there are. A read snapshot
 reads it first and last: if no write was under way at the start and none began by the end, every
 read between saw one committed state (no part of any commit was applied meanwhile)."""

@@ -232,6 +232,13 @@ class Neo4jStore(ClosedOnExit):
             return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
                                              database_=self.database).records
 
+    def _read_clocked(self, clocked: str, plain: str, **params: Any) -> list[Any]:
+        """``plain``'s records. A snapshot view runs ``clocked`` instead: the same records, the
+        first also carrying the write clock read after them (``begun``, ``writing``; see
+        :func:`graph.stores.cypher.reach`), which spares the view's end its own clock read
+        when no other read follows (:meth:`snapshot`)."""
+        return self._read(plain, **params)
+
     def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         """Run ``work(tx, *args)`` as one managed write transaction (retried on transient errors, so
         ``work`` only reads and writes through ``tx``) that takes every read slot last
@@ -437,6 +444,23 @@ class Neo4jStore(ClosedOnExit):
             found.sort(key=Edge.sort_key)
         return out
 
+    def nodes_with_edges(self, ids: Collection[str], *, kinds: Collection[EdgeKind]
+                         ) -> tuple[dict[str, Node], dict[str, list[Edge]]]:
+        """See :meth:`graph.store.SupportsNodesWithEdges.nodes_with_edges`. One query:
+        :func:`graph.stores.cypher.nodes_with_edges`."""
+        wanted, kinds = _distinct(ids), list(kinds)
+        out: dict[str, list[Edge]] = {i: [] for i in wanted}
+        if not wanted:
+            return {}, out
+        if not kinds:
+            return self.get_nodes(wanted), out
+        found: dict[str, Node] = {}
+        for row in self._read(cypher.nodes_with_edges(kinds), ids=wanted):
+            node = _node_from_row(row)
+            found[node.id] = node
+            out[node.id] = sorted(map(_edge_from_row, row["out"]), key=Edge.sort_key)
+        return {i: found[i] for i in wanted if i in found}, out
+
     def degrees(
         self, ids: Collection[str], *, kinds: Collection[EdgeKind] | None = None, direction: Direction
     ) -> dict[str, int]:
@@ -455,7 +479,7 @@ class Neo4jStore(ClosedOnExit):
         if not wanted or not kinds:
             return []
         rows = {row["rid"]: row for row in self._read(cypher.closure(kinds), ids=wanted)}
-        return sorted(map(_edge_from_row, rows.values()), key=Edge.sort_key)
+        return sorted(_edges_from_rows(list(rows.values())), key=Edge.sort_key)
 
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
               fields: Mapping[Label, Collection[str]]) -> Reach:
@@ -481,12 +505,13 @@ class Neo4jStore(ClosedOnExit):
                 whole.append(Label(label).value)
         nodes: dict[str, Node] = {}
         edges: dict[str, Any] = {}
-        for row in self._read(cypher.reach(kinds), ids=wanted, fields=native, whole=whole)[0]["nodes"]:
+        for row in self._read_clocked(cypher.reach(kinds, clock=True), cypher.reach(kinds),
+                                      ids=wanted, fields=native, whole=whole)[0]["nodes"]:
             node = _light_node_from_row(row, native)
             nodes[node.id] = projected(node, fields) if row["props_json"] is not None else node
             for edge in row["incoming"]:
                 edges[edge["rid"]] = edge
-        return Reach(sorted(map(_edge_from_row, edges.values()), key=Edge.sort_key), nodes)
+        return Reach(sorted(_edges_from_rows(list(edges.values())), key=Edge.sort_key), nodes)
 
     def counts(self, *, set_id: str | None = None) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`. Of a set: through the ``set_id`` index. Of the
@@ -850,6 +875,7 @@ class _Snapshot(Neo4jStore):
         self._tx = tx
         self._use = threading.RLock()
         self._ended = False
+        self._clock_after: tuple[int, int] | None = None  # the clock as read after the last read
 
     @classmethod
     @contextmanager
@@ -868,7 +894,20 @@ class _Snapshot(Neo4jStore):
         with self._use, _translated(self.database):
             if self._ended:
                 raise CitegraphError("a read of a Neo4j snapshot after it ended")
+            self._clock_after = None
             return list(self._tx.run(query, params))
+
+    def _read_clocked(self, clocked: str, plain: str, **params: Any) -> list[Any]:
+        with self._use:
+            rows = self._read(clocked, **params)
+            self._clock_after = (rows[0]["begun"], rows[0]["writing"])
+            return rows
+
+    def clock_after_reads(self) -> tuple[int, int] | None:
+        """``(begun, writing)`` of the write clock as read after every read of the view so far (the
+        last read carried it, :meth:`_read_clocked`), or None: then it is to be read."""
+        with self._use:
+            return self._clock_after
 
     def _write(self, work: Callable[..., _Done], *args: Any) -> _Done:
         raise CitegraphError("a snapshot of the Neo4j store is read-only")
@@ -907,10 +946,15 @@ class _KeptRead:
 
     def read_clock(self, view: _Snapshot, *, any_writing: bool = False) -> int | None:
         """How many writes have begun, read in ``view``; None when a write is under way, unless
-        ``any_writing``. Remembered as :attr:`clock` when none is under way."""
-        row = view._read(cypher.WRITE_CLOCK)[0]
-        self.clock = row["begun"] if row["writing"] == 0 else None
-        return row["begun"] if any_writing or row["writing"] == 0 else None
+        ``any_writing``. Remembered as :attr:`clock` when none is under way. The view's last
+        read may have read it already (:meth:`_Snapshot.clock_after_reads`): then no statement."""
+        after = view.clock_after_reads()
+        if after is None:
+            row = view._read(cypher.WRITE_CLOCK)[0]
+            after = (row["begun"], row["writing"])
+        begun, writing = after
+        self.clock = begun if writing == 0 else None
+        return begun if any_writing or writing == 0 else None
 
     def end(self) -> None:
         """Roll the transaction back and close its session; a connection already gone is no error."""
@@ -1065,6 +1109,15 @@ def _light_node_from_row(row: Mapping[str, Any], native: Mapping[str, list[str]]
 def _edge_from_row(row: Record) -> Edge:
     return Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"],
                 json.loads(row["props_json"] or "{}"))
+
+
+def _edges_from_rows(rows: Sequence[Mapping[str, Any]]) -> list[Edge]:
+    """:func:`_edge_from_row` of each of ``rows``, their ``props_json`` texts decoded by one
+    ``json.loads`` of them joined as a JSON array: the same dicts, at less than half the cost of a
+    call per edge (200 props of a rests-on reach at M: 2.0 against 4.4 ms at load 9)."""
+    props = json.loads("[" + ",".join([row["props_json"] or "{}" for row in rows]) + "]")
+    return [Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"], p)
+            for row, p in zip(rows, props, strict=True)]
 
 
 # -- error translation ----------------------------------------------------------------------------

@@ -85,9 +85,10 @@ def test_closure_is_one_pruning_breadth_first_query(neo4j_store, query):
     assert not any("Scan" in op for op in operators), operators
 
 
-def test_rests_on_in_a_set_is_three_round_trips_without_markup(neo4j_store, monkeypatch):
-    """The start record, its alias edges (an alias answers through its canonical record,
-    GRAMMAR §11.5: ``queries.traversal._with_canonical``) and one reach; no member markup travels."""
+def test_rests_on_in_a_set_is_two_round_trips_without_markup(neo4j_store, monkeypatch):
+    """The start record with its alias edges in one read (an alias answers through its canonical
+    record, GRAMMAR §11.5: ``queries.traversal._with_canonical``), and one reach; no member markup
+    travels."""
     ingest_into(neo4j_store, SEEDS)
     expected = rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria")
     reads: list[tuple[str, list]] = []
@@ -101,11 +102,10 @@ def test_rests_on_in_a_set_is_three_round_trips_without_markup(neo4j_store, monk
     monkeypatch.setattr(Neo4jStore, "_read", recording)
     assert rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria") == expected
     assert len(expected.results) == 14
-    assert [query for query, _ in reads] == [cypher.GET_NODES,
-                                             cypher.edges(outgoing=True, kinds=[EdgeKind.SUPERSEDED_BY]),
+    assert [query for query, _ in reads] == [cypher.nodes_with_edges([EdgeKind.SUPERSEDED_BY]),
                                              cypher.reach(DEPENDENCY_KINDS)]
     # statements and sections travel as their shown fields: no props_json, so no markup
-    [reached] = reads[2][1]  # one row holds every reached node
+    [reached] = reads[1][1]  # one row holds every reached node
     assert len(reached["nodes"]) == 32
     assert [node["props_json"] for node in reached["nodes"]] == [None] * 32
 

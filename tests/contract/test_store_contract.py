@@ -13,7 +13,7 @@ import pytest
 
 from graph.errors import CitegraphError, PreconditionFailed
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
-from graph.store import Direction, GraphStore, Reach
+from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges
 from queries.traversal import generic_reach, reach
 
 S = "s1"
@@ -228,6 +228,24 @@ def test_reach_is_the_closure_with_the_nodes_on_it_projected(store):
     assert reach(store, ["s1/R1", "nope"], kinds=[], fields=light) == Reach([], {"s1/R1": found.nodes["s1/R1"]})
     assert reach(store, ["nope"], kinds=kinds, fields=light) == Reach([], {})
     assert reach(store, [], kinds=kinds, fields=light) == Reach([], {})
+
+
+def test_nodes_with_edges_are_get_nodes_and_outgoing_edges_in_one_call(store):
+    """Where a store offers :class:`~graph.store.SupportsNodesWithEdges` (Neo4j), it answers what
+    ``get_nodes`` and ``edges`` (OUT) answer, duplicates, unknown ids and empty kinds included."""
+    alias = edge(EdgeKind.SUPERSEDED_BY, "s1/R1", "s1/R2", document_id="s1/a", alias=True, statement="s1/a#L2")
+    a = document("a", {2: ["s1/R1"], 3: ["s1/R2"]}, extra_edges=(alias,))
+    store.write_set(SetBatch(S, shared(S, "R1", "R2"), (a,), (system_edge(),)))
+    ask = store.nodes_with_edges if isinstance(store, SupportsNodesWithEdges) else None
+    if ask is None:
+        pytest.skip("the store has no nodes_with_edges")
+    for ids, kinds in [(["s1", "s1/R1", "nope", "s1/R1"], [EdgeKind.SUPERSEDED_BY]),
+                       (["s1/a#L2", "s1/a#L1"], [EdgeKind.CITES, EdgeKind.CONTAINS]),
+                       (["s1/R1"], []), ([], [EdgeKind.CITES])]:
+        nodes, out = ask(ids, kinds=kinds)
+        assert nodes == store.get_nodes(ids)
+        assert out == store.edges(ids, kinds=kinds, direction=Direction.OUT)
+    assert ask(["s1/R1"], kinds=[EdgeKind.SUPERSEDED_BY])[1] == {"s1/R1": [alias]}
 
 
 def test_counts_per_label_and_kind_with_totals(store):

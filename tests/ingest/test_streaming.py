@@ -251,6 +251,29 @@ def test_each_set_is_parsed_just_before_it_is_written(corpus, whole):
     assert content(store) == whole
 
 
+def test_without_bulk_each_member_is_parsed_once_with_the_events_of_a_bulk_run(corpus, whole, monkeypatch):
+    """A store writing set by set (Neo4j) checks every set before its first write, then writes the
+    sets that check kept (``ingest.stream._Spill``), not a second parse: each member file is
+    parsed once, the observer sees what it sees on a store writing the run in one transaction,
+    and the graph is the same."""
+    bulk_events: list[tuple[str, tuple[str, ...]]] = []
+    ingest_paths(open_embedded(None), [corpus], workers=1, observe=lambda event, names: bulk_events.append((event, names)))
+    parsed: list[str] = []
+    real = stream.read_one
+
+    def counted(candidate):
+        parsed.append(candidate[0].path)
+        return real(candidate)
+
+    monkeypatch.setattr(stream, "read_one", counted)
+    events: list[tuple[str, tuple[str, ...]]] = []
+    store = open_embedded(None)
+    report = ingest_paths(WithoutBulk(store), [corpus], workers=1, observe=lambda event, names: events.append((event, names)))
+    assert len(report.sets) == 6 and len(parsed) == len(set(parsed)) == 38  # 44 files, 6 of them manifests
+    assert events == bulk_events
+    assert content(store) == whole
+
+
 def pooled(corpus: Path | str) -> tuple[list[str], int, tuple]:
     """Ingest ``corpus`` with two parser processes taking chunks of two files: (the first and last
     event, the most files parsed ahead of the writer, what the store then holds)."""

@@ -12,10 +12,10 @@ import pytest
 from neo4j.exceptions import Neo4jError
 
 from graph.errors import CitegraphError
-from graph.model import EdgeKind, Label
+from graph.model import DEPENDENCY_KINDS, EdgeKind, Label
 from graph.store import GraphStore, SupportsSnapshot, read_snapshot
 from graph.stores import cypher
-from graph.stores.neo4j import Neo4jStore
+from graph.stores.neo4j import HOLD_AFTER_MOVE_S, Neo4jStore
 from tests.conftest import SEEDS, ingest_into
 from tests.reliability.helpers import synthesis_of
 
@@ -348,3 +348,65 @@ def test_a_spoiled_kept_transaction_is_ended_not_kept(neo4j_store: Neo4jStore):
     with neo4j_store.snapshot() as view:
         assert view._tx is not spoiled and view.counts()["Document"] == 3  # type: ignore[attr-defined]
     assert spoiled.closed()
+
+
+def _statements(monkeypatch) -> list[str]:
+    """The statements every Neo4j snapshot view runs from now on, in order."""
+    from graph.stores import neo4j as neo4j_module
+
+    ran: list[str] = []
+    real = neo4j_module._Snapshot._read
+
+    def recording(self, query, **params):
+        ran.append(query)
+        return real(self, query, **params)
+
+    monkeypatch.setattr(neo4j_module._Snapshot, "_read", recording)
+    return ran
+
+
+@pytest.mark.neo4j
+def test_a_neo4j_snapshot_ending_on_a_reach_reads_the_clock_with_it(neo4j_store: Neo4jStore, monkeypatch):
+    """A reach is a view's last read in a rests-on request; it carries the write clock read after
+    its nodes (``cypher.reach(clock=True)``), so the view's end runs no clock statement: the first
+    request reads the clock at its start only, the next (in the kept transaction) not at all."""
+    from queries.traversal import rests_on
+
+    ingest_into(neo4j_store, SEEDS)
+    expected = rests_on(neo4j_store, "RT-RTE-mcp-write", set_id="tolaria")
+    ran = _statements(monkeypatch)
+    for _ in range(2):
+        assert read_snapshot(neo4j_store, lambda view: rests_on(view, "RT-RTE-mcp-write", set_id="tolaria")) == expected
+    reach = cypher.reach(DEPENDENCY_KINDS, clock=True)
+    assert ran == [cypher.WRITE_CLOCK, cypher.nodes_with_edges([EdgeKind.SUPERSEDED_BY]), reach,
+                   cypher.nodes_with_edges([EdgeKind.SUPERSEDED_BY]), reach]
+    assert neo4j_store.snapshot_counts == {"read": 2}
+
+
+@pytest.mark.neo4j
+def test_a_write_begun_before_the_reach_moves_a_snapshot_the_reach_ends(neo4j_store: Neo4jStore, monkeypatch):
+    """A set deleted between a request's first read and its reach: the clock the reach carries has
+    moved, so the request is read again, held, and sees the store after the delete; a read after
+    the reach makes the view's end read the clock itself."""
+    ingest_into(neo4j_store, SEEDS)
+    ran = _statements(monkeypatch)
+    writer = threading.Thread(target=lambda: neo4j_store.delete_documents((), sets=["tolaria"]))
+
+    def request(view):
+        sets = sorted(view.get_nodes(["tolaria", "talorys"]))
+        if writer.ident is None:  # the first attempt only
+            writer.start()
+            writer.join(timeout=60)
+        found = view.reach(["tolaria/RT-RTE-mcp-write"], kinds=DEPENDENCY_KINDS, fields={})
+        return sets, sorted(found.nodes)
+
+    assert read_snapshot(neo4j_store, request) == (["talorys"], [])
+    assert neo4j_store.snapshot_counts == {"moved": 1, "held": 1}
+    assert ran.count(cypher.WRITE_CLOCK) == 1  # the first attempt's start; its end came with the reach
+
+    ran.clear()
+    time.sleep(HOLD_AFTER_MOVE_S)  # optimistic again
+    with neo4j_store.snapshot() as view:
+        view.reach(["talorys/RT-RTE-x"], kinds=DEPENDENCY_KINDS, fields={})
+        view.get_nodes(["talorys"])
+    assert ran[-1] == cypher.WRITE_CLOCK
