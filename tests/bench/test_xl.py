@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bench.xl import main, projections, table
+from bench.xl import Projection, main, projections, table
 
 
 def _result(size: str, documents: int, **figures: float) -> dict:
@@ -14,7 +14,7 @@ def _result(size: str, documents: int, **figures: float) -> dict:
 def test_each_target_figure_is_projected_on_its_m_to_l_slope_and_ordered_by_where_it_breaks(tmp_path, capsys):
     results = {"M": _result("M", 1_000, serve_ready_s=1.0, impact_s=0.1, ingest_s=10.0, rests_on_p50_ms=2.0),
                "L": _result("L", 10_000, serve_ready_s=1.5, impact_s=0.5, ingest_s=100.0, rests_on_p50_ms=2.0)}
-    found = {}
+    found: dict[str, Projection] = {}
     for p in projections(results):
         found.setdefault(p.figure, p)  # ingest_s is a target's (< 60 s at L) and a context figure: the target's first
     ingest = found["ingest_s"]
