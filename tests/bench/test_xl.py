@@ -18,10 +18,13 @@ def test_each_target_figure_is_projected_on_its_m_to_l_slope_and_ordered_by_wher
     for p in projections(results):
         found.setdefault(p.figure, p)  # ingest_s is a target's (< 60 s at L) and a context figure: the target's first
     ingest = found["ingest_s"]
+    assert ingest.alpha is not None and ingest.xl is not None
     assert (round(ingest.alpha, 6), round(ingest.xl, 6), ingest.at_l, ingest.at_xl) == (1.0, 1000.0, "FAIL", "FAIL")
     impact = found["impact_s"]  # 0.1 → 0.5 s: α = log10(5); < 1 s breaks at 10,000 × 2^(1/α) = 26,957
+    assert impact.breaks_at is not None
     assert (impact.at_l, impact.at_xl, round(impact.breaks_at)) == ("PASS", "FAIL", 26_957)
     ready = found["serve_ready_s"]
+    assert ready.xl is not None and ready.breaks_at is not None
     assert (ready.at_l, round(ready.xl, 3), round(ready.breaks_at)) == ("PASS", 2.250, 51_228)
     assert found["rests_on_p50_ms"].breaks_at is None  # flat: never breaks
     text = table(list(projections(results)))
