@@ -11,9 +11,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
-import typer
 
-from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+from app.cli_params import Opt
+from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_settings,
                               command_store, counted, err, handles_errors)
 from app.outputs import check_output, protected_files, write_output
 
@@ -28,11 +28,11 @@ class ExportFormat(str, Enum):
     csv = "csv"
 
 
-@cli.command("export")
+@commands.command("export")
 @handles_errors
 def export_cmd(
-    fmt: Annotated[ExportFormat, typer.Option("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
-    out_path: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
+    fmt: Annotated[ExportFormat, Opt("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
+    out_path: Annotated[Optional[Path], Opt("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
     set_id: SetOpt = None,
     version: VersionOpt = None,
     neo4j: Neo4jOpt = None,
@@ -53,7 +53,9 @@ def export_cmd(
     from render.export import csv_tables, graphml, node_link
 
     if fmt == ExportFormat.csv and out_path is None:
-        raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
+        from typer import BadParameter
+
+        raise BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
     protected = protected_files(command_settings(neo4j, home))
     tables = ("nodes.csv", "edges.csv") if fmt == ExportFormat.csv else ()
     for target in [out_path, *(out_path / name for name in tables)] if out_path is not None else []:
