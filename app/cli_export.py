@@ -15,7 +15,6 @@ from typing import Annotated, Optional
 from app.cli_params import Opt
 from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_settings,
                               command_store, counted, err, handles_errors)
-from app.outputs import check_output, protected_files, write_output
 
 __all__ = ["ExportFormat", "export_cmd"]
 
@@ -49,6 +48,7 @@ def export_cmd(
     """
     import sys
 
+    from app.outputs import check_output, protected_files, write_output
     from queries.export import graph_of
     from render.export import csv_tables, graphml, node_link
 

@@ -13,7 +13,6 @@ CSV always hold every row.
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from dataclasses import dataclass
@@ -108,6 +107,8 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
     if fmt == TableFormat.csv:
+        import csv
+
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow([c.name for c in columns])
         writer.writerows([_plain(v) for v in row] for row in cells)
