@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from app.cli import cli
 from app.cli_params import Arg, Opt, typer_params
 from app.cli_registry import commands
-from app.cli_start import _CHECKED_WHEN_GIVEN, FAST_COMMANDS, _specs, parse
+from app.cli_start import _CHECKED_WHEN_GIVEN, FAST_COMMANDS, _installed_version, _specs, parse, version
 from tests.conftest import ROOT, SEEDS
 
 runner = CliRunner()
@@ -151,3 +151,25 @@ def test_the_fast_start_answers_as_typer(home, args):
     typed = runner.invoke(cli, [*args, "--home", str(home)], env={"COLUMNS": "80"}, prog_name="-c")
     assert (fast.returncode, fast.stdout) == (typed.exit_code, typed.stdout)
     assert fast.stderr == typed.stderr
+
+
+def test_the_version_is_importlibs():
+    from importlib.metadata import version as installed
+
+    assert version() == f"citegraph {installed('citegraph')}"
+
+
+def test_the_version_is_the_first_on_the_path_as_importlib_finds_it(tmp_path, monkeypatch):
+    from importlib.metadata import version as installed
+
+    for folder, name, text in [("a", "Citegraph-9.1.dist-info", "Name: citegraph\nVersion: 9.1\n\nbody\n"),
+                               ("b", "citegraph.egg-info", "Metadata-Version: 2.1\nVersion: 9.2\n")]:
+        (tmp_path / folder / name).mkdir(parents=True)
+        (tmp_path / folder / name / ("METADATA" if "dist" in name else "PKG-INFO")).write_text(text)
+    (tmp_path / "c").mkdir()
+    for order in (["c", "a", "b"], ["b", "a"]):
+        monkeypatch.setattr(sys, "path", [str(tmp_path / f) for f in order] + sys.path)
+        assert _installed_version("citegraph") == installed("citegraph") == {"a": "9.1", "b": "9.2"}[order[-2]]
+    (tmp_path / "a" / "Citegraph-9.1.dist-info" / "METADATA").write_text("Name: citegraph\nVersion: 9.1\n  folded\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "a"), *sys.path])
+    assert _installed_version("citegraph") is None  # not plain: importlib reads it
