@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 from collections.abc import Callable
 
-__all__ = ["FAST_COMMANDS", "parse", "usage_error", "version"]
+__all__ = ["CHECKED_WHEN_GIVEN", "FAST_COMMANDS", "Spec", "installed_version", "parse", "specs_of", "usage_error", "version"]
 
 FAST_COMMANDS = frozenset({"rests-on", "records", "stats", "check", "render", "export", "history", "search",
                            "documents", "sets"})
@@ -28,15 +28,15 @@ FAST_COMMANDS = frozenset({"rests-on", "records", "stats", "check", "render", "e
 
 _UNDERSTOOD = frozenset({"help", "metavar", "min", "max", "show_choices"})
 """Declaration keywords the fast parser applies as typer does (the others: typer parses)."""
-_CHECKED_WHEN_GIVEN = frozenset({"file_okay", "dir_okay"})
+CHECKED_WHEN_GIVEN = frozenset({"file_okay", "dir_okay"})
 """Keywords that only check a value given: such an option given goes to typer."""
 
 
 def version() -> str:
     """``citegraph <version>`` of the installed distribution, as :func:`importlib.metadata.version`
-    finds it: the first ``citegraph`` metadata folder on ``sys.path`` (:func:`_installed_version`),
+    finds it: the first ``citegraph`` metadata folder on ``sys.path`` (:func:`installed_version`),
     else importlib's own search."""
-    found = _installed_version("citegraph")
+    found = installed_version("citegraph")
     if found is None:
         from importlib.metadata import PackageNotFoundError
         from importlib.metadata import version as installed
@@ -48,7 +48,7 @@ def version() -> str:
     return f"citegraph {found}"
 
 
-def _installed_version(name: str) -> str | None:
+def installed_version(name: str) -> str | None:
     """The ``Version`` of distribution ``name`` from the first ``NAME-*.dist-info`` or
     ``NAME*.egg-info`` folder of the ``sys.path`` folders, in their order and their listing's (the
     search of :class:`importlib.metadata.MetadataPathFinder`), read without importlib.metadata, which
@@ -100,7 +100,7 @@ def _version_header(folder: str) -> str | None:
     return None
 
 
-class _Spec:
+class Spec:
     """One parameter as the fast parser reads it: its declaration, value type, and default."""
 
     __slots__ = ("decl", "default", "kind", "many", "required")
@@ -125,7 +125,7 @@ def _kind(base: Any) -> tuple[Any, bool] | None:
     return None
 
 
-def _specs(fn: Callable[..., Any]) -> tuple[dict[str, _Spec], dict[str, str], list[str]] | None:
+def specs_of(fn: Callable[..., Any]) -> tuple[dict[str, Spec], dict[str, str], list[str]] | None:
     """The parameters of command ``fn`` by name, its option names (``--set``, ``-n``) to parameter
     names, and its arguments in order; None when a declaration is one the fast parser leaves to typer."""
     import inspect
@@ -134,7 +134,7 @@ def _specs(fn: Callable[..., Any]) -> tuple[dict[str, _Spec], dict[str, str], li
     from app.cli_params import Arg, Opt, Param
 
     hints = typing.get_type_hints(fn, include_extras=True)
-    specs: dict[str, _Spec] = {}
+    specs: dict[str, Spec] = {}
     options: dict[str, str] = {}
     arguments: list[str] = []
     for p in inspect.signature(fn).parameters.values():
@@ -144,11 +144,11 @@ def _specs(fn: Callable[..., Any]) -> tuple[dict[str, _Spec], dict[str, str], li
         base, *extras = get_args(hint)
         decls = [e for e in extras if isinstance(e, Param)]
         kind = _kind(base)
-        if len(decls) != 1 or kind is None or set(decls[0].kwargs) - _UNDERSTOOD - _CHECKED_WHEN_GIVEN:
+        if len(decls) != 1 or kind is None or set(decls[0].kwargs) - _UNDERSTOOD - CHECKED_WHEN_GIVEN:
             return None
         decl = decls[0]
         required = p.default is inspect.Parameter.empty
-        specs[p.name] = _Spec(decl, kind[0], kind[1], None if required else p.default, required)
+        specs[p.name] = Spec(decl, kind[0], kind[1], None if required else p.default, required)
         if isinstance(decl, Opt):
             if kind[1] or not decl.args or any(not n.startswith("-") or "/" in n for n in decl.args):
                 return None
@@ -160,10 +160,10 @@ def _specs(fn: Callable[..., Any]) -> tuple[dict[str, _Spec], dict[str, str], li
     return specs, options, arguments
 
 
-def _value(spec: _Spec, raw: str) -> Any:
+def _value(spec: Spec, raw: str) -> Any:
     """``raw`` converted as typer converts it for ``spec``; None when typer would refuse it or
     check more (typer then reports it)."""
-    if set(spec.decl.kwargs) & _CHECKED_WHEN_GIVEN:
+    if set(spec.decl.kwargs) & CHECKED_WHEN_GIVEN:
         return None
     kind = spec.kind
     if kind is str:
@@ -186,7 +186,7 @@ def _value(spec: _Spec, raw: str) -> Any:
 def parse(fn: Callable[..., Any], argv: list[str]) -> dict[str, Any] | None:
     """The keyword arguments typer would call command ``fn`` with for ``argv`` (the words after
     the command's name), or None when the command line is not plain (see the module's text)."""
-    found = _specs(fn)
+    found = specs_of(fn)
     if found is None:
         return None
     specs, options, arguments = found

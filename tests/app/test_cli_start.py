@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from app.cli import cli
 from app.cli_params import Arg, Opt, typer_params
 from app.cli_registry import commands
-from app.cli_start import _CHECKED_WHEN_GIVEN, FAST_COMMANDS, _installed_version, _specs, parse, version
+from app.cli_start import CHECKED_WHEN_GIVEN, FAST_COMMANDS, installed_version, specs_of, parse, version
 from tests.conftest import ROOT, SEEDS
 
 runner = CliRunner()
@@ -57,7 +57,7 @@ def _values(spec) -> list[str]:
 def command_lines(name: str) -> list[list[str]]:
     """Command lines (after the command's name) that use every option and argument of ``name``
     with each of its names and several values: alone, and all of them at once."""
-    found = _specs(commands.functions[name])
+    found = specs_of(commands.functions[name])
     assert found is not None
     specs, options, arguments = found
     required = [v for a in arguments if specs[a].required for v in _values(specs[a])[:1]]
@@ -67,7 +67,7 @@ def command_lines(name: str) -> list[list[str]]:
     every: list[str] = []
     for option, param in options.items():
         spec = specs[param]
-        if spec.required or set(spec.decl.kwargs) & _CHECKED_WHEN_GIVEN:  # given: typer's (tested below)
+        if spec.required or set(spec.decl.kwargs) & CHECKED_WHEN_GIVEN:  # given: typer's (tested below)
             continue
         if spec.kind is bool:
             lines.append([*required, option])
@@ -88,7 +88,7 @@ def command_lines(name: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("name", sorted(FAST_COMMANDS))
 def test_every_fast_command_is_taken_plainly(name):
-    assert _specs(commands.functions[name]) is not None
+    assert specs_of(commands.functions[name]) is not None
     assert parse(commands.functions[name], command_lines(name)[0]) is not None
 
 
@@ -169,7 +169,7 @@ def test_the_version_is_the_first_on_the_path_as_importlib_finds_it(tmp_path, mo
     (tmp_path / "c").mkdir()
     for order in (["c", "a", "b"], ["b", "a"]):
         monkeypatch.setattr(sys, "path", [str(tmp_path / f) for f in order] + sys.path)
-        assert _installed_version("citegraph") == installed("citegraph") == {"a": "9.1", "b": "9.2"}[order[-2]]
+        assert installed_version("citegraph") == installed("citegraph") == {"a": "9.1", "b": "9.2"}[order[-2]]
     (tmp_path / "a" / "Citegraph-9.1.dist-info" / "METADATA").write_text("Name: citegraph\nVersion: 9.1\n  folded\n")
     monkeypatch.setattr(sys, "path", [str(tmp_path / "a"), *sys.path])
-    assert _installed_version("citegraph") is None  # not plain: importlib reads it
+    assert installed_version("citegraph") is None  # not plain: importlib reads it
