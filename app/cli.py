@@ -5,8 +5,8 @@ Every command accepts ``--neo4j URI`` (use that Neo4j server instead of the embe
 exit with the code from :mod:`app.errors`.
 
 This module holds the console script (:func:`main`) and the core commands; every command module
-registers on :data:`app.cli_registry.cli`, and this module imports them all (below), the only place
-that does: no command module imports this one.
+registers on :data:`app.cli_registry.commands`, and this module imports them all (below), the only place
+that does: no command module imports this one. ``app.cli.cli`` is the typer application of them all.
 """
 
 from __future__ import annotations

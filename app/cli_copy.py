@@ -1,6 +1,6 @@
 """``citegraph copy --to URI``: move the embedded store's content into Neo4j.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open both stores
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open both stores
 through :func:`app.wiring.open_store`, call :func:`graph.transfer.copy_store`, print.
 """
 

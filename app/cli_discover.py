@@ -1,7 +1,7 @@
 """Finding things from the command line: ``citegraph sets``, ``documents``, ``records``
 and ``search``.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, call
 one function of :mod:`queries.catalog`, :mod:`queries.records` or :mod:`queries.search`, print it
 with :func:`app.cli_tables.emit` (``--format table|json|csv``, ``--json`` for ``--format json``; the JSON is what the REST API
 answers). Unknown sets get the closest names and the list of sets (exit 66).

@@ -1,7 +1,7 @@
 """``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
 tables.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, take
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, take
 :func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.
 """
 

@@ -1,7 +1,7 @@
 """``citegraph history``, ``diff``, ``runs`` and ``compare``: versions of a set and the
 independent runs of a system.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, call
 :mod:`queries.history` or :mod:`queries.runs`, print the page of :mod:`render.history` (plain
 text by default, ``--format md|html``) or the result's JSON (``--json``).
 """

@@ -1,7 +1,7 @@
 """``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
 source moves, and what is open of it and of changes to the analysis itself.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.

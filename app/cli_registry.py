@@ -3,9 +3,10 @@ on, and what the commands share (the store options, opening the store, output, e
 
 The command modules (:mod:`app.cli` and its ``cli_*.py`` modules) import this module, never each
 other's commands; :mod:`app.cli` imports them all to register them, so the import graph has no
-circle (an import-linter contract in ``pyproject.toml`` keeps it so). Everything heavier than typer
-is imported inside the function that needs it, so that a command loads only what it runs
-(tests/app/test_cli_startup.py checks it).
+circle (an import-linter contract in ``pyproject.toml`` keeps it so). Registering imports no typer
+(the declarations are :mod:`app.cli_params`'); typer and everything heavier are imported inside the
+function that needs them, so that a command loads only what it runs (tests/app/test_cli_startup.py
+checks it).
 """
 
 from __future__ import annotations
