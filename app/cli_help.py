@@ -147,10 +147,14 @@ class TidyGroup(TyperGroup):
         self._listing = False
 
     def _make(self, info: CommandInfo) -> Any:
+        import copy
+
         from app.cli_params import typer_params
 
-        if info.callback is not None:  # its declarations as typer's (app.cli_params)
-            info.callback = typer_params(info.callback)
+        callback = info.callback
+        if callback is not None:  # its declarations as typer's (app.cli_params); the kept info unchanged
+            info = copy.copy(info)
+            info.callback = typer_params(callback)
         return get_command_from_info(info, pretty_exceptions_short=self.pretty_exceptions_short,
                                      rich_markup_mode=self.rich_markup_mode)
 
