@@ -5,8 +5,8 @@ Every command accepts ``--neo4j URI`` (use that Neo4j server instead of the embe
 exit with the code from :mod:`app.errors`.
 
 This module holds the console script (:func:`main`) and the core commands; every command module
-registers on :data:`app.cli_registry.cli`, and this module imports them all (below), the only place
-that does: no command module imports this one.
+registers on :data:`app.cli_registry.commands`, and this module imports them all (below), the only place
+that does: no command module imports this one. ``app.cli.cli`` is the typer application of them all.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
-
-import typer
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from app.cli_ci import BaseOpt, CheckFormatOpt
+from app.cli_params import Arg, Opt, Exit
 from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, RenderFormatOpt, SetOpt, VersionOpt, at_version,
-                              cli, command_settings, command_store, counted, err, escape, get_settings,
+                              commands, command_settings, command_store, counted, err, escape, get_settings,
                               handles_errors, out, print_json)
 from app.cli_tables import FormatOpt as TableFormatOpt
 from queries.limits import MAX_DEPTH
@@ -34,19 +33,19 @@ if TYPE_CHECKING:
 # no web framework, GraphQL or Neo4j driver unless `serve` or a Neo4j store asks for them, no parser
 # for a query. tests/app/test_cli_startup.py checks it.
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main"]  # noqa: F822 - `cli` comes from __getattr__ below
 
 
-@cli.command("ingest")
+@commands.command("ingest")
 @handles_errors
 def ingest_cmd(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATHS...", help="Member files or folders (searched recursively).")],
-    skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", help="A file that is no analysis document (a type definition, an instruction, a note) is an error, instead of being listed as skipped with its reason.")] = False,
-    partial: Annotated[bool, typer.Option("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
+    paths: Annotated[list[Path], Arg(metavar="PATHS...", help="Member files or folders (searched recursively).")],
+    skip_invalid: Annotated[bool, Opt("--skip-invalid", help="Ingest the valid files and list the refused ones.")] = False,
+    strict: Annotated[bool, Opt("--strict", help="A file that is no analysis document (a type definition, an instruction, a note) is an error, instead of being listed as skipped with its reason.")] = False,
+    partial: Annotated[bool, Opt("--partial", help="Ingest a set copied in part: the members its manifest pins that are absent are listed as missing, and stay manifest-missing-member findings of `citegraph check`.")] = False,
     as_json: JsonOpt = False,
     fmt: TableFormatOpt = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every document, however many.")] = False,
+    verbose: Annotated[bool, Opt("--verbose", "-v", help="List every document, however many.")] = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -138,13 +137,13 @@ def _other_files(rows) -> str:
     return f"; {counted(sum(d.status != 'missing' for d in rows), 'file')}: {listed}"
 
 
-@cli.command("rests-on")
+@commands.command("rests-on")
 @handles_errors
 def rests_on_cmd(
-    record: Annotated[str, typer.Argument(help="Record ID (RT-RTE-mcp-write), source ID (SRC-1) or cited file path (mcp-server/vault.js).")],
+    record: Annotated[str, Arg(help="Record ID (RT-RTE-mcp-write), source ID (SRC-1) or cited file path (mcp-server/vault.js).")],
     set_id: SetOpt = None,
-    direct: Annotated[bool, typer.Option("--direct", help="Only statements citing or annotating the record themselves.")] = False,
-    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
+    direct: Annotated[bool, Opt("--direct", help="Only statements citing or annotating the record themselves.")] = False,
+    max_depth: Annotated[Optional[int], Opt("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps.")] = None,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
     fmt: TableFormatOpt = None,
@@ -177,7 +176,7 @@ def rests_on_cmd(
 
 
 
-@cli.command("stats")
+@commands.command("stats")
 @handles_errors
 def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, fmt: TableFormatOpt = None,
               fresh: FreshOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
@@ -208,10 +207,10 @@ def stats_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOp
                  f"in {place}"])
 
 
-@cli.command("check")
+@commands.command("check")
 @handles_errors
 def check_cmd(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Check these member files or folders without ingesting them (default: the stored sets).")] = None,
+    paths: Annotated[Optional[list[Path]], Arg(help="Check these member files or folders without ingesting them (default: the stored sets).")] = None,
     set_id: SetOpt = None,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
@@ -235,7 +234,9 @@ def check_cmd(
 
     table = table_format(fmt, as_json)
     if paths and version is not None:
-        raise typer.BadParameter("--version reads a stored set; files given as PATHS have no versions")
+        from typer import BadParameter
+
+        raise BadParameter("--version reads a stored set; files given as PATHS have no versions")
     if paths:
         from app.wiring import open_throwaway_store
         from ingest.pipeline import stage_paths
@@ -264,10 +265,10 @@ def check_cmd(
         skipped = f", {counted(report.skipped, 'file')} skipped" if report.skipped else ""
         out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
     if report.errors:
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
-@cli.command("verify")
+@commands.command("verify")
 @handles_errors
 def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = False,
                neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
@@ -310,20 +311,20 @@ def verify_cmd(set_id: SetOpt = None, version: VersionOpt = None, as_json: JsonO
         out.print(f"{counted(report.documents, 'document')}, {report.differing} differ", markup=False,
                   highlight=False)
     if report.differing:
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
-@cli.command("render")
+@commands.command("render")
 @handles_errors
 def render_cmd(
-    document: Annotated[Optional[str], typer.Argument(help="Document id (e.g. tolaria/synthesis) or the path it was ingested from.")] = None,
+    document: Annotated[Optional[str], Arg(help="Document id (e.g. tolaria/synthesis) or the path it was ingested from.")] = None,
     fmt: RenderFormatOpt = None,
-    rests_on_id: Annotated[Optional[str], typer.Option("--rests-on", metavar="ID", help="Report the statements resting on this record.")] = None,
-    record: Annotated[Optional[str], typer.Option("--record", metavar="ID", help="Report this record's dossier.")] = None,
+    rests_on_id: Annotated[Optional[str], Opt("--rests-on", metavar="ID", help="Report the statements resting on this record.")] = None,
+    record: Annotated[Optional[str], Opt("--record", metavar="ID", help="Report this record's dossier.")] = None,
     set_id: SetOpt = None,
-    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps of rests-on parts.")] = None,
+    max_depth: Annotated[Optional[int], Opt("--max-depth", min=1, max=MAX_DEPTH, help="Maximum evidence steps of rests-on parts.")] = None,
     version: VersionOpt = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
+    output: Annotated[Optional[Path], Opt("--output", "-o", help="Write to this file instead of standard output.")] = None,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -356,11 +357,11 @@ def render_cmd(
         sys.stdout.write(rendered.text)
 
 
-@cli.command("serve")
+@commands.command("serve")
 @handles_errors
 def serve_cmd(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
+    host: Annotated[str, Opt(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, Opt(help="TCP port.", min=1, max=65535)] = 8000,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
 ) -> None:
@@ -440,7 +441,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
                   highlight=False)
         err.print(f"hint: another process holds port {port}: stop it, or serve on another with --port",
                   markup=False, highlight=False)
-        raise typer.Exit(69) from None
+        raise Exit(69) from None
     listening.set_inheritable(True)
     return listening
 
@@ -454,8 +455,37 @@ import app.cli_export  # noqa: E402,F401  (registers `export`)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli()
+    """Console-script entry point: a plain command line of a read command (:data:`app.cli_start.FAST_COMMANDS`)
+    and ``--version`` alone run without importing typer; anything else, or a usage error such a
+    command raises (before it writes anything), goes to typer."""
+    from app.cli_registry import typer_app
+    from app.cli_start import FAST_COMMANDS, parse, usage_error, version
+
+    words = sys.argv[1:]
+    if words == ["--version"]:
+        sys.stdout.write(version() + "\n")
+        return
+    if words and words[0] in FAST_COMMANDS:
+        fn = commands.functions[words[0]]
+        kwargs = parse(fn, words[1:])
+        if kwargs is not None:
+            try:
+                fn(**kwargs)
+            except Exception as exc:
+                if not usage_error(exc):
+                    raise
+            else:
+                return
+    typer_app()()
+
+
+def __getattr__(name: str) -> Any:
+    """``cli``: the typer application of every command (:func:`app.cli_registry.typer_app`)."""
+    if name == "cli":
+        from app.cli_registry import typer_app
+
+        return typer_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":  # `python -m app.cli`: run the imported module, where every command is registered

@@ -8,8 +8,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-import typer
-
+from app.cli_params import Opt
 from app.cli_tables import TableFormat
 
 __all__ = ["ReportFormat", "ReportFormatOpt", "CheckFormat", "CheckFormatOpt", "BaseOpt", "CI_FORMATS", "table_format", "write_ci"]
@@ -38,13 +37,13 @@ class CheckFormat(str, Enum):
 
 CI_FORMATS = ("sarif", "junit", "github")
 
-ReportFormatOpt = Annotated[Optional[ReportFormat], typer.Option(
+ReportFormatOpt = Annotated[Optional[ReportFormat], Opt(
     "--format", help="table (default), json (the REST body), csv, or for CI: sarif (SARIF 2.1.0, for code "
                      "scanning), junit (JUnit XML) or github (workflow annotations).", show_choices=True)]
-CheckFormatOpt = Annotated[Optional[CheckFormat], typer.Option(
+CheckFormatOpt = Annotated[Optional[CheckFormat], Opt(
     "--format", help="table (default), json (the REST body), or for CI: sarif (SARIF 2.1.0, for code scanning), "
                      "junit (JUnit XML) or github (workflow annotations).", show_choices=True)]
-BaseOpt = Annotated[Optional[Path], typer.Option(
+BaseOpt = Annotated[Optional[Path], Opt(
     "--base", help="Folder the paths of sarif, junit and github output are relative to (default: the current "
                    "folder, the checkout a CI job runs in).", file_okay=False)]
 
@@ -61,7 +60,9 @@ def table_format(fmt: ReportFormat | CheckFormat | None, as_json: bool) -> Table
 
     if fmt is not None and fmt.value in CI_FORMATS:
         if as_json:
-            raise typer.BadParameter(f"--json and --format {fmt.value} ask for different outputs; give one")
+            from typer import BadParameter
+
+            raise BadParameter(f"--json and --format {fmt.value} ask for different outputs; give one")
         return None
     return chosen_format(TableFormat(fmt.value) if fmt is not None else None, as_json)
 

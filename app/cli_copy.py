@@ -1,6 +1,6 @@
 """``citegraph copy --to URI``: move the embedded store's content into Neo4j.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open both stores
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open both stores
 through :func:`app.wiring.open_store`, call :func:`graph.transfer.copy_store`, print.
 """
 
@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
 
-from app.cli_registry import HomeOpt, JsonOpt, cli, command_settings, counted, err, handles_errors, out, print_json
+from app.cli_params import Opt
+from app.cli_registry import HomeOpt, JsonOpt, commands, command_settings, counted, err, handles_errors, out, print_json
 
 __all__ = ["copy_cmd"]
 
 
-@cli.command("copy")
+@commands.command("copy")
 @handles_errors
 def copy_cmd(
-    to: Annotated[str, typer.Option("--to", metavar="URI", help="Neo4j server to copy into (bolt://, neo4j:// or neo4j+s://); user, password and database from CITEGRAPH_NEO4J_USER/_PASSWORD/_DATABASE.")],
+    to: Annotated[str, Opt("--to", metavar="URI", help="Neo4j server to copy into (bolt://, neo4j:// or neo4j+s://); user, password and database from CITEGRAPH_NEO4J_USER/_PASSWORD/_DATABASE.")],
     as_json: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:

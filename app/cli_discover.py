@@ -1,7 +1,7 @@
 """Finding things from the command line: ``citegraph sets``, ``documents``, ``records``
 and ``search``.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, call
 one function of :mod:`queries.catalog`, :mod:`queries.records` or :mod:`queries.search`, print it
 with :func:`app.cli_tables.emit` (``--format table|json|csv``, ``--json`` for ``--format json``; the JSON is what the REST API
 answers). Unknown sets get the closest names and the list of sets (exit 66).
@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from typing import Annotated, Optional
 
-import typer
 
-from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli,
-                              command_store, counted, handles_errors, out)
+from app.cli_params import Arg, Opt
+from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_store, counted, handles_errors, out)
 from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
 __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
 
 
-@cli.command("sets")
+@commands.command("sets")
 @handles_errors
 def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = False, neo4j: Neo4jOpt = None,
              home: HomeOpt = None) -> None:
@@ -41,7 +40,7 @@ def sets_cmd(fmt: FormatOpt = None, as_json: JsonOpt = False, fresh: FreshOpt = 
          footer=[f"{counted(len(found), 'set')}, {counted(sum(len(s.documents) for s in found), 'document')}"])
 
 
-@cli.command("documents")
+@commands.command("documents")
 @handles_errors
 def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt = False, neo4j: Neo4jOpt = None, home: HomeOpt = None) -> None:
     """The members (documents) in the store, or of one set, with their format and title.
@@ -59,13 +58,13 @@ def documents_cmd(set_id: SetOpt = None, fmt: FormatOpt = None, as_json: JsonOpt
          footer=[counted(len(found), "document")])
 
 
-@cli.command("records")
+@commands.command("records")
 @handles_errors
 def records_cmd(
-    text: Annotated[Optional[str], typer.Argument(metavar="TEXT", help="Only records whose ID or declared label holds this text (any case).")] = None,
+    text: Annotated[Optional[str], Arg(metavar="TEXT", help="Only records whose ID or declared label holds this text (any case).")] = None,
     set_id: SetOpt = None,
-    kind: Annotated[Optional[str], typer.Option("--kind", help="Record kind: RTE, OBJ, CMP, CLM, ABS, BAP (any case).")] = None,
-    analyst: Annotated[Optional[str], typer.Option("--analyst", help="RT, MEM or EPI (any case).")] = None,
+    kind: Annotated[Optional[str], Opt("--kind", help="Record kind: RTE, OBJ, CMP, CLM, ABS, BAP (any case).")] = None,
+    analyst: Annotated[Optional[str], Opt("--analyst", help="RT, MEM or EPI (any case).")] = None,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     verbose: VerboseOpt = False,
@@ -89,12 +88,12 @@ def records_cmd(
          footer=[f"{counted(len(found), 'record')} ({sum(r.declared_in is not None for r in found)} declared)"])
 
 
-@cli.command("search")
+@commands.command("search")
 @handles_errors
 def search_cmd(
-    text: Annotated[str, typer.Argument(metavar="TEXT", help='Words to find in statements: compare-and-swap, "the note", vau* (every term must occur).')],
+    text: Annotated[str, Arg(metavar="TEXT", help='Words to find in statements: compare-and-swap, "the note", vau* (every term must occur).')],
     set_id: SetOpt = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="Most hits shown.")] = 20,
+    limit: Annotated[int, Opt("--limit", "-n", min=1, max=200, help="Most hits shown.")] = 20,
     version: VersionOpt = None,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,

@@ -1,7 +1,7 @@
 """``citegraph export``: a set's graph, or the whole store's, as GraphML, node-link JSON or CSV
 tables.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, take
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, take
 :func:`queries.export.graph_of`, write it with :mod:`render.export`. The same bytes as ``GET /export``.
 """
 
@@ -11,11 +11,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
-import typer
 
-from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+from app.cli_params import Opt
+from app.cli_registry import (HomeOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_settings,
                               command_store, counted, err, handles_errors)
-from app.outputs import check_output, protected_files, write_output
 
 __all__ = ["ExportFormat", "export_cmd"]
 
@@ -28,11 +27,11 @@ class ExportFormat(str, Enum):
     csv = "csv"
 
 
-@cli.command("export")
+@commands.command("export")
 @handles_errors
 def export_cmd(
-    fmt: Annotated[ExportFormat, typer.Option("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
-    out_path: Annotated[Optional[Path], typer.Option("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
+    fmt: Annotated[ExportFormat, Opt("--format", help="graphml (Gephi, yEd, networkx), json (node-link, networkx, d3) or csv (nodes.csv and edges.csv, pandas).", show_choices=True)],
+    out_path: Annotated[Optional[Path], Opt("--out", "-o", metavar="PATH", help="File to write (a folder for csv); standard output when left out (graphml, json).")] = None,
     set_id: SetOpt = None,
     version: VersionOpt = None,
     neo4j: Neo4jOpt = None,
@@ -49,11 +48,14 @@ def export_cmd(
     """
     import sys
 
+    from app.outputs import check_output, protected_files, write_output
     from queries.export import graph_of
     from render.export import csv_tables, graphml, node_link
 
     if fmt == ExportFormat.csv and out_path is None:
-        raise typer.BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
+        from typer import BadParameter
+
+        raise BadParameter("--format csv writes two tables: give --out FOLDER", param_hint="--out")
     protected = protected_files(command_settings(neo4j, home))
     tables = ("nodes.csv", "edges.csv") if fmt == ExportFormat.csv else ()
     for target in [out_path, *(out_path / name for name in tables)] if out_path is not None else []:

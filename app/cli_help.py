@@ -28,6 +28,8 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.main import get_command_from_info, get_command_name
 from typer.models import CommandFunctionType, CommandInfo
 
+from app.cli_start import version
+
 __all__ = ["CommandApp", "TidyGroup", "defer_unused_help_imports", "flowed", "tidy", "version"]
 
 
@@ -94,17 +96,6 @@ def tidy(command: Any, ctx: Any = None) -> Any:
     return command
 
 
-def version() -> str:
-    """``citegraph <version>`` of the installed distribution."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return f"citegraph {installed('citegraph')}"
-    except PackageNotFoundError:
-        return "citegraph (not installed; run from a source tree)"
-
-
 class _Commands(MutableMapping[str, Any]):
     """A group's commands by name, in the order they were registered: a command kept aside is
     made into a click command (and tidied) the first time it is looked up."""
@@ -156,6 +147,14 @@ class TidyGroup(TyperGroup):
         self._listing = False
 
     def _make(self, info: CommandInfo) -> Any:
+        import copy
+
+        from app.cli_params import typer_params
+
+        callback = info.callback
+        if callback is not None:  # its declarations as typer's (app.cli_params); the kept info unchanged
+            info = copy.copy(info)
+            info.callback = typer_params(callback)
         return get_command_from_info(info, pretty_exceptions_short=self.pretty_exceptions_short,
                                      rich_markup_mode=self.rich_markup_mode)
 

@@ -1,7 +1,7 @@
 """``citegraph history``, ``diff``, ``runs`` and ``compare``: versions of a set and the
 independent runs of a system.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: open the store, call
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: open the store, call
 :mod:`queries.history` or :mod:`queries.runs`, print the page of :mod:`render.history` (plain
 text by default, ``--format md|html``) or the result's JSON (``--json``).
 """
@@ -12,9 +12,9 @@ import sys
 from typing import Annotated, Any, Optional
 from collections.abc import Callable
 
-import typer
 
-from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, RenderFormatOpt, cli, command_settings, command_store,
+from app.cli_params import Arg, Opt
+from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, RenderFormatOpt, commands, command_settings, command_store,
                               handles_errors, print_json)
 
 __all__ = ["history_cmd", "diff_cmd", "runs_cmd", "compare_cmd"]
@@ -33,10 +33,10 @@ def _show(result: Any, page: Callable[[Any], Any], fmt: Any, as_json: bool) -> N
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-@cli.command("history")
+@commands.command("history")
 @handles_errors
 def history_cmd(
-    set_id: Annotated[str, typer.Argument(metavar="SET", help="Analysis set (run-id or system slug).")],
+    set_id: Annotated[str, Arg(metavar="SET", help="Analysis set (run-id or system slug).")],
     fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
@@ -55,13 +55,13 @@ def history_cmd(
     _show(result, history_page, fmt, as_json)
 
 
-@cli.command("diff")
+@commands.command("diff")
 @handles_errors
 def diff_cmd(
-    set_id: Annotated[str, typer.Argument(metavar="SET", help="Analysis set (run-id or system slug).")],
-    from_version: Annotated[Optional[int], typer.Option("--from", min=1, metavar="N", help="Earlier version (default: the one before --to).")] = None,
-    to_version: Annotated[Optional[int], typer.Option("--to", min=1, metavar="M", help="Later version (default: the latest).")] = None,
-    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, max=16, help="Maximum evidence steps of the rests-on answers compared.")] = None,
+    set_id: Annotated[str, Arg(metavar="SET", help="Analysis set (run-id or system slug).")],
+    from_version: Annotated[Optional[int], Opt("--from", min=1, metavar="N", help="Earlier version (default: the one before --to).")] = None,
+    to_version: Annotated[Optional[int], Opt("--to", min=1, metavar="M", help="Later version (default: the latest).")] = None,
+    max_depth: Annotated[Optional[int], Opt("--max-depth", min=1, max=16, help="Maximum evidence steps of the rests-on answers compared.")] = None,
     fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
@@ -81,10 +81,10 @@ def diff_cmd(
     _show(result, diff_page, fmt, as_json)
 
 
-@cli.command("runs")
+@commands.command("runs")
 @handles_errors
 def runs_cmd(
-    system: Annotated[str, typer.Argument(metavar="SYSTEM", help="System name or slug, e.g. instinctual-memory.")],
+    system: Annotated[str, Arg(metavar="SYSTEM", help="System name or slug, e.g. instinctual-memory.")],
     fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
@@ -102,13 +102,13 @@ def runs_cmd(
     _show(result, runs_page, fmt, as_json)
 
 
-@cli.command("compare")
+@commands.command("compare")
 @handles_errors
 def compare_cmd(
-    set_a: Annotated[str, typer.Argument(metavar="SET_A", help="One run (analysis set).")],
-    set_b: Annotated[str, typer.Argument(metavar="SET_B", help="Another run of the same system.")],
-    version_a: Annotated[Optional[int], typer.Option("--version-a", min=1, metavar="N", help="Version of SET_A (default: the latest).")] = None,
-    version_b: Annotated[Optional[int], typer.Option("--version-b", min=1, metavar="N", help="Version of SET_B (default: the latest).")] = None,
+    set_a: Annotated[str, Arg(metavar="SET_A", help="One run (analysis set).")],
+    set_b: Annotated[str, Arg(metavar="SET_B", help="Another run of the same system.")],
+    version_a: Annotated[Optional[int], Opt("--version-a", min=1, metavar="N", help="Version of SET_A (default: the latest).")] = None,
+    version_b: Annotated[Optional[int], Opt("--version-b", min=1, metavar="N", help="Version of SET_B (default: the latest).")] = None,
     fmt: RenderFormatOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,

@@ -1,7 +1,7 @@
 """``citegraph impact``, ``citegraph review`` and ``citegraph suspects``: impact analysis when the analysed
 source moves, and what is open of it and of changes to the analysis itself.
 
-Registered on :data:`app.cli_registry.cli` (``app/cli.py`` imports this module). Thin: parse, open the store
+Registered on :data:`app.cli_registry.commands` (``app/cli.py`` imports this module). Thin: parse, open the store
 and the repository, call :func:`queries.impact.impact_of` or :func:`ingest.reviews.review_suspect`,
 print. A bad repository or revision exits 2 (:mod:`app.errors`); ``--fail-on-suspect`` exits 1 when
 anything is flagged.
@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
-import typer
 
 from app.cli_ci import BaseOpt, ReportFormatOpt, table_format, write_ci
-from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, cli, command_settings,
+from app.cli_params import Arg, Opt, Exit
+from app.cli_registry import (HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_settings,
                               command_store, counted, err, handles_errors, out, print_json, shortened)
 
 if TYPE_CHECKING:  # the commands import what they run (see app/cli_registry.py)
@@ -23,19 +23,19 @@ if TYPE_CHECKING:  # the commands import what they run (see app/cli_registry.py)
 
 __all__ = ["impact_cmd", "review_cmd", "suspects_cmd"]
 
-RepoOpt = Annotated[Path, typer.Option("--repo", help="Top folder of a git clone of the analysed source.",
+RepoOpt = Annotated[Path, Opt("--repo", help="Top folder of a git clone of the analysed source.",
                                        file_okay=False)]
 
 
-@cli.command("impact")
+@commands.command("impact")
 @handles_errors
 def impact_cmd(
     repo: RepoOpt,
-    to: Annotated[str, typer.Option("--to", help="Revision to check the sets against (hash, tag, branch; default HEAD).")] = "HEAD",
+    to: Annotated[str, Opt("--to", help="Revision to check the sets against (hash, tag, branch; default HEAD).")] = "HEAD",
     set_id: SetOpt = None,
-    source: Annotated[Optional[str], typer.Option("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
-    from_rev: Annotated[Optional[str], typer.Option("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
-    fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
+    source: Annotated[Optional[str], Opt("--source", help="The set's source the repository holds, e.g. SRC-1.")] = None,
+    from_rev: Annotated[Optional[str], Opt("--from", help="Revision the set's paths and quotations refer to (default: the source's pinned commit).")] = None,
+    fail_on_suspect: Annotated[bool, Opt("--fail-on-suspect", help="Exit 1 when any suspect is flagged.")] = False,
     version: VersionOpt = None,
     as_json: JsonOpt = False,
     fmt: ReportFormatOpt = None,
@@ -62,7 +62,9 @@ def impact_cmd(
     repository = GitRepository(repo)
     if set_id is None:
         if from_rev is not None or source is not None or version is not None:
-            raise typer.BadParameter("--from, --source and --version need --set (without it each set "
+            from typer import BadParameter
+
+            raise BadParameter("--from, --source and --version need --set (without it each set "
                                      "pinning the repository is checked from its own pinned commit)")
         _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home)
         return
@@ -72,7 +74,7 @@ def impact_cmd(
                            progress=lambda done, total: advance(1 if done else 0, total=total))
     _emit(report, table, fmt, base, reports=(report,), text=_print_impact)
     if fail_on_suspect and report.suspects:
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
 def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j, home) -> None:
@@ -87,7 +89,7 @@ def _repository_impact(repository, to, table, fmt, base, fail_on_suspect, neo4j,
                                       progress=lambda done, total: advance(1 if done else 0, total=total))
     _emit(result, table, fmt, base, reports=result.sets, text=_print_repository_impact)
     if fail_on_suspect and any(r.suspects for r in result.sets):
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
 def _emit(result, table, fmt, base, *, reports, text) -> None:
@@ -172,15 +174,15 @@ def _print_impact(report: ImpactReport) -> None:
               f"{m.reviewed} cleared by reviews", markup=False, highlight=False)
 
 
-@cli.command("review")
+@commands.command("review")
 @handles_errors
 def review_cmd(
-    node: Annotated[Optional[str], typer.Argument(help="Suspect node id as impact prints it, e.g. tolaria/synthesis#L29.")] = None,
-    at: Annotated[Optional[str], typer.Option("--at", help="Source revision the node was reviewed against (a full commit id, or any revision with --repo).")] = None,
-    note: Annotated[Optional[str], typer.Option("--note", help="Free-text note.")] = None,
-    by: Annotated[Optional[str], typer.Option("--by", help="Reviewer (default: your login name).")] = None,
-    repo: Annotated[Optional[Path], typer.Option("--repo", help="Resolve --at in this git repository.", file_okay=False)] = None,
-    list_: Annotated[bool, typer.Option("--list", help="List the stored reviews instead.")] = False,
+    node: Annotated[Optional[str], Arg(help="Suspect node id as impact prints it, e.g. tolaria/synthesis#L29.")] = None,
+    at: Annotated[Optional[str], Opt("--at", help="Source revision the node was reviewed against (a full commit id, or any revision with --repo).")] = None,
+    note: Annotated[Optional[str], Opt("--note", help="Free-text note.")] = None,
+    by: Annotated[Optional[str], Opt("--by", help="Reviewer (default: your login name).")] = None,
+    repo: Annotated[Optional[Path], Opt("--repo", help="Resolve --at in this git repository.", file_okay=False)] = None,
+    list_: Annotated[bool, Opt("--list", help="List the stored reviews instead.")] = False,
     set_id: SetOpt = None,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
@@ -201,7 +203,9 @@ def review_cmd(
     if list_:
         reviewed = None
     elif node is None or at is None:
-        raise typer.BadParameter("give NODE and --at REV, or --list")
+        from typer import BadParameter
+
+        raise BadParameter("give NODE and --at REV, or --list")
     else:
         reviewed = (node, at)
     repository = GitRepository(repo) if repo is not None and not list_ else None
@@ -224,11 +228,11 @@ def review_cmd(
                   markup=False, highlight=False)
 
 
-@cli.command("suspects")
+@commands.command("suspects")
 @handles_errors
 def suspects_cmd(
     set_id: SetOpt = None,
-    fail_on_suspect: Annotated[bool, typer.Option("--fail-on-suspect", help="Exit 1 when any suspect is open.")] = False,
+    fail_on_suspect: Annotated[bool, Opt("--fail-on-suspect", help="Exit 1 when any suspect is open.")] = False,
     as_json: JsonOpt = False,
     neo4j: Neo4jOpt = None,
     home: HomeOpt = None,
@@ -267,7 +271,7 @@ def suspects_cmd(
         out.print(f"{counted(len(found.suspects), 'open suspect')}: {found.source_change} source-change, "
                   f"{found.analysis_change} analysis-change", markup=False, highlight=False)
     if fail_on_suspect and found.suspects:
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
 def _difference(old: str | None, new: str | None, context: int = 30) -> tuple[str, str]:

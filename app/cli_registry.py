@@ -3,9 +3,10 @@ on, and what the commands share (the store options, opening the store, output, e
 
 The command modules (:mod:`app.cli` and its ``cli_*.py`` modules) import this module, never each
 other's commands; :mod:`app.cli` imports them all to register them, so the import graph has no
-circle (an import-linter contract in ``pyproject.toml`` keeps it so). Everything heavier than typer
-is imported inside the function that needs it, so that a command loads only what it runs
-(tests/app/test_cli_startup.py checks it).
+circle (an import-linter contract in ``pyproject.toml`` keeps it so). Registering imports no typer
+(the declarations are :mod:`app.cli_params`'); typer and everything heavier are imported inside the
+function that needs them, so that a command loads only what it runs (tests/app/test_cli_startup.py
+checks it).
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 from collections.abc import Callable
 
-import typer
-from typer.exceptions import TyperException
-
-from app.cli_help import CommandApp
+from app.cli_params import Exit, Opt
+from app.cli_start import usage_error
 from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
 from render import Format
@@ -29,20 +28,53 @@ from render import Format
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from app.cli_help import CommandApp
+
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["cli", "out", "err", "escape", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "out", "err", "escape", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
-cli = CommandApp(
-    name="citegraph",
-    help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+class Commands:
+    """The commands as their modules register them (``@commands.command("rests-on")``), by name
+    in the order registered, without typer: :func:`typer_app` hands them to typer, and the fast
+    start (:mod:`app.cli_start`) runs one directly."""
+
+    def __init__(self) -> None:
+        self.functions: dict[str, Callable[..., Any]] = {}
+
+    def command(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.functions[name] = fn
+            return fn
+
+        return register
+
+
+commands = Commands()
+
+
+@functools.cache
+def typer_app() -> CommandApp:
+    """The typer application of every registered command (in their order) and the root options;
+    made once, when a command line is not one the fast start runs (help, a usage error, the other
+    commands) or a test asks for it (``app.cli.cli``)."""
+    from app.cli_help import CommandApp
+    from app.cli_params import typer_params
+
+    app = CommandApp(
+        name="citegraph",
+        help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(typer_params(_root))
+    for name, fn in commands.functions.items():
+        app.command(name)(fn)  # made into a click command (its declarations typer's) when looked up
+    return app
 
 
 class _Console:
@@ -88,25 +120,24 @@ err = _Console(stderr=True, soft_wrap=True)
 
 def _print_version(asked: bool) -> None:
     if asked:
-        from app.cli_help import version
+        from app.cli_start import version
 
         sys.stdout.write(version() + "\n")  # plain: printing a line need not import rich
-        raise typer.Exit(0)
+        raise Exit(0)
 
 
-@cli.callback()
 def _root(
-    show_version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+    show_version: Annotated[bool, Opt("--version", is_eager=True, callback=_print_version,
                                                help="Print the version and exit.")] = False,
 ) -> None:
     """Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."""
 
-Neo4jOpt = Annotated[Optional[str], typer.Option("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
-HomeOpt = Annotated[Optional[Path], typer.Option("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-SetOpt = Annotated[Optional[str], typer.Option("--set", help="Only this analysis set (run-id or system slug).")]
-FreshOpt = Annotated[bool, typer.Option("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
-VersionOpt = Annotated[Optional[int], typer.Option("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
+Neo4jOpt = Annotated[Optional[str], Opt("--neo4j", metavar="URI", help="Use this Neo4j server (bolt:// or neo4j://) instead of the embedded store.")]
+HomeOpt = Annotated[Optional[Path], Opt("--home", help="Folder of the embedded store (default $CITEGRAPH_HOME or ./.citegraph).")]
+JsonOpt = Annotated[bool, Opt("--json", help="Print JSON instead of a table.")]
+SetOpt = Annotated[Optional[str], Opt("--set", help="Only this analysis set (run-id or system slug).")]
+FreshOpt = Annotated[bool, Opt("--fresh", help="Compute every set's part again instead of reusing what the store kept from an unchanged set.")]
+VersionOpt = Annotated[Optional[int], Opt("--version", min=1, metavar="N", help="Read version N of the set (citegraph history SET lists them; default: the latest).")]
 
 
 def get_settings() -> Settings:
@@ -122,7 +153,9 @@ def command_settings(neo4j: str | None, home: Path | None) -> Settings:
     base = get_settings()
     update: dict[str, Any] = {}
     if neo4j and home:
-        raise typer.BadParameter("--neo4j and --home choose different stores; give one")
+        from typer import BadParameter
+
+        raise BadParameter("--neo4j and --home choose different stores; give one")
     if neo4j:
         update.update(neo4j_uri=neo4j, store="neo4j")
     if home:
@@ -187,28 +220,26 @@ def handles_errors(fn: Callable) -> Callable:
             return result
         except BrokenPipeError:  # the reader took what it wanted (`| head -2`): not an error
             _silence_stdout()
-            raise typer.Exit(0) from None
+            raise Exit(0) from None
         except CitegraphError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             hint = hint_of(exc)
             if hint:
                 err.print(f"hint: {hint.strip()}", highlight=False, markup=False)
-            raise typer.Exit(face_of(exc).exit) from None
+            raise Exit(face_of(exc).exit) from None
         except OSError as exc:
             err.print(f"[bold red]error:[/] {escape(exc.filename or '')}: {escape(exc.strerror or str(exc))}",
                       highlight=False)
-            raise typer.Exit(74) from None
-        except (typer.Exit, typer.Abort, typer.BadParameter, TyperException):
-            raise
+            raise Exit(74) from None
         except KeyboardInterrupt:  # Ctrl-C: what a write had not committed is rolled back
             err.print("interrupted", markup=False, highlight=False)
-            raise typer.Exit(130) from None
+            raise Exit(130) from None
         except Exception as exc:
-            if os.environ.get("CITEGRAPH_DEBUG"):
+            if usage_error(exc) or os.environ.get("CITEGRAPH_DEBUG"):
                 raise
             err.print(f"[bold red]internal error:[/] {escape(repr(exc))} (CITEGRAPH_DEBUG=1 shows the traceback)",
                       highlight=False)
-            raise typer.Exit(face_of(exc).exit) from None
+            raise Exit(face_of(exc).exit) from None
 
     return wrapper
 
@@ -219,4 +250,4 @@ def shortened(text: str, width: int = 80) -> str:
 
 
 
-RenderFormatOpt = Annotated[Optional[Format], typer.Option("--format", "-f", help="md, txt or html (documents default to their own format, reports to md).")]
+RenderFormatOpt = Annotated[Optional[Format], Opt("--format", "-f", help="md, txt or html (documents default to their own format, reports to md).")]

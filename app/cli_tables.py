@@ -13,7 +13,6 @@ CSV always hold every row.
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 from collections.abc import Iterable, Sequence
 
-import typer
+from app.cli_params import Opt
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -42,10 +41,10 @@ class TableFormat(str, Enum):
     csv = "csv"
 
 
-FormatOpt = Annotated[Optional[TableFormat], typer.Option(
+FormatOpt = Annotated[Optional[TableFormat], Opt(
     "--format", help="table (default), json (the REST body) or csv (one row per line, every row).",
     show_choices=True)]
-VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show every row of a long table.")]
+VerboseOpt = Annotated[bool, Opt("--verbose", "-v", help="Show every row of a long table.")]
 
 
 def chosen_format(fmt: TableFormat | None, as_json: bool = False) -> TableFormat:
@@ -57,7 +56,9 @@ def chosen_format(fmt: TableFormat | None, as_json: bool = False) -> TableFormat
         ``--json`` and another ``--format`` were both given (exit 2).
     """
     if as_json and fmt not in (None, TableFormat.json):
-        raise typer.BadParameter(f"--json and --format {fmt.value} ask for different outputs; give one")
+        from typer import BadParameter
+
+        raise BadParameter(f"--json and --format {fmt.value} ask for different outputs; give one")
     return TableFormat.json if as_json else (fmt or TableFormat.table)
 
 
@@ -106,6 +107,8 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
     if fmt == TableFormat.csv:
+        import csv
+
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow([c.name for c in columns])
         writer.writerows([_plain(v) for v in row] for row in cells)

@@ -84,13 +84,14 @@ def _readme_exit_codes() -> set[int]:
 
 
 def _codes_in_the_cli() -> set[int]:
-    """Every code the CLI can exit with: the error table's, the literal ``typer.Exit(n)`` of app/,
-    and click's usage error (2)."""
+    """Every code the CLI can exit with: the error table's, the literal ``Exit(n)`` of app/
+    (:class:`app.cli_params.Exit`), and click's usage error (2)."""
     codes = {face.exit for _, face in ERROR_FACES} | {INTERNAL_FACE.exit, 0, 2}
     for path in (ROOT / "app").glob("cli*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Exit" and node.args \
-                    and isinstance(node.args[0], ast.Constant):
+            called = getattr(node, "func", None)
+            if isinstance(node, ast.Call) and "Exit" in (getattr(called, "attr", None), getattr(called, "id", None)) \
+                    and node.args and isinstance(node.args[0], ast.Constant):
                 code = node.args[0].value
                 assert isinstance(code, int), f"{path}:{node.lineno}: Exit({code!r}) is no exit code"
                 codes.add(code)
