@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from domain.wire import wire
 from graph import analysis_changes
 from graph.analysis_changes import PartChange
-from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch  # noqa: F401 - EdgeKind: for the doctests
+from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 
 __all__ = [
     "VERSIONS_KEPT",
@@ -59,6 +59,7 @@ __all__ = [
     "encode_rows",
     "encode_texts",
     "encode_batch",
+    "encode_written",
     "checked_versions",
     "node_text",
     "edge_text",
@@ -343,6 +344,50 @@ def encode_texts(set_id: str, nodes: Sequence[NodeText], edges: Sequence[EdgeTex
     encoded = (f'{{"format":{FORMAT},"set_id":{_dumps(set_id)},"shared":[{",".join(shared)}],'
                f'"documents":[{",".join(parts)}],"derived":[{",".join(derived)}]}}').encode()
     return Encoded(set_id, zlib.compress(encoded, COMPRESSION), _sha256(encoded), tuple(members), VersionCounts(**counts))
+
+
+def encode_written(set_id: str, nodes: Iterable[tuple[Node, str]], edges: Iterable[tuple[Edge, str]]) -> Encoded | None:
+    """The encoded version of set ``set_id`` after a write into a store that held nothing of it,
+    from what the write put, without reading it back: ``nodes`` and ``edges`` in the order written,
+    each with its properties' JSON text as stored (a later node of the same id, a later edge of the
+    same identity ``(src, kind, dst, owner, seq)``, replaces the earlier, as the stores write them).
+    It is :func:`encode_rows` of the set's rows as a store then holds them: the nodes of the set
+    (Review nodes aside), the System node each derived ``CONTAINS`` into the set comes from, the
+    edges of the set.
+
+    None when the rows alone do not decide the encoding (read it back from the store instead): two
+    edges of the set with the same ``(src, kind, dst, seq)`` (a store orders those as it finds
+    them), a System node the write did not put, or no AnalysisSet node.
+
+    >>> s = Node("s", Label.ANALYSIS_SET, "s", None, {})
+    >>> x = Node("system/x", Label.SYSTEM, None, None, {})
+    >>> e = Edge(EdgeKind.CONTAINS, "system/x", "s", 0, None, "s")
+    >>> encode_written("s", [(s, "{}"), (x, "{}")], [(e, "{}")]) == encode_rows(
+    ...     "s", [("s", "AnalysisSet", "s", None, "{}"), ("system/x", "System", None, None, "{}")],
+    ...     [("CONTAINS", "system/x", "s", 0, None, "s", "{}")])
+    True
+    """
+    final_nodes = {node.id: (node, props) for node, props in nodes}
+    final_edges = {(e.src, e.kind.value, e.dst, e.document_id or f"set:{e.set_id}", e.seq): (e, props)
+                   for e, props in edges}
+    mine = [(e, props) for e, props in final_edges.values() if e.set_id == set_id]
+    order = {(e.src, e.kind.value, e.dst, e.seq) for e, _ in mine}
+    if len(order) != len(mine):
+        return None
+    systems = sorted({e.src for e, _ in mine if e.kind == EdgeKind.CONTAINS and e.document_id is None
+                      and e.dst == set_id})
+    if any(s not in final_nodes for s in systems):
+        return None
+    chosen = [(n, p) for n, p in final_nodes.values() if n.set_id == set_id and n.label != Label.REVIEW]
+    chosen += [final_nodes[s] for s in systems]  # as the stores read them: by their edge, once more if in the set
+    if not any(n.id == set_id and n.label == Label.ANALYSIS_SET for n, _ in chosen):
+        return None
+    texts = sorted((n.id, n.label.value, n.document_id, p if n.label == Label.DOCUMENT else None,
+                    node_text(n.id, n.label.value, n.set_id, n.document_id, p)) for n, p in chosen)
+    mine.sort(key=lambda ep: ep[0].sort_key())
+    links = [(e.document_id, e.kind.value, edge_text(e.kind.value, e.src, e.dst, e.seq, e.document_id, e.set_id, p))
+             for e, p in mine]
+    return encode_texts(set_id, texts, links)
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:

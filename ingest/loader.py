@@ -322,14 +322,17 @@ class IngestReport:
 def _outcome(doc: ParsedDocument, graph: DocumentGraph | None, status: str) -> DocumentOutcome:
     if graph is None:
         return DocumentOutcome(doc.path, document_id_of(doc), status)
-    records = {e.dst for e in graph.edges if e.dst.startswith(f"{set_id_of(doc)}/") and
-               e.kind in (EdgeKind.CITES, EdgeKind.ANNOTATES) and citation_target_kind(e) == "record"}
+    prefix = f"{set_id_of(doc)}/"
+    cites = [e for e in graph.edges if e.kind == EdgeKind.CITES]
+    records = {e.dst for e in (*cites, *(e for e in graph.edges if e.kind == EdgeKind.ANNOTATES))
+               if e.dst.startswith(prefix) and citation_target_kind(e) == "record"}
+    labels = [n.label for n in graph.nodes]
     return DocumentOutcome(
         doc.path, graph.id, status,
-        statements=sum(1 for n in graph.nodes if n.label == Label.STATEMENT),
-        sections=sum(1 for n in graph.nodes if n.label == Label.SECTION),
+        statements=labels.count(Label.STATEMENT),
+        sections=labels.count(Label.SECTION),
         records=len(records),
-        citations=sum(1 for e in graph.edges if e.kind == EdgeKind.CITES),
+        citations=len(cites),
     )
 
 

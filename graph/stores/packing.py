@@ -53,7 +53,7 @@ class Packer:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._zdicts: dict[int, bytes] = {}
-        self._by_name: dict[str, tuple[int, zlib._Compress]] = {}
+        self._by_name: dict[str, tuple[bytes, zlib._Compress]] = {}  # name → (its number as one byte, its deflate)
         self._packed: dict[bytes, str] = {}  # what this packer packed lately: the text of each value
 
     def load(self) -> None:
@@ -78,7 +78,7 @@ class Packer:
 
     def _add(self, number: int, name: str, zdict: bytes) -> None:
         self._zdicts[number] = zdict
-        self._by_name[name] = (number, zlib.compressobj(LEVEL, zlib.DEFLATED, WBITS, MEM_LEVEL,
+        self._by_name[name] = (bytes((number,)), zlib.compressobj(LEVEL, zlib.DEFLATED, WBITS, MEM_LEVEL,
                                                         zlib.Z_DEFAULT_STRATEGY, zdict))
 
     def train(self, rows: Iterable[tuple[str, str]]) -> None:
@@ -110,13 +110,15 @@ class Packer:
     def pack(self, name: str, text: str) -> str | bytes:
         """``text`` (JSON) packed with ``name``'s dictionary; ``text`` itself when it has none or
         packing would not make it shorter."""
-        found = self._by_name.get(name)
-        if found is None or len(text) < MIN_BYTES:
+        if len(text) < MIN_BYTES:
             return text
-        number, base = found
+        found = self._by_name.get(name)
+        if found is None:
+            return text
+        mark, base = found
         data = text.encode()
         deflate = base.copy()
-        packed = bytes((number,)) + deflate.compress(data) + deflate.flush()
+        packed = b"".join((mark, deflate.compress(data), deflate.flush()))
         if len(packed) >= len(data):
             return text
         if len(self._packed) >= RECENT_VALUES:

@@ -903,6 +903,7 @@ class SQLiteStore(ClosedOnExit):
                 conn, f"SELECT n.id, n.label, sn.name, dn.name, '{{}}' FROM vertices n {_NAMED} WHERE n.id IN {_IDS}",
                 (_dumps(writes.kind_checked_ids(batch)),))})
             before = self._versions_before(conn, [batch.set_id])
+            new_set = batch.set_id in before and not before[batch.set_id][0] and not _holds_rows(conn, batch.set_id)
             own = {batch.set_id}
             _release_held(conn, own - before.keys())  # rows this write changes without keeping its versions
             touched = _delete_documents(conn, writes.documents_replaced(batch), own)
@@ -916,15 +917,17 @@ class SQLiteStore(ClosedOnExit):
             named = {n.set_id for n in (*merged, *written) if n.set_id} | {e.set_id for e in (*linked, *batch.derived)
                                                                           if e.set_id}
             _release_held(conn, (_holders(conn, changed) | named) - own)
-            _put_nodes(conn, merged)
-            _put_nodes(conn, written)
-            _put_edges(conn, linked)
+            nodes_put = [*zip(merged, _put_nodes(conn, merged)), *zip(written, _put_nodes(conn, written))]
+            edges_put = list(zip(linked, _put_edges(conn, linked)))
             conn.execute(f"DELETE FROM links WHERE owner = {_REF}", (f"set:{batch.set_id}",))
-            _put_edges(conn, list(batch.derived))
-            touched |= _collect_orphans(conn, [batch.set_id], own)
+            edges_put += zip(batch.derived, _put_edges(conn, list(batch.derived)))
+            collected = _collect_orphans(conn, [batch.set_id], own)
+            touched |= collected
             touched |= {n.set_id or "" for n in (*shared, *(d.document for d in batch.documents))}
             touched |= {e.set_id or "" for e in batch.derived} | {batch.set_id}
-            self._keep_versions(conn, before, created)
+            # a set new to the store, nothing collected: its version is what this write put (not read back)
+            after = versions.encode_written(batch.set_id, nodes_put, edges_put) if new_set and not collected else None
+            self._keep_versions(conn, before, created, {batch.set_id: after} if after is not None else {})
             nodes, edges = _bump(conn, touched)
         return writes.write_summary(batch, nodes, edges)
 
@@ -1043,10 +1046,12 @@ class SQLiteStore(ClosedOnExit):
             out[set_id] = (stored, baseline, _held_blob(conn, set_id))
         return out
 
-    def _keep_versions(self, conn: sqlite3.Connection, before: Mapping[str, _Before], created: str) -> None:
+    def _keep_versions(self, conn: sqlite3.Connection, before: Mapping[str, _Before], created: str,
+                       after: Mapping[str, versions.Encoded] | None = None) -> None:
         """After a write: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`). The newest version is stored with an empty blob (the
-        live rows hold it); the one it follows gets its blob back, from ``before``."""
+        live rows hold it); the one it follows gets its blob back, from ``before``. A set's
+        encoding as it now stands is read from its rows (:func:`_snapshot`) unless ``after`` has it."""
         for set_id, (stored, baseline, held) in before.items():
             def previous(set_id: str = set_id, held: bytes | None = held) -> tuple[bytes, str] | None:
                 row = conn.execute("SELECT blob, summary FROM versions WHERE set_id = ? ORDER BY number DESC LIMIT 1",
@@ -1055,7 +1060,8 @@ class SQLiteStore(ClosedOnExit):
                     return None
                 return (bytes(row[0]) if row[0] or held is None else held), row[1]
 
-            add, drop = versions.changes(_snapshot(conn, set_id), stored, kept=self.versions_kept, created=created,
+            now = after[set_id] if after and set_id in after else _snapshot(conn, set_id)
+            add, drop = versions.changes(now, stored, kept=self.versions_kept, created=created,
                                          baseline=baseline, previous=previous)
             if drop is None:
                 conn.execute("DELETE FROM versions WHERE set_id = ?", (set_id,))
@@ -1271,16 +1277,17 @@ def _stored_shas(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str 
                              (_dumps(ids),)))
 
 
-def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
-    """Create or wholly replace nodes by id (their edges stay), a later node of the same id last.
+def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> list[str]:
+    """Create or wholly replace nodes by id (their edges stay), a later node of the same id last;
+    each node's properties as JSON text (:func:`_props_text`), in order.
 
     The rows go through a temporary table and into ``vertices`` in one statement: the full-text
     index's triggers then fire within one statement, and FTS5 flushes its pending terms once per
     statement (row by row, each statement's flush made the index cost eight times its own work)."""
     nodes = list(nodes)
-    rows = [(n.id, n.label.value, n.set_id, n.document_id, _dumps(dict(n.props))) for n in nodes]
+    rows = [(n.id, n.label.value, n.set_id, n.document_id, _props_text(n.props)) for n in nodes]
     if not rows:
-        return
+        return []
     ref = _refs(conn, {name for r in rows for name in (r[2], r[3]) if name is not None})
     ref[None] = None
     packer = _packer(conn)
@@ -1296,6 +1303,7 @@ def _put_nodes(conn: sqlite3.Connection, nodes: Iterable[Node]) -> None:
         "document_id = excluded.document_id, props = excluded.props")
     conn.execute("DELETE FROM temp.put_nodes")
     _put_search_counts(conn, {n.id: n.props.get("text") for n in nodes if n.label == Label.STATEMENT})
+    return [r[4] for r in rows]
 
 
 def _put_search_counts(conn: sqlite3.Connection, texts: Mapping[str, Any]) -> None:
@@ -1309,8 +1317,9 @@ def _put_search_counts(conn: sqlite3.Connection, texts: Mapping[str, Any]) -> No
                      "(SELECT nid FROM vertices WHERE id = value ->> 2) FROM json_each(?)", (_dumps(rows),))
 
 
-def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
-    """Create or replace edges by :func:`graph.writes.edge_identity`.
+def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> list[str]:
+    """Create or replace edges by :func:`graph.writes.edge_identity`; each edge's properties as
+    JSON text (:func:`_props_text`), in order.
 
     Raises
     ------
@@ -1318,21 +1327,42 @@ def _put_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
         An edge names a node that is not in the store (the write rolls back).
     """
     if not edges:
-        return
+        return []
     ends = list(dict.fromkeys(i for e in edges for i in (e.src, e.dst)))
     nid = dict(conn.execute(f"SELECT id, nid FROM vertices WHERE id IN {_IDS}", (_dumps(ends),)))
     writes.check_edge_ends(edges, nid.keys())
-    ref = _refs(conn, {name for e in edges for name in (writes.edge_owner(e), e.document_id, e.set_id)
+    owners = [writes.edge_owner(e) for e in edges]
+    ref = _refs(conn, {name for e, owner in zip(edges, owners) for name in (owner, e.document_id, e.set_id)
                        if name is not None})
     ref[None] = None
-    texts = [(f"edge:{e.kind.value}", _dumps(dict(e.props))) for e in edges]
+    kinds = [e.kind.value for e in edges]
+    texts = [(f"edge:{kind}", _props_text(e.props)) for e, kind in zip(edges, kinds)]
     packer = _packer(conn)
     packer.train(texts)
+    pack = packer.pack
     conn.executemany(
         "INSERT OR REPLACE INTO links (src, kind, dst, owner, seq, document_id, set_id, props) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ((nid[e.src], e.kind.value, nid[e.dst], ref[writes.edge_owner(e)], e.seq, ref[e.document_id], ref[e.set_id],
-          packer.pack(*text)) for e, text in zip(edges, texts)))
+        [(nid[e.src], kind, nid[e.dst], ref[owner], e.seq, ref[e.document_id], ref[e.set_id], pack(name, text))
+         for e, kind, owner, (name, text) in zip(edges, kinds, owners, texts)])
+    return [text for _, text in texts]
+
+
+def _props_text(props: Mapping[str, Any]) -> str:
+    """A node's or an edge's property map as the store keeps it: compact JSON, UTF-8 as it is
+    (``{}`` when empty)."""
+    if not props:
+        return "{}"
+    return _dumps(props if type(props) is dict else dict(props))
+
+
+def _holds_rows(conn: sqlite3.Connection, set_id: str) -> bool:
+    """Whether the store holds a node (a Review aside) or an edge of set ``set_id``."""
+    ref = conn.execute("SELECT ref FROM names WHERE name = ?", (set_id,)).fetchone()
+    if ref is None:
+        return False
+    return bool(conn.execute("SELECT 1 FROM vertices WHERE set_id = ? AND label <> 'Review' LIMIT 1", ref).fetchone()
+                or conn.execute("SELECT 1 FROM links WHERE set_id = ? LIMIT 1", ref).fetchone())
 
 
 def _refs(conn: sqlite3.Connection, names: Collection[str]) -> dict[str | None, int | None]:
