@@ -37,6 +37,7 @@ from domain.wire import wire
 from graph import analysis_changes
 from graph.analysis_changes import PartChange
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
+from graph.writes import edge_identity
 
 __all__ = [
     "VERSIONS_KEPT",
@@ -368,11 +369,9 @@ def encode_written(set_id: str, nodes: Iterable[tuple[Node, str]], edges: Iterab
     True
     """
     final_nodes = {node.id: (node, props) for node, props in nodes}
-    final_edges = {(e.src, e.kind.value, e.dst, e.document_id or f"set:{e.set_id}", e.seq): (e, props)
-                   for e, props in edges}
+    final_edges = {edge_identity(e): (e, props) for e, props in edges}
     mine = [(e, props) for e, props in final_edges.values() if e.set_id == set_id]
-    order = {(e.src, e.kind.value, e.dst, e.seq) for e, _ in mine}
-    if len(order) != len(mine):
+    if len({(e.src, e.kind, e.dst, e.seq) for e, _ in mine}) != len(mine):
         return None
     systems = sorted({e.src for e, _ in mine if e.kind == EdgeKind.CONTAINS and e.document_id is None
                       and e.dst == set_id})
@@ -380,14 +379,8 @@ def encode_written(set_id: str, nodes: Iterable[tuple[Node, str]], edges: Iterab
         return None
     chosen = [(n, p) for n, p in final_nodes.values() if n.set_id == set_id and n.label != Label.REVIEW]
     chosen += [final_nodes[s] for s in systems]  # as the stores read them: by their edge, once more if in the set
-    if not any(n.id == set_id and n.label == Label.ANALYSIS_SET for n, _ in chosen):
-        return None
-    texts = sorted((n.id, n.label.value, n.document_id, p if n.label == Label.DOCUMENT else None,
-                    node_text(n.id, n.label.value, n.set_id, n.document_id, p)) for n, p in chosen)
-    mine.sort(key=lambda ep: ep[0].sort_key())
-    links = [(e.document_id, e.kind.value, edge_text(e.kind.value, e.src, e.dst, e.seq, e.document_id, e.set_id, p))
-             for e, p in mine]
-    return encode_texts(set_id, texts, links)
+    return encode_rows(set_id, [(n.id, n.label.value, n.set_id, n.document_id, p) for n, p in chosen],
+                       [(e.kind.value, e.src, e.dst, e.seq, e.document_id, e.set_id, p) for e, p in mine])
 
 
 def _rows(batch: SetBatch) -> tuple[list[RawNode], list[RawEdge]]:
