@@ -586,7 +586,6 @@ OPTIONAL MATCH (c:{LOCK_LABEL} {{name: 'clock'}})
 RETURN coalesce(c.begun, 0) AS begun,
        COUNT {{ MATCH (w:{LOCK_LABEL}) WHERE w.name STARTS WITH 'writing-' }} AS writing
 """
-
 """How many writes have begun, and how many marks of writes under way there are. A read snapshot
 reads it first and last: if no write was under way at the start and none began by the end, every
 read between saw one committed state (no part of any commit was applied meanwhile)."""
