@@ -10,14 +10,16 @@ more set into the store against an empty one, and ``serve`` from start to its fi
 Figures go to ``bench/results/<date>-<size>.json`` and a Markdown table; ``--check`` compares them
 with the issue's targets.
 
-Every phase runs in its own interpreter (:mod:`bench.phases`), reaped with ``os.wait4`` so its
-``ru_maxrss`` is that phase's own peak. Ratios are measured side by side in one run; absolute
+Every phase and every timed whole process is started by :mod:`bench.spawn`, a small interpreter
+that forks it and reaps it with ``os.wait4``, so its ``ru_maxrss`` is its own peak, not the
+harness's pages a fork would copy. Ratios are measured side by side in one run; absolute
 figures are context only, since these machines are shared and noisy.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import datetime as dt
 import http.client
@@ -200,9 +202,64 @@ def _reap(proc: subprocess.Popen, t0: float, timeout: float | None) -> tuple[int
     return proc.returncode, usage, killed.is_set(), wall
 
 
-def _usage(usage: Any) -> dict:
-    """``peak_rss_mb`` (``ru_maxrss`` is KiB on Linux) and CPU seconds of one reaped child."""
-    return {"peak_rss_mb": usage.ru_maxrss / 1024, "cpu_s": usage.ru_utime + usage.ru_stime}
+class Starter:
+    """The harness's one :mod:`bench.spawn` process, started at first use and kept for the run: it
+    forks each timed command, so a command's peak RSS is its own (a fork of the harness would copy
+    the harness's pages into it) and its wall time holds no first-fork cost."""
+
+    SCRIPT = Path(__file__).with_name("spawn.py")
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    def _started(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            out, err = os.dup(sys.stdout.fileno()), os.dup(sys.stderr.fileno())
+            try:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-S", "-I", str(self.SCRIPT), str(out), str(err)],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(out, err), text=True)
+            finally:
+                os.close(out)
+                os.close(err)
+        return self._proc
+
+    def run(self, cmd: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+            stdin: Path | None = None, stdout: Path | None = None, stderr: Path | None = None,
+            timeout: float | None = None, memory_gb: float | None = None) -> dict:
+        """Run ``cmd`` and return its figures: ``wall_s``, ``cpu_s``, ``peak_rss_mb`` (MiB),
+        ``exit`` and ``killed`` (stopped after ``timeout`` seconds). Streams are file paths
+        (``stdin`` default ``/dev/null``; ``stdout``/``stderr`` default the harness's own);
+        ``env`` default the harness's environment; ``memory_gb`` caps the address space.
+
+        Raises RuntimeError when the starter stops answering."""
+        env = dict(env or os.environ)
+        program = shutil.which(str(cmd[0]), path=env.get("PATH")) or str(cmd[0])  # searched here, not after the fork
+        request = {"cmd": [program, *map(str, cmd[1:])], "cwd": str(cwd or ROOT), "env": env,
+                   "stdin": str(stdin) if stdin else None, "stdout": str(stdout) if stdout else None,
+                   "stderr": str(stderr) if stderr else None, "timeout": timeout, "memory_gb": memory_gb}
+        with self._lock:
+            proc = self._started()
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"bench/spawn.py stopped (exit {proc.poll()}) while running {cmd[0]}")
+        return json.loads(answer)
+
+    def close(self) -> None:
+        """End the starter (it exits at the end of its input)."""
+        if self._proc is not None:
+            assert self._proc.stdin is not None
+            self._proc.stdin.close()
+            self._proc.wait()
+            self._proc = None
+
+
+STARTER = Starter()
+atexit.register(STARTER.close)
 
 
 def run_phase(name: str, args: dict, *, timeout: float | None = None, memory_gb: float | None = None) -> dict:
@@ -217,11 +274,9 @@ def run_phase(name: str, args: dict, *, timeout: float | None = None, memory_gb:
     with tempfile.TemporaryDirectory(prefix="bench-phase-") as tmp:
         args_path, out_path = Path(tmp, "args.json"), Path(tmp, "out.json")
         args_path.write_text(json.dumps(args), encoding="utf-8")
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "bench.phases", name, str(args_path), str(out_path)],
-                                cwd=ROOT, preexec_fn=_address_cap(memory_gb))
-        code, usage, timed_out, wall = _reap(proc, t0, timeout)
-        used = _usage(usage)
+        used = STARTER.run([sys.executable, "-m", "bench.phases", name, str(args_path), str(out_path)],
+                           timeout=timeout, memory_gb=memory_gb)
+        code, timed_out, wall = used["exit"], used["killed"], used["wall_s"]
         rss_mb, cpu = used["peak_rss_mb"], used["cpu_s"]
         partial = json.loads(out_path.read_text(encoding="utf-8")) if out_path.exists() else {}
         if timed_out or code != 0 or partial.get("partial"):
@@ -386,20 +441,20 @@ def citegraph_executable() -> Path | None:
 
 def run_process(cmd: list[str], *, timeout: float | None = None, memory_gb: float | None = None,
                 ok: tuple[int, ...] = (0,), stdout: Path | None = None, env: dict[str, str] | None = None) -> dict:
-    """One whole process, timed from just before it is started to its reaping by ``os.wait4``:
-    ``wall_s``, ``cpu_s`` (user + system), ``peak_rss_mb`` (its own ``ru_maxrss``) and ``exit``;
+    """One whole process, started by :data:`STARTER` and timed from just before its fork to its
+    reaping by ``os.wait4``: ``wall_s``, ``cpu_s`` (user + system), ``peak_rss_mb`` (its own
+    ``ru_maxrss``) and ``exit``;
     ``failed`` (with the tail of its standard error) unless it exited with a code in ``ok``.
     Standard output goes to ``stdout`` (a file, so a large output cannot block the child), else
     to ``/dev/null``. ``env``: the process's environment (default :func:`child_env`)."""
-    with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT, env=env or child_env(),
-                                preexec_fn=_address_cap(memory_gb))
-        code, usage, timed_out, wall = _reap(proc, t0, timeout)
-        row = {"wall_s": wall, **_usage(usage), "exit": code}
+    with tempfile.TemporaryDirectory(prefix="bench-process-") as tmp:
+        err = Path(tmp, "stderr")
+        used = STARTER.run(cmd, env=env or child_env(), stdout=stdout or Path(os.devnull), stderr=err,
+                           timeout=timeout, memory_gb=memory_gb)
+        code, timed_out = used["exit"], used["killed"]
+        row = {"wall_s": used["wall_s"], "cpu_s": used["cpu_s"], "peak_rss_mb": used["peak_rss_mb"], "exit": code}
         if timed_out or code not in ok:
-            err.seek(0)
-            tail = err.read()[-2000:].decode("utf-8", "replace").strip()
+            tail = err.read_bytes()[-2000:].decode("utf-8", "replace").strip()
             why = f"stopped after {timeout:.0f} s" if timed_out else f"exited with {code}"
             row["failed"] = f"{Path(cmd[0]).name} {' '.join(cmd[1:3])} {why}" + (f": {tail}" if tail else "")
     return row
@@ -762,8 +817,9 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
     just before it starts to the first 200 on ``/health`` (tried every 10 ms, at most
     ``args.serve_timeout`` s); then ``args.health_requests`` timed ``/health`` requests, each on a
     new connection; with ``row`` (a record and its set), ``args.keepalive_requests`` each on one
-    kept-alive connection (:func:`keepalive_times`); its ``VmHWM``; then SIGTERM (SIGKILL after
-    30 s) and ``ru_maxrss`` from ``os.wait4``. The server is always stopped."""
+    kept-alive connection (:func:`keepalive_times`); its ``VmHWM`` (its peak RSS: ``ru_maxrss`` would
+    count the harness's pages the fork copied); then SIGTERM (SIGKILL after 30 s) and its CPU from
+    ``os.wait4``. The server is always stopped."""
     with Served(cli, ["--home", str(home)], log_path, memory_gb=args.phase_memory) as server:
         result: dict[str, Any] = {"port": server.port, "log": str(log_path)}
         ready = server.wait_ready(args.serve_timeout)
@@ -789,7 +845,9 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
         code, usage = server.stop()
     if server.stopped_by:
         result["stopped_by"] = server.stopped_by
-    result.update(exit=code, **_usage(usage))
+    # ru_maxrss would include the harness's pages the fork copied; VmHWM is kept per address space,
+    # so it starts again at exec and is the server's own
+    result.update(exit=code, cpu_s=usage.ru_utime + usage.ru_stime, peak_rss_mb=result.get("vmhwm_mb") or 0.0)
     if "ready_s" not in result:
         why = f"exited with {code}" if "stopped_by" not in result else f"no 200 within {args.serve_timeout:.0f} s"
         tail = server.log_tail()

@@ -165,6 +165,20 @@ def test_run_process_reports_the_exit_and_standard_error(tmp_path):
     assert "failed" not in run_process(["sh", "-c", "exit 1"], ok=(0, 1))
     stopped = run_process(["sleep", "30"], timeout=0.2)
     assert "stopped after 0 s" in stopped["failed"]
+    missing = run_process(["/nonexistent/citegraph", "stats"])
+    assert missing["exit"] == 127
+    assert "bench/spawn.py: cannot run /nonexistent/citegraph" in missing["failed"]
+
+
+def test_a_process_peak_rss_is_its_own_not_the_harness_pages():
+    """A child forked from the harness would start with the harness's pages, and on Linux its
+    ``ru_maxrss`` keeps them past ``exec``: with 300 MiB held here, ``sh`` measured over 300 MiB."""
+    held = bytearray(300 * 2**20)
+    held[:: 4096] = b"x" * len(held[:: 4096])  # touch every page, so they are resident
+    row = run_process(["sh", "-c", "exit 0"])
+    assert row["exit"] == 0
+    assert 0 < row["peak_rss_mb"] < 30, row
+    del held
 
 
 _FAKE_SERVER = '''#!{python}
