@@ -92,10 +92,12 @@ def test_other_commands_load_none_either(home, tmp_path, args):
     assert loaded == []
 
 
-WRITE_PATH = ("graph.versions", "graph.analysis_changes", "logging", "gzip", "difflib", "tempfile", "csv", "typer")
+WRITE_PATH = ("graph.versions", "graph.analysis_changes", "logging", "gzip", "difflib", "tempfile", "csv", "typer",
+              "app.errors", "queries.runs", "queries.dossier")
 """What a read of the live rows never uses: the versions' rules and their diffs, the logger (a store
 warns only on a conversion or a wait for a writer), the format-1 reader's gzip, the temporary file
-of an output written to a path, CSV, and typer (a plain command line starts without it)."""
+of an output written to a path, CSV, typer (a plain command line starts without it), the table of
+exit codes (read when a command fails), and the queries of other pages (runs, dossiers)."""
 
 
 def _read(*args: str, loaded_too: tuple[str, ...] = ()) -> object:
