@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 from app.cli_params import Exit, Opt
 from app.cli_start import usage_error
-from app.errors import face_of, hint_of
 from graph.errors import CitegraphError
 from render import Format
 
@@ -222,6 +221,8 @@ def handles_errors(fn: Callable) -> Callable:
             _silence_stdout()
             raise Exit(0) from None
         except CitegraphError as exc:
+            from app.errors import face_of, hint_of  # the table of exit codes, read when a command fails
+
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             hint = hint_of(exc)
             if hint:
@@ -237,6 +238,8 @@ def handles_errors(fn: Callable) -> Callable:
         except Exception as exc:
             if usage_error(exc) or os.environ.get("CITEGRAPH_DEBUG"):
                 raise
+            from app.errors import face_of
+
             err.print(f"[bold red]internal error:[/] {escape(repr(exc))} (CITEGRAPH_DEBUG=1 shows the traceback)",
                       highlight=False)
             raise Exit(face_of(exc).exit) from None

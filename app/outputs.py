@@ -11,7 +11,6 @@ was.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from collections.abc import Iterable
 
@@ -69,6 +68,8 @@ def write_output(path: Path, data: bytes, protected: Iterable[Path]) -> None:
     OSError
         The folder cannot be written (the CLI's exit 74).
     """
+    import tempfile  # here: a command printing to standard output imports none
+
     target = check_output(path, protected)
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

@@ -11,18 +11,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
 
+from typing import TYPE_CHECKING
+
 from graph.errors import CitegraphError, InvalidQuery
 from graph.model import Label
-from graph.store import GraphStore
-from queries.documents import DocumentTree, document_tree, document_trees, find_document
-from queries.dossier import record_dossiers
-from queries.kept import per_set, rows_of
-from queries.subgraphs import analysis_set_report, rests_on_subgraph
 from render import MEDIA_TYPES, Format
-from render.document import RoundTrip, rebuild, verify
-from render.to_plaintext import plaintext_of
-from render.compose import document_page, dossier_page, rests_on_page, set_page
 from render.writers import write
+
+if TYPE_CHECKING:
+    from graph.store import GraphStore
+    from queries.documents import DocumentTree
+    from render.document import RoundTrip
+
+# Each kind of rendering imports its own query and page builder (a rests-on report reads no dossier,
+# a document no subgraph), in the function that renders it.
 
 __all__ = ["Rendered", "parse_format", "render_request", "render_document", "original_bytes", "set_of_request",
            "verify_sets"]
@@ -71,6 +73,11 @@ def render_document(store: GraphStore, document: str, fmt: str | Format | None =
     CitegraphError
         Unknown format.
     """
+    from queries.documents import document_tree
+    from render.compose import document_page
+    from render.document import rebuild
+    from render.to_plaintext import plaintext_of
+
     tree = document_tree(store, document)
     chosen = parse_format(fmt) or Format(tree.format)
     if chosen.value == tree.format:
@@ -124,10 +131,19 @@ def render_request(
         return render_document(store, document, fmt)
     chosen = parse_format(fmt) or Format.MD
     if rests_on:
+        from queries.subgraphs import rests_on_subgraph
+        from render.compose import rests_on_page
+
         page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth, kind=None))
     elif record:
+        from queries.dossier import record_dossiers
+        from render.compose import dossier_page
+
         page = dossier_page(record_dossiers(store, record, set_id=set_id, max_depth=max_depth))
     elif set_id:
+        from queries.subgraphs import analysis_set_report
+        from render.compose import set_page
+
         page = set_page(analysis_set_report(store, set_id))
     else:
         raise InvalidQuery("nothing to render",  # a usage error: exit 2, 422
@@ -148,6 +164,8 @@ def set_of_request(store: GraphStore, document: str | None, set_id: str | None) 
     """
     if set_id is not None or not document:
         return set_id
+    from queries.documents import find_document
+
     head = document.split("/", 1)[0]
     node = store.get_nodes([head]).get(head) if "/" in document else None
     if node is not None and node.label == Label.ANALYSIS_SET:
@@ -171,6 +189,10 @@ def verify_sets(store: GraphStore, set_ids: list[str], *, fresh: bool = False,
     :func:`queries.documents.document_trees`' order. A set at a time, so memory holds one set's
     trees; a set unchanged since a round trip that rebuilt every member reuses it
     (:func:`queries.kept.per_set`; ``fresh`` rebuilds). ``progress(done, total)`` counts sets."""
+    from queries.documents import document_trees
+    from queries.kept import per_set, rows_of
+    from render.document import RoundTrip, verify
+
     encode, decode = rows_of(RoundTrip)
     trips = per_set(store, "verify", set_ids,
                     lambda s: verify(document_trees(store, set_id=s), original=original_bytes).results,

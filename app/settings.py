@@ -261,7 +261,7 @@ class Settings:
     (``CITEGRAPH_HOOK_FETCH``, default false: the clone is only read). ``ingest_workers``: processes that parse members when the
     CLI reads many files (``CITEGRAPH_INGEST_WORKERS``; unset = one per available CPU, 1 = no
     parser processes). ``versions_kept``: versions of each analysis set the store keeps
-    (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.versions.VERSIONS_KEPT`),
+    (``CITEGRAPH_VERSIONS_KEPT``, at least 1, default 10 = :data:`graph.store.VERSIONS_KEPT`),
     the oldest dropped first. ``graphql_timeout_s``: time budget of one GraphQL request, in
     seconds (``CITEGRAPH_GRAPHQL_TIMEOUT_S``, default 5), after which it stops with ``LIMIT_EXCEEDED``.
 

@@ -11,20 +11,25 @@ from dataclasses import dataclass
 from enum import StrEnum
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.text import Phrase
-from graph.analysis_changes import PartChange
-from graph.versions import SetVersion
+
+if TYPE_CHECKING:  # named in signatures only: a read that keeps no version imports none of them
+    from graph.analysis_changes import PartChange
+    from graph.text import Phrase
+    from graph.versions import SetVersion
 
 __all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
            "SNAPSHOT_ATTEMPTS", "read_snapshot",
-           "Reach", "SupportsReach", "SupportsNodesWithEdges", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS",
+           "Reach", "SupportsReach", "SupportsNodesWithEdges", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS", "VERSIONS_KEPT",
            "projected"]
 
 T = TypeVar("T")
+
+VERSIONS_KEPT = 10
+"""Versions a store keeps per set unless told otherwise (``CITEGRAPH_VERSIONS_KEPT``; :class:`KeepsVersions`)."""
 
 SEARCH_FIELDS: tuple[str, ...] = ("kind", "text", "line", "order")
 """The props of each statement :meth:`GraphStore.search` returns (see :func:`projected`)."""

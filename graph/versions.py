@@ -40,7 +40,6 @@ from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
 from graph.writes import edge_identity
 
 __all__ = [
-    "VERSIONS_KEPT",
     "FORMAT",
     "MemberVersion",
     "VersionCounts",
@@ -67,9 +66,6 @@ __all__ = [
     "COMPRESSION",
     "changed_in",
 ]
-
-VERSIONS_KEPT = 10
-"""Versions a store keeps per set unless told otherwise (``CITEGRAPH_VERSIONS_KEPT``)."""
 
 FORMAT = 1
 """``format`` of an encoded version (the JSON document inside the blob)."""

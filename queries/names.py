@@ -8,7 +8,6 @@ another case, then names containing the asked one (or contained in it), then
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from graph.errors import AnalysisSetNotFound, DocumentNotFound, RecordNotFound
@@ -32,6 +31,8 @@ def closest(name: str, candidates: Iterable[str], *, n: int = 3) -> list[str]:
     >>> closest("zzz", ["tolaria"])
     []
     """
+    import difflib  # a name not found is the rare case: a query that finds its names imports none
+
     unique = sorted(set(candidates))
     folded: dict[str, list[str]] = {}
     for c in unique:

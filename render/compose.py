@@ -9,11 +9,9 @@ Markdown for Markdown members, its line for plain-text members). Write a page wi
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
 
-from queries.documents import DocumentBlock, DocumentTree
-from queries.dossier import RecordDossier
-from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 from render.page import (
     Heading,
     Index,
@@ -31,6 +29,11 @@ from render.page import (
 )
 from render.to_plaintext import plain_block, plain_heading, plain_inline
 import itertools
+
+if TYPE_CHECKING:  # the results it composes: a page of one kind imports no other kind's query
+    from queries.documents import DocumentBlock, DocumentTree
+    from queries.dossier import RecordDossier
+    from queries.subgraphs import PathStep, RestsOnSubgraph, SetReport
 
 __all__ = ["document_page", "rests_on_page", "dossier_page", "set_page", "explanation"]
 

@@ -9,7 +9,6 @@ wrote. The source file is never read here.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
@@ -153,6 +152,8 @@ def first_difference(expected: str, actual: str, *, name: str = "document", cont
     -b
     +B
     """
+    import difflib  # verify's difference: rendering a document imports none
+
     lines = list(difflib.unified_diff(
         expected.splitlines(keepends=True), actual.splitlines(keepends=True),
         fromfile=f"{name} (original)", tofile=f"{name} (rebuilt from the graph)", n=context,

@@ -31,7 +31,6 @@ heading, a path; an edge's ``label`` is its kind. The model label is ``model_lab
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -185,6 +184,7 @@ def csv_tables(snapshot) -> dict[str, bytes]:
     ``nodes.csv`` (``id, label, set_id, document_id``, the scalar properties by name, ``props_json``)
     and ``edges.csv`` (``src, kind, dst, seq, key, set_id, document_id``, the scalar properties,
     ``props_json``). Empty cells are absent values; ``pandas.read_csv`` loads each."""
+    import csv  # here: the JSON and GraphML exports import none
 
     def table(header: list[str], rows: Iterable[list]) -> bytes:
         buffer = io.StringIO()

@@ -5,11 +5,14 @@ HTML). Built from the frozen results of :mod:`queries.history` and :mod:`queries
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
 
-from queries.history import Cited, SetDiff, SetHistory
-from queries.runs import RunComparison, SystemRuns
 from render.page import Heading, Item, Note, Page, Paragraph, Table, TableRow, anchor
+
+if TYPE_CHECKING:  # the results it renders: a page of one kind imports no other kind's query
+    from queries.history import Cited, SetDiff, SetHistory
+    from queries.runs import RunComparison, SystemRuns
 
 __all__ = ["history_page", "diff_page", "runs_page", "comparison_page"]
 

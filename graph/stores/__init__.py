@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import fcntl
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import logging
+
     from graph.stores.sqlite import SQLiteStore
 
-__all__ = ["open_embedded", "embedded_files"]
+__all__ = ["open_embedded", "embedded_files", "store_log"]
 
-log = logging.getLogger("citegraph")
+
+def store_log() -> logging.Logger:
+    """The ``citegraph`` logger, on which the stores warn (a conversion, a wait for another
+    writer); :mod:`logging` is imported when there is something to say, so a read imports none."""
+    import logging
+
+    return logging.getLogger("citegraph")
 
 
 def embedded_files(home: Path) -> tuple[Path, ...]:
@@ -30,7 +37,7 @@ def embedded_files(home: Path) -> tuple[Path, ...]:
 
 def open_embedded(home: Path | None, *, versions_kept: int | None = None) -> SQLiteStore:
     """The embedded store kept in folder ``home`` (``None``: in memory only, for tests and doctests),
-    keeping ``versions_kept`` versions of each set (default :data:`graph.versions.VERSIONS_KEPT`).
+    keeping ``versions_kept`` versions of each set (default :data:`graph.store.VERSIONS_KEPT`).
 
     The one place that knows the embedded store's class and file name
     (:data:`graph.stores.sqlite.STORE_FILE`); the CLI, the app's wiring and the benchmarks all open
@@ -46,9 +53,8 @@ def open_embedded(home: Path | None, *, versions_kept: int | None = None) -> SQL
     """
     from graph.stores.legacy import LEGACY_FILE
     from graph.errors import StoreUnavailable
+    from graph.store import VERSIONS_KEPT
     from graph.stores.sqlite import STORE_FILE, SQLiteStore, migrate_legacy
-
-    from graph.versions import VERSIONS_KEPT
 
     kept = VERSIONS_KEPT if versions_kept is None else versions_kept
     if home is None:
@@ -67,7 +73,7 @@ def open_embedded(home: Path | None, *, versions_kept: int | None = None) -> SQL
                 for stale in home.glob(f".{STORE_FILE}.converting-*"):  # left by a converter that was killed
                     stale.unlink(missing_ok=True)
                 counts = migrate_legacy(legacy, target)
-                log.warning("converted the embedded store %s to %s (%d nodes, %d edges); the old file is "
+                store_log().warning("converted the embedded store %s to %s (%d nodes, %d edges); the old file is "
                             "left as it was and may be removed", legacy, target, counts["nodes"], counts["edges"])
     return SQLiteStore(target, versions_kept=kept)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gzip
 import json
 import zlib
 from pathlib import Path
@@ -46,6 +45,8 @@ def read_legacy(path: Path) -> Iterator[Node | Edge]:
         does not hold, a truncated end); the message names the file and, in the line layout, the
         line.
     """
+    import gzip  # here: every opening of a store checks for LEGACY_FILE, only a conversion reads one
+
     try:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             head = fh.readline()

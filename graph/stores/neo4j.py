@@ -46,7 +46,7 @@ from neo4j.exceptions import (
 from graph import versions, writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach, SnapshotMoved, projected
+from graph.store import SEARCH_FIELDS, VERSIONS_KEPT, ClosedOnExit, Direction, Reach, SnapshotMoved, projected
 from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
@@ -103,7 +103,7 @@ class Neo4jStore(ClosedOnExit):
         Database to use; named explicitly on every call.
     owns_driver : bool, default False
         Close ``driver`` in :meth:`close` (true for stores made by :meth:`connect`).
-    versions_kept : int, default :data:`graph.versions.VERSIONS_KEPT`
+    versions_kept : int, default :data:`graph.store.VERSIONS_KEPT`
         Versions kept per set (:class:`~graph.store.KeepsVersions`); 0 keeps none.
 
     Notes
@@ -119,7 +119,7 @@ class Neo4jStore(ClosedOnExit):
     """
 
     def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False,
-                 versions_kept: int = versions.VERSIONS_KEPT):
+                 versions_kept: int = VERSIONS_KEPT):
         if versions_kept < 0:
             raise ValueError(f"versions_kept must be at least 0, not {versions_kept}")
         self.driver = driver
@@ -139,7 +139,7 @@ class Neo4jStore(ClosedOnExit):
 
     @classmethod
     def connect(cls, uri: str, *, user: str = "neo4j", password: str = "", database: str = "neo4j",
-                versions_kept: int = versions.VERSIONS_KEPT) -> Neo4jStore:
+                versions_kept: int = VERSIONS_KEPT) -> Neo4jStore:
         """Open a driver on ``uri``, check that the server answers, and make sure the schema exists.
 
         Parameters

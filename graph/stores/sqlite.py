@@ -69,7 +69,6 @@ writing does not, so a kept result is only read while its stamp is the set's ver
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 import sqlite3
@@ -80,19 +79,24 @@ from collections import OrderedDict
 from contextlib import contextmanager, suppress
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
-from graph import versions, writes
+from graph import writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, ClosedOnExit, Direction, Reach
+from graph.store import SEARCH_FIELDS, VERSIONS_KEPT, ClosedOnExit, Direction, Reach
+from graph.stores import store_log
 from graph.stores.packing import DICTIONARIES_TABLE, Packer
 from graph.text import Phrase, frequent_words, holds
-from graph.analysis_changes import PartChange
-from graph.versions import SetVersion
 
-log = logging.getLogger("citegraph")
+if TYPE_CHECKING:
+    from graph import versions
+    from graph.analysis_changes import PartChange
+    from graph.versions import SetVersion
+
+# graph.versions (the versions' rules, with graph.analysis_changes) is imported by the methods that
+# keep or read versions: a read of the live rows imports neither.
 
 __all__ = ["SQLiteStore", "STORE_FILE", "FORMAT", "FORMAT_VERSION"]
 
@@ -325,7 +329,7 @@ class SQLiteStore(ClosedOnExit):
         Bound of the per-process cache of set graphs, in edges (:data:`CACHE_EDGES`).
     versions_kept : int
         Versions kept per set (:class:`~graph.store.KeepsVersions`, default
-        :data:`graph.versions.VERSIONS_KEPT`); 0 keeps none (throwaway stores, such as a version
+        :data:`graph.store.VERSIONS_KEPT`); 0 keeps none (throwaway stores, such as a version
         materialised for reading).
 
     Notes
@@ -345,7 +349,7 @@ class SQLiteStore(ClosedOnExit):
     """
 
     def __init__(self, path: Path | None = None, *, cache_edges: int = CACHE_EDGES,
-                 versions_kept: int = versions.VERSIONS_KEPT):
+                 versions_kept: int = VERSIONS_KEPT):
         if versions_kept < 0:
             raise ValueError(f"versions_kept must be at least 0, not {versions_kept}")
         self.path = Path(path) if path is not None else None
@@ -413,7 +417,7 @@ class SQLiteStore(ClosedOnExit):
                     conn.execute("VACUUM")
                     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 except sqlite3.OperationalError as exc:
-                    log.warning("%s was converted to format %s but not compacted: %s", self.path, FORMAT_VERSION, exc)
+                    store_log().warning("%s was converted to format %s but not compacted: %s", self.path, FORMAT_VERSION, exc)
             return conn
         if meta.get("version") != str(FORMAT_VERSION):
             raise StoreUnavailable(f"{self.path} is a citegraph store of format {meta.get('version')}, "
@@ -644,7 +648,7 @@ class SQLiteStore(ClosedOnExit):
                 raise
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        log.warning("waiting for another citegraph process writing %s (up to %d s)", self.path, BUSY_TIMEOUT_S)
+        store_log().warning("waiting for another citegraph process writing %s (up to %d s)", self.path, BUSY_TIMEOUT_S)
         conn.execute("BEGIN IMMEDIATE")
 
     # -- contract: reads -------------------------------------------------------------------------
@@ -896,6 +900,8 @@ class SQLiteStore(ClosedOnExit):
     def write_set(self, batch: SetBatch) -> WriteSummary:
         """See :meth:`graph.store.GraphStore.write_set`: the :class:`~graph.model.SetBatch` steps
         in one transaction, touching the rows of ``batch.set_id`` only."""
+        from graph import versions
+
         created = _now()
         with self._writing() as conn:
             writes.check_expected(batch.expect, _stored_shas(conn, batch.expect))
@@ -1009,7 +1015,7 @@ class SQLiteStore(ClosedOnExit):
                 conn.execute("COMMIT")
                 return kept
             except sqlite3.OperationalError as exc:  # read-only, full: a result not kept costs only time
-                log.debug("set results not kept in %s: %s", self.path, exc)
+                store_log().debug("set results not kept in %s: %s", self.path, exc)
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 return 0
@@ -1035,6 +1041,8 @@ class SQLiteStore(ClosedOnExit):
         (:func:`graph.versions.baseline_needed`) its state before the write, and when the live rows
         hold its latest version (:func:`_held_blob`) that version's blob, from the rows before the
         write."""
+        from graph import versions
+
         if not self.versions_kept:
             return {}
         out = {}
@@ -1052,6 +1060,8 @@ class SQLiteStore(ClosedOnExit):
         (:func:`graph.versions.changes`). The newest version is stored with an empty blob (the
         live rows hold it); the one it follows gets its blob back, from ``before``. A set's
         encoding as it now stands is read from its rows (:func:`_snapshot`) unless ``after`` has it."""
+        from graph import versions
+
         for set_id, (stored, baseline, held) in before.items():
             def previous(set_id: str = set_id, held: bytes | None = held) -> tuple[bytes, str] | None:
                 row = conn.execute("SELECT blob, summary FROM versions WHERE set_id = ? ORDER BY number DESC LIMIT 1",
@@ -1078,6 +1088,8 @@ class SQLiteStore(ClosedOnExit):
     def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
                          changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`."""
+        from graph import versions
+
         rows = versions.checked_versions(set_id, kept)
         with self._writing() as conn:
             if not conn.execute("SELECT 1 FROM vertices WHERE id = ? AND label = 'AnalysisSet'", (set_id,)).fetchone():
@@ -1090,6 +1102,8 @@ class SQLiteStore(ClosedOnExit):
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
         """See :meth:`graph.store.KeepsVersions.set_versions`."""
+        from graph.versions import SetVersion
+
         with self._reading() as conn:
             if not _has_versions_table(conn):
                 return []
@@ -1098,6 +1112,8 @@ class SQLiteStore(ClosedOnExit):
 
     def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
         """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        from graph import versions
+
         with self._reading() as conn:
             if not _has_versions_table(conn):
                 return {}
@@ -1109,6 +1125,8 @@ class SQLiteStore(ClosedOnExit):
 
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
+        from graph import versions
+
         with self._reading() as conn:
             if not _has_versions_table(conn):
                 return None
@@ -1478,6 +1496,8 @@ def _snapshot(conn: sqlite3.Connection, set_id: str) -> versions.Encoded | None:
     """Set ``set_id`` as it stands in this transaction, encoded (:func:`graph.versions.encode_texts`)
     from its rows as stored, through the ``set_id`` indexes, with its System node; each row's JSON
     is built in SQL."""
+    from graph import versions
+
     columns = f"id, label, document_id, CASE WHEN label = 'Document' THEN unpacked(props) END, {_NODE_TEXT}"
     named = ("SELECT n.id AS id, n.label AS label, sn.name AS set_id, dn.name AS document_id, n.props AS props "
              f"FROM vertices n {_NAMED} WHERE")

@@ -92,6 +92,35 @@ def test_other_commands_load_none_either(home, tmp_path, args):
     assert loaded == []
 
 
+WRITE_PATH = ("graph.versions", "graph.analysis_changes", "logging", "gzip", "difflib", "tempfile", "csv", "typer",
+              "app.errors", "queries.runs", "queries.dossier")
+"""What a read of the live rows never uses: the versions' rules and their diffs, the logger (a store
+warns only on a conversion or a wait for a writer), the format-1 reader's gzip, the temporary file
+of an output written to a path, CSV, typer (a plain command line starts without it), the table of
+exit codes (read when a command fails), and the queries of other pages (runs, dossiers)."""
+
+
+def _read(*args: str, loaded_too: tuple[str, ...] = ()) -> object:
+    return pytest.param(list(args), loaded_too, id=" ".join(args[:2]))
+
+
+@pytest.mark.parametrize(("args", "loaded_too"), [
+    _read("rests-on", "RT-RTE-mcp-write", "--set", "tolaria", "--json"),
+    _read("records", "--set", "tolaria"),
+    _read("stats", "--set", "tolaria"),
+    _read("check", "--set", "tolaria"),
+    _read("search", "compare-and-swap"),
+    _read("export", "--set", "tolaria", "--format", "json"),
+    _read("render", "--rests-on", "RT-RTE-mcp-write", "--set", "tolaria", loaded_too=("logging",)),  # markdown-it's
+    _read("history", "tolaria", loaded_too=("difflib", "graph.analysis_changes", "graph.versions")),  # it reads versions
+])
+def test_one_set_commands_import_no_write_path(home, args, loaded_too):
+    result, loaded = citegraph(*args, "--home", str(home), heavy=WRITE_PATH)
+    assert result.returncode == 0, result.stderr
+    assert loaded == sorted(loaded_too)
+    assert result.stdout
+
+
 def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.Server.run replaced by a no-op: the app is built, the port bound, nothing served
     with socket.socket() as probe:  # a port free now (serve binds it, then serves nothing)
