@@ -4,8 +4,8 @@ Whole-store ``stats``, ``sets``, ``check`` and ``verify`` are each a union of pe
 every rule, count and round trip reads one analysis set's rows (its nodes and the edges whose
 ``set_id`` it is; the only edges between sets are a System's ``CONTAINS`` edge into the set,
 which has the set's ``set_id``). :func:`per_set` computes each set's result with the same code
-whatever the store, and on a store that keeps results (:class:`graph.store.KeepsSetResults`, the
-embedded store) reads it back instead while the set's stamp is unchanged, so a whole-store command
+whatever the store, and on a store that keeps results (:class:`graph.store.KeepsSetResults`: the
+embedded store and Neo4j) reads it back instead while the set's stamp is unchanged, so a whole-store command
 costs what changed since it last ran, not what the store holds. A result is kept as the JSON of
 :func:`queries.shapes.plain` (the faces' own shape) and read back into the same dataclass, so a
 kept answer is byte for byte the fresh one (``tests/queries/test_kept.py`` checks it on every
