@@ -351,8 +351,8 @@ class KeepsSetResults(Protocol):
     A kept result is tied to the set's *stamp*, a number that every write touching a row of the
     set (a node or an edge whose ``set_id`` is the set) replaces by one never used before, in the
     write's own transaction. Results are opaque bytes: what they hold and how they are computed
-    is :mod:`queries.kept`'s, so every store answers the same whether it keeps them or not (Neo4j
-    does not: it computes them each time)."""
+    is :mod:`queries.kept`'s, so every store answers the same whether it keeps them or not (both
+    stores keep them)."""
 
     def set_stamps(self, set_ids: Collection[str]) -> dict[str, int]:
         """The current stamp of each set of ``set_ids`` that is in the store (others are absent),

@@ -71,10 +71,12 @@ def analysis_sets(store: GraphStore, *, set_id: str | None = None, limit: int | 
     stated = {s.id: analysis_set_of(s) for s in sets}
     systems = store.get_nodes({a.system for a in stated.values() if a.system})
     encode, decode = rows_of(_SetSizes)
-    counted = set_tallies(store, list(stated)) if isinstance(store, SupportsSetTallies) else None  # one query
-    sizes = per_set(store, "sets", list(stated),
-                    lambda s: (_set_sizes(store, s, counted[s] if counted is not None else None),),
-                    encode=encode, decode=decode, fresh=fresh)
+
+    def counted(missing: list[str]) -> dict[str, tuple[_SetSizes, ...]]:  # one query for the sets not kept
+        return {s: (_set_sizes(store, s, tally),) for s, tally in set_tallies(store, missing).items()}
+
+    sizes = per_set(store, "sets", list(stated), lambda s: (_set_sizes(store, s),), encode=encode, decode=decode,
+                    fresh=fresh, compute_many=counted if isinstance(store, SupportsSetTallies) else None)
     out = []
     for s, a in stated.items():
         (size,) = sizes[s]

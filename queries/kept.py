@@ -4,8 +4,8 @@ Whole-store ``stats``, ``sets``, ``check`` and ``verify`` are each a union of pe
 every rule, count and round trip reads one analysis set's rows (its nodes and the edges whose
 ``set_id`` it is; the only edges between sets are a System's ``CONTAINS`` edge into the set,
 which has the set's ``set_id``). :func:`per_set` computes each set's result with the same code
-whatever the store, and on a store that keeps results (:class:`graph.store.KeepsSetResults`, the
-embedded store) reads it back instead while the set's stamp is unchanged, so a whole-store command
+whatever the store, and on a store that keeps results (:class:`graph.store.KeepsSetResults`: the
+embedded store and Neo4j) reads it back instead while the set's stamp is unchanged, so a whole-store command
 costs what changed since it last ran, not what the store holds. A result is kept as the JSON of
 :func:`queries.shapes.plain` (the faces' own shape) and read back into the same dataclass, so a
 kept answer is byte for byte the fresh one (``tests/queries/test_kept.py`` checks it on every
@@ -22,7 +22,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from graph.store import GraphStore, KeepsSetResults
 from queries.shapes import plain, wire_fields
@@ -53,7 +53,8 @@ def code_digest() -> str:
 def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Callable[[str], T], *,
             encode: Callable[[T], object], decode: Callable[[object], T], fresh: bool = False,
             reusable: Callable[[T], bool] = lambda result: True,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, T]:
+            progress: Callable[[int, int], None] | None = None,
+            compute_many: Callable[[list[str]], Mapping[str, T]] | None = None) -> dict[str, T]:
     """``compute(set_id)`` for each of ``set_ids``, or the result kept for it.
 
     Parameters
@@ -71,6 +72,9 @@ def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Calla
         disk, which may change without the set changing: it is never kept).
     progress : callable, optional
         ``progress(done, total)`` after each set (units: sets).
+    compute_many : callable, optional
+        The results of many sets at once (a store's one query for them all): when given, it is
+        called once with the sets whose result is not kept, in their order, instead of ``compute``.
 
     Returns
     -------
@@ -84,13 +88,16 @@ def per_set(store: GraphStore, name: str, set_ids: Sequence[str], compute: Calla
     kept = keeper.kept_results(key, stamps) if keeper is not None and not fresh else {}
     out: dict[str, T] = {}
     computed: dict[str, tuple[int, bytes]] = {}
+    many: Mapping[str, T] | None = None
     for done, set_id in enumerate(set_ids):
         if progress is not None:
             progress(done, len(set_ids))
         if set_id in kept:
             out[set_id] = decode(json.loads(kept[set_id]))
             continue
-        result = out[set_id] = compute(set_id)
+        if compute_many is not None and many is None:
+            many = compute_many([s for s in set_ids if s not in kept])
+        result = out[set_id] = many[set_id] if many is not None else compute(set_id)
         if set_id in stamps and reusable(result):
             computed[set_id] = (stamps[set_id], _dumps(encode(result)).encode("utf-8"))
     if progress is not None:

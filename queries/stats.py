@@ -45,10 +45,12 @@ def stats(store: GraphStore, *, fresh: bool = False) -> Stats:
     reused while the set is unchanged; ``fresh`` computes every row again."""
     sets = [s.id for s in store.find_nodes(Label.ANALYSIS_SET)]
     encode, decode = rows_of(SetStats)
-    counted = set_tallies(store, sets) if isinstance(store, SupportsSetTallies) else None  # one query
-    rows = per_set(store, "stats", sets,
-                   lambda set_id: (_set_row(store, set_id, counted[set_id] if counted is not None else None),),
-                   encode=encode, decode=decode, fresh=fresh)
+
+    def counted(missing: list[str]) -> dict[str, tuple[SetStats, ...]]:  # one query for the sets not kept
+        return {s: (_set_row(store, s, tally),) for s, tally in set_tallies(store, missing).items()}
+
+    rows = per_set(store, "stats", sets, lambda set_id: (_set_row(store, set_id),), encode=encode, decode=decode,
+                   fresh=fresh, compute_many=counted if isinstance(store, SupportsSetTallies) else None)
     return Stats(store.counts(), tuple(row for set_id in sets for row in rows[set_id]))
 
 

@@ -28,6 +28,10 @@ Layout in Neo4j
 - Each kept version of a set is one ``:CgSetVersion`` node (not a ``:CgNode``): ``set_id``,
   ``number``, ``created``, ``digest``, ``summary`` (JSON) and ``blob`` (the encoded set, bytes), see
   :mod:`graph.versions`.
+- Each set has one ``:CgSetStamp`` node (``set_id``, ``stamp``): the number of the last write that
+  touched a row of the set (:data:`STAMP_SETS`), and each result a query computed from the set at
+  that stamp one ``:CgSetResult`` node (``key``, ``set_id``, ``name``, ``stamp``, ``result`` bytes),
+  see :class:`graph.store.KeepsSetResults` and :mod:`queries.kept`.
 """
 
 from __future__ import annotations
@@ -105,6 +109,14 @@ __all__ = [
     "ADD_VERSIONS",
     "DROP_VERSIONS",
     "DROP_ALL_VERSIONS",
+    "STAMP_LABEL",
+    "RESULT_LABEL",
+    "STAMP_SETS",
+    "STAMP_EVERY_SET",
+    "SET_STAMPS",
+    "KEPT_RESULTS",
+    "KEEP_RESULTS",
+    "result_key",
     "WIPE",
 ]
 
@@ -116,6 +128,12 @@ LOCK_LABEL = "CgWriteLock"
 
 VERSION_LABEL = "CgSetVersion"
 """Label of the nodes holding a set's kept versions; not a citegraph node."""
+
+STAMP_LABEL = "CgSetStamp"
+"""Label of the node holding a set's stamp (:class:`graph.store.KeepsSetResults`); not a citegraph node."""
+
+RESULT_LABEL = "CgSetResult"
+"""Label of the nodes holding what a query computed from one set (:mod:`queries.kept`); not a citegraph node."""
 
 PROPERTY_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """Property keys a builder may splice into a query (other keys live in ``props_json`` only)."""
@@ -167,6 +185,9 @@ def schema_statements() -> list[str]:
         f"CREATE INDEX cg_node_set IF NOT EXISTS FOR (n:{NODE_LABEL}) ON (n.set_id)",
         "CREATE INDEX cg_record_record_id IF NOT EXISTS FOR (n:Record) ON (n.record_id)",
         f"CREATE INDEX cg_set_version IF NOT EXISTS FOR (v:{VERSION_LABEL}) ON (v.set_id, v.number)",
+        f"CREATE CONSTRAINT cg_set_stamp IF NOT EXISTS FOR (s:{STAMP_LABEL}) REQUIRE s.set_id IS UNIQUE",
+        f"CREATE CONSTRAINT cg_set_result IF NOT EXISTS FOR (r:{RESULT_LABEL}) REQUIRE r.key IS UNIQUE",
+        f"CREATE INDEX cg_set_result_set IF NOT EXISTS FOR (r:{RESULT_LABEL}) ON (r.set_id)",
     ]
     out += [f"CREATE INDEX cg_{label.value.lower()}_set IF NOT EXISTS FOR (n:{label.value}) ON (n.set_id)"
             for label in Label]
@@ -519,9 +540,14 @@ RETURN nodes, edges
 
 LOCK_WRITES = f"""
 MERGE (l:{LOCK_LABEL} {{name: 'writes'}})
-SET l.writes = coalesce(l.writes, 0) + 1
+WITH l, coalesce(l.stamped = coalesce(l.writes, 0), false) AS unbroken
+SET l.writes = coalesce(l.writes, 0) + 1, l.stamped = coalesce(l.writes, 0) + 1
+RETURN l.writes AS stamp, unbroken
 """
-"""Take the store-wide write lock, first thing in every write transaction, and count the write.
+"""Take the store-wide write lock, first thing in every write transaction, and count the write:
+``stamp`` is its number (the sets it touches take it, :data:`STAMP_SETS`), and ``unbroken`` says
+that the write before it was counted here too (``stamped``): a write of a citegraph that kept no
+stamps counts ``writes`` alone, and the next write then stamps every set (:data:`STAMP_EVERY_SET`).
 Neo4j runs at read-committed isolation: without the lock two replacements of one document could
 interleave into a mix of both, and a set emptied while another set of its system is written could
 take the shared System node with it. Writers wait for each other (whole-set writes are rare)."""
@@ -831,8 +857,68 @@ DELETE v
 """Delete every version of ``$set_id`` (the set is gone). Every version has a ``number``: saying so
 lets the planner seek the ``(set_id, number)`` index instead of scanning every version node."""
 
+STAMP_SETS = f"""
+UNWIND $set_ids AS sid
+MERGE (s:{STAMP_LABEL} {{set_id: sid}})
+SET s.stamp = $stamp
+WITH sid
+CALL (sid) {{
+  MATCH (r:{RESULT_LABEL} {{set_id: sid}})
+  DELETE r
+}}
+"""
+"""Give each set of ``$set_ids`` the stamp ``$stamp`` (the write's number, :data:`LOCK_WRITES`) and
+drop its kept results, inside the write that touched its rows."""
+
+STAMP_EVERY_SET = f"""
+CALL () {{
+  MATCH (r:{RESULT_LABEL})
+  DELETE r
+}}
+CALL () {{
+  MATCH (a:{NODE_LABEL}:AnalysisSet)
+  MERGE (s:{STAMP_LABEL} {{set_id: a.id}})
+  SET s.stamp = $stamp
+}}
+"""
+"""Give every set the stamp ``$stamp`` and drop every kept result (a write found a write before it
+that kept no stamps: which sets that one touched is not known)."""
+
+SET_STAMPS = f"""
+MATCH (l:{LOCK_LABEL} {{name: 'writes'}}) WHERE l.stamped = l.writes
+UNWIND $set_ids AS sid
+MATCH (:{NODE_LABEL}:AnalysisSet {{id: sid}})
+MATCH (s:{STAMP_LABEL} {{set_id: sid}})
+RETURN sid AS set_id, s.stamp AS stamp
+"""
+"""The stamp of each set of ``$set_ids`` that is in the store and has one; none while the last
+write kept no stamps (a citegraph before them wrote: its sets are not known)."""
+
+KEPT_RESULTS = f"""
+UNWIND $keys AS key
+MATCH (r:{RESULT_LABEL} {{key: key}})
+RETURN r.set_id AS set_id, r.stamp AS stamp, r.result AS result
+"""
+"""The results kept under ``$keys`` (each ``name`` and ``set_id``, :func:`result_key`)."""
+
+KEEP_RESULTS = f"""
+MATCH (l:{LOCK_LABEL} {{name: 'writes'}}) WHERE l.stamped = l.writes
+UNWIND $rows AS row
+MATCH (s:{STAMP_LABEL} {{set_id: row.set_id}}) WHERE s.stamp = row.stamp
+MERGE (r:{RESULT_LABEL} {{key: row.key}})
+SET r.set_id = row.set_id, r.name = $name, r.stamp = row.stamp, r.result = row.result
+RETURN count(r) AS kept
+"""
+"""Keep each of ``$rows`` (``{key, set_id, stamp, result}``) whose set's stamp is still ``stamp``."""
+
+
+def result_key(name: str, set_id: str) -> str:
+    """The ``key`` of the ``:CgSetResult`` node of result ``name`` of set ``set_id``."""
+    return f"{name}\x00{set_id}"
+
+
 WIPE = f"""
-MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL} OR n:{VERSION_LABEL}
+MATCH (n) WHERE n:{NODE_LABEL} OR n:{LOCK_LABEL} OR n:{VERSION_LABEL} OR n:{STAMP_LABEL} OR n:{RESULT_LABEL}
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 10000 ROWS
 """
 """Delete every citegraph node, lock node and version node (tests; other data in the database is left alone).

@@ -17,6 +17,7 @@ Needs Neo4j 5.23 or later (scoped ``CALL () {…}`` subqueries); 5.26 LTS is wha
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
@@ -53,7 +54,7 @@ from graph.text import Phrase, holds, words
 from graph.analysis_changes import PartChange
 from graph.versions import SetVersion
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "KEEP_RESULTS_TIMEOUT_S", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -75,6 +76,9 @@ transaction never holds the server's resources (nor, on a cluster, a member) for
 KEPT_READS_MAX = 8
 """Idle READ transactions a store keeps at most (one per request thread in steady use)."""
 
+KEEP_RESULTS_TIMEOUT_S = 2.0
+"""Seconds :meth:`Neo4jStore.keep_results` may take (waiting for a lock included) before it gives up."""
+
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges (chosen by measurement: smaller batches
 were slower, larger no faster, see bench/README.md); a write stays one transaction."""
@@ -86,6 +90,7 @@ _ALREADY_EXISTS = {
     "Neo.ClientError.Schema.ConstraintAlreadyExists",
 }
 _LABELS = {label.value: label for label in Label}
+log = logging.getLogger("citegraph")
 _BOLT_SCHEMES = {"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"}
 
 _Done = TypeVar("_Done")
@@ -114,8 +119,8 @@ class Neo4jStore(ClosedOnExit):
     record, then the closure with its nodes) can see a write that committed between them, unless it
     reads through a :meth:`snapshot` (:func:`graph.store.read_snapshot`): one committed state, read
     in a READ-mode session unless writes are landing.
-    Implements :class:`~graph.store.SupportsReach` (:meth:`reach`) and
-    :class:`~graph.store.SupportsSnapshot`.
+    Implements :class:`~graph.store.SupportsReach` (:meth:`reach`),
+    :class:`~graph.store.SupportsSnapshot` and :class:`~graph.store.KeepsSetResults`.
     """
 
     def __init__(self, driver: Driver, *, database: str = "neo4j", owns_driver: bool = False,
@@ -595,6 +600,42 @@ class Neo4jStore(ClosedOnExit):
         self._write(self._put_reviews_tx, reviews)
         return len(reviews)
 
+    # -- kept results of one set (queries.kept) --------------------------------------------------
+
+    def set_stamps(self, set_ids: Collection[str]) -> dict[str, int]:
+        """See :meth:`graph.store.KeepsSetResults.set_stamps`: the sets' ``:CgSetStamp`` nodes
+        (:data:`graph.stores.cypher.STAMP_SETS`); a set no write of this code has touched has none."""
+        wanted = _distinct(s for s in set_ids if s)
+        if not wanted:
+            return {}
+        return {r["set_id"]: r["stamp"] for r in self._read(cypher.SET_STAMPS, set_ids=wanted)}
+
+    def kept_results(self, name: str, stamps: Mapping[str, int]) -> dict[str, bytes]:
+        """See :meth:`graph.store.KeepsSetResults.kept_results`."""
+        if not stamps:
+            return {}
+        rows = self._read(cypher.KEPT_RESULTS, keys=[cypher.result_key(name, s) for s in sorted(stamps)])
+        return {r["set_id"]: bytes(r["result"]) for r in rows if stamps.get(r["set_id"]) == r["stamp"]}
+
+    def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
+        """See :meth:`graph.store.KeepsSetResults.keep_results`: one write transaction that takes no
+        write lock (a write that lands meanwhile gives its sets new stamps, so what is kept for them
+        here is never read) and gives up after :data:`KEEP_RESULTS_TIMEOUT_S`; a server that
+        refuses it (busy, read-only) keeps nothing."""
+        rows = [{"key": cypher.result_key(name, s), "set_id": s, "stamp": stamp, "result": result}
+                for s, (stamp, result) in sorted(results.items())]
+        if not rows:
+            return 0
+        try:
+            with self.driver.session(database=self.database, bookmark_manager=self.driver.execute_query_bookmark_manager
+                                     ) as session, session.begin_transaction(timeout=KEEP_RESULTS_TIMEOUT_S) as tx:
+                kept = tx.run(cypher.KEEP_RESULTS, {"rows": rows, "name": name}).single(strict=True)["kept"]
+                tx.commit()
+        except (Neo4jError, DriverError) as exc:  # a result not kept costs only time
+            log.debug("set results not kept in %s: %s", self.database, exc)
+            return 0
+        return int(kept)
+
     def close(self) -> None:
         """End the kept READ transactions and close the driver if this store opened it
         (:meth:`connect`). Safe to call twice."""
@@ -613,7 +654,7 @@ class Neo4jStore(ClosedOnExit):
     # -- write steps (each runs inside the one transaction of a write) ---------------------------
 
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch, created: str) -> tuple[int, int]:
-        _run(tx, cypher.LOCK_WRITES)
+        lock = _run(tx, cypher.LOCK_WRITES)[0]
         self._check_expected_step(tx, batch.expect)
         stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_KINDS,
                                                               ids=writes.kind_checked_ids(batch)))}
@@ -631,11 +672,13 @@ class Neo4jStore(ClosedOnExit):
         self._replace_derived_step(tx, derived_owner, batch.derived, written=written)
         self._collect_orphans_step(tx, [batch.set_id])
         self._keep_versions_step(tx, before, created)
+        _stamp_step(tx, lock, {batch.set_id, *(n.set_id for n in (*batch.shared, *nodes)),
+                               *(e.set_id for d in batch.documents for e in d.edges), *(e.set_id for e in batch.derived)})
         return self._totals(tx)
 
     def _delete_documents_tx(self, tx: ManagedTransaction, ids: list[str], expect: Mapping[str, str | None],
                              sets: list[str], created: str) -> tuple[list[str], int, int]:
-        _run(tx, cypher.LOCK_WRITES)
+        lock = _run(tx, cypher.LOCK_WRITES)[0]
         self._check_expected_step(tx, expect)
         if sets:
             ids = [*ids, *(row["id"] for row in _run(tx, cypher.SET_DOCUMENTS, sets=sets))]
@@ -646,11 +689,13 @@ class Neo4jStore(ClosedOnExit):
         self._delete_documents_step(tx, deleted)
         self._collect_orphans_step(tx, sets)
         self._keep_versions_step(tx, before, created)
+        _stamp_step(tx, lock, sets)
         return (deleted, *self._totals(tx))
 
     def _put_reviews_tx(self, tx: ManagedTransaction, reviews: list[Node]) -> None:
-        _run(tx, cypher.LOCK_WRITES)
+        lock = _run(tx, cypher.LOCK_WRITES)[0]
         self._merge_nodes_step(tx, reviews)
+        _stamp_step(tx, lock, {n.set_id for n in reviews})
 
     def _check_expected_step(self, tx: ManagedTransaction, expect: Mapping[str, str | None]) -> None:
         """SetBatch step 0: each document id must be at the expected SHA-256 (None: absent). Runs
@@ -806,7 +851,7 @@ class Neo4jStore(ClosedOnExit):
 
     def _replace_versions_tx(self, tx: ManagedTransaction, set_id: str, rows: list[tuple[SetVersion, bytes]],
                              changed: list[PartChange]) -> int:
-        _run(tx, cypher.LOCK_WRITES)
+        _stamp_step(tx, _run(tx, cypher.LOCK_WRITES)[0], ())  # versions are no rows of the set
         if not _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"]:
             raise CitegraphError(f"no analysis set {set_id!r} to give versions to")
         _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)
@@ -855,6 +900,17 @@ class Neo4jStore(ClosedOnExit):
     def _totals(tx: ManagedTransaction) -> tuple[int, int]:
         row = _run(tx, cypher.TOTALS)[0]
         return row["nodes"], row["edges"]
+
+
+def _stamp_step(tx: ManagedTransaction, lock: Record, set_ids: Iterable[str | None]) -> None:
+    """The last step of a write: the sets whose rows it touched take its number as their stamp
+    (:class:`~graph.store.KeepsSetResults`), and lose their kept results; every set does when
+    ``lock`` (:data:`graph.stores.cypher.LOCK_WRITES`' row) says that a write before this one kept
+    no stamps."""
+    if not lock["unbroken"]:
+        _run(tx, cypher.STAMP_EVERY_SET, stamp=lock["stamp"])
+    elif touched := sorted({s for s in set_ids if s}):
+        _run(tx, cypher.STAMP_SETS, set_ids=touched, stamp=lock["stamp"])
 
 
 def _pipelined_begin(session: Any) -> Any:

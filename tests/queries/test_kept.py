@@ -17,6 +17,7 @@ import queries.validation
 from app.rendering import verify_sets
 from bench.generate import generate
 from graph.model import Label
+from graph.stores import cypher
 from graph.stores.sqlite import STORE_FILE, SQLiteStore
 from tests.whole_input import read_members, read_sets
 from ingest.loader import ingest_parsed
@@ -27,6 +28,10 @@ from queries.stats import stats
 from queries.validation import check
 from tests.analysis_sets import DYNAMIC_CHEATSHEET, copy_set, edit
 from tests.conftest import CORPUS
+
+
+STATS_SUMS = [1898, 349, 2381, 234, 0]
+"""Statements, records, record occurrences, quotations and unaccounted ids of every real set, summed."""
 
 
 def answers(store, *, fresh: bool = False) -> dict[str, bytes]:
@@ -159,3 +164,97 @@ def test_a_snapshot_keeps_through_its_store(tmp_path):
         assert kept_rows(tmp_path) == {"check": 2}
         with store.snapshot() as view:
             assert plain(check(view)) == first == plain(check(store, fresh=True))
+
+
+# -- Neo4j keeps them too (a real server: the neo4j marker) -------------------------------------
+
+def neo4j_kept_rows(store) -> dict[str, int]:
+    """Kept results per name (without the code digest) in a Neo4j store."""
+    rows = store.driver.execute_query(f"MATCH (r:{cypher.RESULT_LABEL}) RETURN r.name AS name, count(*) AS n",
+                                      database_=store.database).records
+    return {r["name"].split("@")[0]: r["n"] for r in rows}
+
+
+def neo4j_kept_sets(store) -> list[str]:
+    rows = store.driver.execute_query(f"MATCH (r:{cypher.RESULT_LABEL}) RETURN DISTINCT r.set_id AS s ORDER BY s",
+                                      database_=store.database).records
+    return [r["s"] for r in rows]
+
+
+@pytest.mark.neo4j
+def test_neo4j_keeps_exactly_the_fresh_answers_on_every_real_set(real, neo4j_store, monkeypatch):
+    """Every real set of ``corpus/`` in Neo4j: the kept ``stats``, ``sets``, ``check`` and
+    ``verify`` are byte for byte what Neo4j computes fresh and what the embedded store answers."""
+    _, embedded = real
+    ingest_parsed(neo4j_store, list(read_sets([CORPUS]).documents))
+    expected = answers(embedded, fresh=True)
+    first = answers(neo4j_store)  # computes and keeps
+    assert neo4j_kept_rows(neo4j_store) == {"check": 15, "sets": 15, "stats": 15, "verify": 15}
+    fresh = answers(neo4j_store, fresh=True)
+    no_computing(monkeypatch)
+    again = answers(neo4j_store)
+    assert again == first == fresh == expected
+    rows = json.loads(again["stats"])["sets"]
+    assert len(rows) == 15
+    assert [sum(r[k] for r in rows) for k in ("statements", "records", "record_occurrences", "quotations",
+                                              "unaccounted")] == STATS_SUMS
+    assert sum(len(r["documents"]) for r in rows) == 28  # 3 seeds, 25 kb members
+    totals = neo4j_store.counts()  # counted now, another query
+    assert [totals[Label.STATEMENT], totals[Label.RECORD], totals[Label.QUOTATION]] == [1898, 349, 234]
+
+
+@pytest.mark.neo4j
+def test_neo4j_a_write_drops_only_its_own_sets_results(tmp_path, neo4j_store):
+    dc = copy_set(DYNAMIC_CHEATSHEET[0], tmp_path / "dc" / "retained")
+    copy_set(DYNAMIC_CHEATSHEET[1], tmp_path / "dc" / "archive")
+    ingest_parsed(neo4j_store, read_members([tmp_path / "dc", CORPUS / "seeds"]).parsed)
+    before = answers(neo4j_store)
+    assert neo4j_kept_rows(neo4j_store) == {"check": 3, "sets": 3, "stats": 3, "verify": 3}
+    edit(dc, "overview.md", "The example notebook also demonstrates", "The example notebook also shows")
+    ingest_parsed(neo4j_store, read_members([tmp_path / "dc"]).parsed)
+    assert neo4j_kept_sets(neo4j_store) == ["talorys", "tolaria"]
+    after = answers(neo4j_store)
+    assert after == answers(neo4j_store, fresh=True)
+    assert after["check"] == before["check"] and after["sets"] == before["sets"]
+    assert after["verify"] != before["verify"]  # the member's new SHA-256
+
+
+@pytest.mark.neo4j
+def test_neo4j_a_result_computed_before_a_write_is_not_kept(neo4j_store):
+    ingest_parsed(neo4j_store, read_members([CORPUS / "seeds"]).parsed)
+    stamps = neo4j_store.set_stamps(["tolaria", "talorys", "no-such-set"])
+    assert sorted(stamps) == ["talorys", "tolaria"]
+    neo4j_store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
+    assert neo4j_store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
+    assert neo4j_store.kept_results("x", stamps) == {"talorys": b"[]"}
+    assert neo4j_store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
+
+
+@pytest.mark.neo4j
+def test_neo4j_a_write_that_kept_no_stamps_is_never_read_past(neo4j_store):
+    """A citegraph that keeps no stamps counts its write on the lock alone (the statement it ran,
+    below): no set has a stamp until the next write of this code, which stamps every set."""
+    ingest_parsed(neo4j_store, read_members([CORPUS / "seeds"]).parsed)
+    check(neo4j_store)
+    assert neo4j_kept_rows(neo4j_store) == {"check": 2}
+    neo4j_store.driver.execute_query(f"MERGE (l:{cypher.LOCK_LABEL} {{name: 'writes'}}) "
+                                     "SET l.writes = coalesce(l.writes, 0) + 1", database_=neo4j_store.database)
+    assert neo4j_store.set_stamps(["tolaria", "talorys"]) == {}
+    assert neo4j_store.keep_results("x", {"talorys": (1, b"[]")}) == 0
+    assert check(neo4j_store).warnings == 74  # computed: tolaria 24 + 6, talorys 38 + 6 (test_check_real_sets)
+    neo4j_store.delete_documents([], sets=["no-such-set"])  # a write of this code, touching no set
+    stamps = neo4j_store.set_stamps(["tolaria", "talorys"])
+    assert sorted(stamps) == ["talorys", "tolaria"] and len(set(stamps.values())) == 1
+    assert neo4j_kept_rows(neo4j_store) == {}
+    check(neo4j_store)
+    assert neo4j_kept_rows(neo4j_store) == {"check": 2}
+
+
+@pytest.mark.neo4j
+def test_neo4j_a_snapshot_keeps_through_its_store(neo4j_store):
+    ingest_parsed(neo4j_store, read_members([CORPUS / "seeds"]).parsed)
+    with neo4j_store.snapshot() as view:
+        first = plain(check(view))
+    assert neo4j_kept_rows(neo4j_store) == {"check": 2}
+    with neo4j_store.snapshot() as view:
+        assert plain(check(view)) == first == plain(check(neo4j_store, fresh=True))
