@@ -89,7 +89,9 @@ __all__ = [
     "DELETE_DOCUMENT_NODES",
     "delete_owned_edges",
     "MERGE_NODES",
+    "CREATE_NODES",
     "CREATE_EDGES",
+    "SET_HOLDS_NODES",
     "stored_edges",
     "REPLACE_EDGES",
     "UNREFERENCED",
@@ -683,18 +685,33 @@ model label's name): the properties replace all of the node's properties, and it
 becomes ``label`` alone. One statement for every label, found by the ``cg_node_id`` constraint
 (``NodeUniqueIndexSeek(Locking)``)."""
 
-CREATE_EDGES = f"""
-UNWIND $rows AS row
-MATCH (a:{NODE_LABEL} {{id: row.src}})
-MATCH (b:{NODE_LABEL} {{id: row.dst}})
-{chr(10).join(_each(f"row.kind = '{kind.value}'", f"CREATE (a)-[r:{kind.value}]->(b) SET r = row.properties")
-              for kind in EdgeKind)}
+CREATE_NODES = "\n".join(f"CALL () {{ UNWIND $rows['{label.value}'] AS p CREATE (n:{NODE_LABEL}:{label.value}) SET n = p }}"
+                         for label in Label)
+"""Create nodes that do not exist yet, from ``$rows``: a map from model label name to the property
+maps of that label's new nodes (every label a key, an empty list when it has none). One statement
+for every label, a unit subquery per label: no lookup, no lock-seek of the ``cg_node_id`` index
+(the constraint checks the new ids at commit), no ``Eager`` and no label removal, which
+:data:`MERGE_NODES` needs to replace a node that may exist."""
+
+SET_HOLDS_NODES = f"""
+RETURN EXISTS {{ MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) }} AS holds
 """
-"""Create a relationship of type ``kind`` for each of ``$rows`` (``{src, kind, dst, properties}``),
-with ``properties`` as its property map, its two ends found by the ``cg_node_id`` constraint. One
-statement for every kind. Nothing is matched against the relationships already there: the store
-creates only edges whose identity no stored relationship has (see :func:`stored_edges`), so each
-row costs the same however many parallel relationships its two nodes have."""
+"""Whether any node of set ``$set_id`` is stored (one seek of the ``cg_node_set`` index). A set
+holding none has no document, no shared node and no derived edge stored (each derived edge
+touches a node of its set: the set node, a NamedReference or a SourceFile)."""
+
+CREATE_EDGES = "\n".join(
+    f"CALL () {{ UNWIND $rows['{kind.value}'] AS row MATCH (a:{NODE_LABEL} {{id: row.src}}) "
+    f"MATCH (b:{NODE_LABEL} {{id: row.dst}}) CREATE (a)-[r:{kind.value}]->(b) SET r = row.properties }}"
+    for kind in EdgeKind)
+"""Create a relationship for each row of ``$rows``: a map from relationship type name to that
+type's rows (``{src, dst, properties}``; every type a key, an empty list when it has none), with
+``properties`` as its property map, its two ends found by the ``cg_node_id`` constraint. One
+statement for every type, a unit subquery per type (a conditional ``FOREACH`` per type on every
+row, as written before, was planned with an ``Eager`` between each two). Nothing is matched
+against the relationships already there: the store creates only edges whose identity no stored
+relationship has (see :func:`stored_edges`), so each row costs the same however many parallel
+relationships its two nodes have."""
 
 
 def stored_edges(kind: EdgeKind | str) -> str:

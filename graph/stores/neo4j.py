@@ -660,18 +660,28 @@ class Neo4jStore(ClosedOnExit):
                                                               ids=writes.kind_checked_ids(batch)))}
         writes.check_node_kinds(batch, stored)
         before = self._versions_before(tx, [batch.set_id])
+        # a set holding no node holds no document and no derived edge: nothing to delete, and
+        # (with no version kept) its version is what this write puts (graph.versions.encode_written)
+        new_set = not _run(tx, cypher.SET_HOLDS_NODES, set_id=batch.set_id)[0]["holds"]
         replaced = writes.documents_replaced(batch)
         derived_owner = f"set:{batch.set_id}"
-        # a document not stored owns no node and no edge: only the stored ones are deleted
-        self._delete_documents_step(tx, [d for d in replaced if d in stored], also_owners=[derived_owner])
+        if not new_set:  # a document not stored owns no node and no edge: only the stored ones are deleted
+            self._delete_documents_step(tx, [d for d in replaced if d in stored], also_owners=[derived_owner])
         nodes = [n for d in batch.documents for n in (d.document, *d.nodes)]
-        self._merge_nodes_step(tx, [*self._shared_merged(tx, batch.shared, stored), *nodes])
+        # every id written is among those EXISTING_KINDS asked for: one it did not find is created outright
+        nodes_put = self._merge_nodes_step(tx, [*self._shared_merged(tx, batch.shared, stored), *nodes],
+                                           maybe_stored=stored.keys())
         written = frozenset(n.id for n in (*batch.shared, *nodes))  # exist now: no need to ask
-        self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges], cleared=frozenset(replaced),
-                               written=written)
-        self._replace_derived_step(tx, derived_owner, batch.derived, written=written)
-        self._collect_orphans_step(tx, [batch.set_id])
-        self._keep_versions_step(tx, before, created)
+        edges_put = self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges],
+                                           cleared=frozenset(replaced), written=written)
+        edges_put += self._replace_derived_step(tx, derived_owner, batch.derived, written=written)
+        collected = self._collect_orphans_step(tx, [batch.set_id])
+        after = {}
+        if new_set and not collected and batch.set_id in before and not before[batch.set_id][0]:
+            encoded = versions.encode_written(batch.set_id, nodes_put, edges_put)
+            if encoded is not None:
+                after[batch.set_id] = encoded
+        self._keep_versions_step(tx, before, created, after)
         _stamp_step(tx, lock, {batch.set_id, *(n.set_id for n in (*batch.shared, *nodes)),
                                *(e.set_id for d in batch.documents for e in d.edges), *(e.set_id for e in batch.derived)})
         return self._totals(tx)
@@ -734,18 +744,38 @@ class Neo4jStore(ClosedOnExit):
             current[node.id] = writes.merged_shared(current.get(node.id), node)
         return [current[i] for i in ids]
 
-    def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node]) -> None:
+    def _merge_nodes_step(self, tx: ManagedTransaction, nodes: list[Node], *,
+                          maybe_stored: Collection[str] | None = None) -> list[tuple[Node, str]]:
         """Create or wholly replace nodes (the last of equal ids wins), every label in one statement
-        per :data:`BATCH_ROWS` rows."""
-        rows = [{"id": node.id, "label": node.label.value, "properties": _node_properties(node)}
-                for node in writes.last_of(nodes)]
-        for chunk in _chunks(rows):
+        per :data:`BATCH_ROWS` rows; each node written with its ``props_json``, in order.
+
+        ``maybe_stored``, when given, holds the only ids among ``nodes`` that may name a stored
+        node (read in this transaction): every other node is created outright
+        (:data:`graph.stores.cypher.CREATE_NODES`), without the lookup and label removal of
+        :data:`graph.stores.cypher.MERGE_NODES`."""
+        put: list[tuple[Node, str]] = []
+        merged: list[dict[str, Any]] = []
+        fresh: list[tuple[str, dict[str, Any]]] = []
+        for node in writes.last_of(nodes):
+            properties = _node_properties(node)
+            put.append((node, properties["props_json"]))
+            if maybe_stored is not None and node.id not in maybe_stored:
+                fresh.append((node.label.value, properties))
+            else:
+                merged.append({"id": node.id, "label": node.label.value, "properties": properties})
+        for chunk in _chunks(merged):
             _run(tx, cypher.MERGE_NODES, rows=chunk)
+        for start in range(0, len(fresh), BATCH_ROWS):
+            by_label: dict[str, list[dict[str, Any]]] = {label.value: [] for label in Label}
+            for label, properties in fresh[start:start + BATCH_ROWS]:
+                by_label[label].append(properties)
+            _run(tx, cypher.CREATE_NODES, rows=by_label)
+        return put
 
     def _merge_edges_step(self, tx: ManagedTransaction, edges: list[Edge], *, cleared: frozenset[str],
-                          written: frozenset[str] = frozenset()) -> None:
+                          written: frozenset[str] = frozenset()) -> list[tuple[Edge, str]]:
         """Create or replace edges (the last of equal identities wins), every kind in one statement
-        per :data:`BATCH_ROWS` rows.
+        per :data:`BATCH_ROWS` rows; each edge written with its ``props_json``, in order.
 
         ``cleared`` names owners whose every edge this transaction has deleted already (the
         documents replaced, or ``set:<id>`` before its derived edges): no stored edge has the
@@ -770,7 +800,7 @@ class Neo4jStore(ClosedOnExit):
         k²/2 relationship reads (4,000: 113 s).
         """
         if not edges:
-            return
+            return []
         ends = _distinct(i for e in edges for i in (e.src, e.dst))
         asked = [i for i in ends if i not in written]
         known = written.intersection(ends) | (
@@ -785,18 +815,24 @@ class Neo4jStore(ClosedOnExit):
         for kind, kind_edges in by_kind.items():
             stored.update(self._stored_edges(tx, kind, kind_edges))
         replaced: list[dict[str, Any]] = []
-        created: list[dict[str, Any]] = []
+        created: list[tuple[str, dict[str, Any]]] = []
+        put: list[tuple[Edge, str]] = []
         for edge in final:
             rid = stored.get(writes.edge_identity(edge))  # never one of a cleared owner's
+            properties = _edge_properties(edge)
+            put.append((edge, properties["props_json"]))
             if rid is None:
-                created.append({"src": edge.src, "kind": edge.kind.value, "dst": edge.dst,
-                                "properties": _edge_properties(edge)})
+                created.append((edge.kind.value, {"src": edge.src, "dst": edge.dst, "properties": properties}))
             else:
-                replaced.append({"rid": rid, "properties": _edge_properties(edge)})
+                replaced.append({"rid": rid, "properties": properties})
         for chunk in _chunks(replaced):
             _run(tx, cypher.REPLACE_EDGES, rows=chunk)
-        for chunk in _chunks(created):
-            _run(tx, cypher.CREATE_EDGES, rows=chunk)
+        for start in range(0, len(created), BATCH_ROWS):
+            typed: dict[str, list[dict[str, Any]]] = {kind.value: [] for kind in EdgeKind}
+            for kind_name, row in created[start:start + BATCH_ROWS]:
+                typed[kind_name].append(row)
+            _run(tx, cypher.CREATE_EDGES, rows=typed)
+        return put
 
     @staticmethod
     def _stored_edges(tx: ManagedTransaction, kind: EdgeKind, edges: list[Edge]) -> dict[tuple[Any, ...], str]:
@@ -813,18 +849,22 @@ class Neo4jStore(ClosedOnExit):
         return found
 
     def _replace_derived_step(self, tx: ManagedTransaction, owner: str, derived: Iterable[Edge], *,
-                              written: frozenset[str] = frozenset()) -> None:
+                              written: frozenset[str] = frozenset()) -> list[tuple[Edge, str]]:
         """SetBatch step 4: the set's derived edges (``owner``: ``set:<id>``), whose stored ones
-        step 1 deleted, written anew (``written``: as for :meth:`_merge_edges_step`)."""
-        self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
+        step 1 deleted (or none was stored), written anew (``written``: as for :meth:`_merge_edges_step`)."""
+        return self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
-    def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> None:
-        """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted."""
+    def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> list[str]:
+        """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted; the ids
+        deleted."""
         remains = _SetRemains(tx)
+        deleted: list[str] = []
         for set_id in set_ids:
             gone = [i for stage in writes.collected(set_id, remains) for i in stage]
             if gone:
                 _run(tx, cypher.DETACH_DELETE, ids=gone)
+                deleted += gone
+        return deleted
 
     # -- versions (graph.versions) --------------------------------------------------------------
 
@@ -876,15 +916,18 @@ class Neo4jStore(ClosedOnExit):
 
     def _keep_versions_step(self, tx: ManagedTransaction,
                             before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
-                            created: str) -> None:
+                            created: str, after: Mapping[str, versions.Encoded] | None = None) -> None:
         """After a write's steps: each written set's new version, if it changed, and retention
-        (:func:`graph.versions.changes`)."""
+        (:func:`graph.versions.changes`). The set as it now stands is ``after[set_id]`` when
+        given (encoded from what the write put), else read back (:func:`_snapshot`)."""
+        after = after or {}
         for set_id, (stored, baseline) in before.items():
             def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
                 rows = _run(tx, cypher.LATEST_VERSION, set_id=set_id)
                 return (bytes(rows[0]["blob"]), rows[0]["summary"]) if rows else None
 
-            add, drop = versions.changes(_snapshot(tx, set_id), stored, kept=self.versions_kept, created=created,
+            now = after[set_id] if set_id in after else _snapshot(tx, set_id)
+            add, drop = versions.changes(now, stored, kept=self.versions_kept, created=created,
                                          baseline=baseline, previous=previous)
             if drop is None:
                 _run(tx, cypher.DROP_ALL_VERSIONS, set_id=set_id)

@@ -1,8 +1,10 @@
-"""A set new to the embedded store gets its first version from the rows its write put
+"""A set new to the store (embedded or Neo4j) gets its first version from the rows its write put
 (:func:`graph.versions.encode_written`), not read back: the same blob, digest, members and counts
 as reading the rows back gives, and None whenever the rows alone do not decide them."""
 
 from __future__ import annotations
+
+import pytest
 
 from graph import versions
 from graph.model import Edge, EdgeKind, Label, Node
@@ -40,6 +42,38 @@ def test_every_real_set_written_new_gets_the_version_its_rows_read_back_give(mon
         store.write_set(batch)
     assert compared == []
 
+
+
+@pytest.mark.neo4j
+def test_every_real_set_written_new_into_neo4j_gets_the_version_its_rows_read_back_give(monkeypatch, neo4j_store):
+    from graph.stores import neo4j
+
+    compared: list[str] = []
+    keep = neo4j.Neo4jStore._keep_versions_step
+
+    def checked(self, tx, before, created, after=None):
+        for set_id, encoded in (after or {}).items():
+            assert encoded == neo4j._snapshot(tx, set_id)
+            compared.append(set_id)
+        return keep(self, tx, before, created, after)
+
+    monkeypatch.setattr(neo4j.Neo4jStore, "_keep_versions_step", checked)
+    by_set: dict[str, list] = {}
+    for doc in read_members([*DYNAMIC_CHEATSHEET, IM01, IM02, G1_RESULTS, G2, G4], skip_invalid=True).parsed:
+        by_set.setdefault(doc.set_id or doc.run_id or "", []).append(doc)
+    for set_id, docs in by_set.items():
+        neo4j_store.write_set(build_set_batch(neo4j_store, set_id, docs))
+    assert sorted(compared) == sorted(by_set) and len(compared) >= 6
+    embedded_store = SQLiteStore(None)
+    for set_id, docs in by_set.items():  # the same versions as the embedded store keeps
+        embedded_store.write_set(build_set_batch(embedded_store, set_id, docs))
+        assert [v.digest for v in neo4j_store.set_versions(set_id)] == [
+            v.digest for v in embedded_store.set_versions(set_id)]
+    again = {set_id: build_set_batch(neo4j_store, set_id, docs) for set_id, docs in by_set.items()}
+    compared.clear()
+    for batch in again.values():  # a set the store holds is read back, as before
+        neo4j_store.write_set(batch)
+    assert compared == []
 
 S = Node("s", Label.ANALYSIS_SET, "s", None, {})
 SYS = Node("system/x", Label.SYSTEM, None, None, {"name": "X"})
