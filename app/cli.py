@@ -409,8 +409,15 @@ def serve_cmd(
     app = create_app(settings)
     sys.setswitchinterval(SERVE_SWITCH_INTERVAL_S)
     gc.freeze()  # what start-up made lives as long as the server: no full collection walks it again
-    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listening])
+    uvicorn.Server(uvicorn.Config(app, log_level="info", http=SERVE_HTTP, loop="auto")).run(sockets=[listening])
 
+
+SERVE_HTTP = "httptools"
+"""The HTTP/1.1 implementation ``serve`` runs: httptools parses in C where uvicorn's default without
+it, h11, is pure Python; with ``loop="auto"`` uvicorn runs its event loop on uvloop (a dependency
+except on Windows, which it does not support). Together they take about 0.4 ms of CPU off each
+kept-alive request (``/health`` 1.55 -> 1.12 ms at load 10; bench/README.md, "Serve on httptools
+and uvloop"). The bodies are the same bytes; a ``Connection: close`` header is written in lower case."""
 
 SERVE_SWITCH_INTERVAL_S = 0.0005
 """How often (s) a thread holding the GIL hands it over while ``serve`` runs (Python's default is

@@ -730,8 +730,7 @@ class SQLiteStore(ClosedOnExit):
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
               fields: Mapping[Label, Collection[str]]) -> Reach:
         """See :meth:`graph.store.SupportsReach.reach`: :meth:`closure` and the nodes on it in one
-        read transaction, each node's ``fields`` read by SQL (``props -> '$.key'``) instead of
-        decoding its whole property map."""
+        read transaction, each node's map decoded only when its label has ``fields`` to keep."""
         with self._reading() as conn:
             starts, edges = self._closure(conn, ids, kinds)
             ends = list(dict.fromkeys([*starts, *(i for e in edges for i in (e.src, e.dst))]))
@@ -1237,36 +1236,24 @@ def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> li
 
 def _projected_nodes(conn: sqlite3.Connection, ids: list[str], fields: Mapping[Label, Collection[str]]) -> dict[str, Node]:
     """Nodes ``ids`` keeping only ``fields[label]`` of their props, as :func:`graph.store.projected`
-    (a named prop the node lacks stays absent; one stored as null is kept)."""
+    (a named prop the node lacks stays absent; one stored as null is kept).
+
+    The map of a node with fields to keep is inflated and decoded once, by ``json.loads`` as
+    :func:`_nodes` reads it, and the fields are picked in Python; one with none is not decoded.
+    SQLite's ``json_type`` and ``->>`` of each field cost more (bench/README.md, "Serve: less CPU
+    per kept-alive request")."""
     if not ids:
         return {}
-    names = sorted({f for keep in fields.values() for f in keep})
-    # per field its JSON type (NULL when absent) and its value as SQL gives it (->>): only arrays
-    # and objects are decoded in Python. MATERIALIZED: a subquery SQLite flattens would call
-    # unpacked() once per column (ten inflations of each map for five fields), not once per row
-    columns = "".join(f", json_type(p, '{_json_path(f)}'), p ->> '{_json_path(f)}'" for f in names)
+    unpack = _packer(conn).text
     out = {}
-    for node_id, label, set_id, document_id, *values in conn.execute(
-            f"WITH t AS MATERIALIZED (SELECT n.id AS id, n.label AS label, sn.name AS set_id, "
-            f"dn.name AS document_id, unpacked(n.props) AS p FROM vertices n {_NAMED} WHERE n.id IN {_IDS}) "
-            f"SELECT id, label, set_id, document_id{columns} FROM t", (_dumps(ids),)):
+    for node_id, label, set_id, document_id, packed in conn.execute(
+            f"SELECT n.id, n.label, sn.name, dn.name, n.props FROM vertices n {_NAMED} WHERE n.id IN {_IDS}",
+            (_dumps(ids),)):
         label = _LABELS[label]
-        found = {f: (values[2 * i], values[2 * i + 1]) for i, f in enumerate(names)}
-        props = {f: _sql_json(conn, node_id, f, *found[f]) for f in fields.get(label, ()) if found[f][0] is not None}
-        out[node_id] = Node(node_id, label, set_id, document_id, props)
+        keep = fields.get(label, ())
+        props = json.loads(unpack(packed)) if keep else {}
+        out[node_id] = Node(node_id, label, set_id, document_id, {f: props[f] for f in keep if f in props})
     return out
-
-
-def _sql_json(conn: sqlite3.Connection, node_id: str, key: str, kind: str, value: Any) -> Any:
-    """Node ``node_id``'s prop ``key`` from SQLite's ``json_type`` and ``->>`` of it."""
-    if kind in ("array", "object"):
-        return json.loads(value)
-    if kind in ("true", "false"):
-        return kind == "true"
-    if kind == "integer" and isinstance(value, float):  # beyond 64 bits: ->> gave a float; read the JSON text
-        (text,) = conn.execute(f"SELECT unpacked(props) -> '{_json_path(key)}' FROM vertices WHERE id = ?", (node_id,)).fetchone()
-        return json.loads(text)
-    return value  # text, integer, real; null is None
 
 
 def _edges_at(ids: list[str], kinds: Collection[EdgeKind] | None, direction: Direction) -> tuple[str, str, list[Any]]:
