@@ -91,7 +91,7 @@ __all__ = [
     "MERGE_NODES",
     "CREATE_NODES",
     "CREATE_EDGES",
-    "SET_HOLDS_NODES",
+    "SET_STATE",
     "stored_edges",
     "REPLACE_EDGES",
     "UNREFERENCED",
@@ -693,12 +693,17 @@ for every label, a unit subquery per label: no lookup, no lock-seek of the ``cg_
 (the constraint checks the new ids at commit), no ``Eager`` and no label removal, which
 :data:`MERGE_NODES` needs to replace a node that may exist."""
 
-SET_HOLDS_NODES = f"""
-RETURN EXISTS {{ MATCH (n:{NODE_LABEL} {{set_id: $set_id}}) }} AS holds
+SET_STATE = f"""
+RETURN COLLECT {{ MATCH (v:{VERSION_LABEL} {{set_id: $set_id}}) WHERE v.number IS NOT NULL RETURN [v.number, v.digest] }}
+         AS stored,
+       EXISTS {{ MATCH (:{NODE_LABEL}:AnalysisSet {{id: $set_id}}) }} AS existed,
+       EXISTS {{ MATCH (:{NODE_LABEL} {{set_id: $set_id}}) }} AS holds
 """
-"""Whether any node of set ``$set_id`` is stored (one seek of the ``cg_node_set`` index). A set
-holding none has no document, no shared node and no derived edge stored (each derived edge
-touches a node of its set: the set node, a NamedReference or a SourceFile)."""
+"""Set ``$set_id`` before a write, in one row: ``stored``, the ``[number, digest]`` of each kept
+version (unordered; as :data:`STORED_VERSIONS`), ``existed``, whether its AnalysisSet node is
+stored (:data:`SET_EXISTS`), and ``holds``, whether any node of the set is (the ``cg_node_set``
+index). A set holding none has no document, no shared node and no derived edge stored (each
+derived edge touches a node of its set: the set node, a NamedReference or a SourceFile)."""
 
 CREATE_EDGES = "\n".join(
     f"CALL () {{ UNWIND $rows['{kind.value}'] AS row MATCH (a:{NODE_LABEL} {{id: row.src}}) "

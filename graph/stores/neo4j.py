@@ -659,10 +659,10 @@ class Neo4jStore(ClosedOnExit):
         stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_KINDS,
                                                               ids=writes.kind_checked_ids(batch)))}
         writes.check_node_kinds(batch, stored)
-        before = self._versions_before(tx, [batch.set_id])
+        before, holds = self._set_states(tx, [batch.set_id])
         # a set holding no node holds no document and no derived edge: nothing to delete, and
         # (with no version kept) its version is what this write puts (graph.versions.encode_written)
-        new_set = not _run(tx, cypher.SET_HOLDS_NODES, set_id=batch.set_id)[0]["holds"]
+        new_set = not holds[batch.set_id]
         replaced = writes.documents_replaced(batch)
         derived_owner = f"set:{batch.set_id}"
         if not new_set:  # a document not stored owns no node and no edge: only the stored ones are deleted
@@ -675,7 +675,7 @@ class Neo4jStore(ClosedOnExit):
         edges_put = self._merge_edges_step(tx, [e for d in batch.documents for e in d.edges],
                                            cleared=frozenset(replaced), written=written)
         edges_put += self._replace_derived_step(tx, derived_owner, batch.derived, written=written)
-        collected = self._collect_orphans_step(tx, [batch.set_id])
+        collected = self._collect_orphans_step(tx, [batch.set_id], put=(nodes_put, edges_put) if new_set else None)
         after = {}
         if new_set and not collected and batch.set_id in before and not before[batch.set_id][0]:
             encoded = versions.encode_written(batch.set_id, nodes_put, edges_put)
@@ -854,13 +854,17 @@ class Neo4jStore(ClosedOnExit):
         step 1 deleted (or none was stored), written anew (``written``: as for :meth:`_merge_edges_step`)."""
         return self._merge_edges_step(tx, list(derived), cleared=frozenset({owner}), written=written)
 
-    def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str]) -> list[str]:
+    def _collect_orphans_step(self, tx: ManagedTransaction, set_ids: list[str], *,
+                              put: tuple[list[tuple[Node, str]], list[tuple[Edge, str]]] | None = None) -> list[str]:
         """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted; the ids
-        deleted."""
+        deleted. ``put``: the nodes and edges this write put into a store that held no node of
+        its one set, which decide the orphans without asking the server when they can
+        (:func:`_orphans_of_new_set`)."""
         remains = _SetRemains(tx)
         deleted: list[str] = []
         for set_id in set_ids:
-            gone = [i for stage in writes.collected(set_id, remains) for i in stage]
+            decided = _orphans_of_new_set(set_id, *put) if put is not None else None
+            gone = decided if decided is not None else [i for stage in writes.collected(set_id, remains) for i in stage]
             if gone:
                 _run(tx, cypher.DETACH_DELETE, ids=gone)
                 deleted += gone
@@ -905,14 +909,22 @@ class Neo4jStore(ClosedOnExit):
                          ) -> dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]]:
         """Per set about to be written: its stored ``(number, digest)`` and, when a baseline is
         needed (:func:`graph.versions.baseline_needed`), its state before the write."""
-        if not self.versions_kept:
-            return {}
-        out = {}
+        return dict(self._set_states(tx, set_ids)[0])
+
+    def _set_states(self, tx: ManagedTransaction, set_ids: Iterable[str]
+                    ) -> tuple[dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]], dict[str, bool]]:
+        """:meth:`_versions_before` (empty when no version is kept) and, per set, whether the store
+        holds any node of it: one statement per set (:data:`graph.stores.cypher.SET_STATE`)."""
+        before: dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]] = {}
+        holds: dict[str, bool] = {}
         for set_id in set_ids:
-            stored = [(r["number"], r["digest"]) for r in _run(tx, cypher.STORED_VERSIONS, set_id=set_id)]
-            existed = _run(tx, cypher.SET_EXISTS, set_id=set_id)[0]["n"] > 0
-            out[set_id] = (stored, _snapshot(tx, set_id) if versions.baseline_needed(existed, stored) else None)
-        return out
+            (row,) = _run(tx, cypher.SET_STATE, set_id=set_id)
+            holds[set_id] = row["holds"]
+            if self.versions_kept:
+                stored = sorted((number, digest) for number, digest in row["stored"])
+                baseline = _snapshot(tx, set_id) if versions.baseline_needed(row["existed"], stored) else None
+                before[set_id] = (stored, baseline)
+        return before, holds
 
     def _keep_versions_step(self, tx: ManagedTransaction,
                             before: Mapping[str, tuple[list[tuple[int, str]], versions.Encoded | None]],
@@ -1109,6 +1121,23 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
         return None
     edges = [(k, a, b, q, d, s, p or "{}") for k, a, b, q, d, s, p in row["edges"]]
     return versions.encode_rows(set_id, nodes, edges)
+
+
+def _orphans_of_new_set(set_id: str, nodes: Sequence[tuple[Node, str]], edges: Sequence[tuple[Edge, str]]
+                        ) -> list[str] | None:
+    """What :func:`graph.writes.collected` decides for set ``set_id`` after a write that put
+    ``nodes`` and ``edges`` into a store holding no node of the set (under the write lock, so
+    no other edge touches them), from those rows alone: the set's unreferenced shared nodes,
+    when the set node holds a Document. None when the rows do not decide it (an edge with an end
+    the write did not put, or no Document held: then the System may go, which the store knows)."""
+    labels = {node.id: node.label for node, _ in nodes}
+    if any(e.src not in labels or e.dst not in labels for e, _ in edges):
+        return None
+    if not any(e.src == set_id and labels[e.dst] == Label.DOCUMENT for e, _ in edges):
+        return None
+    touched = {i for e, _ in edges if e.document_id is not None and e.document_id != "" for i in (e.src, e.dst)}
+    return sorted(n.id for n, _ in nodes if n.set_id == set_id and n.label in writes.COLLECTABLE
+                  and n.document_id is None and n.id not in touched)
 
 
 class _SetRemains:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph import versions
+from graph import versions, writes
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.stores import sqlite as embedded
 from graph.stores.sqlite import SQLiteStore
@@ -58,12 +58,26 @@ def test_every_real_set_written_new_into_neo4j_gets_the_version_its_rows_read_ba
         return keep(self, tx, before, created, after)
 
     monkeypatch.setattr(neo4j.Neo4jStore, "_keep_versions_step", checked)
+    decided: list[tuple[str, list[str]]] = []
+    collect = neo4j.Neo4jStore._collect_orphans_step
+
+    def collect_checked(self, tx, set_ids, *, put=None):  # the rows decide what the server would
+        if put is not None:
+            (set_id,) = set_ids
+            mine = neo4j._orphans_of_new_set(set_id, *put)
+            if mine is not None:
+                assert mine == [i for stage in writes.collected(set_id, neo4j._SetRemains(tx)) for i in stage]
+                decided.append((set_id, mine))
+        return collect(self, tx, set_ids, put=put)
+
+    monkeypatch.setattr(neo4j.Neo4jStore, "_collect_orphans_step", collect_checked)
     by_set: dict[str, list] = {}
     for doc in read_members([*DYNAMIC_CHEATSHEET, IM01, IM02, G1_RESULTS, G2, G4], skip_invalid=True).parsed:
         by_set.setdefault(doc.set_id or doc.run_id or "", []).append(doc)
     for set_id, docs in by_set.items():
         neo4j_store.write_set(build_set_batch(neo4j_store, set_id, docs))
     assert sorted(compared) == sorted(by_set) and len(compared) >= 6
+    assert sorted(s for s, _ in decided) == sorted(by_set)
     embedded_store = SQLiteStore(None)
     for set_id, docs in by_set.items():  # the same versions as the embedded store keeps
         embedded_store.write_set(build_set_batch(embedded_store, set_id, docs))
@@ -101,3 +115,20 @@ def test_rows_that_do_not_decide_the_encoding_give_none():
     assert versions.encode_written("s", nodes[:1] + nodes[2:], [(HOLDS, "{}")]) is None  # a System not written
     assert versions.encode_written("s", nodes[1:], [(HOLDS, "{}")]) is None  # no AnalysisSet
     assert versions.encode_written("s", nodes, [(HOLDS, "{}"), (a, "{}")]) is not None
+
+
+def test_a_new_sets_orphans_are_decided_from_its_rows_only_when_they_decide_them():
+    from graph.stores.neo4j import _orphans_of_new_set
+
+    doc = Node("s/a", Label.DOCUMENT, "s", "s/a", {})
+    src, pinned = (Node(f"s/source/{n}", Label.SOURCE, "s", None, {}) for n in ("cited", "pinned"))
+    f = Node("s/file/x.py", Label.SOURCE_FILE, "s", None, {})
+    holds = Edge(EdgeKind.CONTAINS, "s", "s/a", 0, "s/a", "s")
+    cites = Edge(EdgeKind.CITES, "s/a", src.id, 0, "s/a", "s")
+    derived = Edge(EdgeKind.IN_SOURCE, f.id, pinned.id, 0, None, "s")  # a set's edge keeps nothing
+    nodes = [(n, "{}") for n in (S, SYS, doc, src, pinned, f)]
+    edges = [(e, "{}") for e in (HOLDS, holds, cites, derived)]
+    assert _orphans_of_new_set("s", nodes, edges) == [f.id, pinned.id]
+    assert _orphans_of_new_set("s", nodes, [(HOLDS, "{}"), (cites, "{}")]) is None  # no Document held
+    stored_end = Edge(EdgeKind.CITES, "s/a", "t/record/R-1", 0, "s/a", "s")
+    assert _orphans_of_new_set("s", nodes, [*edges, (stored_end, "{}")]) is None  # an end the write did not put
