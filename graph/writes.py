@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from typing import Protocol, TypeVar
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError, NodeConflict, PreconditionFailed
 from graph.model import SHARED_LABELS, Edge, Label, Node, SetBatch, WriteSummary
@@ -33,6 +33,7 @@ __all__ = [
     "COLLECTABLE",
     "SetRemains",
     "collected",
+    "orphans_of_new_set",
     "check_expected",
     "documents_replaced",
     "documents_deleted",
@@ -117,6 +118,27 @@ class SetRemains(Protocol):
     def pointing_at(self, node_id: str) -> Mapping[str, Collection[str]]:
         """Each node with an edge to ``node_id`` → the ids of every node its edges point at."""
         ...
+
+
+def orphans_of_new_set(set_id: str, nodes: Sequence[tuple[Node, str]], edges: Sequence[tuple[Edge, str]]
+                        ) -> list[str] | None:
+    """What :func:`collected` decides for set ``set_id`` after a write that put
+    ``nodes`` and ``edges`` into a store holding no node of the set (under the write lock, so
+    no other edge touches them), from those rows alone: the set's unreferenced shared nodes,
+    when the set node holds a Document. None when the rows do not decide it (an edge with an end
+    the write did not put, or no Document held: then the System may go, which the store knows).
+
+    ``nodes`` and ``edges`` are the rows as a store put them, each with its encoded properties
+    (unused here). Lets a store skip asking for the set's unreferenced nodes (``SetRemains``) for a
+    set new to it; the answer is the one :func:`collected` would give."""
+    labels = {node.id: node.label for node, _ in nodes}
+    if any(e.src not in labels or e.dst not in labels for e, _ in edges):
+        return None
+    if not any(e.src == set_id and labels[e.dst] == Label.DOCUMENT for e, _ in edges):
+        return None
+    touched = {i for e, _ in edges if e.document_id is not None and e.document_id != "" for i in (e.src, e.dst)}
+    return sorted(n.id for n, _ in nodes if n.set_id == set_id and n.label in COLLECTABLE
+                  and n.document_id is None and n.id not in touched)
 
 
 def collected(set_id: str, remains: SetRemains) -> list[list[str]]:

@@ -859,11 +859,11 @@ class Neo4jStore(ClosedOnExit):
         """SetBatch step 5, set by set: what :func:`graph.writes.collected` decides, deleted; the ids
         deleted. ``put``: the nodes and edges this write put into a store that held no node of
         its one set, which decide the orphans without asking the server when they can
-        (:func:`_orphans_of_new_set`)."""
+        (:func:`graph.writes.orphans_of_new_set`)."""
         remains = _SetRemains(tx)
         deleted: list[str] = []
         for set_id in set_ids:
-            decided = _orphans_of_new_set(set_id, *put) if put is not None else None
+            decided = writes.orphans_of_new_set(set_id, *put) if put is not None else None
             gone = decided if decided is not None else [i for stage in writes.collected(set_id, remains) for i in stage]
             if gone:
                 _run(tx, cypher.DETACH_DELETE, ids=gone)
@@ -1121,23 +1121,6 @@ def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
         return None
     edges = [(k, a, b, q, d, s, p or "{}") for k, a, b, q, d, s, p in row["edges"]]
     return versions.encode_rows(set_id, nodes, edges)
-
-
-def _orphans_of_new_set(set_id: str, nodes: Sequence[tuple[Node, str]], edges: Sequence[tuple[Edge, str]]
-                        ) -> list[str] | None:
-    """What :func:`graph.writes.collected` decides for set ``set_id`` after a write that put
-    ``nodes`` and ``edges`` into a store holding no node of the set (under the write lock, so
-    no other edge touches them), from those rows alone: the set's unreferenced shared nodes,
-    when the set node holds a Document. None when the rows do not decide it (an edge with an end
-    the write did not put, or no Document held: then the System may go, which the store knows)."""
-    labels = {node.id: node.label for node, _ in nodes}
-    if any(e.src not in labels or e.dst not in labels for e, _ in edges):
-        return None
-    if not any(e.src == set_id and labels[e.dst] == Label.DOCUMENT for e, _ in edges):
-        return None
-    touched = {i for e, _ in edges if e.document_id is not None and e.document_id != "" for i in (e.src, e.dst)}
-    return sorted(n.id for n, _ in nodes if n.set_id == set_id and n.label in writes.COLLECTABLE
-                  and n.document_id is None and n.id not in touched)
 
 
 class _SetRemains:

@@ -64,7 +64,7 @@ def test_every_real_set_written_new_into_neo4j_gets_the_version_its_rows_read_ba
     def collect_checked(self, tx, set_ids, *, put=None):  # the rows decide what the server would
         if put is not None:
             (set_id,) = set_ids
-            mine = neo4j._orphans_of_new_set(set_id, *put)
+            mine = writes.orphans_of_new_set(set_id, *put)
             if mine is not None:
                 assert mine == [i for stage in writes.collected(set_id, neo4j._SetRemains(tx)) for i in stage]
                 decided.append((set_id, mine))
@@ -118,7 +118,7 @@ def test_rows_that_do_not_decide_the_encoding_give_none():
 
 
 def test_a_new_sets_orphans_are_decided_from_its_rows_only_when_they_decide_them():
-    from graph.stores.neo4j import _orphans_of_new_set
+    from graph.writes import orphans_of_new_set
 
     doc = Node("s/a", Label.DOCUMENT, "s", "s/a", {})
     src, pinned = (Node(f"s/source/{n}", Label.SOURCE, "s", None, {}) for n in ("cited", "pinned"))
@@ -128,7 +128,7 @@ def test_a_new_sets_orphans_are_decided_from_its_rows_only_when_they_decide_them
     derived = Edge(EdgeKind.IN_SOURCE, f.id, pinned.id, 0, None, "s")  # a set's edge keeps nothing
     nodes = [(n, "{}") for n in (S, SYS, doc, src, pinned, f)]
     edges = [(e, "{}") for e in (HOLDS, holds, cites, derived)]
-    assert _orphans_of_new_set("s", nodes, edges) == [f.id, pinned.id]
-    assert _orphans_of_new_set("s", nodes, [(HOLDS, "{}"), (cites, "{}")]) is None  # no Document held
+    assert orphans_of_new_set("s", nodes, edges) == [f.id, pinned.id]
+    assert orphans_of_new_set("s", nodes, [(HOLDS, "{}"), (cites, "{}")]) is None  # no Document held
     stored_end = Edge(EdgeKind.CITES, "s/a", "t/record/R-1", 0, "s/a", "s")
-    assert _orphans_of_new_set("s", nodes, [*edges, (stored_end, "{}")]) is None  # an end the write did not put
+    assert orphans_of_new_set("s", nodes, [*edges, (stored_end, "{}")]) is None  # an end the write did not put

@@ -71,7 +71,7 @@ def no_computing(monkeypatch):
     monkeypatch.setattr(queries.validation, "_check_set", refuse)
     monkeypatch.setattr(queries.stats, "_set_row", refuse)
     monkeypatch.setattr(queries.catalog, "_set_sizes", refuse)
-    monkeypatch.setattr("app.rendering.document_trees", refuse)
+    monkeypatch.setattr("queries.documents.document_trees", refuse)
 
 
 def test_kept_answers_are_the_fresh_ones_on_every_real_set(real, monkeypatch):
