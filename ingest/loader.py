@@ -8,7 +8,7 @@ from contextlib import nullcontext
 from itertools import chain
 from queue import Queue
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 
 from domain.grammar import alias_pairs, parse_record_id
 from domain.checks import Flaws
@@ -395,10 +395,9 @@ def ingest_stream(
     later one: if a write fails, or ``groups`` raises while producing a later group (a parse
     error, a refused set), nothing of the run is kept; if it raises before the first group, the
     store is not touched at all. Without it each set is its own transaction and the sets written
-    before a failure stay written, and the next groups are produced (parsed, and each set's reads
-    and batch made: :func:`_planned_ahead`) on a thread of their own while this one is written, at
-    most :data:`GROUPS_AHEAD` ahead (a store over the network, Neo4j, spends most of a write
-    waiting for its server).
+    before a failure stay written, and the next groups are produced (parsed) on a thread of their
+    own while this one is written, at most :data:`GROUPS_AHEAD` ahead (a store over the network,
+    Neo4j, spends most of a write waiting for its server).
 
     Returns
     -------
@@ -419,14 +418,13 @@ def ingest_stream(
     outcomes: list[DocumentOutcome] = []
     written_sets: list[str] = []
     bulk = isinstance(store, SupportsBulkWrite)
-    ready: Iterator[tuple[list[ParsedDocument], dict[str, _Planned]]] = (
-        ((list(group), {}) for group in groups) if bulk else produced_ahead(_planned_ahead(store, groups), GROUPS_AHEAD))
-    first = next(ready, None)  # produced before the transaction opens: a refusal there touches nothing
+    groups = iter(groups) if bulk else produced_ahead(groups, GROUPS_AHEAD)
+    first = next(groups, None)  # produced before the transaction opens: a refusal there touches nothing
     if first is None:
         return IngestReport(sets=(), documents=())
     grouped = store.bulk() if isinstance(store, SupportsBulkWrite) else nullcontext()
     with grouped:  # one transaction for the run where the store offers it
-        for group, planned in chain([first], ready):
+        for group in chain([first], groups):
             by_set: dict[str, list[ParsedDocument]] = {}
             for doc in group:
                 doc_id = document_id_of(doc)
@@ -436,7 +434,7 @@ def ingest_stream(
                 seen[doc_id] = doc.path
                 by_set.setdefault(set_id_of(doc), []).append(doc)
             for set_id, docs in by_set.items():
-                if _write_set(store, set_id, docs, outcomes, check=check, expect=expect, planned=planned.get(set_id)):
+                if _write_set(store, set_id, docs, outcomes, check=check, expect=expect):
                     written_sets.append(set_id)
     return IngestReport(sets=tuple(written_sets), documents=tuple(outcomes))
 
@@ -489,66 +487,15 @@ def produced_ahead(items: Iterable[T], ahead: int) -> Generator[T, None, None]:
             producer.join(timeout=0.05)
 
 
-@dataclass(frozen=True, slots=True)
-class _Planned:
-    """One set's write, planned before its turn (:func:`_planned_ahead`): its members as given,
-    the stored Documents of their ids, the members changed, and the batch writing them (None when
-    none changed)."""
-
-    docs: list[ParsedDocument]
-    stored: dict[str, Node]
-    changed: list[ParsedDocument]
-    batch: SetBatch | None
-
-
-def _stored_and_changed(store: GraphStore, docs: list[ParsedDocument]
-                        ) -> tuple[dict[str, Node], list[ParsedDocument]]:
-    """The stored Documents of the ids of ``docs``, and the members of ``docs`` not stored at
-    their SHA-256."""
-    ids = [document_id_of(d) for d in docs]
-    stored = {n.id: n for n in store.get_nodes(ids).values() if n.label == Label.DOCUMENT}
-    return stored, [d for d, doc_id in zip(docs, ids) if stored.get(doc_id) is None
-                    or stored[doc_id].get("sha256") != d.sha256]
-
-
-def _planned_ahead(store: GraphStore, groups: Iterable[Iterable[ParsedDocument]]
-                   ) -> Iterator[tuple[list[ParsedDocument], dict[str, _Planned]]]:
-    """Each group with the write of each of its sets planned (as :func:`_write_set` would), for a store
-    writing set by set: run ahead of the writes (:func:`produced_ahead`), so the client builds the
-    next sets while the server writes one. A set's plan reads only that set's stored nodes, which
-    the writes before it do not touch; a set already given in an earlier group (which
-    :func:`ingest_stream` asks not to happen) is planned at its turn instead, after the earlier
-    write."""
-    given: set[str] = set()
-    for group in groups:
-        members = list(group)
-        by_set: dict[str, list[ParsedDocument]] = {}
-        for doc in members:
-            by_set.setdefault(set_id_of(doc), []).append(doc)
-        planned: dict[str, _Planned] = {}
-        for set_id, docs in by_set.items():
-            if set_id in given:
-                continue
-            try:
-                stored, changed = _stored_and_changed(store, docs)
-                batch = build_set_batch(store, set_id, changed) if changed else None
-            except Exception:  # noqa: BLE001 - planned again at its turn, which raises it in its place
-                continue
-            planned[set_id] = _Planned(docs, stored, changed, batch)
-        given.update(by_set)
-        yield members, planned
-
-
 def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outcomes: list[DocumentOutcome], *,
                check: Callable[[str, list[ParsedDocument]], None] | None,
-               expect: Mapping[str, str | None], planned: _Planned | None = None) -> bool:
+               expect: Mapping[str, str | None]) -> bool:
     """Write the changed members of one set (see :func:`ingest_stream`), appending the outcome of
-    each of ``docs`` in order; whether the set was written. ``planned``: the set's reads and batch
-    made ahead of its turn for these very ``docs``, else made here."""
-    if planned is not None and (len(planned.docs) != len(docs) or any(a is not b for a, b in zip(planned.docs, docs))):
-        planned = None
-    stored, changed = (planned.stored, planned.changed) if planned is not None else _stored_and_changed(store, docs)
+    each of ``docs`` in order; whether the set was written."""
     ids = [document_id_of(d) for d in docs]
+    stored = {n.id: n for n in store.get_nodes(ids).values() if n.label == Label.DOCUMENT}
+    changed = [d for d, doc_id in zip(docs, ids) if stored.get(doc_id) is None
+               or stored[doc_id].get("sha256") != d.sha256]
     wanted = {k: v for k, v in expect.items() if k.rpartition("/")[0] == set_id}  # <set>/<role>: no '/' in a role
     found: dict[str, DocumentOutcome] = {}
     for d, doc_id in zip(docs, ids):
@@ -560,9 +507,7 @@ def _write_set(store: GraphStore, set_id: str, docs: list[ParsedDocument], outco
     if changed:
         if check is not None:
             check(set_id, changed)
-        built = planned.batch if planned is not None and planned.batch is not None else \
-            build_set_batch(store, set_id, changed)
-        batch = replace(built, expect=wanted)
+        batch = replace(build_set_batch(store, set_id, changed), expect=wanted)
         store.write_set(batch)
         for d, g in zip(changed, batch.documents):
             found[d.path] = _outcome(d, g, "written")
