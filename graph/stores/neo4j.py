@@ -765,10 +765,7 @@ class Neo4jStore(ClosedOnExit):
                 merged.append({"id": node.id, "label": node.label.value, "properties": properties})
         for chunk in _chunks(merged):
             _run(tx, cypher.MERGE_NODES, rows=chunk)
-        for start in range(0, len(fresh), BATCH_ROWS):
-            by_label: dict[str, list[dict[str, Any]]] = {label.value: [] for label in Label}
-            for label, properties in fresh[start:start + BATCH_ROWS]:
-                by_label[label].append(properties)
+        for by_label in _grouped_chunks(fresh, [label.value for label in Label]):
             _run(tx, cypher.CREATE_NODES, rows=by_label)
         return put
 
@@ -827,10 +824,7 @@ class Neo4jStore(ClosedOnExit):
                 replaced.append({"rid": rid, "properties": properties})
         for chunk in _chunks(replaced):
             _run(tx, cypher.REPLACE_EDGES, rows=chunk)
-        for start in range(0, len(created), BATCH_ROWS):
-            typed: dict[str, list[dict[str, Any]]] = {kind.value: [] for kind in EdgeKind}
-            for kind_name, row in created[start:start + BATCH_ROWS]:
-                typed[kind_name].append(row)
+        for typed in _grouped_chunks(created, [kind.value for kind in EdgeKind]):
             _run(tx, cypher.CREATE_EDGES, rows=typed)
         return put
 
@@ -1149,6 +1143,18 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     """``rows`` in slices of :data:`BATCH_ROWS` (all inside the one transaction of the write)."""
     for start in range(0, len(rows), BATCH_ROWS):
         yield rows[start:start + BATCH_ROWS]
+
+
+def _grouped_chunks(rows: list[tuple[str, dict[str, Any]]], groups: list[str]
+                    ) -> Iterator[dict[str, list[dict[str, Any]]]]:
+    """``rows`` (each a group's name and a row) in slices of :data:`BATCH_ROWS`, each slice as a map
+    of every one of ``groups`` to its rows in order; a group with none maps to ``[]``, since a
+    statement with a subquery per group (``CREATE_NODES``, ``CREATE_EDGES``) reads every key."""
+    for start in range(0, len(rows), BATCH_ROWS):
+        grouped: dict[str, list[dict[str, Any]]] = {group: [] for group in groups}
+        for group, row in rows[start:start + BATCH_ROWS]:
+            grouped[group].append(row)
+        yield grouped
 
 
 def _distinct(ids: Iterable[str]) -> list[str]:

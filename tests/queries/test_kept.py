@@ -121,12 +121,17 @@ def test_a_write_drops_only_its_own_sets_results(tmp_path):
 
 def test_a_result_computed_before_a_write_is_not_kept(tmp_path):
     with file_store(tmp_path, CORPUS / "seeds") as store:
-        stamps = store.set_stamps(["tolaria", "talorys", "no-such-set"])
-        assert sorted(stamps) == ["talorys", "tolaria"]
-        store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
-        assert store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
-        assert store.kept_results("x", stamps) == {"talorys": b"[]"}
-        assert store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
+        _a_result_computed_before_a_write_is_not_kept(store)
+
+
+def _a_result_computed_before_a_write_is_not_kept(store):
+    """``store`` holds the seeds: a result stamped before a write into its set is not kept."""
+    stamps = store.set_stamps(["tolaria", "talorys", "no-such-set"])
+    assert sorted(stamps) == ["talorys", "tolaria"]
+    store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
+    assert store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
+    assert store.kept_results("x", stamps) == {"talorys": b"[]"}
+    assert store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
 
 
 def test_results_of_other_code_are_not_read(tmp_path, monkeypatch):
@@ -222,12 +227,7 @@ def test_neo4j_a_write_drops_only_its_own_sets_results(tmp_path, neo4j_store):
 @pytest.mark.neo4j
 def test_neo4j_a_result_computed_before_a_write_is_not_kept(neo4j_store):
     ingest_parsed(neo4j_store, read_members([CORPUS / "seeds"]).parsed)
-    stamps = neo4j_store.set_stamps(["tolaria", "talorys", "no-such-set"])
-    assert sorted(stamps) == ["talorys", "tolaria"]
-    neo4j_store.delete_documents([], sets=["tolaria"])  # a write into tolaria since the stamps were read
-    assert neo4j_store.keep_results("x", {s: (n, b"[]") for s, n in stamps.items()}) == 1  # talorys only
-    assert neo4j_store.kept_results("x", stamps) == {"talorys": b"[]"}
-    assert neo4j_store.kept_results("x", {"talorys": stamps["talorys"] + 1}) == {}
+    _a_result_computed_before_a_write_is_not_kept(neo4j_store)
 
 
 @pytest.mark.neo4j
