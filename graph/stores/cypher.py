@@ -209,9 +209,10 @@ def schema_names() -> list[str]:
 _SCHEMA_NAME = re.compile(r"CREATE (?:CONSTRAINT|(?:FULLTEXT )?INDEX) (\w+) IF NOT EXISTS")
 
 
-SCHEMA_STATE = "SHOW INDEXES YIELD name, state RETURN name, state"
-"""Every index of the database with its state (``ONLINE`` once usable): one round trip that tells
-whether :func:`schema_statements` has anything left to do."""
+SCHEMA_STATE = "SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN collect(name) AS online"
+"""The names of the database's usable (``ONLINE``) indexes, in one record: one round trip that tells
+whether :func:`schema_statements` has anything left to do (a record per index is a message each
+to read)."""
 
 
 SEARCH_INDEX = "cg_statement_search"
@@ -273,6 +274,14 @@ _NODE_FIELDS = (
     "n.id AS id, [l IN labels(n) WHERE l <> 'CgNode'] AS labels, n.set_id AS set_id, "
     "n.document_id AS document_id, n.props_json AS props_json"
 )
+_NODE_MAP = (
+    "{id: n.id, labels: [l IN labels(n) WHERE l <> 'CgNode'], set_id: n.set_id, "
+    "document_id: n.document_id, props_json: n.props_json}"
+)
+_EDGE_MAP = (
+    "{src: a.id, kind: type(r), dst: b.id, seq: r.seq, document_id: r.document_id, "
+    "set_id: r.set_id, props_json: r.props_json}"
+)
 _EDGE_FIELDS = (
     "a.id AS src, type(r) AS kind, b.id AS dst, r.seq AS seq, r.document_id AS document_id, "
     "r.set_id AS set_id, r.props_json AS props_json"
@@ -280,16 +289,19 @@ _EDGE_FIELDS = (
 
 GET_NODES = f"""
 MATCH (n:{NODE_LABEL}) WHERE n.id IN $ids
-RETURN {_NODE_FIELDS}
+RETURN collect({_NODE_MAP}) AS nodes
 """
-"""Nodes whose id is in ``$ids`` (list of str); unknown ids give no row."""
+"""Nodes whose id is in ``$ids`` (list of str), in one record whose ``nodes`` lists a map per node
+(``id``, ``labels``, ``set_id``, ``document_id``, ``props_json``); unknown ids are left out."""
 
 
 def find_nodes(label: Label | str, *, by_set: bool, by_document: bool, where_keys: Sequence[str]) -> str:
     """Nodes with ``label``, filtered by ``$set_id`` and ``$document_id`` when asked, and by
     ``n.<where_keys[i]> = $where_values[i]`` for each pushed-down property (string values only, so
     Cypher equality agrees with Python's; the store re-checks every ``where`` item on the decoded
-    props). Unordered: the store sorts by node id in Python, as the embedded store does."""
+    props). One record whose ``nodes`` lists a map per node with the :data:`GET_NODES` fields (a
+    record per node is a message each to read). Unordered: the store sorts by node id in Python,
+    as the embedded store does."""
     conditions = []
     if by_set:
         conditions.append("n.set_id = $set_id")
@@ -297,17 +309,19 @@ def find_nodes(label: Label | str, *, by_set: bool, by_document: bool, where_key
         conditions.append("n.document_id = $document_id")
     conditions += [f"n.{_key(k)} = $where_values[{i}]" for i, k in enumerate(where_keys)]
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    return f"MATCH (n:{NODE_LABEL}:{_label(label)}) {where} RETURN {_NODE_FIELDS}"
+    return f"MATCH (n:{NODE_LABEL}:{_label(label)}) {where} RETURN collect({_NODE_MAP}) AS nodes"
 
 
 def edges(*, outgoing: bool, kinds: Collection[EdgeKind] | None) -> str:
     """Edges leaving (``outgoing``) or entering each node of ``$ids`` (list of distinct str),
-    restricted to ``kinds`` (a non-empty collection) when given. Rows carry the edge's ``src`` and
-    ``dst`` ids; the store groups them by the asked id and sorts each list."""
+    restricted to ``kinds`` (a non-empty collection) when given: one record whose ``edges`` lists a
+    map per edge with the asked id (``asked``) and the edge's ``src``, ``kind``, ``dst``, ``seq``,
+    ``document_id``, ``set_id`` and ``props_json``; the store groups them by the asked id and sorts
+    each list."""
     types = f":{_kinds(kinds)}" if kinds is not None else ""
     pattern = f"(a:{NODE_LABEL} {{id: id}})-[r{types}]->(b:{NODE_LABEL})" if outgoing else \
         f"(a:{NODE_LABEL})-[r{types}]->(b:{NODE_LABEL} {{id: id}})"
-    return f"UNWIND $ids AS id MATCH {pattern} RETURN id AS asked, {_EDGE_FIELDS}"
+    return f"UNWIND $ids AS id MATCH {pattern} RETURN collect({{asked: id, edge: {_EDGE_MAP}}}) AS edges"
 
 
 def nodes_with_edges(kinds: Collection[EdgeKind]) -> str:
@@ -470,13 +484,14 @@ def count_from_count_store() -> str:
     database carries it: every citegraph node has exactly one model label, so that holds exactly
     when the labels' counts add up to ``:CgNode``'s (:meth:`graph.stores.neo4j.Neo4jStore.counts`
     checks it, and scans otherwise). Each count is its own ``CALL``: so written, each is planned as
-    a count-store lookup (inside one ``UNION`` they were label scans)."""
+    a count-store lookup (inside one ``UNION`` they were label scans). One record: ``counts``, the
+    list of those ``{name, count}`` maps."""
     counted = [(NODE_LABEL, f"MATCH (n:{NODE_LABEL}) RETURN count(n)")]
     counted += [(label.value, f"MATCH (n:{label.value}) RETURN count(n)") for label in Label]
     counted += [(kind.value, f"MATCH (:{NODE_LABEL})-[r:{kind.value}]->() RETURN count(r)") for kind in EdgeKind]
     calls = "\n".join(f"CALL () {{ {match} AS c{i} }}" for i, (_, match) in enumerate(counted))
     pairs = ", ".join(f"{{name: '{name}', count: c{i}}}" for i, (name, _) in enumerate(counted))
-    return f"{calls}\nUNWIND [{pairs}] AS row\nRETURN row.name AS name, row.count AS count\n"
+    return f"{calls}\nRETURN [{pairs}] AS counts\n"
 
 
 SET_TALLIES = f"""
@@ -911,17 +926,19 @@ MATCH (l:{LOCK_LABEL} {{name: 'writes'}}) WHERE l.stamped = l.writes
 UNWIND $set_ids AS sid
 MATCH (:{NODE_LABEL}:AnalysisSet {{id: sid}})
 MATCH (s:{STAMP_LABEL} {{set_id: sid}})
-RETURN sid AS set_id, s.stamp AS stamp
+RETURN collect([sid, s.stamp]) AS stamps
 """
-"""The stamp of each set of ``$set_ids`` that is in the store and has one; none while the last
-write kept no stamps (a citegraph before them wrote: its sets are not known)."""
+"""The stamp of each set of ``$set_ids`` that is in the store and has one, as ``[set_id, stamp]``
+pairs in one record (none while the last write kept no stamps: a citegraph before them wrote,
+and its sets are not known)."""
 
 KEPT_RESULTS = f"""
 UNWIND $keys AS key
 MATCH (r:{RESULT_LABEL} {{key: key}})
-RETURN r.set_id AS set_id, r.stamp AS stamp, r.result AS result
+RETURN collect([r.set_id, r.stamp, r.result]) AS results
 """
-"""The results kept under ``$keys`` (each ``name`` and ``set_id``, :func:`result_key`)."""
+"""The results kept under ``$keys`` (each ``name`` and ``set_id``, :func:`result_key`), as
+``[set_id, stamp, result]`` in one record."""
 
 KEEP_RESULTS = f"""
 MATCH (l:{LOCK_LABEL} {{name: 'writes'}}) WHERE l.stamped = l.writes

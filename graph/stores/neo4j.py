@@ -1,8 +1,9 @@
 """The Neo4j store: the store contract over Bolt with the official driver, answering exactly as the
 embedded store does.
 
-Every Cypher statement lives in :mod:`graph.stores.cypher`. Reads are one
-``driver.execute_query(..., routing_=READ)`` each; a write (:meth:`Neo4jStore.write_set`,
+Every Cypher statement lives in :mod:`graph.stores.cypher`. Reads are one auto-commit
+transaction each in a READ-mode session (one round trip; retried as ``execute_query`` would,
+:meth:`Neo4jStore._autocommit`); a write (:meth:`Neo4jStore.write_set`,
 :meth:`Neo4jStore.delete_documents`, :meth:`Neo4jStore.put_reviews`) is one managed write
 transaction, so a failure anywhere leaves the previous version in place. Results are decoded into the same :class:`~graph.model.Node` and
 :class:`~graph.model.Edge` values the embedded store holds, and sorted in Python by the same keys
@@ -26,12 +27,12 @@ import weakref
 from collections import Counter
 from contextlib import contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from graph.stores import bolt  # noqa: F401  (first: the driver without numpy/pandas, see graph.stores.bolt)
-from neo4j import (Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification, Record, RoutingControl,
-                   Transaction)
+from neo4j import (READ_ACCESS, WRITE_ACCESS, Driver, GraphDatabase, ManagedTransaction, NotificationDisabledClassification,
+                   Record, Transaction)
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -44,17 +45,24 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graph import versions, writes
+from graph import writes
 from graph.errors import CitegraphError, DuplicateDeclaration, StoreUnavailable
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
 from graph.store import SEARCH_FIELDS, VERSIONS_KEPT, ClosedOnExit, Direction, Reach, SnapshotMoved, projected
-from graph.tallies import SetTally
 from graph.stores import cypher
 from graph.text import Phrase, holds, words
-from graph.analysis_changes import PartChange
-from graph.versions import SetVersion
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "KEEP_RESULTS_TIMEOUT_S", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
+if TYPE_CHECKING:
+    from graph import versions
+    from graph.analysis_changes import PartChange
+    from graph.tallies import SetTally
+    from graph.versions import SetVersion
+
+# graph.versions (with graph.analysis_changes, graph.codec, domain.model and difflib) is imported by
+# the methods that keep or read versions, and graph.tallies by set_tallies, as the embedded store
+# does: a command that reads live rows imports neither.
+
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "READ_RETRY_S", "KEEP_RESULTS_TIMEOUT_S", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -78,6 +86,10 @@ KEPT_READS_MAX = 8
 
 KEEP_RESULTS_TIMEOUT_S = 2.0
 """Seconds :meth:`Neo4jStore.keep_results` may take (waiting for a lock included) before it gives up."""
+
+READ_RETRY_S = 30.0
+"""Seconds during which a read (:meth:`Neo4jStore._autocommit`) is run again after a retryable
+error: the driver's own default for ``execute_query`` and managed transactions."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges (chosen by measurement: smaller batches
@@ -199,8 +211,7 @@ class Neo4jStore(ClosedOnExit):
         (:data:`graph.stores.cypher.SCHEMA_STATE` and the search-words marker), not one per
         statement (the 28 statements cost 0.1 s of every command)."""
         with _translated(self.database):
-            online = {r["name"] for r in self.driver.execute_query(cypher.SCHEMA_STATE, database_=self.database).records
-                      if r["state"] == "ONLINE"}
+            online = set(self._autocommit(WRITE_ACCESS, cypher.SCHEMA_STATE)[0]["online"])
             if online.issuperset(cypher.schema_names()):
                 self._index_old_statements()
                 return
@@ -218,7 +229,7 @@ class Neo4jStore(ClosedOnExit):
         (a database filled by an earlier citegraph), a batch per write transaction, once: a marker
         (:data:`graph.stores.cypher.SEARCH_WORDS_DONE`) says it is done, so a connect costs one
         indexed lookup afterwards."""
-        if self.driver.execute_query(cypher.SEARCH_WORDS_DONE, database_=self.database).records[0]["done"]:
+        if self._autocommit(WRITE_ACCESS, cypher.SEARCH_WORDS_DONE)[0]["done"]:
             return
         while True:
             rows = self.driver.execute_query(cypher.UNINDEXED_STATEMENTS, {"limit": batch},
@@ -234,8 +245,32 @@ class Neo4jStore(ClosedOnExit):
 
     def _read(self, query: str, **params: Any) -> list[Any]:
         with _translated(self.database):
-            return self.driver.execute_query(query, params, routing_=RoutingControl.READ,
-                                             database_=self.database).records
+            return self._autocommit(READ_ACCESS, query, params)
+
+    def _autocommit(self, mode: str, query: str, params: dict[str, Any] | None = None) -> list[Record]:
+        """``query``'s records, read in one auto-commit transaction of a ``mode`` session that shares
+        the bookmark manager of ``execute_query`` (so it reads this process's writes): one round trip
+        (``RUN`` and ``PULL``), where ``execute_query``'s managed transaction is two (its ``COMMIT``).
+        Like ``execute_query``, it runs again on an error the driver calls retryable (a leader
+        that moved, a server briefly gone, a transient error), for at most :data:`READ_RETRY_S`
+        seconds, waiting 1, 2, 4… seconds (±20 %) in between; only statements that write nothing,
+        or that may be run twice, are run this way."""
+        deadline: float | None = None
+        delay = 1.0
+        while True:
+            try:
+                with self.driver.session(database=self.database, default_access_mode=mode,
+                                         bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                    return list(session.run(query, params))
+            except (Neo4jError, DriverError) as exc:
+                if not exc.is_retryable():
+                    raise
+                now = time.monotonic()
+                deadline = now + READ_RETRY_S if deadline is None else deadline
+                if now + delay > deadline:
+                    raise
+                time.sleep(delay * random.uniform(0.8, 1.2))
+                delay *= 2
 
     def _read_clocked(self, clocked: str, plain: str, **params: Any) -> list[Any]:
         """``plain``'s records. A snapshot view runs ``clocked`` instead: the same records, the
@@ -407,7 +442,7 @@ class Neo4jStore(ClosedOnExit):
         wanted = _distinct(ids)
         if not wanted:
             return {}
-        found = {n.id: n for n in map(_node_from_row, self._read(cypher.GET_NODES, ids=wanted))}
+        found = {n.id: n for n in map(_node_from_row, self._read(cypher.GET_NODES, ids=wanted)[0]["nodes"])}
         return {i: found[i] for i in wanted if i in found}
 
     def find_nodes(
@@ -430,7 +465,7 @@ class Neo4jStore(ClosedOnExit):
         query = cypher.find_nodes(label, by_set=set_id is not None, by_document=document_id is not None,
                                   where_keys=pushed)
         rows = self._read(query, set_id=set_id, document_id=document_id, where_values=[where[k] for k in pushed])
-        out = [n for n in map(_node_from_row, rows)
+        out = [n for n in map(_node_from_row, rows[0]["nodes"])
                if n.label == label and all(n.props.get(k) == v for k, v in where.items())]
         return sorted(out, key=lambda n: n.id)
 
@@ -442,8 +477,8 @@ class Neo4jStore(ClosedOnExit):
         out: dict[str, list[Edge]] = {i: [] for i in wanted}
         if not wanted or (kinds is not None and not list(kinds)):
             return out
-        rows = self._read(cypher.edges(outgoing=direction == Direction.OUT, kinds=kinds), ids=wanted)
-        for row, edge in zip(rows, _edges_from_rows(rows)):
+        rows = self._read(cypher.edges(outgoing=direction == Direction.OUT, kinds=kinds), ids=wanted)[0]["edges"]
+        for row, edge in zip(rows, _edges_from_rows([row["edge"] for row in rows])):
             out[row["asked"]].append(edge)
         for found in out.values():
             found.sort(key=Edge.sort_key)
@@ -525,7 +560,7 @@ class Neo4jStore(ClosedOnExit):
         carries a model label, which only a scan tells apart."""
         out = {label.value: 0 for label in Label} | {kind.value: 0 for kind in EdgeKind}
         if set_id is None:
-            rows = self._read(cypher.count_from_count_store())
+            rows = self._read(cypher.count_from_count_store())[0]["counts"]
             cg = next(r["count"] for r in rows if r["name"] == cypher.NODE_LABEL)
             if sum(r["count"] for r in rows if r["name"] in _LABELS) != cg:  # another node carries a model label
                 rows = self._read(cypher.count_nodes_and_edges())
@@ -544,6 +579,8 @@ class Neo4jStore(ClosedOnExit):
         wanted = _distinct(set_ids)
         if not wanted:
             return {}
+        from graph.tallies import SetTally
+
         out = {}
         for row in self._read(cypher.SET_TALLIES, set_ids=wanted):
             labels = {label.value: 0 for label in Label}
@@ -608,14 +645,14 @@ class Neo4jStore(ClosedOnExit):
         wanted = _distinct(s for s in set_ids if s)
         if not wanted:
             return {}
-        return {r["set_id"]: r["stamp"] for r in self._read(cypher.SET_STAMPS, set_ids=wanted)}
+        return dict(self._read(cypher.SET_STAMPS, set_ids=wanted)[0]["stamps"])
 
     def kept_results(self, name: str, stamps: Mapping[str, int]) -> dict[str, bytes]:
         """See :meth:`graph.store.KeepsSetResults.kept_results`."""
         if not stamps:
             return {}
         rows = self._read(cypher.KEPT_RESULTS, keys=[cypher.result_key(name, s) for s in sorted(stamps)])
-        return {r["set_id"]: bytes(r["result"]) for r in rows if stamps.get(r["set_id"]) == r["stamp"]}
+        return {set_id: bytes(result) for set_id, stamp, result in rows[0]["results"] if stamps.get(set_id) == stamp}
 
     def keep_results(self, name: str, results: Mapping[str, tuple[int, bytes]]) -> int:
         """See :meth:`graph.store.KeepsSetResults.keep_results`: one write transaction that takes no
@@ -654,6 +691,8 @@ class Neo4jStore(ClosedOnExit):
     # -- write steps (each runs inside the one transaction of a write) ---------------------------
 
     def _write_set_tx(self, tx: ManagedTransaction, batch: SetBatch, created: str) -> tuple[int, int]:
+        from graph import versions
+
         lock = _run(tx, cypher.LOCK_WRITES)[0]
         self._check_expected_step(tx, batch.expect)
         stored = {n.id: n for n in map(_node_from_row, _run(tx, cypher.EXISTING_KINDS,
@@ -868,22 +907,30 @@ class Neo4jStore(ClosedOnExit):
 
     def set_versions(self, set_id: str) -> list[SetVersion]:
         """See :meth:`graph.store.KeepsVersions.set_versions`."""
+        from graph.versions import SetVersion
+
         return [SetVersion.from_stored(set_id, r["number"], r["created"], r["digest"], r["summary"])
                 for r in self._read(cypher.VERSION_SUMMARIES, set_id=set_id)]
 
     def part_changes(self, set_ids: Collection[str] | None = None) -> dict[str, tuple[PartChange, ...]]:
         """See :meth:`graph.store.KeepsVersions.part_changes`."""
+        from graph import versions
+
         rows = self._read(cypher.LATEST_SUMMARIES, set_ids=None if set_ids is None else sorted(set_ids))
         return {r["set_id"]: found for r in rows if (found := versions.changed_in(r["summary"]))}
 
     def set_version(self, set_id: str, number: int) -> SetBatch | None:
         """See :meth:`graph.store.KeepsVersions.set_version`."""
+        from graph import versions
+
         rows = self._read(cypher.VERSION_BLOB, set_id=set_id, number=int(number))
         return versions.decode(rows[0]["blob"]) if rows else None
 
     def replace_versions(self, set_id: str, kept: Collection[tuple[SetVersion, bytes]], *,
                          changed: Sequence[PartChange] = ()) -> int:
         """See :meth:`graph.store.KeepsVersions.replace_versions`. One write transaction."""
+        from graph import versions
+
         rows = versions.checked_versions(set_id, kept)
         return self._write(self._replace_versions_tx, set_id, rows, list(changed))
 
@@ -909,6 +956,8 @@ class Neo4jStore(ClosedOnExit):
                     ) -> tuple[dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]], dict[str, bool]]:
         """:meth:`_versions_before` (empty when no version is kept) and, per set, whether the store
         holds any node of it: one statement per set (:data:`graph.stores.cypher.SET_STATE`)."""
+        from graph import versions
+
         before: dict[str, tuple[list[tuple[int, str]], versions.Encoded | None]] = {}
         holds: dict[str, bool] = {}
         for set_id in set_ids:
@@ -926,6 +975,8 @@ class Neo4jStore(ClosedOnExit):
         """After a write's steps: each written set's new version, if it changed, and retention
         (:func:`graph.versions.changes`). The set as it now stands is ``after[set_id]`` when
         given (encoded from what the write put), else read back (:func:`_snapshot`)."""
+        from graph import versions
+
         after = after or {}
         for set_id, (stored, baseline) in before.items():
             def previous(set_id: str = set_id) -> tuple[bytes, str] | None:
@@ -1108,6 +1159,8 @@ def _now() -> str:
 def _snapshot(tx: ManagedTransaction, set_id: str) -> versions.Encoded | None:
     """Set ``set_id`` as it stands in ``tx``, encoded (:func:`graph.versions.encode_rows`) from its
     properties' JSON text as stored, read in one record (:data:`graph.stores.cypher.SET_SNAPSHOT`)."""
+    from graph import versions
+
     (row,) = _run(tx, cypher.SET_SNAPSHOT, set_id=set_id)
     nodes = [(i, next(_LABELS[name] for name in labels if name in _LABELS).value, s, d, p or "{}")
              for i, labels, s, d, p in row["nodes"]]
@@ -1207,7 +1260,7 @@ def _edge_properties(edge: Edge) -> dict[str, Any]:
     return _with_natives(base, edge.props, cypher.RESERVED_EDGE_KEYS)
 
 
-def _node_from_row(row: Record) -> Node:
+def _node_from_row(row: Mapping[str, Any]) -> Node:
     label = next(_LABELS[name] for name in row["labels"] if name in _LABELS)
     return Node(row["id"], label, row["set_id"], row["document_id"], json.loads(row["props_json"] or "{}"))
 
