@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 # the methods that keep or read versions, and graph.tallies by set_tallies, as the embedded store
 # does: a command that reads live rows imports neither.
 
-__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "READ_RETRY_S", "KEEP_RESULTS_TIMEOUT_S", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
+__all__ = ["Neo4jStore", "DRIVER_CONFIG", "BATCH_ROWS", "READ_RETRY_S", "READ_RETRY_FIRST_S", "KEEP_RESULTS_TIMEOUT_S", "HOLD_AFTER_MOVE_S", "KEPT_READ_S", "KEPT_READS_MAX"]
 
 DRIVER_CONFIG: dict[str, Any] = {
     "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED],
@@ -90,6 +90,9 @@ KEEP_RESULTS_TIMEOUT_S = 2.0
 READ_RETRY_S = 30.0
 """Seconds during which a read (:meth:`Neo4jStore._autocommit`) is run again after a retryable
 error: the driver's own default for ``execute_query`` and managed transactions."""
+
+READ_RETRY_FIRST_S = 1.0
+"""Seconds before a read's first retry; each later wait doubles (the driver's own defaults)."""
 
 BATCH_ROWS = 2000
 """Rows per ``UNWIND`` statement when writing nodes or edges (chosen by measurement: smaller batches
@@ -253,10 +256,10 @@ class Neo4jStore(ClosedOnExit):
         (``RUN`` and ``PULL``), where ``execute_query``'s managed transaction is two (its ``COMMIT``).
         Like ``execute_query``, it runs again on an error the driver calls retryable (a leader
         that moved, a server briefly gone, a transient error), for at most :data:`READ_RETRY_S`
-        seconds, waiting 1, 2, 4… seconds (±20 %) in between; only statements that write nothing,
-        or that may be run twice, are run this way."""
+        seconds, waiting :data:`READ_RETRY_FIRST_S`, then twice as long each time (±20 %) in
+        between; only statements that write nothing, or that may be run twice, are run this way."""
         deadline: float | None = None
-        delay = 1.0
+        delay = READ_RETRY_FIRST_S
         while True:
             try:
                 with self.driver.session(database=self.database, default_access_mode=mode,

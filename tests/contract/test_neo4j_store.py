@@ -14,7 +14,9 @@ import pytest
 from graph.errors import StoreUnavailable
 from graph.model import DEPENDENCY_KINDS, EdgeKind
 from graph.stores import cypher
+from graph.store import Direction
 from graph.stores.neo4j import Neo4jStore
+from queries.kept import code_digest
 from queries.traversal import rests_on
 from tests.conftest import SEEDS, ingest_into
 
@@ -150,7 +152,8 @@ from app.cli import main
 try:
     main()
 finally:
-    print("loaded:", sorted(m for m in ("numpy", "pandas", "pyarrow") if m in sys.modules), file=sys.stderr)
+    print("loaded:", sorted(m for m in ("numpy", "pandas", "pyarrow", "graph.versions", "graph.analysis_changes",
+                                        "difflib") if m in sys.modules), file=sys.stderr)
     tables = (sys.modules["neo4j.time"]._DAYS_IN_MONTH, sys.modules["neo4j._codec.packstream.v1"].PACKED_UINT_16)
     print("tables:", [type(t).__name__ for t in tables], file=sys.stderr)
 """
@@ -159,7 +162,8 @@ finally:
 def test_neo4j_commands_import_neither_pandas_nor_numpy(neo4j_server, neo4j_store):
     """The driver imports its optional numpy/pandas support whenever pandas is installed (0.8 s of
     every command); graph.stores.bolt keeps it out of commands that return no DataFrame, and has
-    the driver's import-time tables computed per entry (40 % of importing the driver)."""
+    the driver's import-time tables computed per entry (40 % of importing the driver). Nor does a
+    read import the versions' rules (graph.versions, its diffs), as on the embedded store."""
     pytest.importorskip("pandas")  # installed, as with the notebook extra: without the guard it is imported
     ingest_into(neo4j_store, SEEDS)
     env = {**os.environ, "CITEGRAPH_NEO4J_USER": neo4j_server.user,
@@ -173,6 +177,44 @@ def test_neo4j_commands_import_neither_pandas_nor_numpy(neo4j_server, neo4j_stor
         answers[args[0]] = json.loads(done.stdout)
     assert [s["id"] for s in answers["sets"]["data"]] == ["talorys", "tolaria"]  # the two seed sets
     assert answers["stats"]["totals"]["Document"] == 3  # seeds/: three member files
+
+
+def test_a_read_is_one_round_trip_and_one_record(neo4j_store):
+    """Each read is one auto-commit transaction (``RUN`` and ``PULL``: no ``BEGIN``, no ``COMMIT``,
+    each a round trip of its own) whose rows come back in one record (a record is a message to
+    read), however many nodes, edges, counts, stamps or kept results it holds."""
+    import logging
+
+    from graph.model import Label
+    from queries.stats import stats
+
+    ingest_into(neo4j_store, SEEDS)
+    stats(neo4j_store)  # keeps the per-set results that kept_results reads below
+    sent: list[str] = []
+
+    class Messages(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            words = record.getMessage().split()
+            if len(words) > 2 and words[1] in ("C:", "S:"):
+                sent.append(f"{words[1]} {words[2]}")
+
+    handler, logger = Messages(), logging.getLogger("neo4j")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        records = neo4j_store.find_nodes(Label.RECORD, set_id="tolaria")
+        by_id = neo4j_store.get_nodes([n.id for n in records])
+        cited = neo4j_store.edges([n.id for n in records], kinds=[EdgeKind.CITES], direction=Direction.IN)
+        counted = neo4j_store.counts()
+        stamps = neo4j_store.set_stamps(["talorys", "tolaria"])
+        kept = neo4j_store.kept_results(f"stats@{code_digest()}", stamps)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    assert (len(records), len(by_id), sum(map(len, cited.values())), counted["nodes"]) == (24, 24, 70, 204)
+    assert sorted(stamps) == sorted(kept) == ["talorys", "tolaria"]
+    assert sent == ["C: RUN", "C: PULL", "S: SUCCESS", "S: RECORD", "S: SUCCESS"] * 6
 
 
 def test_set_tallies_count_what_the_contract_reads_find(neo4j_store):
