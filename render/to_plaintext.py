@@ -33,7 +33,6 @@ from markdown_it import MarkdownIt
 
 from domain.grammar import ATTRIBUTION, GITHUB_BLOB, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
 from queries.documents import DocumentBlock, DocumentTree
-from render.document import rebuild
 
 __all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading"]
 
@@ -210,6 +209,8 @@ def plaintext_of(tree: DocumentTree) -> str:
     True
     """
     if tree.format != "md":
+        from render.document import rebuild  # a plain-text member's own text (a report's cells need none of it)
+
         return rebuild(tree)
     frontmatter = tree.frontmatter
     stated = frontmatter.get("type") if isinstance(frontmatter, dict) else None
