@@ -139,9 +139,8 @@ def dc_home(tmp_path_factory) -> Path:
     (["render", f"{DC}/runtime"], ["render.document"]),  # the member's own text, rebuilt
     (["render", "--set", DC, "--format", "html"], ["domain.grammar", "markdown_it", "render.compose",
                                                    "render.to_plaintext"]),
-    # a table row's note names its first cell as plain text (every record of this set has one)
-    (["render", "--rests-on", "RT-RTE-local-code", "--set", DC], ["domain.grammar", "markdown_it", "render.compose",
-                                                                  "render.to_plaintext"]),
+    # a table row's note names its first cell as plain text: stored cells hold no inline syntax here
+    (["render", "--rests-on", "RT-RTE-local-code", "--set", DC], ["render.compose", "render.to_plaintext"]),
 ], ids=lambda a: " ".join(a[1:4]).replace(DC, "DC") if a and a[0] == "render" else "")
 def test_a_markdown_page_parses_only_the_markdown_it_prints_as_plain_text(dc_home, args, loaded):
     # a page written as Markdown prints the members' own Markdown; their plain text is for the
