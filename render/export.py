@@ -36,7 +36,6 @@ import json
 from typing import Any
 from collections.abc import Iterable
 
-from graph.codec import block_text, declaration_label, node_name, record_id_of, system_name
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.writes import edge_owner
 from render.labels import short_label
@@ -107,10 +106,10 @@ def _indented_json(value: Any) -> str:
             if not o:
                 append("{}")
                 return
-            if not all(type(k) is str for k in o):
-                raise _Unusual
             inner, sep = ",\n" + pad + " ", "{\n" + pad + " "
-            for k, v in sorted(o.items()):
+            for k, v in sorted(o.items()):  # keys that do not sort raise TypeError, as in json.dumps
+                if type(k) is not str:
+                    raise _Unusual
                 kind = type(v)
                 if kind is str:
                     append(sep + quoted(k) + ": " + quoted(v))
@@ -186,6 +185,8 @@ def display_label(node: Node, declared: dict[str, str] | None = None) -> str:
     >>> display_label(Node("t/RT-RTE-x", Label.RECORD, "t", None, {"record_id": "RT-RTE-x"}), {"t/RT-RTE-x": "MCP write"})
     'RT-RTE-x: MCP write'
     """
+    from graph.codec import block_text, node_name, record_id_of, system_name  # GraphML's labels: with domain.model
+
     if node.label in (Label.STATEMENT, Label.QUOTATION):
         words = short_label(block_text(node))
     elif node.label in (Label.SECTION, Label.DOCUMENT):
@@ -208,6 +209,8 @@ def graphml(snapshot) -> bytes:
     ids ``n0…``/``e0…``, the graph ids as ``node_id``/``edge_key``, a display ``label``, the model
     label as ``model_label`` and the fields of the module docstring, typed."""
     import networkx as nx
+
+    from graph.codec import declaration_label  # with domain.model: the JSON and CSV exports import neither
 
     declared = {e.src: label for e in snapshot.edges
                 if e.kind == EdgeKind.DECLARED_IN and (label := declaration_label(e))}
