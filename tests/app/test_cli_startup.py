@@ -151,6 +151,15 @@ def test_a_markdown_page_parses_only_the_markdown_it_prints_as_plain_text(dc_hom
     assert result.stdout
 
 
+@pytest.mark.parametrize(("fmt", "loaded"), [("json", []), ("csv", []), ("graphml", ["domain.model", "graph.codec"])])
+def test_only_a_graphml_export_names_nodes_with_the_domain_model(home, tmp_path, fmt, loaded):
+    # display labels (graph.codec, domain.model's dataclasses) are GraphML's; JSON and CSV copy the graph
+    result, found = citegraph("export", "--set", "tolaria", "--format", fmt, "--out", str(tmp_path / fmt),
+                              "--home", str(home), heavy=("graph.codec", "domain.model"))
+    assert result.returncode == 0, result.stderr
+    assert found == loaded
+
+
 def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.Server.run replaced by a no-op: the app is built, the port bound, nothing served
     with socket.socket() as probe:  # a port free now (serve binds it, then serves nothing)
