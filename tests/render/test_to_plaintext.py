@@ -288,14 +288,14 @@ def test_every_real_set_in_plain_text_cites_states_and_finds_what_its_markdown_d
 
 
 def test_text_without_inline_syntax_is_its_own_plain_text():
-    # plain_inline returns such text unparsed (its _INLINE_SYNTAX): markdown-it parses it to one
+    # plain_inline returns such text unparsed (its INLINE_SYNTAX): markdown-it parses it to one
     # run of text, for every line and table cell of the bundled corpus and 20,000 random strings
     import random
     from pathlib import Path
 
     from markdown_it import MarkdownIt
 
-    from render.to_plaintext import _INLINE_SYNTAX
+    from render.to_plaintext import INLINE_SYNTAX
     from tests.conftest import CORPUS
 
     texts = {part for f in Path(CORPUS).rglob("*.md") for line in f.read_text().splitlines()
@@ -304,7 +304,7 @@ def test_text_without_inline_syntax_is_its_own_plain_text():
     alphabet = [*"aZ09 \t-+:=#$%@^{}()'\",.;/?é–→🙂\u00a0\u2028|", "  ", "1. ", "# ", "- "]
     texts |= {"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)}
     md = MarkdownIt("commonmark")
-    plain = [t for t in texts if not _INLINE_SYNTAX.search(t)]
+    plain = [t for t in texts if not INLINE_SYNTAX.search(t)]
     for text in plain:
         tokens = md.parseInline(text)
         children = tokens[0].children or [] if tokens else []
