@@ -74,17 +74,20 @@ def render_document(store: GraphStore, document: str, fmt: str | Format | None =
         Unknown format.
     """
     from queries.documents import document_tree
-    from render.compose import document_page
-    from render.document import rebuild
-    from render.to_plaintext import plaintext_of
 
     tree = document_tree(store, document)
     chosen = parse_format(fmt) or Format(tree.format)
     if chosen.value == tree.format:
+        from render.document import rebuild  # the member's own text: no page, no Markdown parsing
+
         return _rendered(rebuild(tree), chosen)
     if chosen is Format.TXT:
+        from render.to_plaintext import plaintext_of
+
         return _rendered(plaintext_of(tree), chosen)
-    return _rendered(write(document_page(tree), chosen), chosen)
+    from render.compose import document_page
+
+    return _rendered(write(document_page(tree, markdown_only=chosen is Format.MD), chosen), chosen)
 
 
 def render_request(
@@ -130,21 +133,24 @@ def render_request(
     if document:
         return render_document(store, document, fmt)
     chosen = parse_format(fmt) or Format.MD
+    markdown_only = chosen is Format.MD  # the page's plain forms are for the other writers only
     if rests_on:
         from queries.subgraphs import rests_on_subgraph
         from render.compose import rests_on_page
 
-        page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth, kind=None))
+        page = rests_on_page(rests_on_subgraph(store, rests_on, set_id=set_id, max_depth=max_depth, kind=None),
+                             markdown_only=markdown_only)
     elif record:
         from queries.dossier import record_dossiers
         from render.compose import dossier_page
 
-        page = dossier_page(record_dossiers(store, record, set_id=set_id, max_depth=max_depth))
+        page = dossier_page(record_dossiers(store, record, set_id=set_id, max_depth=max_depth),
+                            markdown_only=markdown_only)
     elif set_id:
         from queries.subgraphs import analysis_set_report
         from render.compose import set_page
 
-        page = set_page(analysis_set_report(store, set_id))
+        page = set_page(analysis_set_report(store, set_id), markdown_only=markdown_only)
     else:
         raise InvalidQuery("nothing to render",  # a usage error: exit 2, 422
                            hint="give a document id, --rests-on ID, --record ID or --set S")

@@ -4,6 +4,12 @@ and a whole analysis set with its record index.
 Headings keep the members' own wording and document order; each statement keeps its own text (its
 Markdown for Markdown members, its line for plain-text members). Write a page with
 :func:`render.writers.write`.
+
+A page built with ``markdown_only=True`` is written as Markdown alone: its items' plain forms
+(``plain``, table ``cells``, a quote's ``text``), which only the plain-text and HTML writers print,
+are left empty, so a Markdown page of Markdown members parses no inline Markdown except what it
+prints (a table row's first cell, named in its note) and imports :mod:`render.to_plaintext`
+(markdown-it, :mod:`domain.grammar`) only then.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ from render.page import (
     anchor,
     record_anchor,
 )
-from render.to_plaintext import plain_block, plain_heading, plain_inline
 import itertools
 
 if TYPE_CHECKING:  # the results it composes: a page of one kind imports no other kind's query
@@ -47,6 +52,24 @@ _HASHES = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 # -- blocks → items -----------------------------------------------------------------------------
 
 
+def _plain_inline(markup: str) -> str:
+    from render.to_plaintext import plain_inline  # markdown-it: imported when a page needs plain text
+
+    return plain_inline(markup)
+
+
+def _plain_block(block: DocumentBlock) -> str:
+    from render.to_plaintext import plain_block
+
+    return plain_block(block)
+
+
+def _plain_heading(markup: str) -> str:
+    from render.to_plaintext import plain_heading
+
+    return plain_heading(markup)
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -55,37 +78,46 @@ def _level(level: int) -> int:
     return max(2, min(6, level))
 
 
-def _heading(tree: DocumentTree, block: DocumentBlock, shift: int, anchored: bool) -> Heading:
+def _heading(tree: DocumentTree, block: DocumentBlock, shift: int, anchored: bool, plain_forms: bool) -> Heading:
     if tree.format == "md":
-        plain, markdown = plain_heading(block.block.markup), _HASHES.sub("", block.block.markup.strip())
+        plain = _plain_heading(block.block.markup) if plain_forms else ""
+        markdown = _HASHES.sub("", block.block.markup.strip())
     else:
         plain = markdown = block.text or block.block.markup
     return Heading(_level(block.level + shift), plain, markdown, anchor("sec", block.id) if anchored else None,
                    tree.set_id)
 
 
-def _cells(tree: DocumentTree, block: DocumentBlock) -> tuple[str, ...]:
+def _cells_as_written(block: DocumentBlock) -> Sequence[str]:
     row = block.row
     if row is not None:
-        cells: Sequence[str] = row.cells
-    else:
-        line = block.block.markup.strip().splitlines()[0] if block.block.markup.strip() else ""
-        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
-    if tree.format == "md":
-        return tuple(plain_inline(str(c)) for c in cells)
-    return tuple(str(c).replace("\\|", "|") for c in cells)
+        return row.cells
+    line = block.block.markup.strip().splitlines()[0] if block.block.markup.strip() else ""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
 
-def _row(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> TableRow:
-    plain = plain_block(block) if tree.format == "md" else block.block.markup
-    return TableRow(_cells(tree, block), plain, block.block.markup, anchor("st", block.id) if anchored else None)
+def _cell(tree: DocumentTree, cell: str) -> str:
+    """One cell as plain text: Markdown inline markup dropped, a plain-text member's ``\\|`` unescaped."""
+    return _plain_inline(str(cell)) if tree.format == "md" else str(cell).replace("\\|", "|")
 
 
-def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
+def _cells(tree: DocumentTree, block: DocumentBlock, plain_forms: bool) -> tuple[str, ...]:
+    if not plain_forms:
+        return ()
+    return tuple(_cell(tree, c) for c in _cells_as_written(block))
+
+
+def _row(tree: DocumentTree, block: DocumentBlock, anchored: bool, plain_forms: bool) -> TableRow:
+    plain = (_plain_block(block) if plain_forms else "") if tree.format == "md" else block.block.markup
+    return TableRow(_cells(tree, block, plain_forms), plain, block.block.markup,
+                    anchor("st", block.id) if anchored else None)
+
+
+def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool, plain_forms: bool) -> Quote:
     q = block.quotation.quotation if block.quotation is not None else None
     path = q.path if q is not None else ""
     if tree.format == "md":
-        plain = plain_block(block)
+        plain = _plain_block(block) if plain_forms else ""
         body = q.text if q is not None and q.text else (plain.rsplit(" --- ", 1)[0] if " --- " in plain else plain)
         markdown = block.block.markup
     else:
@@ -96,8 +128,8 @@ def _quote(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Quote:
     return Quote(body.strip("\n"), path, plain, markdown, anchor("st", block.id) if anchored else None, tree.set_id)
 
 
-def _paragraph(tree: DocumentTree, block: DocumentBlock, anchored: bool) -> Paragraph:
-    plain = plain_block(block) if tree.format == "md" else block.block.markup
+def _paragraph(tree: DocumentTree, block: DocumentBlock, anchored: bool, plain_forms: bool) -> Paragraph:
+    plain = (_plain_block(block) if plain_forms else "") if tree.format == "md" else block.block.markup
     return Paragraph(plain, block.block.markup, anchor("st", block.id) if anchored else None, tree.set_id,
                      block.block.kind)
 
@@ -119,16 +151,14 @@ def _header_of(tree: DocumentTree, row: DocumentBlock) -> DocumentBlock | None:
     return header
 
 
-def _table(tree: DocumentTree, header: DocumentBlock | None, rows: Sequence[DocumentBlock], anchored: bool) -> Table:
-    if header is None:
-        head = TableRow((), "", "")
-    else:
-        plain = plain_block(header) if tree.format == "md" else header.block.markup
-        head = TableRow(_cells(tree, header), plain, header.block.markup, anchor("st", header.id) if anchored else None)
-    return Table(head, tuple(_row(tree, r, anchored) for r in rows), tree.set_id)
+def _table(tree: DocumentTree, header: DocumentBlock | None, rows: Sequence[DocumentBlock], anchored: bool,
+           plain_forms: bool) -> Table:
+    head = TableRow((), "", "") if header is None else _row(tree, header, anchored, plain_forms)
+    return Table(head, tuple(_row(tree, r, anchored, plain_forms) for r in rows), tree.set_id)
 
 
-def _block_items(tree: DocumentTree, blocks: Iterable[DocumentBlock], *, shift: int, anchored: bool) -> list[Item]:
+def _block_items(tree: DocumentTree, blocks: Iterable[DocumentBlock], *, shift: int, anchored: bool,
+                 plain_forms: bool) -> list[Item]:
     """Items of ``blocks`` (in order): headings, paragraphs, quotes, and tables grouping a header
     with the rows that follow it."""
     items: list[Item] = []
@@ -138,7 +168,7 @@ def _block_items(tree: DocumentTree, blocks: Iterable[DocumentBlock], *, shift: 
     def flush() -> None:
         nonlocal pending_header, rows
         if pending_header is not None or rows:
-            items.append(_table(tree, pending_header, rows, anchored))
+            items.append(_table(tree, pending_header, rows, anchored, plain_forms))
         pending_header, rows = None, []
 
     for block in blocks:
@@ -151,11 +181,11 @@ def _block_items(tree: DocumentTree, blocks: Iterable[DocumentBlock], *, shift: 
             continue
         flush()
         if block.is_section:
-            items.append(_heading(tree, block, shift, anchored))
+            items.append(_heading(tree, block, shift, anchored, plain_forms))
         elif block.block.kind == "quotation" or block.quotation is not None:
-            items.append(_quote(tree, block, anchored))
+            items.append(_quote(tree, block, anchored, plain_forms))
         else:
-            items.append(_paragraph(tree, block, anchored))
+            items.append(_paragraph(tree, block, anchored, plain_forms))
     flush()
     return items
 
@@ -167,9 +197,10 @@ def _index(entries: dict[tuple[str, str], IndexEntry], html_only: bool) -> Index
 # -- documents -------------------------------------------------------------------------------
 
 
-def document_page(tree: DocumentTree) -> Page:
+def document_page(tree: DocumentTree, *, markdown_only: bool = False) -> Page:
     """One member as a page: its sections and statements in document order, every statement
-    anchored, and an (HTML-only) index of the records it cites.
+    anchored, and an (HTML-only) index of the records it cites; ``markdown_only``: a page only
+    written as Markdown (module docstring).
 
     Examples
     --------
@@ -181,13 +212,14 @@ def document_page(tree: DocumentTree) -> Page:
     """
     member = tree.member
     lead = (f"{tree.id} · {member.member_type} · {tree.format} member ingested from {member.path or '?'}",)
-    items = _block_items(tree, tree.blocks, shift=0, anchored=True)
+    items = _block_items(tree, tree.blocks, shift=0, anchored=True, plain_forms=not markdown_only)
     entries: dict[tuple[str, str], IndexEntry] = {}
     for block in tree.blocks:
         for rid in block.cited_records():
             _cite_entry(entries, tree.set_id, rid, block.id)
     items.append(_index(entries, html_only=True))
-    return Page(plain_inline(tree.title) if tree.format == "md" else tree.title, lead, tuple(items))
+    return Page(_plain_inline(tree.title) if tree.format == "md" else tree.title, lead, tuple(items),
+                markdown_only=markdown_only)
 
 
 def _cite_entry(entries: dict[tuple[str, str], IndexEntry], set_id: str, record_id: str, block_id: str | None,
@@ -250,7 +282,8 @@ def explanation(steps: Sequence[PathStep], depth: int) -> tuple[str, str]:
     return "transitive", f"{depth} {unit}: " + "".join(parts)
 
 
-def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, str], IndexEntry]) -> list[Item]:
+def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, str], IndexEntry],
+                    plain_forms: bool) -> list[Item]:
     """Per document (heading at ``base``) and section (original headings below it), the result
     statements, each followed by its explanation note; consecutive rows of one table share it."""
     by_document: dict[str, list] = {}
@@ -261,7 +294,8 @@ def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, st
         results = by_document.get(tree.id, [])
         if not results:
             continue
-        items.append(Heading(_level(base), f"{tree.title if tree.format != 'md' else plain_inline(tree.title)} ({tree.id})",
+        title = tree.title if tree.format != "md" else _plain_inline(tree.title) if plain_forms else ""
+        items.append(Heading(_level(base), f"{title} ({tree.id})" if plain_forms else "",
                              f"{tree.title} ({tree.id})", anchor("doc", tree.id), tree.set_id))
         shown: tuple[str, ...] = ()
         i = 0
@@ -271,7 +305,7 @@ def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, st
             path = tuple(h.id for h in tree.headings(block.id))
             common = next((k for k, (a, b) in enumerate(zip(shown, path)) if a != b), min(len(shown), len(path)))
             for h in path[common:]:
-                items.append(_heading(tree, tree.block(h), base - 1, anchored=False))
+                items.append(_heading(tree, tree.block(h), base - 1, False, plain_forms))
             shown = path
             group = [r]
             if block.block.kind == "table_row":
@@ -281,14 +315,14 @@ def _rests_on_items(sub: RestsOnSubgraph, base: int, entries: dict[tuple[str, st
                        and _header_of(tree, nxt) == header
                        and tuple(h.id for h in tree.headings(nxt.id)) == path):
                     group.append(results[i + len(group)])
-                items.append(_table(tree, header, [tree.block(g.statement) for g in group], anchored=True))
+                items.append(_table(tree, header, [tree.block(g.statement) for g in group], True, plain_forms))
             else:
-                items.extend(_block_items(tree, [block], shift=base - 1, anchored=True))
+                items.extend(_block_items(tree, [block], shift=base - 1, anchored=True, plain_forms=plain_forms))
             for g in group:
                 tag, text = explanation(sub.steps.get(g.statement, ()), g.depth)
                 if block.block.kind == "table_row":
-                    cells = _cells(tree, tree.block(g.statement))
-                    text = f"row “{cells[0] if cells else g.statement}”: {text}"
+                    cells = _cells_as_written(tree.block(g.statement))  # the first, as plain text, is printed
+                    text = f"row “{_cell(tree, cells[0]) if cells else g.statement}”: {text}"
                 items.append(Note(tag, text, tree.set_id))
                 for rid in tree.block(g.statement).cited_records():
                     _cite_entry(entries, tree.set_id, rid, g.statement)
@@ -314,9 +348,10 @@ def _rests_on_lead(sub: RestsOnSubgraph) -> tuple[str, ...]:
     return query, counts
 
 
-def rests_on_page(sub: RestsOnSubgraph) -> Page:
+def rests_on_page(sub: RestsOnSubgraph, *, markdown_only: bool = False) -> Page:
     """The statements resting on a record, per document and section in document order, each
-    marked direct or transitive with its explanation path.
+    marked direct or transitive with its explanation path; ``markdown_only``: a page only written
+    as Markdown (module docstring).
 
     Examples
     --------
@@ -332,12 +367,12 @@ def rests_on_page(sub: RestsOnSubgraph) -> Page:
     for node_id in sub.report.records:
         set_id, _, rid = node_id.partition("/")
         _cite_entry(entries, set_id, rid, None, f"the record asked about, in set {set_id}")
-    items = _rests_on_items(sub, 2, entries)
+    items = _rests_on_items(sub, 2, entries, not markdown_only)
     if not sub.report.results:
         items.append(Paragraph("No statement rests on this record.", "No statement rests on this record."))
     items.append(_index(entries, html_only=True))
     title = f"Statements resting on {sub.report.record}" + (f" in set {sub.report.set}" if sub.report.set else "")
-    return Page(title, _rests_on_lead(sub), tuple(items))
+    return Page(title, _rests_on_lead(sub), tuple(items), markdown_only=markdown_only)
 
 
 # -- dossiers ------------------------------------------------------------------------------------
@@ -356,7 +391,8 @@ def _text(plain: str) -> Paragraph:
     return Paragraph(plain, plain)
 
 
-def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], IndexEntry]) -> list[Item]:
+def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], IndexEntry],
+                   plain_forms: bool) -> list[Item]:
     rid, set_id = d.record_id, d.set_id
     items: list[Item] = []
     record = d.stored.record
@@ -371,7 +407,7 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
         tree = _tree(d, d.declaration_document)
         items.append(_text(f"Declared in {_where(tree, d.declaration)}."))
         items.extend(_block_items(tree, [d.declaration, *d.fields], shift=base - d.declaration.level + 1,
-                                  anchored=True))
+                                  anchored=True, plain_forms=plain_forms))
     else:
         items.append(_text("cited but not declared in the ingested members"))
 
@@ -382,7 +418,7 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
         items.append(_text(f"In {_where(tree, first)}."))
         blocks = [a.section, *a.body] if a.section is not None else list(a.body)
         shift = base - a.section.level + 1 if a.section is not None else 0
-        items.extend(_block_items(tree, blocks, shift=shift, anchored=True))
+        items.extend(_block_items(tree, blocks, shift=shift, anchored=True, plain_forms=plain_forms))
     if not d.annotations:
         items.append(_text("none"))
 
@@ -393,7 +429,7 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
               for r in d.supersedes]
     items.extend(Paragraph(line, line, set_id=set_id) for line in lines)
     for block in d.amendments:
-        items.extend(_block_items(_tree(d, block.document), [block], shift=0, anchored=True))
+        items.extend(_block_items(_tree(d, block.document), [block], shift=0, anchored=True, plain_forms=plain_forms))
     if not lines and not d.amendments:
         items.append(_text("none"))
     for r in (*d.superseded_by, *d.supersedes, *d.part_of, *d.parts):
@@ -431,7 +467,7 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
     for document, rows in by_document.items():
         tree = _tree(d, document)
         items.append(_text(f"In {_where(tree, rows[0])}."))
-        items.append(_table(tree, _header_of(tree, rows[0]), rows, anchored=True))
+        items.append(_table(tree, _header_of(tree, rows[0]), rows, True, plain_forms))
     if not d.limitations:
         items.append(_text("none"))
 
@@ -440,12 +476,13 @@ def _dossier_items(d: RecordDossier, base: int, entries: dict[tuple[str, str], I
     direct = sum(1 for r in report.results if r.direct)
     line = f"{_count(len(report.results), 'statement')}: {direct} direct, {len(report.results) - direct} transitive."
     items.append(_text(line))
-    items.extend(_rests_on_items(d.rests_on, base + 1, entries))
+    items.extend(_rests_on_items(d.rests_on, base + 1, entries, plain_forms))
     return items
 
 
-def dossier_page(dossiers: Sequence[RecordDossier]) -> Page:
-    """Record dossiers (one per set holding the record ID) as one page.
+def dossier_page(dossiers: Sequence[RecordDossier], *, markdown_only: bool = False) -> Page:
+    """Record dossiers (one per set holding the record ID) as one page; ``markdown_only``: a page
+    only written as Markdown (module docstring).
 
     Examples
     --------
@@ -463,19 +500,21 @@ def dossier_page(dossiers: Sequence[RecordDossier]) -> Page:
         if len(dossiers) > 1:
             items.append(Heading(2, f"{d.record_id} in set {d.set_id}", f"{d.record_id} in set {d.set_id}",
                                  anchor("set", f"{d.set_id}-{d.record_id}"), d.set_id))
-        items.extend(_dossier_items(d, 3 if len(dossiers) > 1 else 2, entries))
+        items.extend(_dossier_items(d, 3 if len(dossiers) > 1 else 2, entries, not markdown_only))
     items.append(_index(entries, html_only=True))
     sets = ", ".join(d.set_id for d in dossiers)
-    return Page(f"Record dossier: {rid}", (f"Query: record {rid}, analysis set {sets}.",), tuple(items))
+    return Page(f"Record dossier: {rid}", (f"Query: record {rid}, analysis set {sets}.",), tuple(items),
+                markdown_only=markdown_only)
 
 
 # -- whole sets ----------------------------------------------------------------------------------
 
 
-def set_page(report: SetReport) -> Page:
+def set_page(report: SetReport, *, markdown_only: bool = False) -> Page:
     """A whole analysis set as one document: every member in layout order (headings one level
     down, under the member's title), then the record index: for each record its declaration (or
-    "cited but not declared in the ingested members"), annotations and citing statements.
+    "cited but not declared in the ingested members"), annotations and citing statements;
+    ``markdown_only``: a page only written as Markdown (module docstring).
 
     Examples
     --------
@@ -488,10 +527,10 @@ def set_page(report: SetReport) -> Page:
     items: list[Item] = []
     trees = {t.id: t for t in report.documents}
     for tree in report.documents:
-        title = plain_inline(tree.title) if tree.format == "md" else tree.title
-        items.append(Heading(2, f"{title} ({tree.id})", f"{tree.title} ({tree.id})", anchor("doc", tree.id),
-                             tree.set_id))
-        items.extend(_block_items(tree, tree.blocks, shift=1, anchored=True))
+        title = tree.title if tree.format != "md" else _plain_inline(tree.title) if not markdown_only else ""
+        items.append(Heading(2, f"{title} ({tree.id})" if not markdown_only else "", f"{tree.title} ({tree.id})",
+                             anchor("doc", tree.id), tree.set_id))
+        items.extend(_block_items(tree, tree.blocks, shift=1, anchored=True, plain_forms=not markdown_only))
     items.append(Heading(2, "Record index", "Record index", anchor("index", report.id), report.id))
     entries = []
     for e in report.records:
@@ -515,7 +554,7 @@ def set_page(report: SetReport) -> Page:
     documents = len(report.documents)
     lead = (f"Analysis set {report.id} of {report.system}: {_count(documents, 'member')}, "
             f"{_count(len(report.records), 'record')}.",)
-    return Page(f"{report.system} analysis set {report.id}", lead, tuple(items))
+    return Page(f"{report.system} analysis set {report.id}", lead, tuple(items), markdown_only=markdown_only)
 
 
 def _is_section_id(trees: dict[str, DocumentTree], node_id: str) -> bool:

@@ -147,11 +147,14 @@ Item = Heading | Paragraph | Table | Quote | Note | Index
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A whole report: ``title``, ``lead`` lines (what was asked, counts) and ``items``."""
+    """A whole report: ``title``, ``lead`` lines (what was asked, counts) and ``items``;
+    ``markdown_only``: composed to be written as Markdown alone, its items' plain forms left empty
+    (:mod:`render.compose`), so :func:`render.writers.write` refuses the other formats."""
 
     title: str
     lead: tuple[str, ...] = ()
     items: tuple[Item, ...] = field(default_factory=tuple)
+    markdown_only: bool = False
 
     def record_anchors(self) -> dict[str, dict[str, str]]:
         """Anchors of the page's indexed records: set id → record ID → anchor."""

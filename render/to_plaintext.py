@@ -23,21 +23,38 @@ record an anchor names is :func:`domain.grammar.anchor_record`, and which line o
 its attribution and what its ``>`` marker is are :data:`domain.grammar.ATTRIBUTION` and
 :data:`domain.grammar.QUOTE_MARKER`: the parser's rules, not restated here.
 Plain-text members are returned unchanged.
+
+Text holding no character that starts inline markup (:data:`INLINE_SYNTAX`) is its own plain
+text and is returned without parsing: markdown-it and :mod:`domain.grammar` are imported when
+some text needs them (a Markdown page's table-row notes usually do not).
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-
-from domain.grammar import ATTRIBUTION, GITHUB_BLOB, QUOTE_MARKER, RECORD_ID, anchor_record, member_type, member_type_of, type_path
 from queries.documents import DocumentBlock, DocumentTree
-from render.document import rebuild
 
-__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading"]
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
-_MD = MarkdownIt("commonmark")
+__all__ = ["plaintext_of", "plain_inline", "plain_block", "plain_heading", "INLINE_SYNTAX"]
+
+INLINE_SYNTAX = re.compile(r"[\\`*_&<>\[\]!~\r\n\x00]")
+"""What CommonMark's inline rules start on (escapes, code spans, emphasis, entities, raw HTML and
+autolinks, links and images, line breaks; ``~`` and ``>`` besides) and what markdown-it normalises
+(carriage returns, NUL): text with none of them parses to itself."""
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _LIST_MARKER = re.compile(r"^\s*[-*+][ \t]+")
@@ -50,6 +67,8 @@ def _anchored_record(href: str) -> str | None:
     >>> _anchored_record("runtime.md#rt-rte-cumulative-update"), _anchored_record("reconciliation.md")
     ('RT-RTE-cumulative-update', None)
     """
+    from domain.grammar import anchor_record
+
     _, hash_, anchor = href.partition("#")
     return anchor_record(anchor) if hash_ and anchor else None
 
@@ -75,7 +94,11 @@ def plain_inline(markup: str, *, cell: bool = False) -> str:
     >>> plain_inline("The [Pipeline](https://github.com/o/r/blob/abc1234/src/main.py#L3-L9) runs.")
     'The Pipeline (src/main.py) runs.'
     """
-    tokens = _MD.parseInline(markup)
+    if not INLINE_SYNTAX.search(markup):
+        return markup.replace("|", "\\|") if cell else markup
+    from domain.grammar import GITHUB_BLOB, RECORD_ID
+
+    tokens = _markdown().parseInline(markup)
     out: list[str] = []
     link_stack: list[tuple[str | None, str | None, int]] = []  # anchored record, pinned file, start in out
     for tok in tokens[0].children or () if tokens else ():
@@ -127,6 +150,8 @@ def _table_row(line: str) -> str:
 
 def _quotation(block: DocumentBlock) -> str:
     """Body lines joined with spaces, a bare ``>`` as a paragraph break, `` --- path`` appended."""
+    from domain.grammar import ATTRIBUTION, QUOTE_MARKER
+
     paragraphs: list[list[str]] = [[]]
     path = block.quotation.quotation.path if block.quotation is not None else ""
     for raw in block.block.markup.splitlines():
@@ -209,7 +234,11 @@ def plaintext_of(tree: DocumentTree) -> str:
     >>> plaintext_of(document_tree(demo_store(), "demo/synthesis")) == DEMO_TEXT
     True
     """
+    from domain.grammar import member_type, member_type_of, type_path
+
     if tree.format != "md":
+        from render.document import rebuild  # a plain-text member's own text (a report's cells need none of it)
+
         return rebuild(tree)
     frontmatter = tree.frontmatter
     stated = frontmatter.get("type") if isinstance(frontmatter, dict) else None

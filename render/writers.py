@@ -24,11 +24,14 @@ def write(page: Page, fmt: Format | str) -> str:
     Raises
     ------
     ValueError
-        ``fmt`` is not one of the three formats.
+        ``fmt`` is not one of the three formats, or not Markdown for a page composed
+        ``markdown_only``.
     """
     fmt = Format(fmt)
     if fmt is Format.MD:
         return write_markdown(page)
+    if page.markdown_only:
+        raise ValueError(f"a page composed for Markdown alone cannot be written as {fmt.value}")
     if fmt is Format.TXT:
         return write_text(page)
     return write_html(page)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.analysis_sets import DC, DYNAMIC_CHEATSHEET
 from tests.conftest import ROOT, SEEDS
 
 HEAVY = ("fastapi", "uvicorn", "strawberry", "neo4j", "pydantic")
@@ -111,7 +112,7 @@ def _read(*args: str, loaded_too: tuple[str, ...] = ()) -> object:
     _read("check", "--set", "tolaria"),
     _read("search", "compare-and-swap"),
     _read("export", "--set", "tolaria", "--format", "json"),
-    _read("render", "--rests-on", "RT-RTE-mcp-write", "--set", "tolaria", loaded_too=("logging",)),  # markdown-it's
+    _read("render", "--rests-on", "RT-RTE-mcp-write", "--set", "tolaria"),
     _read("history", "tolaria", loaded_too=("difflib", "graph.analysis_changes", "graph.versions")),  # it reads versions
 ])
 def test_one_set_commands_import_no_write_path(home, args, loaded_too):
@@ -119,6 +120,44 @@ def test_one_set_commands_import_no_write_path(home, args, loaded_too):
     assert result.returncode == 0, result.stderr
     assert loaded == sorted(loaded_too)
     assert result.stdout
+
+
+MARKDOWN_PARSING = ("markdown_it", "domain.grammar", "render.to_plaintext", "render.compose", "render.document")
+"""What makes a Markdown member's plain text (markdown-it and the grammar's rules), a page, a member's own text."""
+
+
+@pytest.fixture(scope="module")
+def dc_home(tmp_path_factory) -> Path:
+    home = tmp_path_factory.mktemp("dc")
+    result, _ = citegraph("ingest", *map(str, DYNAMIC_CHEATSHEET), "--home", str(home), "--json")
+    assert result.returncode == 0, result.stderr
+    return home
+
+
+@pytest.mark.parametrize(("args", "loaded"), [
+    (["render", "--set", DC], ["render.compose"]),
+    (["render", f"{DC}/runtime"], ["render.document"]),  # the member's own text, rebuilt
+    (["render", "--set", DC, "--format", "html"], ["domain.grammar", "markdown_it", "render.compose",
+                                                   "render.to_plaintext"]),
+    # a table row's note names its first cell as plain text: stored cells hold no inline syntax here
+    (["render", "--rests-on", "RT-RTE-local-code", "--set", DC], ["render.compose", "render.to_plaintext"]),
+], ids=lambda a: " ".join(a[1:4]).replace(DC, "DC") if a and a[0] == "render" else "")
+def test_a_markdown_page_parses_only_the_markdown_it_prints_as_plain_text(dc_home, args, loaded):
+    # a page written as Markdown prints the members' own Markdown; their plain text is for the
+    # plain-text and HTML pages (render.compose, markdown_only)
+    result, found = citegraph(*args, "--home", str(dc_home), heavy=MARKDOWN_PARSING)
+    assert result.returncode == 0, result.stderr
+    assert found == loaded
+    assert result.stdout
+
+
+@pytest.mark.parametrize(("fmt", "loaded"), [("json", []), ("csv", []), ("graphml", ["domain.model", "graph.codec"])])
+def test_only_a_graphml_export_names_nodes_with_the_domain_model(home, tmp_path, fmt, loaded):
+    # display labels (graph.codec, domain.model's dataclasses) are GraphML's; JSON and CSV copy the graph
+    result, found = citegraph("export", "--set", "tolaria", "--format", fmt, "--out", str(tmp_path / fmt),
+                              "--home", str(home), heavy=("graph.codec", "domain.model"))
+    assert result.returncode == 0, result.stderr
+    assert found == loaded
 
 
 def test_serve_and_neo4j_load_what_they_need(home):

@@ -173,3 +173,21 @@ def test_compose_are_the_same_on_every_store(store, seeds_store):
                    partial(render_request, set_id="tolaria", fmt="txt"),
                    partial(render_request, document="talorys/synthesis", fmt="html")):
         assert render(store).text == render(seeds_store).text
+
+
+def test_a_page_composed_for_markdown_alone_writes_the_same_markdown(dc_store, seeds_store):
+    # its plain forms (only the text and HTML writers print them) are left out, its Markdown is the same
+    report = analysis_set_report(dc_store, DC_SET)
+    pages = [partial(set_page, report), partial(set_page, analysis_set_report(seeds_store, "tolaria"))]
+    for store, rid in [(dc_store, e.record_id) for e in report.records] + [(seeds_store, "RT-RTE-mcp-write")]:
+        pages.append(partial(rests_on_page, rests_on_subgraph(store, rid)))
+        pages.append(partial(dossier_page, record_dossiers(store, rid)))
+    notes = 0  # two sets, the 20 records of the Dynamic Cheatsheet set and RT-RTE-mcp-write of the seeds
+    for compose in pages:
+        full, markdown_only = compose(), compose(markdown_only=True)
+        assert write(markdown_only, Format.MD) == write(full, Format.MD)
+        notes += sum(1 for line in write(full, Format.MD).splitlines() if line.startswith("**direct**: row “"))
+        for fmt in (Format.TXT, Format.HTML):
+            with pytest.raises(ValueError, match="Markdown alone"):
+                write(markdown_only, fmt)
+    assert (len(pages), notes) == (44, 134)  # table rows' notes name their first cell as plain text

@@ -256,3 +256,28 @@ def test_neo4j_exports_the_same_bytes(both_store, neo4j_session_store):
         assert graphml(mine) == graphml(theirs)
         assert node_link(mine) == node_link(theirs)
         assert csv_tables(mine) == csv_tables(theirs)
+
+
+def test_the_indented_writer_writes_what_json_dumps_writes():
+    from enum import IntEnum, StrEnum
+
+    from render.export import indented_json
+
+    class Kind(StrEnum):
+        CITES = "CITES"
+
+    class Level(IntEnum):
+        TWO = 2
+
+    values = [
+        {}, [], (), "", 0, -7, 2**70, 1.5, -0.0, 1e16, 1e-7, True, False, None, "é\n\t\"\\\u2028\x00\x1f🙂",
+        {"b": [1, [], {}, [[]], {"x": ()}], "a": {"é": "x\"y", "": None}, "B": (1, "2"), "z": {"y": {"x": [True]}}},
+        [Kind.CITES, Level.TWO, {"k": Kind.CITES}, {"k": Level.TWO}],
+        {"nan": float("nan"), "inf": [float("inf"), float("-inf")]},  # not finite: json.dumps's own spelling
+        {1: "a", 2: "b"}, {True: 1}, {None: 0}, {2.5: 1, 3: 0},  # keys not strings: json.dumps converts them
+    ]
+    for value in values:
+        assert indented_json(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1), value
+    for unwritable in ({"a": object()}, {1: "a", "1": "b"}):  # as json.dumps: no form, keys that do not sort
+        with pytest.raises(TypeError):
+            indented_json(unwritable)

@@ -285,3 +285,31 @@ def test_every_real_set_in_plain_text_cites_states_and_finds_what_its_markdown_d
     # dualgraph.md and napkin.md (September reviews) cite no record or source at all; every other set does
     cites_none = set_id in ("AAS-2026-09-25-dualgraph-01", "AAS-2026-09-26-napkin-03")
     assert (sum(len(c) for c, _ in md_members.values()) > 0) is not cites_none
+
+
+def test_text_without_inline_syntax_is_its_own_plain_text():
+    # plain_inline returns such text unparsed (its INLINE_SYNTAX): markdown-it parses it to one
+    # run of text, for every line and table cell of the bundled corpus and 20,000 random strings
+    import random
+    from pathlib import Path
+
+    from markdown_it import MarkdownIt
+
+    from render.to_plaintext import INLINE_SYNTAX
+    from tests.conftest import CORPUS
+
+    texts = {part for f in Path(CORPUS).rglob("*.md") for line in f.read_text().splitlines()
+             for part in (line, *line.split("|"), *(c.strip() for c in line.split("|")))}
+    rng = random.Random(0)
+    alphabet = [*"aZ09 \t-+:=#$%@^{}()'\",.;/?é–→🙂\u00a0\u2028|", "  ", "1. ", "# ", "- "]
+    texts |= {"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)}
+    md = MarkdownIt("commonmark")
+    plain = [t for t in texts if not INLINE_SYNTAX.search(t)]
+    for text in plain:
+        tokens = md.parseInline(text)
+        children = tokens[0].children or [] if tokens else []
+        assert {c.type for c in children} <= {"text"} and "".join(c.content for c in children) == text, text
+        assert plain_inline(text) == text and plain_inline(text, cell=True) == text.replace("|", "\\|")
+    assert len(plain) == 22_232
+    # and what has inline syntax is parsed: a code span, a record anchor's link, an entity
+    assert [plain_inline(t) for t in ("`a_b`", "[x](runtime.md#rt-rte-x)", "a &amp; b")] == ["a_b", "RT-RTE-x", "a & b"]
