@@ -14,6 +14,7 @@ CSV always hold every row.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 from collections.abc import Iterable, Sequence
 
 from app.cli_params import Opt
+from app.cli_registry import prints_as_is
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -100,9 +102,6 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
     """
     cells = [[_cell(v) for v in row] for row in rows]
-    if fmt == TableFormat.table:  # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
-        console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
-        console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
@@ -116,11 +115,19 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
     shown, hidden = cells, 0
     if fold is not None and not verbose and len(cells) > fold:
         shown, hidden = cells[:fold], len(cells) - fold
+    after = [*([f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)"] if hidden else []),
+             *footer]
+    width = console.plain_width() if hasattr(console, "plain_width") else None
+    if width is not None:  # plain output (piped): blocks as rich would print them, without rich's console
+        lines = _plain_blocks(columns, shown, title, width)
+        if lines is not None and all(prints_as_is(line) for line in after):
+            sys.stdout.write("".join(line + "\n" for line in (*lines, *after)))
+            return
+    # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
+    console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
+    console = getattr(console, "_console", None) or console
     _table(console, columns, shown, title)
-    if hidden:
-        console.print(f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)",
-                      markup=False, highlight=False)
-    for line in footer:
+    for line in after:
         console.print(line, markup=False, highlight=False)
 
 
@@ -140,11 +147,9 @@ def clip_cell(value: Any, width: int):
     return text
 
 
-def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    width = console.width
+def _grid(columns: Sequence[Column], rows: list[list[str | Text]], width: int) -> tuple[dict[int, int], int, int] | None:
+    """How a grid of ``rows`` fits ``width``: the width each id and number column needs, the width
+    of each text column and the least a text column needs; None when it does not fit (blocks)."""
     short = [i for i, c in enumerate(columns) if c.kind != "text"]
     texts = [i for i, c in enumerate(columns) if c.kind == "text"]
     need = {i: max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)]) for i in short}
@@ -154,8 +159,21 @@ def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], tit
     text_need = max([min(MIN_TEXT, max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)])) for i in texts],
                     default=0)
     if (texts and text_width < text_need) or fixed > width:
+        return None
+    return need, text_width, text_need
+
+
+def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    width = console.width
+    texts = [i for i, c in enumerate(columns) if c.kind == "text"]
+    grid = _grid(columns, rows, width)
+    if grid is None:
         _blocks(console, columns, rows, title, width)
         return
+    need, text_width, text_need = grid
     table = Table(title=Text(title) if title else None, title_justify="left")
     for i, c in enumerate(columns):
         if c.kind == "text":
@@ -167,6 +185,61 @@ def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], tit
     console.print(table)
 
 
+def _head(columns: Sequence[Column], row: Sequence[str | Text], width: int) -> list[str]:
+    """A block's first lines: its first value, then the other ids and numbers (``name value``),
+    each part whole, a line too long going on below, indented four spaces."""
+    head = [_plain(row[0])] + [f"{c.name} {_plain(v)}" if c.kind == "number" else _plain(v)
+                               for c, v in zip(columns[1:], row[1:]) if c.kind != "text" and _plain(v) != ""]
+    lines = []
+    line = head[0]
+    for part in head[1:]:
+        if len(line) + 2 + len(part) > width:
+            lines.append(line)
+            line = "    " + part
+        else:
+            line += "  " + part
+    lines.append(line)
+    return lines
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title: str | None,
+                  width: int) -> list[str] | None:
+    """The lines :func:`_blocks` prints for ``rows`` at ``width`` on a console that prints plain text
+    (:meth:`app.cli_registry._Console.plain_width`), made without rich's console: None when they
+    make a grid, or hold what rich's console would change (:func:`app.cli_registry.prints_as_is`),
+    which rich then prints. A text cell of printable ASCII that fits one line is that line; any
+    other is wrapped by rich's :meth:`~rich.text.Text.wrap`, as :func:`_blocks` wraps it."""
+    if _grid(columns, rows, width) is not None:
+        return None
+    if title and not prints_as_is(title):
+        return None
+    lines = [title] if title else []
+    text_width = max(20, width - 4)
+    room = int(text_width * TEXT_LINES * 0.9)  # clip_cell's
+    for r in rows:
+        head = _head(columns, r, width)
+        if not all(prints_as_is(line) for line in head):
+            return None
+        lines.extend(head)
+        for c, v in zip(columns, r):
+            if c.kind != "text" or not _plain(v):
+                continue
+            if isinstance(v, str):
+                one = " ".join(v.split())
+                if one.isascii() and one.isprintable() and len(one) <= min(room, text_width):
+                    lines.append("    " + one)
+                    continue
+            for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:  # type: ignore[arg-type]
+                line.rstrip()  # (a console is used only to justify, which "default" does not)
+                if _CONTROL.search(line.plain):
+                    return None
+                lines.append("    " + line.plain)
+    return lines
+
+
 def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None, width: int) -> None:
     """Each row as a block: its first value, the other ids and numbers (``name value``), then each
     text cell below, indented four spaces and wrapped at word boundaries."""
@@ -175,16 +248,8 @@ def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], ti
     if title:
         console.print(title, markup=False, highlight=False)
     for r in rows:
-        head = [_plain(r[0])] + [f"{c.name} {_plain(v)}" if c.kind == "number" else _plain(v)
-                                 for c, v in zip(columns[1:], r[1:]) if c.kind != "text" and _plain(v) != ""]
-        line = head[0]
-        for part in head[1:]:  # parts stay whole; a line too long goes on below, indented
-            if len(line) + 2 + len(part) > width:
-                console.print(line, markup=False, highlight=False)
-                line = "    " + part
-            else:
-                line += "  " + part
-        console.print(line, markup=False, highlight=False)
+        for line in _head(columns, r, width):
+            console.print(line, markup=False, highlight=False)
         for c, v in zip(columns, r):
             if c.kind == "text" and _plain(v):
                 for line in clip_cell(v, max(20, width - 4)).wrap(console, max(20, width - 4))[:TEXT_LINES]:

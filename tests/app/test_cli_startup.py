@@ -121,6 +121,24 @@ def test_one_set_commands_import_no_write_path(home, args, loaded_too):
     assert result.stdout
 
 
+@pytest.mark.parametrize(("args", "rich_loaded"), [
+    (["records", "--set", "tolaria"], []),
+    (["stats", "--set", "tolaria"], []),
+    (["search", "compare-and-swap"], ["rich", "rich.text"]),  # its highlights, and wrapping a snippet
+    (["check", "--set", "tolaria"], ["rich", "rich.console", "rich.text"]),  # 'path:5:' may be an emoji code to rich
+], ids=lambda a: a[0] if isinstance(a, list) and a and a[0].isalpha() else "")
+def test_a_piped_table_loads_no_rich_console(home, monkeypatch, args, rich_loaded):
+    """Printed to a pipe, the blocks of a table (the seeds' short ids fit a grid at 80 columns, so
+    at 40) are written without rich's console (app.cli_tables), and so is a line rich prints as is."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LINES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "40")
+    result, loaded = citegraph(*args, "--home", str(home), heavy=("rich", "rich.console", "rich.table", "rich.text"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == rich_loaded
+    assert result.stdout
+
+
 def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.Server.run replaced by a no-op: the app is built, the port bound, nothing served
     with socket.socket() as probe:  # a port free now (serve binds it, then serves nothing)
