@@ -121,6 +121,16 @@ def test_one_set_commands_import_no_write_path(home, args, loaded_too):
     assert result.stdout
 
 
+def test_history_imports_no_diff_view_or_traversal_query(home):
+    """``history`` lists the kept versions (queries.set_history): reading or comparing them
+    (queries.history, with the document, set-view and traversal queries) is not imported."""
+    result, loaded = citegraph("history", "tolaria", "--home", str(home),
+                               heavy=("queries.history", "queries.documents", "queries.setview", "queries.traversal"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == []
+    assert "History of analysis set tolaria" in result.stdout
+
+
 @pytest.mark.parametrize(("args", "rich_loaded"), [
     (["records", "--set", "tolaria"], []),
     (["stats", "--set", "tolaria"], []),
