@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 from app.cli_params import Arg, Opt
 from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_store, counted, handles_errors, out)
-from app.cli_tables import Column, FormatOpt, TableFormat, VerboseOpt, chosen_format, emit
+from app.cli_tables import Column, FormatOpt, Marked, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
 __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
@@ -114,16 +114,7 @@ def search_cmd(
     with command_store(neo4j, home) as store:
         report = search(at_version(store, set_id, version), text, set_id=set_id, limit=limit)
     fmt = chosen_format(fmt, as_json)
-    rows = []
-    for h in report.hits:
-        snippet: object = h.snippet
-        if fmt == TableFormat.table:  # the matches highlighted (JSON and CSV print the plain text: no rich)
-            from rich.text import Text
-
-            snippet = Text(h.snippet)
-            for start, end in h.highlights:
-                snippet.stylize("bold reverse", start, end)
-        rows.append((h.rank, h.statement, h.matches, snippet))
+    rows = [(h.rank, h.statement, h.matches, Marked(h.snippet, h.highlights)) for h in report.hits]  # matches marked
     more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
     emit(out, fmt=fmt, title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],

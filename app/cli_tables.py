@@ -27,7 +27,7 @@ from app.cli_registry import prints_as_is
 if TYPE_CHECKING:
     from rich.text import Text
 
-__all__ = ["clip_cell", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
+__all__ = ["clip_cell", "Marked", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
 
 MIN_TEXT = 24
 """Narrowest text column a grid may have, in characters; below it rows become blocks."""
@@ -70,6 +70,45 @@ class Column:
 
     name: str
     kind: str = "id"
+
+
+class Marked:
+    """A text cell with marked spans (search's matches), drawn bold and reversed where rich draws
+    the table; its :attr:`plain` text is what :class:`rich.text.Text` keeps of ``text`` (without the
+    control characters rich drops), made without importing rich."""
+
+    __slots__ = ("marks", "text")
+
+    def __init__(self, text: str, marks: Iterable[tuple[int, int]] = ()):
+        self.text, self.marks = text, tuple(marks)
+
+    @property
+    def plain(self) -> str:
+        return self.text.translate(_RICH_DROPS)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The marks as :meth:`rich.text.Text.stylize` keeps them on :attr:`plain` (negative
+        offsets from the end, cut at the end, empty or outside ones dropped)."""
+        length, kept = len(self.plain), []
+        for start, end in self.marks:
+            start, end = (length + start if start < 0 else start), (length + end if end < 0 else end)
+            if start < length and end > start:
+                kept.append((start, min(length, end)))
+        return kept
+
+    def rich(self) -> Text:
+        """The cell as a :class:`rich.text.Text`, the marks styled ``bold reverse``."""
+        from rich.text import Text
+
+        text = Text(self.text)
+        for start, end in self.marks:
+            text.stylize("bold reverse", start, end)
+        return text
+
+
+_RICH_DROPS = dict.fromkeys((7, 8, 11, 12, 13))
+"""The control characters :class:`rich.text.Text` drops from its text (bell, backspace, vertical
+tab, form feed, carriage return)."""
 
 
 def _cell(value: Any) -> str | Text:
@@ -137,7 +176,10 @@ def clip_cell(value: Any, width: int):
     two: the cut moves to before it."""
     from rich.text import Text
 
-    text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
+    if isinstance(value, Marked):
+        text = value.rich()
+    else:
+        text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
     room = int(max(1, width) * TEXT_LINES * 0.9)
     for span in text.spans:
         if span.start < room < span.end and span.start > 0:
@@ -218,7 +260,6 @@ def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title
         return None
     lines = [title] if title else []
     text_width = max(20, width - 4)
-    room = int(text_width * TEXT_LINES * 0.9)  # clip_cell's
     for r in rows:
         head = _head(columns, r, width)
         if not all(prints_as_is(line) for line in head):
@@ -227,17 +268,72 @@ def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title
         for c, v in zip(columns, r):
             if c.kind != "text" or not _plain(v):
                 continue
-            if isinstance(v, str):
-                one = " ".join(v.split())
-                if one.isascii() and one.isprintable() and len(one) <= min(room, text_width):
-                    lines.append("    " + one)
-                    continue
+            own = _text_lines(v, text_width)
+            if own is not None:
+                lines.extend("    " + line for line in own)
+                continue
             for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:  # type: ignore[arg-type]
                 line.rstrip()  # (a console is used only to justify, which "default" does not)
                 if _CONTROL.search(line.plain):
                     return None
                 lines.append("    " + line.plain)
     return lines
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+_TRAILING_SPACE = re.compile(r"\s+$")
+
+
+def _text_lines(value: Any, width: int) -> list[str] | None:
+    """The lines under a block that :func:`clip_cell` and rich's :meth:`~rich.text.Text.wrap` make
+    of a text cell (a string or a :class:`Marked`) whose characters each take one column
+    (printable ASCII and ``…``), made without importing rich: cut to about :data:`TEXT_LINES`
+    lines with ``…`` (never inside a mark), broken at word boundaries (rich's ``divide_line``, a
+    word longer than ``width`` folded), at most :data:`TEXT_LINES`, trailing spaces dropped. None
+    for any other cell: rich wraps it. tests/app/test_cli_plain_tables.py compares the two."""
+    if isinstance(value, Marked):
+        plain, spans = value.plain, value.spans()
+    elif isinstance(value, str):
+        plain, spans = " ".join(value.split()), []
+    else:
+        return None
+    if not all(" " <= c <= "~" or c == "…" for c in plain):
+        return None
+    room = int(max(1, width) * TEXT_LINES * 0.9)  # clip_cell's cut
+    for start, end in spans:
+        if start < room < end and start > 0:
+            room = start
+    if len(plain) > room:
+        plain = plain[:room - 1] + "…"
+    breaks: list[int] = []  # rich's divide_line, each character one column
+    column = 0
+    for word in _WORD.finditer(plain):
+        start, text = word.start(), word.group()
+        length = len(text.rstrip())
+        if width - column >= length:
+            column += len(text)
+        elif length > width:  # folded
+            chunks = [text[i:i + width] for i in range(0, len(text), width)]
+            for i, chunk in enumerate(chunks):
+                if start:
+                    breaks.append(start)
+                if i == len(chunks) - 1:
+                    column = len(chunk)
+                else:
+                    start += len(chunk)
+        elif column and start:
+            breaks.append(start)
+            column = len(text)
+    lines = []
+    for start, end in zip([0, *breaks], [*breaks, len(plain)]):
+        line = plain[start:end]
+        if len(line) > width:  # Text.rstrip_end, then the fold
+            space = _TRAILING_SPACE.search(line)
+            if space is not None:
+                line = line[:len(line) - min(len(space.group()), len(line) - width)]
+            line = line[:width]
+        lines.append(line)
+    return [line.rstrip() for line in lines[:TEXT_LINES]]
 
 
 def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None, width: int) -> None:

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from app.cli_registry import _RICH_DECIDES, _Console, prints_as_is
-from app.cli_tables import Column, TableFormat, emit
+from app.cli_tables import Column, Marked, TableFormat, emit
 
 RECORDS = [Column("record"), Column("set"), Column("declared in"), Column("citations", "number"), Column("label", "text")]
 SEARCH = [Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")]
@@ -22,7 +22,11 @@ LONG = ("The retrieval step ranks the dense vectors when the flag is set, and th
         "is kept with the records named in the register; ") * 3
 
 
-def _snippet(text: str, *spans: tuple[int, int]) -> Text:
+def _snippet(text: str, *spans: tuple[int, int]) -> Marked:
+    return Marked(text, spans)
+
+
+def _styled(text: str, *spans: tuple[int, int]) -> Text:
     snippet = Text(text)
     for start, end in spans:
         snippet.stylize("bold reverse", start, end)
@@ -49,6 +53,11 @@ CASES = {
                                            (44, 68))),
         (2, "AAS-1/reconciliation#L12", 2, _snippet("…step is kept with RT-RTE-index-cache1336, the note", (46, 54), (5, 9))),
         (3, "AAS-1/epistemic#L12", 1, _snippet("x" * 300, (200, 210))),
+    ]),
+    "search, marked by the caller": (SEARCH, lambda: [
+        (1, "AAS-1/memory#L22", 1, _styled("…sandbox.py | RT-RTE-evaluate-model1336 | " + LONG, (20, 40))),
+        (2, "AAS-1/memory#L23", 1, _snippet("a mark " * 60, (-10, -2), (5, 3), (400, 900), (1, 1000))),
+        (3, "AAS-1/memory#L24", 1, _snippet("a\rreturn and a bell\x07 dropped as rich drops them " * 3, (2, 8))),
     ]),
     "search, changed by rich": (SEARCH, lambda: [
         (1, "AAS-1/epistemic#L12", 1, _snippet("x" * 300, (200, 210))),
@@ -136,3 +145,37 @@ def test_a_variable_rich_reads_or_a_terminal_leaves_printing_to_rich(piped, monk
     monkeypatch.delenv(variable)
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     assert _Console(soft_wrap=True).plain_width() is None
+
+
+def _words(seed: int) -> list[str]:
+    import random
+
+    pick = random.Random(seed)
+    pool = ["a", "the", "compare-and-swap", "mcp-server/vault.js", "x" * 70, "y" * 150, "…", "RT-RTE-caller-expire1336",
+            "  ", "word.", "(note)"]
+    return [" ".join(pick.choice(pool) for _ in range(pick.randint(1, 60))) for _ in range(12)]
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("width", [24, 41, 80, 97])
+def test_wrapped_text_cells_are_rich_s_lines(piped, capsys, seed, width):
+    """Text cells of many lengths and words (some longer than a line) wrap as rich wraps them."""
+    piped(width)
+    texts = _words(seed)
+    rows = lambda: [(f"R{i}", "x" * (width // 2), i, Marked(t, [(i, i + 9)]) if i % 2 else t)  # noqa: E731
+                    for i, t in enumerate(texts)]
+    columns = [Column("record"), Column("set"), Column("n", "number"), Column("text", "text")]
+    console = _Console(soft_wrap=True)
+    emit(console, fmt=TableFormat.table, columns=columns, rows=rows())
+    written = capsys.readouterr().out
+    drawn = io.StringIO()
+    emit(Console(file=drawn, soft_wrap=True, width=width), fmt=TableFormat.table, columns=columns, rows=rows())
+    assert written == drawn.getvalue()
+    assert console._console is None or "┃" in written
+
+
+def test_a_marked_cell_s_plain_text_is_rich_s():
+    every = "".join(map(chr, range(128))) + "…é漢"
+    assert Marked(every).plain == Text(every).plain
+    assert Marked("abcdef", [(1, 3), (-2, -1), (4, 2), (9, 12), (2, 99)]).spans() == [
+        (s.start, s.end) for s in _styled("abcdef", (1, 3), (-2, -1), (4, 2), (9, 12), (2, 99)).spans]

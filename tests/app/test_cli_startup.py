@@ -134,8 +134,8 @@ def test_history_imports_no_diff_view_or_traversal_query(home):
 @pytest.mark.parametrize(("args", "rich_loaded"), [
     (["records", "--set", "tolaria"], []),
     (["stats", "--set", "tolaria"], []),
-    (["search", "compare-and-swap"], ["rich", "rich.text"]),  # its highlights, and wrapping a snippet
-    (["search", "compare-and-swap", "--json"], []),  # no highlights in JSON
+    (["search", "compare-and-swap"], []),  # its snippets of printable ASCII wrapped as rich wraps them
+    (["search", "compare-and-swap", "--json"], []),
     (["check", "--set", "tolaria"], ["rich", "rich.console", "rich.text"]),  # 'path:5:' may be an emoji code to rich
 ], ids=lambda a: a[0] if isinstance(a, list) and a and a[0].isalpha() else "")
 def test_a_piped_table_loads_no_rich_console(home, monkeypatch, args, rich_loaded):
