@@ -131,6 +131,19 @@ def test_history_imports_no_diff_view_or_traversal_query(home):
     assert "History of analysis set tolaria" in result.stdout
 
 
+def test_a_check_answered_from_kept_findings_imports_no_rule(home):
+    """``check --set`` of a set whose findings the store keeps reads them (queries.validation):
+    the rules (queries.check_rules), the codec and the domain model are not imported, and the
+    answer is the one checking afresh gives."""
+    fresh, _ = citegraph("check", "--set", "tolaria", "--home", str(home), "--json", "--fresh")  # kept after it
+    result, loaded = citegraph("check", "--set", "tolaria", "--home", str(home), "--json",
+                               heavy=("queries.check_rules", "graph.codec", "domain.model"))
+    assert (fresh.returncode, result.returncode) == (0, 0), result.stderr
+    assert loaded == []
+    assert result.stdout == fresh.stdout
+    assert json.loads(result.stdout)["warnings"] == len(json.loads(result.stdout)["findings"]) > 0
+
+
 @pytest.mark.parametrize(("args", "rich_loaded"), [
     (["records", "--set", "tolaria"], []),
     (["stats", "--set", "tolaria"], []),
