@@ -272,7 +272,7 @@ def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title
             if own is not None:
                 lines.extend("    " + line for line in own)
                 continue
-            for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:  # type: ignore[arg-type]
+            for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:
                 line.rstrip()  # (a console is used only to justify, which "default" does not)
                 if _CONTROL.search(line.plain):
                     return None

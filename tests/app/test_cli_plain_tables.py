@@ -6,6 +6,8 @@ characters, emoji codes, tabs, wide characters) and search's highlighted snippet
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -33,7 +35,7 @@ def _styled(text: str, *spans: tuple[int, int]) -> Text:
     return snippet
 
 
-CASES = {
+CASES: dict[str, tuple[list[Column], Callable[[], list[tuple[Any, ...]]]]] = {
     "records": (RECORDS, lambda: [
         ("EPI-ABS-policy-answer1336", "AAS-2026-10-19-tundra-marlin-1336-01", "AAS-2026-10-19-tundra-marlin-1336-01/epistemic#L198",
          7, "Rolling review archive signal"),
