@@ -18,7 +18,7 @@ from graph.codec import (amended_record, annotation_of, block_line, block_positi
                          statuses_of)
 from graph.model import Edge, EdgeKind, Label, Node
 from graph.store import Direction, GraphStore
-from queries.validation import CODES, Finding
+from queries.findings import CODES, Finding
 
 __all__ = ["check_set"]
 
