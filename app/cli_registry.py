@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["commands", "typer_app", "out", "err", "escape", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "out", "err", "escape", "prints_as_is", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
@@ -104,7 +104,7 @@ class _Console:
         standard input, output and error that is a terminal, else 80."""
         if self._console is not None or self._options != {"soft_wrap": True} or sys.platform == "win32":
             return None
-        if any(name in os.environ for name in _RICH_DECIDES) or hasattr(builtins, "get_ipython"):
+        if any(name in os.environ for name in RICH_DECIDES) or hasattr(builtins, "get_ipython"):
             return None
         stdout = sys.stdout
         isatty = getattr(stdout, "isatty", None)
@@ -136,7 +136,7 @@ class _Console:
         raise BrokenPipeError("the reader of the output has gone")
 
 
-_RICH_DECIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
+RICH_DECIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LINES")
 """Environment variables that make rich's console draw for a terminal (or a notebook) where
 standard output is none: with any of them set, rich prints."""
 

@@ -13,8 +13,10 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from app.cli_registry import _RICH_DECIDES, _Console, prints_as_is
+from app.cli_registry import RICH_DECIDES, out, prints_as_is
 from app.cli_tables import Column, Marked, TableFormat, emit
+
+_Console = type(out)  # standard output's console: rich's, made on first use
 
 RECORDS = [Column("record"), Column("set"), Column("declared in"), Column("citations", "number"), Column("label", "text")]
 SEARCH = [Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")]
@@ -76,7 +78,7 @@ CASES: dict[str, tuple[list[Column], Callable[[], list[tuple[Any, ...]]]]] = {
 @pytest.fixture
 def piped(monkeypatch):
     """Standard output is no terminal (pytest captures it) and rich's own variables are unset."""
-    for name in _RICH_DECIDES:
+    for name in RICH_DECIDES:
         monkeypatch.delenv(name, raising=False)
 
     def at(width: int) -> None:
@@ -138,7 +140,7 @@ def test_what_rich_would_change_is_left_to_rich():
     assert not prints_as_is("a\x07bell")
 
 
-@pytest.mark.parametrize("variable", _RICH_DECIDES)
+@pytest.mark.parametrize("variable", RICH_DECIDES)
 def test_a_variable_rich_reads_or_a_terminal_leaves_printing_to_rich(piped, monkeypatch, variable):
     piped(80)
     assert _Console(soft_wrap=True).plain_width() == 80
