@@ -262,9 +262,9 @@ def check_cmd(
     else:
         for f in report.findings:
             where = f"{f.file}:{max(f.line, 1)}: " if f.file else ""  # a whole file's finding at line 1, as ingest
-            out.print(f"{where}{f.severity}: [{f.code}] {f.message}", markup=False, highlight=False)
+            out.line(f"{where}{f.severity}: [{f.code}] {f.message}")
         skipped = f", {counted(report.skipped, 'file')} skipped" if report.skipped else ""
-        out.print(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
+        out.line(f"{counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}{skipped}")
     if report.errors:
         raise Exit(1)
 

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 from app.cli_params import Arg, Opt
 from app.cli_registry import (FreshOpt, HomeOpt, JsonOpt, Neo4jOpt, SetOpt, VersionOpt, at_version, commands, command_store, counted, handles_errors, out)
-from app.cli_tables import Column, FormatOpt, VerboseOpt, chosen_format, emit
+from app.cli_tables import Column, FormatOpt, Marked, VerboseOpt, chosen_format, emit
 from queries.shapes import plain
 
 __all__ = ["sets_cmd", "documents_cmd", "records_cmd", "search_cmd"]
@@ -109,20 +109,14 @@ def search_cmd(
     Example: citegraph search compare-and-swap; citegraph search "the note" write* --set tolaria (--version 1:
     in the set as it was at version 1)
     """
-    from rich.text import Text
-
     from queries.search import search
 
     with command_store(neo4j, home) as store:
         report = search(at_version(store, set_id, version), text, set_id=set_id, limit=limit)
-    rows = []
-    for h in report.hits:
-        snippet = Text(h.snippet)
-        for start, end in h.highlights:
-            snippet.stylize("bold reverse", start, end)
-        rows.append((h.rank, h.statement, h.matches, snippet))
+    fmt = chosen_format(fmt, as_json)
+    rows = [(h.rank, h.statement, h.matches, Marked(h.snippet, h.highlights)) for h in report.hits]  # matches marked
     more = f"; the best {len(report.hits)} shown (--limit)" if report.total > len(report.hits) else ""
-    emit(out, fmt=chosen_format(fmt, as_json), title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
+    emit(out, fmt=fmt, title=f"Statements holding {text}" + (f" in {set_id}" if set_id else ""),
          columns=[Column("rank", "number"), Column("statement"), Column("matches", "number"), Column("snippet", "text")],
          rows=rows, data=plain(report),
          footer=[f"{counted(report.total, 'statement')} {'holds' if report.total == 1 else 'hold'} it{more}"])

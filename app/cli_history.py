@@ -47,7 +47,7 @@ def history_cmd(
     Every changed re-ingest of a set keeps the previous version (CITEGRAPH_VERSIONS_KEPT, default 10).
     Example: citegraph history tolaria
     """
-    from queries.history import history
+    from queries.set_history import history
     from render.history import history_page
 
     with command_store(neo4j, home) as store:

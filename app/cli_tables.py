@@ -14,6 +14,7 @@ CSV always hold every row.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -21,11 +22,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 from collections.abc import Iterable, Sequence
 
 from app.cli_params import Opt
+from app.cli_registry import prints_as_is
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-__all__ = ["clip_cell", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
+__all__ = ["clip_cell", "Marked", "TableFormat", "FormatOpt", "VerboseOpt", "Column", "chosen_format", "emit"]
 
 MIN_TEXT = 24
 """Narrowest text column a grid may have, in characters; below it rows become blocks."""
@@ -70,6 +72,45 @@ class Column:
     kind: str = "id"
 
 
+class Marked:
+    """A text cell with marked spans (search's matches), drawn bold and reversed where rich draws
+    the table; its :attr:`plain` text is what :class:`rich.text.Text` keeps of ``text`` (without the
+    control characters rich drops), made without importing rich."""
+
+    __slots__ = ("marks", "text")
+
+    def __init__(self, text: str, marks: Iterable[tuple[int, int]] = ()):
+        self.text, self.marks = text, tuple(marks)
+
+    @property
+    def plain(self) -> str:
+        return self.text.translate(_RICH_DROPS)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The marks as :meth:`rich.text.Text.stylize` keeps them on :attr:`plain` (negative
+        offsets from the end, cut at the end, empty or outside ones dropped)."""
+        length, kept = len(self.plain), []
+        for start, end in self.marks:
+            start, end = (length + start if start < 0 else start), (length + end if end < 0 else end)
+            if start < length and end > start:
+                kept.append((start, min(length, end)))
+        return kept
+
+    def rich(self) -> Text:
+        """The cell as a :class:`rich.text.Text`, the marks styled ``bold reverse``."""
+        from rich.text import Text
+
+        text = Text(self.text)
+        for start, end in self.marks:
+            text.stylize("bold reverse", start, end)
+        return text
+
+
+_RICH_DROPS = dict.fromkeys((7, 8, 11, 12, 13))
+"""The control characters :class:`rich.text.Text` drops from its text (bell, backspace, vertical
+tab, form feed, carriage return)."""
+
+
 def _cell(value: Any) -> str | Text:
     """A cell as printed: a string (None empty), or a :class:`rich.text.Text` as given (styled spans,
     e.g. search highlights; CSV gets its plain text)."""
@@ -100,9 +141,6 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
         the title, the rows (folded after ``fold`` unless ``verbose``) and the ``footer`` lines.
     """
     cells = [[_cell(v) for v in row] for row in rows]
-    if fmt == TableFormat.table:  # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
-        console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
-        console = getattr(console, "_console", None) or console
     if fmt == TableFormat.json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return
@@ -116,11 +154,19 @@ def emit(console, *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], f
     shown, hidden = cells, 0
     if fold is not None and not verbose and len(cells) > fold:
         shown, hidden = cells[:fold], len(cells) - fold
+    after = [*([f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)"] if hidden else []),
+             *footer]
+    width = console.plain_width() if hasattr(console, "plain_width") else None
+    if width is not None:  # plain output (piped): blocks as rich would print them, without rich's console
+        lines = _plain_blocks(columns, shown, title, width)
+        if lines is not None and all(prints_as_is(line) for line in after):
+            sys.stdout.write("".join(line + "\n" for line in (*lines, *after)))
+            return
+    # app.cli_registry's lazy console: the rich one it makes (rich needs the real object)
+    console.width  # noqa: B018 - the lazy console makes the rich one when it is first read
+    console = getattr(console, "_console", None) or console
     _table(console, columns, shown, title)
-    if hidden:
-        console.print(f"… and {hidden} more rows (--verbose shows them all, --format csv lists them)",
-                      markup=False, highlight=False)
-    for line in footer:
+    for line in after:
         console.print(line, markup=False, highlight=False)
 
 
@@ -130,7 +176,10 @@ def clip_cell(value: Any, width: int):
     two: the cut moves to before it."""
     from rich.text import Text
 
-    text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
+    if isinstance(value, Marked):
+        text = value.rich()
+    else:
+        text = value.copy() if hasattr(value, "plain") else Text(" ".join(str(value).split()))
     room = int(max(1, width) * TEXT_LINES * 0.9)
     for span in text.spans:
         if span.start < room < span.end and span.start > 0:
@@ -140,11 +189,9 @@ def clip_cell(value: Any, width: int):
     return text
 
 
-def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    width = console.width
+def _grid(columns: Sequence[Column], rows: list[list[str | Text]], width: int) -> tuple[dict[int, int], int, int] | None:
+    """How a grid of ``rows`` fits ``width``: the width each id and number column needs, the width
+    of each text column and the least a text column needs; None when it does not fit (blocks)."""
     short = [i for i, c in enumerate(columns) if c.kind != "text"]
     texts = [i for i, c in enumerate(columns) if c.kind == "text"]
     need = {i: max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)]) for i in short}
@@ -154,8 +201,21 @@ def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], tit
     text_need = max([min(MIN_TEXT, max([len(columns[i].name), *(len(_plain(r[i])) for r in rows)])) for i in texts],
                     default=0)
     if (texts and text_width < text_need) or fixed > width:
+        return None
+    return need, text_width, text_need
+
+
+def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    width = console.width
+    texts = [i for i, c in enumerate(columns) if c.kind == "text"]
+    grid = _grid(columns, rows, width)
+    if grid is None:
         _blocks(console, columns, rows, title, width)
         return
+    need, text_width, text_need = grid
     table = Table(title=Text(title) if title else None, title_justify="left")
     for i, c in enumerate(columns):
         if c.kind == "text":
@@ -167,6 +227,115 @@ def _table(console, columns: Sequence[Column], rows: list[list[str | Text]], tit
     console.print(table)
 
 
+def _head(columns: Sequence[Column], row: Sequence[str | Text], width: int) -> list[str]:
+    """A block's first lines: its first value, then the other ids and numbers (``name value``),
+    each part whole, a line too long going on below, indented four spaces."""
+    head = [_plain(row[0])] + [f"{c.name} {_plain(v)}" if c.kind == "number" else _plain(v)
+                               for c, v in zip(columns[1:], row[1:]) if c.kind != "text" and _plain(v) != ""]
+    lines = []
+    line = head[0]
+    for part in head[1:]:
+        if len(line) + 2 + len(part) > width:
+            lines.append(line)
+            line = "    " + part
+        else:
+            line += "  " + part
+    lines.append(line)
+    return lines
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title: str | None,
+                  width: int) -> list[str] | None:
+    """The lines :func:`_blocks` prints for ``rows`` at ``width`` on a console that prints plain text
+    (:meth:`app.cli_registry._Console.plain_width`), made without rich's console: None when they
+    make a grid, or hold what rich's console would change (:func:`app.cli_registry.prints_as_is`),
+    which rich then prints. A text cell of printable ASCII that fits one line is that line; any
+    other is wrapped by rich's :meth:`~rich.text.Text.wrap`, as :func:`_blocks` wraps it."""
+    if _grid(columns, rows, width) is not None:
+        return None
+    if title and not prints_as_is(title):
+        return None
+    lines = [title] if title else []
+    text_width = max(20, width - 4)
+    for r in rows:
+        head = _head(columns, r, width)
+        if not all(prints_as_is(line) for line in head):
+            return None
+        lines.extend(head)
+        for c, v in zip(columns, r):
+            if c.kind != "text" or not _plain(v):
+                continue
+            own = _text_lines(v, text_width)
+            if own is not None:
+                lines.extend("    " + line for line in own)
+                continue
+            for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:
+                line.rstrip()  # (a console is used only to justify, which "default" does not)
+                if _CONTROL.search(line.plain):
+                    return None
+                lines.append("    " + line.plain)
+    return lines
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+_TRAILING_SPACE = re.compile(r"\s+$")
+
+
+def _text_lines(value: Any, width: int) -> list[str] | None:
+    """The lines under a block that :func:`clip_cell` and rich's :meth:`~rich.text.Text.wrap` make
+    of a text cell (a string or a :class:`Marked`) whose characters each take one column
+    (printable ASCII and ``…``), made without importing rich: cut to about :data:`TEXT_LINES`
+    lines with ``…`` (never inside a mark), broken at word boundaries (rich's ``divide_line``, a
+    word longer than ``width`` folded), at most :data:`TEXT_LINES`, trailing spaces dropped. None
+    for any other cell: rich wraps it. tests/app/test_cli_plain_tables.py compares the two."""
+    if isinstance(value, Marked):
+        plain, spans = value.plain, value.spans()
+    elif isinstance(value, str):
+        plain, spans = " ".join(value.split()), []
+    else:
+        return None
+    if not all(" " <= c <= "~" or c == "…" for c in plain):
+        return None
+    room = int(max(1, width) * TEXT_LINES * 0.9)  # clip_cell's cut
+    for start, end in spans:
+        if start < room < end and start > 0:
+            room = start
+    if len(plain) > room:
+        plain = plain[:room - 1] + "…"
+    breaks: list[int] = []  # rich's divide_line, each character one column
+    column = 0
+    for word in _WORD.finditer(plain):
+        start, text = word.start(), word.group()
+        length = len(text.rstrip())
+        if width - column >= length:
+            column += len(text)
+        elif length > width:  # folded
+            chunks = [text[i:i + width] for i in range(0, len(text), width)]
+            for i, chunk in enumerate(chunks):
+                if start:
+                    breaks.append(start)
+                if i == len(chunks) - 1:
+                    column = len(chunk)
+                else:
+                    start += len(chunk)
+        elif column and start:
+            breaks.append(start)
+            column = len(text)
+    lines = []
+    for start, end in zip([0, *breaks], [*breaks, len(plain)]):
+        line = plain[start:end]
+        if len(line) > width:  # Text.rstrip_end, then the fold
+            space = _TRAILING_SPACE.search(line)
+            if space is not None:
+                line = line[:len(line) - min(len(space.group()), len(line) - width)]
+            line = line[:width]
+        lines.append(line)
+    return [line.rstrip() for line in lines[:TEXT_LINES]]
+
+
 def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], title: str | None, width: int) -> None:
     """Each row as a block: its first value, the other ids and numbers (``name value``), then each
     text cell below, indented four spaces and wrapped at word boundaries."""
@@ -175,16 +344,8 @@ def _blocks(console, columns: Sequence[Column], rows: list[list[str | Text]], ti
     if title:
         console.print(title, markup=False, highlight=False)
     for r in rows:
-        head = [_plain(r[0])] + [f"{c.name} {_plain(v)}" if c.kind == "number" else _plain(v)
-                                 for c, v in zip(columns[1:], r[1:]) if c.kind != "text" and _plain(v) != ""]
-        line = head[0]
-        for part in head[1:]:  # parts stay whole; a line too long goes on below, indented
-            if len(line) + 2 + len(part) > width:
-                console.print(line, markup=False, highlight=False)
-                line = "    " + part
-            else:
-                line += "  " + part
-        console.print(line, markup=False, highlight=False)
+        for line in _head(columns, r, width):
+            console.print(line, markup=False, highlight=False)
         for c, v in zip(columns, r):
             if c.kind == "text" and _plain(v):
                 for line in clip_cell(v, max(20, width - 4)).wrap(console, max(20, width - 4))[:TEXT_LINES]:

@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable
 from graph.errors import AmbiguousScope, QueryLimitExceeded, VersionNotFound
 from graph.model import Label, SetBatch
 from graph.store import GraphStore, KeepsVersions
-from graph.versions import SetVersion, digest_of, summary_of
+from graph.versions import SetVersion
 from queries.documents import DocumentBlock
 from queries.setview import SetView, read_view, status_value
 from queries.shapes import wire
 from queries.traversal import MAX_DEPTH, rests_on
-from queries.names import require_set
+from queries.set_history import SetHistory, history, read_set  # (apart: `citegraph history` reads no diff)
 
 __all__ = [
     "SetHistory",
@@ -60,60 +60,6 @@ _lock = threading.Lock()
 
 
 # -- versions -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SetHistory:
-    """The kept versions of an analysis set, oldest first, and the number of the ``latest`` (the
-    live graph); ``set_id`` is ``set`` on the wire."""
-
-    set_id: str = field(metadata=wire("set"))
-    latest: int = field(init=False)
-    versions: tuple[SetVersion, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "latest", self.versions[-1].number)
-
-
-def read_set(store: GraphStore, set_id: str) -> SetBatch:
-    """The live graph of ``set_id`` as the batch that rebuilds it (:func:`graph.transfer.set_batch_of`,
-    about a dozen contract calls); it encodes as the store's latest version does.
-
-    Raises
-    ------
-    AnalysisSetNotFound
-        No such set.
-    """
-    from graph.transfer import set_batch_of
-
-    require_set(store, set_id)
-    return set_batch_of(store, set_id)
-
-
-def history(store: GraphStore, set_id: str) -> SetHistory:
-    """The versions of ``set_id`` the store keeps, oldest first.
-
-    A set written before versions were kept has none stored; its live graph is then shown as
-    version 1, untimed, and becomes stored version 1 on the set's next changed write.
-
-    Raises
-    ------
-    AnalysisSetNotFound
-        ``set_id`` is not in the store.
-
-    Examples
-    --------
-    >>> from queries.demo import demo_store
-    >>> h = history(demo_store(), "demo")
-    >>> h.latest, [m.document for m in h.versions[0].members]
-    (1, ['demo/synthesis'])
-    """
-    require_set(store, set_id)
-    kept = tuple(store.set_versions(set_id)) if hasattr(store, "set_versions") else ()
-    if not kept:
-        batch = read_set(store, set_id)
-        kept = (summary_of(batch, number=1, created=None, digest=digest_of(batch)),)
-    return SetHistory(set_id, kept)
 
 
 def resolve_version(store: GraphStore, set_id: str | None, version: int | None) -> tuple[SetHistory | None, int | None]:

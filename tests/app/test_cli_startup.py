@@ -160,6 +160,48 @@ def test_only_a_graphml_export_names_nodes_with_the_domain_model(home, tmp_path,
     assert found == loaded
 
 
+def test_history_imports_no_diff_view_or_traversal_query(home):
+    """``history`` lists the kept versions (queries.set_history): reading or comparing them
+    (queries.history, with the document, set-view and traversal queries) is not imported."""
+    result, loaded = citegraph("history", "tolaria", "--home", str(home),
+                               heavy=("queries.history", "queries.documents", "queries.setview", "queries.traversal"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == []
+    assert "History of analysis set tolaria" in result.stdout
+
+
+def test_a_check_answered_from_kept_findings_imports_no_rule(home):
+    """``check --set`` of a set whose findings the store keeps reads them (queries.validation):
+    the rules (queries.check_rules), the codec and the domain model are not imported, and the
+    answer is the one checking afresh gives."""
+    fresh, _ = citegraph("check", "--set", "tolaria", "--home", str(home), "--json", "--fresh")  # kept after it
+    result, loaded = citegraph("check", "--set", "tolaria", "--home", str(home), "--json",
+                               heavy=("queries.check_rules", "graph.codec", "domain.model"))
+    assert (fresh.returncode, result.returncode) == (0, 0), result.stderr
+    assert loaded == []
+    assert result.stdout == fresh.stdout
+    assert json.loads(result.stdout)["warnings"] == len(json.loads(result.stdout)["findings"]) > 0
+
+
+@pytest.mark.parametrize(("args", "rich_loaded"), [
+    (["records", "--set", "tolaria"], []),
+    (["stats", "--set", "tolaria"], []),
+    (["search", "compare-and-swap"], []),  # its snippets of printable ASCII wrapped as rich wraps them
+    (["search", "compare-and-swap", "--json"], []),
+    (["check", "--set", "tolaria"], ["rich", "rich.console", "rich.text"]),  # 'path:5:' may be an emoji code to rich
+], ids=lambda a: a[0] if isinstance(a, list) and a and a[0].isalpha() else "")
+def test_a_piped_table_loads_no_rich_console(home, monkeypatch, args, rich_loaded):
+    """Printed to a pipe, the blocks of a table (the seeds' short ids fit a grid at 80 columns, so
+    at 40) are written without rich's console (app.cli_tables), and so is a line rich prints as is."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LINES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "40")
+    result, loaded = citegraph(*args, "--home", str(home), heavy=("rich", "rich.console", "rich.table", "rich.text"))
+    assert result.returncode == 0, result.stderr
+    assert loaded == rich_loaded
+    assert result.stdout
+
+
 def test_serve_and_neo4j_load_what_they_need(home):
     # uvicorn.Server.run replaced by a no-op: the app is built, the port bound, nothing served
     with socket.socket() as probe:  # a port free now (serve binds it, then serves nothing)
