@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["commands", "typer_app", "out", "err", "escape", "prints_as_is", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
@@ -102,7 +102,7 @@ class _Console:
         ``TTY_COMPATIBLE``, Jupyter's); None otherwise, and once the rich console is made (it
         prints from then on). The width is rich's: ``$COLUMNS``, else the size of the first of
         standard input, output and error that is a terminal, else 80."""
-        if self._console is not None or self._options != {"soft_wrap": True} or sys.platform == "win32":
+        if self._console is not None or self._options != PLAIN_OPTIONS or sys.platform == "win32":
             return None
         if any(name in os.environ for name in RICH_DECIDES) or hasattr(builtins, "get_ipython"):
             return None
@@ -140,15 +140,14 @@ RICH_DECIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LIN
 """Environment variables that make rich's console draw for a terminal (or a notebook) where
 standard output is none: with any of them set, rich prints."""
 
-_NOT_AS_IS = re.compile(r"[\x00-\x1f\x7f]|:\S*?:")
-"""What rich's ``print`` may change in a string (with markup and highlighting off): a control
-character (it drops some, expands tabs) or an ``:emoji_name:`` (it puts in the emoji; this pattern
-is wider than rich's, so it also matches names rich does not know)."""
+_NOT_AS_IS = re.compile(r"[\x00-\x1f\x7f]")
+"""What rich's ``print`` may change in a string (with markup, highlighting and emoji codes off): a
+control character (it drops some, expands tabs)."""
 
 
 def prints_as_is(text: str) -> bool:
-    """Whether rich's console prints ``text`` unchanged (no control characters, nothing that may
-    be an emoji code); those that are not go through rich itself."""
+    """Whether rich's console (:data:`PLAIN_OPTIONS`) prints ``text`` unchanged (no control
+    characters); those that are not go through rich itself."""
     return _NOT_AS_IS.search(text) is None
 
 
@@ -166,8 +165,12 @@ def Table(*args: Any, **kwargs: Any) -> Any:
     return RichTable(*args, **kwargs)
 
 
-out = _Console(soft_wrap=True)
-err = _Console(stderr=True, soft_wrap=True)
+PLAIN_OPTIONS: dict[str, Any] = {"soft_wrap": True, "emoji": False}
+"""Standard output's console: lines are not wrapped, and ``:name:`` is printed as written, not as
+an emoji (a finding's ``x.md:100:`` is a path and a line, not rich's ``:100:``)."""
+
+out = _Console(**PLAIN_OPTIONS)
+err = _Console(stderr=True, **PLAIN_OPTIONS)
 
 
 def _print_version(asked: bool) -> None:

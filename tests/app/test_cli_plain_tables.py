@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from app.cli_registry import RICH_DECIDES, out, prints_as_is
+from app.cli_registry import PLAIN_OPTIONS, RICH_DECIDES, out, prints_as_is
 from app.cli_tables import Column, Marked, TableFormat, emit
 
 _Console = type(out)  # standard output's console: rich's, made on first use
@@ -50,7 +50,7 @@ CASES: dict[str, tuple[list[Column], Callable[[], list[tuple[Any, ...]]]]] = {
     "records, changed by rich": (RECORDS, lambda: [
         ("RT-RTE-x", "tolaria", None, 0, LONG),
         ("RT-RTE-bell\x07", "tolaria", "t#L3", 1, "a bell"),
-        ("RT-RTE-v", "tol:100:aria", "t#L4", 2, "an emoji code in an id"),
+        ("RT-RTE-v", "tol:100:aria", "t#L4", 2, "an emoji code in an id, with a\ttab"),
     ]),
     "search": (SEARCH, lambda: [
         (1, "AAS-1/memory#L22", 1, _snippet("…sandbox.py | RT-RTE-evaluate-model1336, RT-RTE-caller-expire1336 | " + LONG,
@@ -94,11 +94,11 @@ def piped(monkeypatch):
 def test_a_piped_table_is_the_bytes_rich_prints(piped, capsys, width, case, title, footer):
     columns, rows = CASES[case]
     piped(width)
-    console = _Console(soft_wrap=True)
+    console = _Console(**PLAIN_OPTIONS)
     emit(console, fmt=TableFormat.table, columns=columns, rows=rows(), title=title, footer=footer, fold=3)
     written = capsys.readouterr().out
     drawn = io.StringIO()
-    emit(Console(file=drawn, soft_wrap=True, width=width), fmt=TableFormat.table, columns=columns, rows=rows(),
+    emit(Console(file=drawn, width=width, **PLAIN_OPTIONS), fmt=TableFormat.table, columns=columns, rows=rows(),
          title=title, footer=footer, fold=3)
     assert written == drawn.getvalue()
     assert written
@@ -108,7 +108,7 @@ def test_a_piped_table_is_the_bytes_rich_prints(piped, capsys, width, case, titl
 
 def test_a_plain_table_makes_no_rich_console(piped, capsys):
     piped(80)
-    console = _Console(soft_wrap=True)
+    console = _Console(**PLAIN_OPTIONS)
     columns, rows = CASES["stats"]
     emit(console, fmt=TableFormat.table, columns=columns, rows=rows(), title="Analysis sets", footer=["2 sets"])
     assert console._console is None
@@ -126,16 +126,16 @@ def test_a_plain_table_makes_no_rich_console(piped, capsys):
                                   "café 漢字", ""])
 def test_a_line_is_what_rich_prints(piped, capsys, text):
     piped(80)
-    _Console(soft_wrap=True).line(text)
+    _Console(**PLAIN_OPTIONS).line(text)
     drawn = io.StringIO()
-    Console(file=drawn, soft_wrap=True, width=80).print(text, markup=False, highlight=False)
+    Console(file=drawn, width=80, **PLAIN_OPTIONS).print(text, markup=False, highlight=False)
     assert capsys.readouterr().out == drawn.getvalue()
 
 
 def test_what_rich_would_change_is_left_to_rich():
     assert prints_as_is("0 errors, 0 warnings")
     assert prints_as_is("tolaria/synthesis.md: error")
-    assert not prints_as_is("x.md:100: error")  # rich prints 💯 for ':100:'
+    assert prints_as_is("x.md:100: error")  # emoji codes are off: rich prints ':100:' as written
     assert not prints_as_is("a\ttab")
     assert not prints_as_is("a\x07bell")
 
@@ -143,12 +143,12 @@ def test_what_rich_would_change_is_left_to_rich():
 @pytest.mark.parametrize("variable", RICH_DECIDES)
 def test_a_variable_rich_reads_or_a_terminal_leaves_printing_to_rich(piped, monkeypatch, variable):
     piped(80)
-    assert _Console(soft_wrap=True).plain_width() == 80
+    assert _Console(**PLAIN_OPTIONS).plain_width() == 80
     monkeypatch.setenv(variable, "1")
-    assert _Console(soft_wrap=True).plain_width() is None
+    assert _Console(**PLAIN_OPTIONS).plain_width() is None
     monkeypatch.delenv(variable)
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
-    assert _Console(soft_wrap=True).plain_width() is None
+    assert _Console(**PLAIN_OPTIONS).plain_width() is None
 
 
 def _words(seed: int) -> list[str]:
@@ -169,11 +169,11 @@ def test_wrapped_text_cells_are_rich_s_lines(piped, capsys, seed, width):
     rows = lambda: [(f"R{i}", "x" * (width // 2), i, Marked(t, [(i, i + 9)]) if i % 2 else t)  # noqa: E731
                     for i, t in enumerate(texts)]
     columns = [Column("record"), Column("set"), Column("n", "number"), Column("text", "text")]
-    console = _Console(soft_wrap=True)
+    console = _Console(**PLAIN_OPTIONS)
     emit(console, fmt=TableFormat.table, columns=columns, rows=rows())
     written = capsys.readouterr().out
     drawn = io.StringIO()
-    emit(Console(file=drawn, soft_wrap=True, width=width), fmt=TableFormat.table, columns=columns, rows=rows())
+    emit(Console(file=drawn, width=width, **PLAIN_OPTIONS), fmt=TableFormat.table, columns=columns, rows=rows())
     assert written == drawn.getvalue()
     assert console._console is None or "┃" in written
 
@@ -183,3 +183,13 @@ def test_a_marked_cell_s_plain_text_is_rich_s():
     assert Marked(every).plain == Text(every).plain
     assert Marked("abcdef", [(1, 3), (-2, -1), (4, 2), (9, 12), (2, 99)]).spans() == [
         (s.start, s.end) for s in _styled("abcdef", (1, 3), (-2, -1), (4, 2), (9, 12), (2, 99)).spans]
+
+
+def test_an_emoji_code_is_printed_as_written(capsys, monkeypatch):
+    """``x.md:100:`` in a finding is a path and a line: standard output's console, plain or rich,
+    prints it as written, never rich's 💯 (a terminal, so rich's console draws it)."""
+    console = _Console(**PLAIN_OPTIONS)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich decides: its console prints
+    console.line("x.md:100: error: [code] :thumbs_up:")
+    assert console._console is not None
+    assert "x.md:100: error: [code] :thumbs_up:" in capsys.readouterr().out
