@@ -6,7 +6,9 @@ per request and the p50 of each, for A/B pairs of two installs on one store (ben
         --cli branch=.venv/bin/citegraph --home /work/bench/homeL \\
         --record RT-RTE-caller-expire1336 --set AAS-2026-10-19-tundra-marlin-1336-01
 
-Both servers run at once on the same store. Each round sends ``--chunk`` requests of each kind
+Both servers run at once on the same store; or, with ``--neo4j NAME``, that install serves the
+Neo4j that ``CITEGRAPH_NEO4J_URI``, ``_USER``, ``_PASSWORD`` and ``_DATABASE`` name (the two stores
+side by side, as the bench's side-by-side phase). Each round sends ``--chunk`` requests of each kind
 (``/health``, REST rests-on, GraphQL ``restsOn``, as :func:`bench.run.keepalive_times` asks them)
 to one server, then to the other, the first server alternating from round to round; one httpx
 client per server is kept for the whole run, as a notebook keeps its client. A chunk's server CPU
@@ -24,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.run import Served, percentile, process_cpu_s
+from bench.run import Served, child_env, neo4j_env, percentile, process_cpu_s
 
 __all__ = ["main", "requests_of"]
 
@@ -48,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cli", action="append", required=True, metavar="NAME=PATH",
                     help="a citegraph console script (twice: the first is the reference)")
     ap.add_argument("--home", required=True, type=Path, help="the embedded store's folder (read only)")
+    ap.add_argument("--neo4j", action="append", default=[], metavar="NAME",
+                    help="this install serves the Neo4j of the CITEGRAPH_NEO4J_* variables instead")
     ap.add_argument("--record", required=True)
     ap.add_argument("--set", dest="set_id")
     ap.add_argument("--rounds", type=int, default=16)
@@ -60,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     wall: dict[str, dict[str, list[float]]] = {n: {k: [] for k in calls} for n in clis}
     load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="serve-pairs-") as tmp:
-        servers = {n: Served(Path(p), ["--home", str(args.home)], Path(tmp, f"{n}.log")) for n, p in clis.items()}
+        neo4j = {"uri": os.environ.get("CITEGRAPH_NEO4J_URI", ""), "user": os.environ.get("CITEGRAPH_NEO4J_USER", "neo4j"),
+                 "password": os.environ.get("CITEGRAPH_NEO4J_PASSWORD", ""),
+                 "database": os.environ.get("CITEGRAPH_NEO4J_DATABASE", "neo4j")}
+        servers = {n: Served(Path(p), [] if n in args.neo4j else ["--home", str(args.home)], Path(tmp, f"{n}.log"),
+                             env=neo4j_env(neo4j) if n in args.neo4j else child_env())
+                   for n, p in clis.items()}
         try:
             for n, s in servers.items():
                 if s.wait_ready(120) is None:

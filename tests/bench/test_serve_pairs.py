@@ -23,3 +23,14 @@ def test_pairs_give_each_install_cpu_and_p50_of_every_request_and_the_ratio_to_t
         assert all(fig["cpu_ms"] >= 0 and fig["p50_ms"] > 0 for fig in install.values())
     assert all(fig["cpu_vs_first"] in (1.0, None) and fig["p50_vs_first"] == 1.0
                for fig in out["installs"]["main"].values())
+
+
+def test_an_install_named_by_neo4j_serves_the_neo4j_of_the_environment_without_home(tmp_path, capsys, monkeypatch):
+    from bench.serve_pairs import main
+
+    monkeypatch.setenv("CITEGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
+    fake = _script(tmp_path / "citegraph", _FAKE_CITEGRAPH.format(python=sys.executable))  # exits 5 unless one store
+    assert main(["--cli", f"embedded={fake}", "--cli", f"neo4j={fake}", "--neo4j", "neo4j", "--home", str(tmp_path),
+                 "--record", "R1", "--rounds", "1", "--chunk", "2", "--kinds", "rest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {name: sorted(figs) for name, figs in out["installs"].items()} == {"embedded": ["rest"], "neo4j": ["rest"]}
