@@ -854,8 +854,8 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
             keepalive = getattr(args, "keepalive_requests", 0)  # apart: in the condition mypy types the 0 as a bool
             if row is not None and keepalive:
                 try:
-                    result["keepalive_load"] = os.getloadavg()[0]
-                    result["keepalive_cpu_s"] = cpu = {}
+                    cpu: dict[str, float] = {}
+                    result.update(keepalive_load=os.getloadavg()[0], keepalive_cpu_s=cpu)
                     result["keepalive_s"] = keepalive_times(server.port, row, args.keepalive_requests,
                                                             pid=server.proc.pid, cpu=cpu)
                 except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
