@@ -718,10 +718,13 @@ def _get_health(port: int, timeout: float = 2.0) -> tuple[int, bytes]:
         conn.close()
 
 
-def keepalive_times(port: int, row: dict, n: int) -> dict[str, list[float]]:
+def keepalive_times(port: int, row: dict, n: int, *, pid: int | None = None,
+                    cpu: dict[str, float] | None = None) -> dict[str, list[float]]:
     """Seconds of each of ``n`` requests on one kept-alive httpx connection (the notebook client's
     library), after one untimed request each: ``/health``, REST ``rests-on`` and GraphQL
-    ``restsOn`` of ``row``'s record in its set.
+    ``restsOn`` of ``row``'s record in its set. With the server's ``pid`` and a ``cpu`` dict, also
+    the server's CPU seconds per request of each (``utime + stime`` of ``/proc/PID/stat`` over the
+    ``n``), into ``cpu[name]``: what tells a server that works more from a machine that runs slower.
 
     Raises
     ------
@@ -742,11 +745,24 @@ def keepalive_times(port: int, row: dict, n: int) -> dict[str, list[float]]:
             if first.status_code != 200 or (name == "graphql" and first.json().get("errors")):
                 raise RuntimeError(f"{method} {path} answered {first.status_code}: {first.text[:300]}")
             times[name] = []
+            before = process_cpu_s(pid) if pid is not None and cpu is not None else None
             for _ in range(n):
                 t = time.perf_counter()
                 client.request(method, path, json=body, params=params).raise_for_status()
                 times[name].append(time.perf_counter() - t)
+            if before is not None and cpu is not None and pid is not None:
+                cpu[name] = (process_cpu_s(pid) - before) / n
     return times
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, every thread) a live process has used, from ``/proc/PID/stat``
+    (in clock ticks: 10 ms each on Linux, so time many requests at once)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
 
 
 class Served:
@@ -838,7 +854,10 @@ def serve_phase(cli: Path, home: Path, args: argparse.Namespace, log_path: Path,
             keepalive = getattr(args, "keepalive_requests", 0)  # apart: in the condition mypy types the 0 as a bool
             if row is not None and keepalive:
                 try:
-                    result["keepalive_s"] = keepalive_times(server.port, row, args.keepalive_requests)
+                    cpu: dict[str, float] = {}
+                    result.update(keepalive_load=os.getloadavg()[0], keepalive_cpu_s=cpu)
+                    result["keepalive_s"] = keepalive_times(server.port, row, args.keepalive_requests,
+                                                            pid=server.proc.pid, cpu=cpu)
                 except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase, reported below
                     result["keepalive_failed"] = f"{type(exc).__name__}: {exc}"
             result["vmhwm_mb"] = _vmhwm_mb(server.proc.pid)
@@ -905,6 +924,8 @@ def side_by_side_phase(cli: Path, home: Path, spec: dict, records: list[dict], a
     requests: int = getattr(args, "keepalive_requests", 0)
     if records and requests:
         keepalive: dict[str, dict[str, list[float]]] = {store: {} for store in envs}
+        keepalive_cpu: dict[str, dict[str, list[float]]] = {store: {} for store in envs}  # per round
+        result["keepalive_load"] = os.getloadavg()[0]
         with contextlib.ExitStack() as stack:
             servers = {store: stack.enter_context(Served(cli, ["--home", str(home)] if homes[store] else [],
                                                          work / f"serve-side-by-side-{store}.log", env=envs[store],
@@ -915,17 +936,23 @@ def side_by_side_phase(cli: Path, home: Path, spec: dict, records: list[dict], a
             if all(ready.values()):
                 for k in range(SIDE_BY_SIDE_ROUNDS):
                     for store in (list(envs) if k % 2 == 0 else list(reversed(envs))):
+                        cpu: dict[str, float] = {}
                         try:
-                            times = keepalive_times(servers[store].port, records[0], requests)
+                            times = keepalive_times(servers[store].port, records[0], requests,
+                                                    pid=servers[store].proc.pid, cpu=cpu)
                         except Exception as exc:  # noqa: BLE001 - RuntimeError, httpx.HTTPError: a failed phase
                             failed.append(f"{store}: serve keep-alive: {type(exc).__name__}: {exc}")
                             continue
                         for name, ts in times.items():
                             keepalive[store].setdefault(name, []).extend(ts)
+                        for name, per_request in cpu.items():
+                            keepalive_cpu[store].setdefault(name, []).append(per_request)
             else:
                 failed.extend(f"{store}: serve gave no 200 within {args.serve_timeout:.0f} s: {servers[store].log_tail()}"
                               for store, r in ready.items() if not r)
         result["keepalive_s"] = keepalive
+        result["keepalive_cpu_s"] = {store: {name: statistics.fmean(per) for name, per in kinds.items()}
+                                     for store, kinds in keepalive_cpu.items()}
     result["peak_rss_mb"] = max((r["peak_rss_mb"] for r in runs), default=0)
     if failed:
         result["failed"] = f"phase side-by-side: {len(failed)} failures; first: {failed[0]}"
@@ -938,7 +965,8 @@ def side_by_side_figures(phase: dict) -> dict:
     (``cli_<command>_p50_ms``, ``cli_<command>_embedded_p50_ms``, ``…_cpu_…``) and their ratio
     ``cli_<command>_vs_embedded``; per kept-alive request the p50 on each and the ratio
     (``serve_keepalive_<name>_p50_ms``, ``serve_keepalive_<name>_embedded_p50_ms``,
-    ``serve_keepalive_<name>_vs_embedded``).
+    ``serve_keepalive_<name>_vs_embedded``), and each server's CPU per request
+    (``serve_keepalive_<name>_cpu_ms``, ``serve_keepalive_<name>_embedded_cpu_ms``).
 
     >>> runs = [{"command": "stats", "store": s, "wall_s": w, "cpu_s": w / 2} for s, w in
     ...         (("embedded", 0.2), ("neo4j", 0.3), ("embedded", 0.2), ("neo4j", 0.36))]
@@ -965,6 +993,9 @@ def side_by_side_figures(phase: dict) -> dict:
         fig[f"serve_keepalive_{name}_p50_ms"] = neo
         fig[f"serve_keepalive_{name}_embedded_p50_ms"] = emb
         fig[f"serve_keepalive_{name}_vs_embedded"] = neo / emb if emb == emb and emb else None
+    for store, suffix in (("neo4j", ""), ("embedded", "_embedded")):
+        for name, cpu_s in ((phase.get("keepalive_cpu_s") or {}).get(store) or {}).items():
+            fig[f"serve_keepalive_{name}{suffix}_cpu_ms"] = cpu_s * 1000
     fig["cli_side_by_side_mismatches"] = len(phase.get("mismatches", []))
     return fig
 
@@ -1183,6 +1214,10 @@ def process_figures(phases: dict) -> dict:
                    serve_vmhwm_mb=serve.get("vmhwm_mb"))
         for name, times in (serve.get("keepalive_s") or {}).items():
             fig[f"serve_keepalive_{name}_p50_ms"] = percentile([t * 1000 for t in times], 50)
+        for name, cpu_s in (serve.get("keepalive_cpu_s") or {}).items():
+            fig[f"serve_keepalive_{name}_cpu_ms"] = cpu_s * 1000
+        if "keepalive_load" in serve:
+            fig["serve_keepalive_load"] = serve["keepalive_load"]
     search = [r for r in (phases.get("search") or {}).get("runs", []) if "failed" not in r]
     if search:
         fig.update(search_common_s=statistics.median(r["wall_s"] for r in search),
@@ -1409,6 +1444,9 @@ _TABLE_ROWS = (
     ("serve: first /health 200 s / /health p50 / p95 ms", ("serve_ready_s", "serve_health_p50_ms", "serve_health_p95_ms")),
     ("serve keep-alive p50 ms: /health / REST rests-on / GraphQL restsOn",
      ("serve_keepalive_health_p50_ms", "serve_keepalive_rest_p50_ms", "serve_keepalive_graphql_p50_ms")),
+    ("serve keep-alive, server CPU ms per request: /health / REST rests-on / GraphQL restsOn; load average",
+     ("serve_keepalive_health_cpu_ms", "serve_keepalive_rest_cpu_ms", "serve_keepalive_graphql_cpu_ms",
+      "serve_keepalive_load")),
     ("peak RSS MB: ingest / rests-on / verify", ("rss_ingest_mb", "rss_rests-on_mb", "rss_verify_mb")),
     ("peak RSS MB, whole processes: commands / ingest one set / serve", ("rss_cli_mb", "rss_add-set_mb", "rss_serve_mb")),
     ("store on disk MB (Neo4j: store files)", "disk_mb"), ("store on disk ÷ corpus bytes", "disk_vs_corpus"), ("Neo4j transaction logs MB", "tx_log_mb"),

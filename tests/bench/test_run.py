@@ -223,6 +223,43 @@ def test_serve_phase_times_health_and_always_stops_the_server(tmp_path):
     assert result["failed"] == "phase serve: exited with 3: no store here"
 
 
+def test_serve_phase_gives_the_servers_cpu_per_kept_alive_request(tmp_path):
+    import argparse
+    import sys
+
+    from bench.run import serve_phase
+
+    args = argparse.Namespace(serve_timeout=60, health_requests=1, phase_memory=None, keepalive_requests=3)
+    fake = _script(tmp_path / "citegraph", _FAKE_CITEGRAPH.format(python=sys.executable))
+    result = serve_phase(fake, tmp_path, args, tmp_path / "serve.log", {"set": "A", "record": "R1"})
+    assert "failed" not in result, result.get("failed")
+    assert {name: len(ts) for name, ts in result["keepalive_s"].items()} == {"health": 3, "rest": 3, "graphql": 3}
+    assert sorted(result["keepalive_cpu_s"]) == ["graphql", "health", "rest"]
+    assert all(v >= 0 for v in result["keepalive_cpu_s"].values()) and result["keepalive_load"] >= 0
+    fig = process_figures({"serve": result})
+    assert {f"serve_keepalive_{n}_cpu_ms" for n in ("health", "rest", "graphql")} | {"serve_keepalive_load"} <= set(fig)
+
+
+def test_process_cpu_s_counts_every_thread_of_a_live_process(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from bench.run import process_cpu_s
+
+    burn = ("import threading, time\n"
+            "def spin():\n    end = time.process_time() + 0.3\n    while time.process_time() < end: pass\n"
+            "t = threading.Thread(target=spin); t.start(); t.join()\nprint('done', flush=True)\ntime.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "done\n"
+        time.sleep(0.05)
+        assert 0.3 <= process_cpu_s(proc.pid) < 2.0  # the 0.3 s the thread spun, plus the start
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_add_set_phase_ingests_into_copies_and_leaves_the_store_alone(tmp_path):
     import argparse
 
@@ -312,8 +349,12 @@ def test_side_by_side_phase_runs_each_command_on_both_stores_and_serves_both(tmp
     assert result["mismatches"] == []
     assert {store: {name: len(ts) for name, ts in kept.items()} for store, kept in result["keepalive_s"].items()} == {
         store: {"health": 6, "rest": 6, "graphql": 6} for store in ("embedded", "neo4j")}
+    assert {store: sorted(cpu) for store, cpu in result["keepalive_cpu_s"].items()} == {
+        store: ["graphql", "health", "rest"] for store in ("embedded", "neo4j")}
+    assert all(v >= 0 for cpu in result["keepalive_cpu_s"].values() for v in cpu.values())
     fig = side_by_side_figures(result)
-    assert set(fig) >= {"cli_rests_on_vs_embedded", "cli_sets_vs_embedded", "serve_keepalive_rest_vs_embedded"}
+    assert set(fig) >= {"cli_rests_on_vs_embedded", "cli_sets_vs_embedded", "serve_keepalive_rest_vs_embedded",
+                        "serve_keepalive_rest_cpu_ms", "serve_keepalive_rest_embedded_cpu_ms"}
     assert fig["cli_side_by_side_mismatches"] == 0
 
     monkeypatch.setenv("DIFFER", "x")
@@ -321,3 +362,35 @@ def test_side_by_side_phase_runs_each_command_on_both_stores_and_serves_both(tmp
     result = side_by_side_phase(fake, tmp_path, spec, records[:1], args, tmp_path)
     assert result["mismatches"] == ["A/R1: rests-on --json differs between the stores"]
     assert "keepalive_s" not in result
+
+
+def test_pairs_give_each_install_cpu_and_p50_of_every_request_and_the_ratio_to_the_first(tmp_path, capsys):
+    import sys
+
+    from bench.serve_pairs import main
+
+    a = _script(tmp_path / "a", _FAKE_CITEGRAPH.format(python=sys.executable))
+    b = _script(tmp_path / "b", _FAKE_CITEGRAPH.format(python=sys.executable))
+    assert main(["--cli", f"main={a}", "--cli", f"branch={b}", "--home", str(tmp_path), "--record", "R1",
+                 "--set", "A", "--rounds", "2", "--chunk", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["record"], out["set"], out["rounds"], out["chunk"], len(out["load"])) == ("R1", "A", 2, 3, 2)
+    assert list(out["installs"]) == ["main", "branch"]
+    for install in out["installs"].values():
+        assert sorted(install) == ["graphql", "health", "rest"]
+        assert all(fig["cpu_ms"] >= 0 and fig["p50_ms"] > 0 for fig in install.values())
+    assert all(fig["cpu_vs_first"] in (1.0, None) and fig["p50_vs_first"] == 1.0
+               for fig in out["installs"]["main"].values())
+
+
+def test_an_install_named_by_neo4j_serves_the_neo4j_of_the_environment_without_home(tmp_path, capsys, monkeypatch):
+    import sys
+
+    from bench.serve_pairs import main
+
+    monkeypatch.setenv("CITEGRAPH_NEO4J_URI", "bolt://127.0.0.1:1")
+    fake = _script(tmp_path / "citegraph", _FAKE_CITEGRAPH.format(python=sys.executable))  # exits 5 unless one store
+    assert main(["--cli", f"embedded={fake}", "--cli", f"neo4j={fake}", "--neo4j", "neo4j", "--home", str(tmp_path),
+                 "--record", "R1", "--rounds", "1", "--chunk", "2", "--kinds", "rest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {name: sorted(figs) for name, figs in out["installs"].items()} == {"embedded": ["rest"], "neo4j": ["rest"]}
