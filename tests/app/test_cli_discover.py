@@ -30,8 +30,8 @@ from tests.app.commands import cli_group
 from tests.conftest import ROOT, SEEDS
 
 runner = CliRunner()
-CITEGRAPH = [sys.executable, "-c", "from app.cli import main; main()"]
-"""The command as the console script runs it (``citegraph = app.cli:main``)."""
+CITEGRAPH = [sys.executable, "-c", "from app.script import main; main()"]
+"""The command as the console script runs it (``citegraph = app.script:main``)."""
 TOLARIA_ROUTES = [
     "EPI-RTE-mtime-check", "EPI-RTE-note-read", "EPI-RTE-note-search", "EPI-RTE-organized-toggle",
     "EPI-RTE-vault-register", "MEM-RTE-mcp-read", "MEM-RTE-note-withdrawal", "MEM-RTE-reference-context",

@@ -126,7 +126,7 @@ def test_declarations_are_typer_arguments():
     assert isinstance(Arg(metavar="SET").to_typer(), typer.models.ArgumentInfo)
 
 
-CITEGRAPH = [sys.executable, "-c", "from app.cli import main; main()"]
+CITEGRAPH = [sys.executable, "-c", "from app.script import main; main()"]
 
 
 @pytest.fixture(scope="module")
