@@ -244,9 +244,6 @@ def _head(columns: Sequence[Column], row: Sequence[str | Text], width: int) -> l
     return lines
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
 def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title: str | None,
                   width: int) -> list[str] | None:
     """The lines :func:`_blocks` prints for ``rows`` at ``width`` on a console that prints plain text
@@ -274,7 +271,7 @@ def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title
                 continue
             for line in clip_cell(v, text_width).wrap(None, text_width)[:TEXT_LINES]:
                 line.rstrip()  # (a console is used only to justify, which "default" does not)
-                if _CONTROL.search(line.plain):
+                if not prints_as_is(line.plain):
                     return None
                 lines.append("    " + line.plain)
     return lines
