@@ -718,6 +718,19 @@ def _get_health(port: int, timeout: float = 2.0) -> tuple[int, bytes]:
         conn.close()
 
 
+KEEPALIVE_GRAPHQL = "query($r: String!, $s: String) { restsOn(record: $r, set: $s) { count results { statement direct depth } } }"
+"""The GraphQL document the kept-alive requests send (:func:`keepalive_requests`)."""
+
+
+def keepalive_requests(record: str, set_id: str | None) -> dict[str, tuple[str, str, dict | None, dict | None]]:
+    """The kept-alive requests of the bench, by name (``health``, ``rest``, ``graphql``): method,
+    path, query parameters and JSON body, for ``record`` in ``set_id``."""
+    params = {"set": set_id} if set_id else None
+    return {"health": ("GET", "/health", None, None),
+            "rest": ("GET", f"/records/{record}/rests-on", params, None),
+            "graphql": ("POST", "/graphql", None, {"query": KEEPALIVE_GRAPHQL, "variables": {"r": record, "s": set_id}})}
+
+
 def keepalive_times(port: int, row: dict, n: int, *, pid: int | None = None,
                     cpu: dict[str, float] | None = None) -> dict[str, list[float]]:
     """Seconds of each of ``n`` requests on one kept-alive httpx connection (the notebook client's
@@ -733,14 +746,9 @@ def keepalive_times(port: int, row: dict, n: int, *, pid: int | None = None,
     """
     import httpx
 
-    query = "query($r: String!, $s: String) { restsOn(record: $r, set: $s) { count results { statement direct depth } } }"
-    calls = {"health": ("GET", "/health", None),
-             "rest": ("GET", f"/records/{row['record']}/rests-on", None),
-             "graphql": ("POST", "/graphql", {"query": query, "variables": {"r": row["record"], "s": row["set"]}})}
     times: dict[str, list[float]] = {}
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-        for name, (method, path, body) in calls.items():
-            params = {"set": row["set"]} if name == "rest" else None
+        for name, (method, path, params, body) in keepalive_requests(row["record"], row["set"]).items():
             first = client.request(method, path, json=body, params=params)
             if first.status_code != 200 or (name == "graphql" and first.json().get("errors")):
                 raise RuntimeError(f"{method} {path} answered {first.status_code}: {first.text[:300]}")

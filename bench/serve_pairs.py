@@ -9,7 +9,7 @@ per request and the p50 of each, for A/B pairs of two installs on one store (ben
 Both servers run at once on the same store; or, with ``--neo4j NAME``, that install serves the
 Neo4j that ``CITEGRAPH_NEO4J_URI``, ``_USER``, ``_PASSWORD`` and ``_DATABASE`` name (the two stores
 side by side, as the bench's side-by-side phase). Each round sends ``--chunk`` requests of each kind
-(``/health``, REST rests-on, GraphQL ``restsOn``, as :func:`bench.run.keepalive_times` asks them)
+(``/health``, REST rests-on, GraphQL ``restsOn``, as :func:`bench.run.keepalive_requests` declares them)
 to one server, then to the other, the first server alternating from round to round; one httpx
 client per server is kept for the whole run, as a notebook keeps its client. A chunk's server CPU
 is the change of ``utime + stime`` in ``/proc/PID/stat`` over it, divided by its requests.
@@ -26,19 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.run import Served, child_env, neo4j_env, percentile, process_cpu_s
+from bench.run import Served, child_env, keepalive_requests, neo4j_env, percentile, process_cpu_s
 
-__all__ = ["main", "requests_of"]
-
-GRAPHQL = "query($r: String!, $s: String) { restsOn(record: $r, set: $s) { count results { statement direct depth } } }"
-"""The GraphQL document of :func:`bench.run.keepalive_times`."""
-
-def requests_of(record: str, set_id: str | None) -> dict[str, tuple[str, str, dict | None, dict | None]]:
-    """The kept-alive requests of the bench, by name: method, path, query parameters, JSON body."""
-    params = {"set": set_id} if set_id else None
-    return {"health": ("GET", "/health", None, None),
-            "rest": ("GET", f"/records/{record}/rests-on", params, None),
-            "graphql": ("POST", "/graphql", None, {"query": GRAPHQL, "variables": {"r": record, "s": set_id}})}
+__all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="health,rest,graphql")
     args = ap.parse_args(argv)
     clis = dict(c.split("=", 1) for c in args.cli)
-    calls = {k: v for k, v in requests_of(args.record, args.set_id).items() if k in args.kinds.split(",")}
+    calls = {k: v for k, v in keepalive_requests(args.record, args.set_id).items() if k in args.kinds.split(",")}
     cpu: dict[str, dict[str, list[float]]] = {n: {k: [] for k in calls} for n in clis}
     wall: dict[str, dict[str, list[float]]] = {n: {k: [] for k in calls} for n in clis}
     load = [os.getloadavg()[0]]
