@@ -463,8 +463,8 @@ import app.cli_export  # noqa: E402,F401  (registers `export`)
 
 
 def main() -> None:
-    """Console-script entry point: a plain command line of a read command (:data:`app.cli_start.FAST_COMMANDS`)
-    and ``--version`` alone run without importing typer; anything else, or a usage error such a
+    """Console-script entry point: a plain command line of a read command (:data:`app.cli_start.FAST_COMMANDS`),
+    ``--version`` alone and the root help page (:mod:`app.cli_root_help`) run without importing typer; anything else, or a usage error such a
     command raises (before it writes anything), goes to typer.
 
     When the command is over (however it ends), every object the process still holds is left to
@@ -488,6 +488,13 @@ def _run_command() -> None:
     if words == ["--version"]:
         sys.stdout.write(version() + "\n")
         return
+    if words in (["--help"], []):  # the root help page, drawn without typer when it is plain
+        from app.cli_root_help import print_root_help
+
+        if print_root_help(asked=bool(words)):
+            if not words:
+                raise Exit(2)  # as typer ends `citegraph` alone: usage, exit 2
+            return
     if words and words[0] in FAST_COMMANDS:
         fn = commands.functions[words[0]]
         kwargs = parse(fn, words[1:])

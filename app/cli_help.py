@@ -28,6 +28,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.main import get_command_from_info, get_command_name
 from typer.models import CommandFunctionType, CommandInfo
 
+from app.cli_params import flowed
 from app.cli_start import version
 
 __all__ = ["CommandApp", "TidyGroup", "defer_unused_help_imports", "flowed", "tidy", "version"]
@@ -50,19 +51,6 @@ class _Argument(TyperArgument):
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None  # the argument's help says what it takes
-
-
-def flowed(text: str) -> str:
-    """``text`` with each paragraph's lines joined, so that help flows to the terminal's width
-    instead of breaking where the docstring's source lines break (typer's rich help keeps them);
-    a paragraph opening with ``\\b`` is kept as it is (click's mark for verbatim text).
-
-    >>> flowed("Counts per set (--set: of one\\n    set).\\n\\nExample: citegraph stats")
-    'Counts per set (--set: of one set).\\n\\nExample: citegraph stats'
-    """
-    paragraphs = text.split("\n\n")
-    return "\n\n".join(p if p.lstrip().startswith("\b") else " ".join(line.strip() for line in p.splitlines())
-                       for p in paragraphs)
 
 
 class _Command(TyperCommand):

@@ -1,4 +1,5 @@
-"""The options and arguments of the ``citegraph`` commands, declared once and without typer.
+"""The options and arguments of the ``citegraph`` commands, declared once and without typer, and
+how a command's help text is read (:func:`flowed`, :func:`summary_of`).
 
 A command's parameter is written ``Annotated[T, Opt("--set", help=...)]`` (or ``Arg(...)``) with
 exactly typer's arguments: typer receives ``typer.Option(*args, **kwargs)`` of the same
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, get_args, get_origin
 from collections.abc import Callable
 
-__all__ = ["Param", "Opt", "Arg", "Exit", "typer_params"]
+__all__ = ["Param", "Opt", "Arg", "Exit", "typer_params", "flowed", "summary_of"]
 
 
 class Param:
@@ -81,3 +82,25 @@ def typer_params(fn: Callable[..., Any]) -> Callable[..., Any]:
                                               return_annotation=hints.get("return", signature.return_annotation))
     command.__annotations__ = hints
     return command
+
+
+def flowed(text: str) -> str:
+    """``text`` with each paragraph's lines joined, so that help flows to the terminal's width
+    instead of breaking where the docstring's source lines break (typer's rich help keeps them);
+    a paragraph opening with ``\\b`` is kept as it is (click's mark for verbatim text).
+
+    >>> flowed("Counts per set (--set: of one\\n    set).\\n\\nExample: citegraph stats")
+    'Counts per set (--set: of one set).\\n\\nExample: citegraph stats'
+    """
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(p if p.lstrip().startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+                       for p in paragraphs)
+
+
+def summary_of(fn: Callable[..., Any]) -> str:
+    """The help text of command function ``fn`` as the root help lists it: its docstring
+    (:func:`inspect.getdoc`) :func:`flowed`, the first paragraph (typer's rule)."""
+    import inspect
+
+    text = inspect.getdoc(fn) or ""
+    return inspect.cleandoc(flowed(text)).split("\n\n")[0].strip()

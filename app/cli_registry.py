@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["commands", "typer_app", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "ROOT_HELP", "console_width", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
@@ -56,6 +56,9 @@ class Commands:
 
 commands = Commands()
 
+ROOT_HELP = "Knowledge graph of agentic-system analysis documents: ingest, query, check, serve."
+"""What ``citegraph --help`` says of the whole program, under its usage line."""
+
 
 @functools.cache
 def typer_app() -> CommandApp:
@@ -67,7 +70,7 @@ def typer_app() -> CommandApp:
 
     app = CommandApp(
         name="citegraph",
-        help="Knowledge graph of agentic-system analysis documents: ingest, query, check, serve.",
+        help=ROOT_HELP,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -110,15 +113,7 @@ class _Console:
         isatty = getattr(stdout, "isatty", None)
         if stdout is None or isatty is None or isatty():
             return None
-        columns = os.environ.get("COLUMNS")
-        if columns is not None:
-            return int(columns) if columns.isdigit() and int(columns) > 0 else None
-        for descriptor in (0, 1, 2):
-            try:
-                return os.get_terminal_size(descriptor).columns or 80
-            except (AttributeError, ValueError, OSError):
-                continue
-        return 80
+        return console_width()
 
     def line(self, text: str) -> None:
         """Print ``text`` and a newline as ``print(text, markup=False, highlight=False)`` does,
@@ -134,6 +129,21 @@ class _Console:
         if self._console is not None:  # made: rich calls this on the console it printed with
             self._console.quiet = True  # nothing more to print; :func:`handles_errors` ends with 0
         raise BrokenPipeError("the reader of the output has gone")
+
+
+def console_width() -> int | None:
+    """The width rich's console takes on this platform (not Windows): ``$COLUMNS``, else the size
+    of the first of standard input, output and error that is a terminal, else 80; None when
+    ``$COLUMNS`` is set to anything but a positive number (rich's own rule then decides)."""
+    columns = os.environ.get("COLUMNS")
+    if columns is not None:
+        return int(columns) if columns.isdigit() and int(columns) > 0 else None
+    for descriptor in (0, 1, 2):
+        try:
+            return os.get_terminal_size(descriptor).columns or 80
+        except (AttributeError, ValueError, OSError):
+            continue
+    return 80
 
 
 RICH_DECIDES = ("FORCE_COLOR", "TTY_COMPATIBLE", "JUPYTER_COLUMNS", "JUPYTER_LINES")

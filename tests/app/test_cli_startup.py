@@ -226,13 +226,17 @@ def test_version_loads_no_rich_and_no_query():
     assert loaded == []
 
 
+# the root page as typer draws it (NO_COLOR set: app.cli_root_help leaves it to typer; tests/app/test_cli_root_help.py)
+TYPER_DRAWS = "import os\nos.environ['NO_COLOR'] = '1'\n"
+
+
 @pytest.mark.parametrize("args", [["--help"], ["rests-on", "--help"]], ids=" ".join)
 def test_help_pages_load_rich_but_not_its_markdown_or_tracebacks(args):
-    result, loaded = citegraph(*args, heavy=(*HEAVY, *HELP_UNUSED, "rich.console"))
+    result, loaded = citegraph(*args, prelude=TYPER_DRAWS, heavy=(*HEAVY, *HELP_UNUSED, "rich.console"))
     assert result.returncode == 0, result.stderr
     assert loaded == ["rich.console"]
     # the same bytes as typer's help module prints when imported the ordinary way, all of rich loaded
-    plain, loaded = citegraph(*args, prelude="import typer.rich_utils", heavy=HELP_UNUSED)
+    plain, loaded = citegraph(*args, prelude=TYPER_DRAWS + "import typer.rich_utils", heavy=HELP_UNUSED)
     assert loaded == sorted(HELP_UNUSED)
     assert result.stdout == plain.stdout
     assert "│ rests-on " in result.stdout or "RECORD" in result.stdout
@@ -244,7 +248,7 @@ def test_the_root_help_lists_every_command_without_making_them():
     prelude = ("import sys, typer.main as m; real = m.get_command_from_info\n"
                "def counting(info, **k):\n    sys.stderr.write('MADE ' + info.name + '\\n'); return real(info, **k)\n"
                "m.get_command_from_info = counting\n")
-    result, _ = citegraph("--help", prelude=prelude)
+    result, _ = citegraph("--help", prelude=TYPER_DRAWS + prelude)
     assert result.returncode == 0, result.stderr
     assert "MADE " not in result.stderr
     from app.cli import cli
