@@ -2,12 +2,17 @@
 paths, and a whole analysis set with its record index.
 
 Each function gathers everything a report needs in a bounded number of batched store calls and
-returns frozen results; ``render/`` turns them into Markdown, plain text or HTML.
+returns frozen results; ``render/`` turns them into Markdown, plain text or HTML. Each result is a
+:class:`typing.NamedTuple` (immutable, compared by value): a report's process makes its shapes when
+it imports this module, several times faster than frozen dataclasses (bench/README.md, "``--help``
+and ``render`` under the targets").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
 
 from queries.names import unknown_set
 from graph.codec import (analysis_set_of, citation_form, citation_token, declaration_label, node_name, record_id_of,
@@ -26,8 +31,7 @@ __all__ = [
     "analysis_set_report",
 ]
 
-@dataclass(frozen=True, slots=True)
-class PathStep:
+class PathStep(NamedTuple):
     """One node of an explanation path.
 
     ``node`` id, ``label`` (``Statement``, ``Section``, ``NamedReference``, ``Record`` …), ``name``
@@ -46,8 +50,7 @@ class PathStep:
     ranges: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class RestsOnSubgraph:
+class RestsOnSubgraph(NamedTuple):
     """The part of the graph resting on one record ID.
 
     ``report`` the rests-on answer (results in set, document, order); ``documents`` the trees of
@@ -63,7 +66,7 @@ class RestsOnSubgraph:
     steps: dict[str, tuple[PathStep, ...]]
     max_depth: int | None = None
     direct_only: bool = False
-    labels: dict[str, str] = field(default_factory=dict)
+    labels: Mapping[str, str] = MappingProxyType({})
 
 
 def rests_on_subgraph(
@@ -143,8 +146,7 @@ def _step(node_id: str, node: Node | None, kinds: tuple[str, ...], ranges: tuple
     return PathStep(node_id, str(node.label), str(name or node_id), node.document_id, kinds, ranges)
 
 
-@dataclass(frozen=True, slots=True)
-class RecordEntry:
+class RecordEntry(NamedTuple):
     """One record of a set's index.
 
     ``record`` the Record node; ``declarations`` the declaration sections (node ids) declaring it;
@@ -163,8 +165,7 @@ class RecordEntry:
         return record_id_of(self.record) or self.record.id
 
 
-@dataclass(frozen=True, slots=True)
-class SetReport:
+class SetReport(NamedTuple):
     """A whole analysis set: its AnalysisSet node, system name, member trees in layout order and
     the record index sorted by record ID."""
 

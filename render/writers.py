@@ -8,7 +8,6 @@ its set link to it.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 
@@ -155,6 +154,8 @@ class _Html:
         self._patterns: dict[str, re.Pattern[str]] = {}
 
     def id(self, value: str | None) -> str:
+        import html  # here: a Markdown or text page need not import html's entity table
+
         if not value:
             return ""
         candidate, n = value, 2
@@ -165,6 +166,8 @@ class _Html:
 
     def text(self, value: str, set_id: str | None) -> str:
         """``value`` escaped, record IDs of ``set_id`` that have an anchor on the page linked."""
+        import html
+
         escaped = html.escape(value, quote=True)
         anchors = self.records.get(set_id or "", {})
         if not anchors:
@@ -188,6 +191,8 @@ def write_html(page: Page) -> str:
     >>> "<script>" in out, "&lt;script&gt;x&lt;/script&gt;" in out, "<title>&lt;T&gt;</title>" in out
     (False, True, True)
     """
+    import html
+
     w = _Html(page)
     body: list[str] = [f"<h1>{html.escape(page.title)}</h1>"]
     body += [f'<p class="lead">{html.escape(line)}</p>' for line in page.lead]

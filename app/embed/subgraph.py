@@ -8,6 +8,7 @@ dict and ``GET /embed/rests-on/{record_id}/graph`` serves it, so a notebook draw
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Optional, Union
 
 from pydantic import BaseModel, Field
@@ -52,7 +53,7 @@ def _record_label(record_id: str, label: str | None) -> str:
     return f"{record_id}\n{short_label(label)}" if label else record_id
 
 
-def _path_node(step: PathStep, labels: dict[str, str]) -> dict:
+def _path_node(step: PathStep, labels: Mapping[str, str]) -> dict:
     kind = KINDS.get(step.label, "node")
     set_id = _set_of(step.node)
     node = {"id": step.node, "kind": kind, "label": short_label(step.name), "name": step.name,
@@ -68,7 +69,7 @@ def _path_node(step: PathStep, labels: dict[str, str]) -> dict:
     return node
 
 
-def _start_node(node_id: str, kind: str, labels: dict[str, str]) -> dict:
+def _start_node(node_id: str, kind: str, labels: Mapping[str, str]) -> dict:
     """A node asked about: a record (``<set>/<ID>``), a source (``<set>/SRC-n``) or a source file
     (``<set>/file/<path>``)."""
     set_id, _, name = node_id.partition("/")
