@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["commands", "typer_app", "ROOT_HELP", "console_width", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "root", "ROOT_HELP", "console_width", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
@@ -75,7 +75,7 @@ def typer_app() -> CommandApp:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
-    app.callback()(typer_params(_root))
+    app.callback()(typer_params(root))
     for name, fn in commands.functions.items():
         app.command(name)(fn)  # made into a click command (its declarations typer's) when looked up
     return app
@@ -191,7 +191,7 @@ def _print_version(asked: bool) -> None:
         raise Exit(0)
 
 
-def _root(
+def root(
     show_version: Annotated[bool, Opt("--version", is_eager=True, callback=_print_version,
                                                help="Print the version and exit.")] = False,
 ) -> None:

@@ -27,7 +27,7 @@ import typing
 from typing import get_args, get_origin
 
 from app.cli_params import Opt, summary_of
-from app.cli_registry import ROOT_HELP, RICH_DECIDES, _root, commands, console_width
+from app.cli_registry import ROOT_HELP, RICH_DECIDES, commands, console_width, root
 
 __all__ = ["USAGE", "HELP_OPTION", "TYPER_DECIDES", "root_help", "page", "print_root_help"]
 
@@ -90,7 +90,7 @@ def _root_options() -> list[tuple[str, str]]:
     ``--help``; only long flags, which the panel shows in one column (anything else: :func:`page`
     declines)."""
     options = []
-    hints = typing.get_type_hints(_root, include_extras=True)
+    hints = typing.get_type_hints(root, include_extras=True)
     hints.pop("return", None)
     for hint in hints.values():
         declared = [d for d in get_args(hint)[1:] if isinstance(d, Opt)] if get_origin(hint) is typing.Annotated else []

@@ -16,9 +16,11 @@ the dictionary it was packed with, so another process finds it in the file.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 __all__ = ["Packer", "DICTIONARIES_TABLE", "TRAIN_BYTES"]
 
@@ -130,6 +132,26 @@ class Packer:
         """:meth:`text`, and SQL's NULL as it is (the SQL function ``unpacked``)."""
         return None if value is None else self.text(value)
 
+    def decoded_later(self, value: str | bytes) -> Mapping[str, Any]:
+        """The property map of a stored value, decoded (inflated and parsed) when it is first read:
+        a reader that never looks at an edge's properties (a closure walking its ends) does not pay
+        for them. The value's dictionary is found now, in the caller's transaction.
+
+        Raises
+        ------
+        sqlite3.DatabaseError
+            The value names a dictionary the file does not hold; a value that does not inflate
+            raises it when first read.
+        """
+        if isinstance(value, str):
+            return _Decoded(value, None)
+        if value[0] not in self._zdicts:
+            self.load()
+        zdict = self._zdicts.get(value[0])
+        if zdict is None:
+            raise sqlite3.DatabaseError(f"a packed property map names dictionary {value[0]}, which the store lacks")
+        return _Decoded(value, zdict)
+
     def text(self, value: str | bytes) -> str:
         """The JSON text of a stored value (:meth:`pack`'s input).
 
@@ -153,3 +175,52 @@ class Packer:
             return (inflate.decompress(value[1:]) + inflate.flush()).decode()
         except (zlib.error, UnicodeDecodeError) as exc:
             raise sqlite3.DatabaseError(f"a packed property map does not unpack: {exc}") from None
+
+
+class _Decoded(Mapping[str, Any]):
+    """A stored property map (JSON text, or packed with dictionary ``zdict``), decoded on first
+    read and kept (:meth:`Packer.decoded_later`); compared, iterated and read as the dict it holds."""
+
+    __slots__ = ("_map", "_value", "_zdict")
+
+    def __init__(self, value: str | bytes, zdict: bytes | None) -> None:
+        self._value: str | bytes | None = value
+        self._zdict = zdict
+        self._map: dict[str, Any] | None = None
+
+    def _decoded(self) -> dict[str, Any]:
+        found = self._map
+        if found is None:
+            value = self._value
+            if isinstance(value, bytes):
+                try:
+                    inflate = zlib.decompressobj(WBITS, self._zdict or b"")
+                    value = (inflate.decompress(value[1:]) + inflate.flush()).decode()
+                except (zlib.error, UnicodeDecodeError) as exc:
+                    raise sqlite3.DatabaseError(f"a packed property map does not unpack: {exc}") from None
+            found = self._map = json.loads(value or "{}")
+            self._value = None
+        return found
+
+    def __getitem__(self, key: str) -> Any:
+        return self._decoded()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._decoded().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._decoded()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __eq__(self, other: object) -> bool:
+        return self._decoded() == (other._decoded() if isinstance(other, _Decoded) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # a dict's: unhashable
+
+    def __repr__(self) -> str:
+        return repr(self._decoded())

@@ -1229,8 +1229,11 @@ def _nodes(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> li
 
 
 def _edges(conn: sqlite3.Connection, sql: str, params: Iterable[Any] = ()) -> list[Edge]:
-    unpack = _packer(conn).text
-    return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, json.loads(unpack(props)))
+    """The edges ``sql`` selects, each property map decoded when first read (a closure, a tree's
+    containment and most paths never read it: bench/README.md, "``--help`` and ``render`` under
+    the targets")."""
+    later = _packer(conn).decoded_later
+    return [Edge(_KINDS[kind], src, dst, seq, document_id, set_id, later(props))
             for src, kind, dst, seq, document_id, set_id, props in conn.execute(sql, tuple(params))]
 
 

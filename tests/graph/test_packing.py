@@ -55,3 +55,22 @@ def test_a_dictionary_trained_in_a_write_rolled_back_is_forgotten(conn, tmp_path
 def test_a_value_naming_a_dictionary_the_file_lacks_is_refused(conn):
     with pytest.raises(sqlite3.DatabaseError, match="names dictionary 7, which the store lacks"):
         Packer(conn).text(b"\x07\x01\x02")
+
+
+def test_a_map_decoded_later_is_the_map_of_its_text(conn, tmp_path):
+    packer = Packer(conn)
+    conn.execute("BEGIN IMMEDIATE")
+    packer.train(ROWS)
+    conn.execute("COMMIT")
+    other = Packer(sqlite3.connect(tmp_path / "p.sqlite"))
+    values = [packer.pack(*row) for row in ROWS[:3]] + ['{"order":3}', "{}"]
+    later = [other.decoded_later(v) for v in values]
+    expected = [json.loads(text) for _, text in ROWS[:3]] + [{"order": 3}, {}]
+    assert later == expected and expected == later  # compared as dicts, both ways
+    assert [dict(m) for m in later] == expected
+    assert (later[3]["order"], later[3].get("text"), "order" in later[3], len(later[0])) == (3, None, True, 4)
+    with pytest.raises(sqlite3.DatabaseError, match="names dictionary 7, which the store lacks"):
+        other.decoded_later(b"\x07\x01\x02")  # refused when read, as text() refuses it
+    damaged = other.decoded_later(b"\x01\xff\xfe")
+    with pytest.raises(sqlite3.DatabaseError, match="does not unpack"):
+        damaged.get("order")
