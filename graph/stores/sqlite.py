@@ -295,7 +295,7 @@ class SetEdges:
     :func:`graph.writes.edge_identity`); ``size`` is the number of edges. What a closure walks
     backwards, and what the per-process cache holds and bounds in edges."""
 
-    __slots__ = ("into", "size", "_bare")
+    __slots__ = ("_bare", "into", "size")
 
     def __init__(self, edges: Iterable[Edge]):
         into: dict[str, dict[tuple[Any, ...], Edge]] = {}
