@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # named in signatures only: a read that keeps no version impo
 
 __all__ = ["Direction", "GraphStore", "ClosedOnExit", "SupportsBulkWrite", "SupportsSnapshot", "SnapshotMoved",
            "SNAPSHOT_ATTEMPTS", "read_snapshot",
-           "Reach", "SupportsReach", "SupportsNodesWithEdges", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS", "VERSIONS_KEPT",
+           "Reach", "bare_edges", "SupportsReach", "SupportsNodesWithEdges", "SupportsRankedSearch", "KeepsVersions", "KeepsSetResults", "SEARCH_FIELDS", "VERSIONS_KEPT",
            "projected"]
 
 T = TypeVar("T")
@@ -243,6 +243,12 @@ class Reach:
     nodes: dict[str, Node]
 
 
+def bare_edges(edges: Iterable[Edge]) -> list[Edge]:
+    """``edges`` with empty props (every other field kept): a :class:`Reach` asked without
+    ``edge_props`` (:meth:`SupportsReach.reach`)."""
+    return [Edge(e.kind, e.src, e.dst, e.seq, e.document_id, e.set_id) for e in edges]
+
+
 @runtime_checkable
 class SupportsReach(Protocol):
     """An optional fast path: a store that answers a closure together with the light fields of the
@@ -251,11 +257,13 @@ class SupportsReach(Protocol):
     (:func:`queries.traversal.generic_reach`), and the contract suite checks both agree."""
 
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
-              fields: Mapping[Label, Collection[str]]) -> Reach:
+              fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
         """``closure(ids, kinds=kinds)`` and the nodes reaching ``ids``, one round trip.
 
         ``fields`` names, per label, the props each node keeps (see :func:`projected`); nodes of
-        other labels keep none. Unknown ids contribute nothing; empty ``kinds`` give no edges and
+        other labels keep none. Without ``edge_props`` every edge has empty props
+        (:func:`bare_edges`: a caller that reads only kinds and ends need not have them
+        shipped and decoded). Unknown ids contribute nothing; empty ``kinds`` give no edges and
         only the starts that exist."""
 
 

@@ -19,7 +19,7 @@ from graph.model import (DEPENDENCY_KINDS, EVIDENCE_KINDS, Edge, EdgeKind, Label
 from domain.model import Statement
 from domain.wire import flat
 from graph.codec import is_alias, node_name, statement_of
-from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges, SupportsReach, projected
+from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges, SupportsReach, bare_edges, projected
 from queries.limits import MAX_DEPTH
 from queries.names import unknown_record, unknown_set
 
@@ -117,7 +117,7 @@ def _id_key(node_id: str) -> tuple[str, int, str]:
 
 
 def reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[EdgeKind],
-          fields: Mapping[Label, Collection[str]]) -> Reach:
+          fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
     """The closure of ``ids`` over ``kinds`` and the light fields of every node on it.
 
     Parameters
@@ -131,26 +131,31 @@ def reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[EdgeKind
     fields : mapping of Label to collection of str
         Props each node keeps, per label (see :func:`graph.store.projected`); leave heavy props
         such as ``markup`` out.
+    edge_props : bool, default True
+        False: every edge comes with empty props (:func:`graph.store.bare_edges`), for a caller
+        that reads only kinds and ends; Neo4j then neither ships nor decodes them.
 
     Returns
     -------
     Reach
-        ``edges`` equal to ``store.closure(ids, kinds=kinds)``; ``nodes`` every node reaching a
+        ``edges`` equal to ``store.closure(ids, kinds=kinds)`` (with empty props without
+        ``edge_props``); ``nodes`` every node reaching a
         start (starts included) by id, projected to ``fields``. Exactly :func:`generic_reach`'s
         answer whichever path answers it.
     """
     if isinstance(store, SupportsReach):
-        return store.reach(ids, kinds=kinds, fields=fields)
-    return generic_reach(store, ids, kinds=kinds, fields=fields)
+        return store.reach(ids, kinds=kinds, fields=fields, edge_props=edge_props)
+    return generic_reach(store, ids, kinds=kinds, fields=fields, edge_props=edge_props)
 
 
 def generic_reach(store: GraphStore, ids: Collection[str], *, kinds: Collection[EdgeKind],
-                  fields: Mapping[Label, Collection[str]]) -> Reach:
+                  fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
     """:func:`reach` from the contract primitives alone: ``store.closure``, then ``store.get_nodes``
     of the starts and of every edge end (two round trips; the reference the fast path must match)."""
     edges = store.closure(ids, kinds=kinds)
     ends = dict.fromkeys([*ids, *(i for e in edges for i in (e.src, e.dst))])
-    return Reach(edges, {i: projected(n, fields) for i, n in store.get_nodes(list(ends)).items()})
+    return Reach(edges if edge_props else bare_edges(edges),
+                 {i: projected(n, fields) for i, n in store.get_nodes(list(ends)).items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,7 +397,7 @@ def rests_on(
     it does; a record when a statement of its declaration does; a superseded record rests on its
     successor). Store calls: :func:`starts_named` (with ``set_id`` on a store with
     :class:`~graph.store.SupportsNodesWithEdges`, the record and its alias edges in one), then one
-    :func:`reach` that brings only the statement and section fields shown (one round trip with
+    :func:`reach` that brings only the statement and section fields shown and no edge props (one round trip with
     :class:`~graph.store.SupportsReach`).
     A statement's innermost section is the source of the CONTAINS edge into it; that edge is in
     the closure (CONTAINS is a dependency kind and the statement reaches the record), whatever
@@ -401,7 +406,7 @@ def rests_on(
     _check_depth(max_depth)
     kind, records = starts_named(store, str(record_id), set_id, kind=kind)
     starts = [r.id for r in records]
-    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=RESTS_ON_FIELDS)
+    found = reach(store, starts, kinds=DEPENDENCY_KINDS, fields=RESTS_ON_FIELDS, edge_props=False)
     best = explain(found.edges, starts, max_depth=1 if direct_only else max_depth)
     results = []
     for node_id, why in best.items():

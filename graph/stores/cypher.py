@@ -406,6 +406,8 @@ def reach(kinds: Collection[EdgeKind], *, clock: bool = False) -> str:
     ``$whole``
         Model label names whose rows always carry ``props_json`` (a key that has no native
         property was asked for them).
+    ``$edge_props``
+        Whether the edges carry their ``props_json`` (else null: a reach asked without edge props).
 
     Rows
     ----
@@ -413,7 +415,8 @@ def reach(kinds: Collection[EdgeKind], *, clock: bool = False) -> str:
     each key ``$fields`` names for the node's label, in order; ``props_json``, only when the label
     is in ``$whole`` or a value is null (absent, ``None`` or not native: the store then reads the
     props from the JSON); ``incoming``, a list of maps with the :func:`closure` row fields
-    (``rid``, ``src``, ``kind``, ``dst``, ``seq``, ``document_id``, ``set_id``, ``props_json``).
+    (``rid``, ``src``, ``kind``, ``dst``, ``seq``, ``document_id``, ``set_id``, ``props_json``, null
+    unless ``$edge_props``).
     Markup and other heavy props never travel unless a value is null.
 
     Notes
@@ -455,7 +458,7 @@ WITH collect({{id: b.id, labels: labels, set_id: b.set_id, document_id: b.docume
   incoming: COLLECT {{
     MATCH (a:{NODE_LABEL})-[r:{types}]->(b)
     RETURN {{rid: elementId(r), src: a.id, kind: type(r), dst: b.id, seq: r.seq,
-            document_id: r.document_id, set_id: r.set_id, props_json: r.props_json}}
+            document_id: r.document_id, set_id: r.set_id, props_json: CASE WHEN $edge_props THEN r.props_json END}}
   }}}}) AS nodes"""
 
 

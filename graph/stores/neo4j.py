@@ -525,8 +525,9 @@ class Neo4jStore(ClosedOnExit):
         return sorted(_edges_from_rows(list(rows.values())), key=Edge.sort_key)
 
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
-              fields: Mapping[Label, Collection[str]]) -> Reach:
-        """See :meth:`graph.store.SupportsReach.reach`. One query: :func:`graph.stores.cypher.reach`.
+              fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
+        """See :meth:`graph.store.SupportsReach.reach`. One query: :func:`graph.stores.cypher.reach`;
+        without ``edge_props`` the edges' ``props_json`` neither travels nor is decoded.
 
         Asked props are read from their native Neo4j properties; a node whose asked value is null
         there (absent, ``None``, or not natively storable) also ships ``props_json``, which then
@@ -549,12 +550,14 @@ class Neo4jStore(ClosedOnExit):
         nodes: dict[str, Node] = {}
         edges: dict[str, Any] = {}
         for row in self._read_clocked(cypher.reach(kinds, clock=True), cypher.reach(kinds),
-                                      ids=wanted, fields=native, whole=whole)[0]["nodes"]:
+                                      ids=wanted, fields=native, whole=whole, edge_props=edge_props)[0]["nodes"]:
             node = _light_node_from_row(row, native)
             nodes[node.id] = projected(node, fields) if row["props_json"] is not None else node
             for edge in row["incoming"]:
                 edges[edge["rid"]] = edge
-        return Reach(sorted(_edges_from_rows(list(edges.values())), key=Edge.sort_key), nodes)
+        rows = list(edges.values())
+        return Reach(sorted(_edges_from_rows(rows) if edge_props else _bare_edges_from_rows(rows), key=Edge.sort_key),
+                     nodes)
 
     def counts(self, *, set_id: str | None = None) -> dict[str, int]:
         """See :meth:`graph.store.GraphStore.counts`. Of a set: through the ``set_id`` index. Of the
@@ -1287,6 +1290,12 @@ def _edges_from_rows(rows: Sequence[Mapping[str, Any]]) -> list[Edge]:
     props = json.loads("[" + ",".join([row["props_json"] or "{}" for row in rows]) + "]")
     return [Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"], p)
             for row, p in zip(rows, props, strict=True)]
+
+
+def _bare_edges_from_rows(rows: Sequence[Mapping[str, Any]]) -> list[Edge]:
+    """:func:`_edges_from_rows` without props: the edges of a reach asked without edge props."""
+    return [Edge(EdgeKind(row["kind"]), row["src"], row["dst"], row["seq"], row["document_id"], row["set_id"])
+            for row in rows]
 
 
 # -- error translation ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.errors import CitegraphError
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch
-from graph.store import ClosedOnExit, Direction, GraphStore, KeepsVersions, Reach, SupportsReach, projected
+from graph.store import ClosedOnExit, Direction, GraphStore, KeepsVersions, Reach, SupportsReach, bare_edges, projected
 from graph.text import Phrase
 from graph.versions import SetVersion
 
@@ -138,18 +138,18 @@ class PinnedStore(ClosedOnExit):
         return sorted(found.values(), key=Edge.sort_key)
 
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
-              fields: Mapping[Label, Collection[str]]) -> Reach:
+              fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
         """See :meth:`graph.store.SupportsReach.reach`: each part from its own store."""
         edges: dict[tuple[Any, ...], Edge] = {}
         nodes: dict[str, Node] = {}
         for owner, group in self._split(ids).items():
             store = self._store(owner)
             if isinstance(store, SupportsReach):
-                part = store.reach(group, kinds=kinds, fields=fields)
+                part = store.reach(group, kinds=kinds, fields=fields, edge_props=edge_props)
             else:
                 closure = store.closure(group, kinds=kinds)
                 ends = dict.fromkeys([*group, *(i for e in closure for i in (e.src, e.dst))])
-                part = Reach(closure, {i: projected(n, fields) for i, n in store.get_nodes(list(ends)).items()})
+                part = Reach(closure if edge_props else bare_edges(closure), {i: projected(n, fields) for i, n in store.get_nodes(list(ends)).items()})
             for edge in part.edges:
                 if owner is not None or edge.set_id not in self.pins:
                     edges[(edge.sort_key(), edge.document_id)] = edge

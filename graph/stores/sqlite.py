@@ -85,7 +85,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from graph import writes
 from graph.errors import CitegraphError, StoreUnavailable, StoreWriteFailed
 from graph.model import Edge, EdgeKind, Label, Node, SetBatch, WriteSummary
-from graph.store import SEARCH_FIELDS, VERSIONS_KEPT, ClosedOnExit, Direction, Reach
+from graph.store import SEARCH_FIELDS, VERSIONS_KEPT, ClosedOnExit, Direction, Reach, bare_edges
 from graph.stores import store_log
 from graph.stores.packing import DICTIONARIES_TABLE, Packer
 from graph.text import Phrase, frequent_words, holds
@@ -295,7 +295,7 @@ class SetEdges:
     :func:`graph.writes.edge_identity`); ``size`` is the number of edges. What a closure walks
     backwards, and what the per-process cache holds and bounds in edges."""
 
-    __slots__ = ("into", "size")
+    __slots__ = ("_bare", "into", "size")
 
     def __init__(self, edges: Iterable[Edge]):
         into: dict[str, dict[tuple[Any, ...], Edge]] = {}
@@ -303,6 +303,18 @@ class SetEdges:
             into.setdefault(e.dst, {})[writes.edge_identity(e)] = e
         self.into: dict[str, tuple[Edge, ...]] = {dst: tuple(es.values()) for dst, es in into.items()}
         self.size = sum(len(es) for es in self.into.values())
+        self._bare: dict[str, tuple[Edge, ...]] = {}
+
+    def bare_into(self, dst: str) -> tuple[Edge, ...]:
+        """``into[dst]`` (empty when none) with empty props (:func:`graph.store.bare_edges`), made on
+        first use and kept with the graph: a reach without edge props builds no edge per request."""
+        found = self._bare.get(dst)
+        if found is None:
+            full = self.into.get(dst)
+            if full is None:
+                return ()
+            found = self._bare[dst] = tuple(bare_edges(full))  # two threads may both make it: equal tuples
+        return found
 
 
 class _ThreadState(threading.local):
@@ -728,17 +740,18 @@ class SQLiteStore(ClosedOnExit):
             return self._closure(conn, ids, kinds)[1]
 
     def reach(self, ids: Collection[str], *, kinds: Collection[EdgeKind],
-              fields: Mapping[Label, Collection[str]]) -> Reach:
+              fields: Mapping[Label, Collection[str]], edge_props: bool = True) -> Reach:
         """See :meth:`graph.store.SupportsReach.reach`: :meth:`closure` and the nodes on it in one
         read transaction, each node's map decoded only when its label has ``fields`` to keep."""
         with self._reading() as conn:
-            starts, edges = self._closure(conn, ids, kinds)
+            starts, edges = self._closure(conn, ids, kinds, bare=not edge_props)
             ends = list(dict.fromkeys([*starts, *(i for e in edges for i in (e.src, e.dst))]))
             return Reach(edges, _projected_nodes(conn, ends, fields))
 
     def _closure(self, conn: sqlite3.Connection, ids: Collection[str],
-                 kinds: Collection[EdgeKind]) -> tuple[list[str], list[Edge]]:
-        """(the start ids that exist, in order; the closure's edges, sorted)."""
+                 kinds: Collection[EdgeKind], *, bare: bool = False) -> tuple[list[str], list[Edge]]:
+        """(the start ids that exist, in order; the closure's edges, sorted; with ``bare``, with
+        empty props, :meth:`SetEdges.bare_into`)."""
         wanted = {str(k) for k in kinds}
         ids = list(dict.fromkeys(ids))
         if not ids:
@@ -757,7 +770,7 @@ class SQLiteStore(ClosedOnExit):
             reached = []
             for dst in frontier:
                 for scope in scopes:
-                    for edge in graphs[scope].into.get(dst, ()):
+                    for edge in (graphs[scope].bare_into(dst) if bare else graphs[scope].into.get(dst, ())):
                         if edge.kind not in wanted:
                             continue
                         found.append(edge)

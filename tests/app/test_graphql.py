@@ -431,6 +431,19 @@ def test_a_document_known_valid_is_still_costed_with_its_variables(seeds_store):
     assert hashlib.sha256(invalid.encode()).digest() not in fresh.valid_documents
 
 
+def test_a_known_document_is_costed_to_the_same_errors(seeds_store):
+    """A known document's cost rule runs without graphql-core's walk of the document (it has no
+    visitor hook); its errors are those of the first, fully validated request, word for word."""
+    query = "query($n: Int) { records(first: $n) { edges { node { recordId dossier { sources } } } } }"
+    first = run(seeds_store, query, {"n": 150}, graphql_schema=build_schema())  # not known: every rule
+    known = build_schema()
+    ok(seeds_store, query, {"n": 2}, graphql_schema=known)
+    assert hashlib.sha256(query.encode()).digest() in known.valid_documents
+    again = run(seeds_store, query, {"n": 150}, graphql_schema=known)  # known: the cost rule alone
+    assert first[0] is None and [e["code"] for e in first[1]] == ["LIMIT_EXCEEDED"]
+    assert again == first
+
+
 def test_valid_documents_forget_the_oldest():
     known = ValidDocuments(size=2)
     for digest in (b"a", b"b", b"c"):

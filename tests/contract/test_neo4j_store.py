@@ -71,7 +71,7 @@ def test_closure_is_one_pruning_breadth_first_query(neo4j_store, query):
     _, summary, _ = neo4j_store.driver.execute_query(
         "EXPLAIN " + query(DEPENDENCY_KINDS),
         {"ids": ["tolaria/RT-RTE-mcp-write", "talorys/RT-RTE-owner-chat"], "fields": {"Statement": ["kind"]},
-         "whole": []},
+         "whole": [], "edge_props": False},
         database_=neo4j_store.database)
     operators = []
 
@@ -110,6 +110,10 @@ def test_rests_on_in_a_set_is_two_round_trips_without_markup(neo4j_store, monkey
     [reached] = reads[1][1]  # one row holds every reached node
     assert len(reached["nodes"]) == 32
     assert [node["props_json"] for node in reached["nodes"]] == [None] * 32
+    # nor the edges' props: rests-on reads their kinds and ends alone
+    incoming = [edge for node in reached["nodes"] for edge in node["incoming"]]
+    assert len(incoming) == 47
+    assert {edge["props_json"] for edge in incoming} == {None}
 
 
 def test_clear_deletes_only_citegraph_nodes(neo4j_store):

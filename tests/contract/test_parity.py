@@ -180,6 +180,9 @@ def test_reach_pushdown_equals_the_generic_path(pair):
             assert canonical(neo4j.reach(ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
             assert canonical(generic_reach(neo4j, ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
             assert canonical(reach(embedded, ids, kinds=DEPENDENCY_KINDS, fields=fields)) == expected, name
+            bare = canonical(generic_reach(embedded, ids, kinds=DEPENDENCY_KINDS, fields=fields, edge_props=False))
+            for store in pair:
+                assert canonical(reach(store, ids, kinds=DEPENDENCY_KINDS, fields=fields, edge_props=False)) == bare, name
 
 
 def test_later_queries_agree_too(pair):

@@ -13,7 +13,7 @@ import pytest
 
 from graph.errors import CitegraphError, PreconditionFailed
 from graph.model import DocumentGraph, Edge, EdgeKind, Label, Node, SetBatch
-from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges
+from graph.store import Direction, GraphStore, Reach, SupportsNodesWithEdges, bare_edges
 from queries.traversal import generic_reach, reach
 
 S = "s1"
@@ -224,6 +224,11 @@ def test_reach_is_the_closure_with_the_nodes_on_it_projected(store):
     assert found.nodes["s1/a#L2"].props == {**ODD_PROPS, "text": "line 2"}
     assert found.nodes["s1"].props == {"run_id": None, "system": SYSTEM}
     assert found == generic_reach(store, ["s1/R1"], kinds=kinds, fields=every)
+
+    bare = reach(store, ["s1/R1"], kinds=kinds, fields=every, edge_props=False)
+    assert bare == Reach(bare_edges(found.edges), found.nodes)
+    assert any(e.props for e in found.edges) and not any(e.props for e in bare.edges)
+    assert bare == generic_reach(store, ["s1/R1"], kinds=kinds, fields=every, edge_props=False)
 
     assert reach(store, ["s1/R1", "nope"], kinds=[], fields=light) == Reach([], {"s1/R1": found.nodes["s1/R1"]})
     assert reach(store, ["nope"], kinds=kinds, fields=light) == Reach([], {})
