@@ -48,8 +48,13 @@ _SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
 _CLOSES_SENTENCE = re.compile(r"[.;]?\s*$|[.;](?:\s|$)")
 """What follows a group that closes its sentence (matched at the group's end, not on a copy of
 the rest of the text: a paragraph of many groups stays linear)."""
-_INDEX_LINE = re.compile(r"^Amended or superseded records:[ \t]*")
+_INDEX_LABEL = "Amended or superseded records:"
+_INDEX_LINE = re.compile(rf"^{_INDEX_LABEL}[ \t]*")
 _MAX_NAME_WORDS = 5
+_SEPARATORS = re.compile(r"([;,])")
+_NAME_BREAK = re.compile(r"[.:!?\"“”]")
+_SOURCE_AND_REST = re.compile(r"^(SRC-\d+)(?:\s*:\s*|\s+)(.+)$")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +68,7 @@ def _split(text: str, base: int) -> list[_Token]:
     """Split ``text`` (at offset ``base``) on ``;`` then ``,``; tokens are stripped, offsets kept."""
     tokens = []
     pos = 0
-    for part in re.split(r"([;,])", text):
+    for part in _SEPARATORS.split(text):
         if part in (";", ","):
             pos += 1
             continue
@@ -77,7 +82,7 @@ def _split(text: str, base: int) -> list[_Token]:
 
 def _is_short_name(token: str) -> bool:
     words = token.split()
-    return 0 < len(words) <= _MAX_NAME_WORDS and not re.search(r"[.:!?\"“”]", token)
+    return 0 < len(words) <= _MAX_NAME_WORDS and not _NAME_BREAK.search(token)
 
 
 def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> list[Citation]:
@@ -89,7 +94,7 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
     for tok in tokens:
         text, start = tok.text, tok.start
         # "SRC-1: path" or "SRC-1 path" (GRAMMAR §5 bracketed/bare source + anchors)
-        m = re.match(r"^(SRC-\d+)(?:\s*:\s*|\s+)(.+)$", text)
+        m = _SOURCE_AND_REST.match(text) if text.startswith("SRC-") else None
         if m:
             current_source = m.group(1)
             out.append(Citation(m.group(1), "source", m.group(1), form, start, start + len(m.group(1)), *span))
@@ -117,8 +122,8 @@ def _group_citations(tokens: list[_Token], form: str, span: tuple[int, int]) -> 
 def _is_citation_group(tokens: list[_Token], text: str, end: int) -> bool:
     if not tokens:
         return False
-    if any(classify_token(re.sub(r"^SRC-\d+\s*:\s*", "", t.text)) != "named" or t.text.startswith("SRC-")
-           for t in tokens):
+    # a token opening with ``SRC-`` counts whatever follows it; any other is classified as written
+    if any(t.text.startswith("SRC-") or classify_token(t.text) != "named" for t in tokens):
         return True
     if any(RECORD_ID.search(t.text) or SOURCE_ID.search(t.text) for t in tokens):
         return True
@@ -133,7 +138,7 @@ def _has_record_mark(text: str) -> bool:
     >>> _has_record_mark("see RT-RTE-x"), _has_record_mark("no IDs here")
     (True, False)
     """
-    return any(mark in text for mark in _RECORD_MARKS)
+    return "-" in text and any(mark in text for mark in _RECORD_MARKS)
 
 
 class _Sentences:
@@ -163,7 +168,7 @@ def _trailing_list(text: str, taken: list[tuple[int, int]]) -> tuple[int, list[_
     body = text.rstrip()
     if body.endswith("."):
         body = body[:-1]
-    boundary = max((m.end() for m in re.finditer(r"[.!?]\s+", body)), default=0)
+    boundary = max((m.end() for m in _SENTENCE_BREAK.finditer(body)), default=0)
     tail = body[boundary:]
     if not tail or "(" in tail or any(s < len(body) and e > boundary for s, e in taken):
         return None
@@ -190,11 +195,13 @@ def extract_citations(text: str) -> tuple[Citation, ...]:
     >>> [(c.target, c.form, c.token) for c in extract_citations("Paths (RT-BAP-1–RT-BAP-3).")]
     [('RT-BAP-1', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-2', 'range', 'RT-BAP-1–RT-BAP-3'), ('RT-BAP-3', 'range', 'RT-BAP-1–RT-BAP-3')]
     """
+    # Cheap substring tests first: each scan below can only match when its literal is present.
+    records, sources = _has_record_mark(text), "SRC-" in text
+    if not (records or sources or "/" in text or "(" in text or "[" in text) and not text.startswith(_INDEX_LABEL):
+        return ()  # no group, index line, ID or path can be in it (most statements): nothing to cite
     found: list[Citation] = []
     taken: list[tuple[int, int]] = []
     span_from = 0
-    # Cheap substring tests first: each scan below can only match when its literal is present.
-    records, sources = _has_record_mark(text), "SRC-" in text
     for m in _GROUP.finditer(text) if "(" in text or "[" in text else ():
         inner = m.group(1) if m.group(1) is not None else m.group(2)
         inner_start = m.start(1) if m.group(1) is not None else m.start(2)
@@ -237,7 +244,7 @@ def extract_citations(text: str) -> tuple[Citation, ...]:
         if free(m.start(), m.end()):
             found.append(Citation(m.group(), "file", m.group(), "mention", m.start(), m.end(),
                                   *sentences.around(m.start(), m.end())))
-    return _unignored(text, _with_ranges(text, found, sentences.around))
+    return _unignored(text, _with_ranges(text, found, sentences.around, records=records))
 
 
 def _unignored(text: str, citations: tuple[Citation, ...]) -> tuple[Citation, ...]:
@@ -255,14 +262,18 @@ def _unignored(text: str, citations: tuple[Citation, ...]) -> tuple[Citation, ..
     return tuple(c for c in citations if not inside(c))
 
 
-def _with_ranges(text: str, found: list[Citation], around, base: int = 0) -> tuple[Citation, ...]:
+def _with_ranges(text: str, found: list[Citation], around, base: int = 0, *,
+                 records: bool | None = None) -> tuple[Citation, ...]:
     """``found`` (citations of ``text``, offsets from ``base``) with the ends of each expandable
     record range replaced by one ``range`` citation per record in it, over the span the ends
     supported (``around(start, end)`` when none was cited); ordered by offset.
 
     Ranges do not overlap, so each record citation is matched with the range that may hold it by
-    one binary search: linear in the ranges and citations (a paragraph of 20,000 ranges)."""
-    ranges = [r for r in record_ranges(text) if r.reason is None] if _has_record_mark(text) else []
+    one binary search: linear in the ranges and citations (a paragraph of 20,000 ranges).
+    ``records``: :func:`_has_record_mark` of ``text``, when the caller knows it."""
+    if records is None:
+        records = _has_record_mark(text)
+    ranges = [r for r in record_ranges(text) if r.reason is None] if records else []
     if not ranges:
         return tuple(sorted(found, key=lambda c: (c.start, c.end)))
     starts = [base + r.start for r in ranges]

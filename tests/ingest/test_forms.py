@@ -14,9 +14,11 @@ import pytest
 from graph.model import EdgeKind, Label
 from graph.store import Direction
 from ingest.accounting import accounted_by, unaccounted_ids
+from domain.model import Status
 from ingest.citations import extract_citations
 from ingest.loader import block_props as props_of, ingest_parsed
 from ingest.parsers.markdown import parse_markdown
+from ingest.statements import status_facts
 from queries.stats import stats, stats_of_set
 from queries.traversal import rests_on
 from queries.validation import check
@@ -198,6 +200,25 @@ def test_dotted_identifiers_and_host_names_are_no_cited_files():
 
 
 # -- item 6: `through` between IDs of different kinds means "via" -----------------------------------
+
+
+def test_statements_without_an_id_mark_path_or_group_still_cite_what_they_name():
+    # extract_citations returns at once only when nothing it scans for can be there: an index line
+    # or a group of names without any ID still cites
+    assert extract_citations("Stop keeps the last summary: nothing to cite here.") == ()
+    assert [(c.target_kind, c.target, c.form) for c in extract_citations(
+        "Amended or superseded records: none; reconciliation.")] == [("named", "reconciliation", "citation")]
+    assert [(c.target_kind, c.target) for c in extract_citations("Drafts stay local (boundary, Source register).")] == [
+        ("named", "boundary"), ("named", "Source register")]
+
+
+def test_status_words_are_found_as_the_status_pattern_finds_them():
+    # status_facts looks for the words first, with STATUS_IN_PROSE's own (?i): any case, and `ſ` for `s`
+    assert status_facts("Runtime CONCLUSION STATUS: observed; the rest", None, None, None) == (
+        Status("Runtime CONCLUSION STATUS", "observed", None),)
+    assert status_facts("Runtime conclusion \u017ftatus: wired.", None, None, None) == (
+        Status("Runtime conclusion \u017ftatus", "wired", None),)
+    assert status_facts("No status is stated here.", None, None, None) == ()
 
 
 def test_through_between_kinds_cites_both_and_is_no_range(store):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from markdown_it.token import Token
@@ -163,6 +163,8 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
     Links do not overlap one another (CommonMark links do not nest), so each plain-text citation
     is matched with the first link it overlaps by one binary search: linear in the links and
     citations (one line of 100,000 links)."""
+    if not links and not citations:
+        return ()
     kept = [c for c in citations if c.target_kind != "named"]
     made_by: list[tuple[Link, list[Citation]]] = []
     for link in sorted(links, key=lambda link: (link.start, link.end)):
@@ -184,12 +186,25 @@ def with_links(citations: tuple[Citation, ...] | list[Citation], links: list[Lin
         gone = replaced.get(k)
         if gone:
             span = (min(c.span_start for c in gone), max(c.span_end for c in gone))
-            made = [replace(c, span_start=span[0], span_end=span[1]) for c in made]
+            made = [_spanning(c, *span) for c in made]
         out.extend(made)
     return tuple(sorted(out, key=lambda c: (c.start, c.end)))
 
 
 def shift(citations, offset: int) -> list[Citation]:
     """``citations`` with every offset (token and span) moved by ``offset`` characters."""
-    return [replace(c, start=c.start + offset, end=c.end + offset, span_start=c.span_start + offset,
-                    span_end=c.span_end + offset) for c in citations]
+    return [Citation(c.token, c.target_kind, c.target, c.form, c.start + offset, c.end + offset,
+                     c.span_start + offset, c.span_end + offset, c.source_id, c.member, c.line, c.anchor)
+            for c in citations]
+
+
+def _spanning(c: Citation, span_start: int, span_end: int) -> Citation:
+    """``c`` supporting ``[span_start, span_end)`` (``dataclasses.replace``, built directly: a
+    statement's citations are copied often enough for its generic field loop to count)."""
+    return Citation(c.token, c.target_kind, c.target, c.form, c.start, c.end, span_start, span_end, c.source_id,
+                    c.member, c.line, c.anchor)
+
+
+# shift and _spanning name every field of Citation, in order: a field added there must be added to both
+assert Citation.__slots__ == ("token", "target_kind", "target", "form", "start", "end", "span_start", "span_end",
+                              "source_id", "member", "line", "anchor")
