@@ -288,7 +288,7 @@ class Neo4jStore(ClosedOnExit):
         (:data:`graph.stores.cypher.LOCK_READERS`): it commits while no held :meth:`snapshot` is
         open. A transaction of its own before it marks the write under way and one after it removes
         the mark (:data:`~graph.stores.cypher.BEGIN_WRITE`), which is what the optimistic snapshots
-        check."""
+        check. Each of the three sends its ``BEGIN`` with its first statement (:func:`_pipelined_begin`)."""
 
         def then_lock_readers(tx: ManagedTransaction, *args: Any) -> _Done:
             done = work(tx, *args)
@@ -297,7 +297,8 @@ class Neo4jStore(ClosedOnExit):
 
         token = uuid.uuid4().hex
         with _translated(self.database), self.driver.session(database=self.database,
-                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session, \
+                _pipelined_begin(session):
             session.execute_write(_run, cypher.BEGIN_WRITE, token=token, lease_ms=cypher.WRITE_MARK_LEASE_MS)
             try:
                 return session.execute_write(then_lock_readers, *args)
@@ -672,7 +673,7 @@ class Neo4jStore(ClosedOnExit):
         try:
             with self.driver.session(database=self.database, bookmark_manager=self.driver.execute_query_bookmark_manager
                                      ) as session, session.begin_transaction(timeout=KEEP_RESULTS_TIMEOUT_S) as tx:
-                kept = tx.run(cypher.KEEP_RESULTS, {"rows": rows, "name": name}).single(strict=True)["kept"]
+                kept = tx.run(cypher.KEEP_RESULTS, {"rows": _Rows(rows), "name": name}).single(strict=True)["kept"]
                 tx.commit()
         except (Neo4jError, DriverError) as exc:  # a result not kept costs only time
             log.debug("set results not kept in %s: %s", self.database, exc)
@@ -1194,8 +1195,32 @@ class _SetRemains:
 
 
 def _run(tx: ManagedTransaction, /, query: str, **params: Any) -> list[Any]:
-    """Run one statement in ``tx`` and consume its records (managed transactions may be retried)."""
-    return list(tx.run(query, params))
+    """Run one statement in ``tx`` and consume its records (managed transactions may be retried).
+    Its list parameters, and those of its map parameters, go as :class:`_Rows`."""
+    return list(tx.run(query, {key: _quiet(value) for key, value in params.items()}))
+
+
+class _Rows(list[Any]):
+    """A statement's list parameter whose ``repr`` is its length, packed as the list it is.
+
+    The driver formats every ``RUN``'s parameters for its debug log before it knows whether that
+    log is on (``" ".join(map(repr, fields))`` in ``Bolt5x0.run``, driver 6.4): the ``repr`` of
+    every row an ingest writes, about a fifth of the writing process's CPU at M (bench/README.md,
+    "Ingest into Neo4j from the written rows")."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows>"
+
+
+def _quiet(value: Any) -> Any:
+    """``value`` with its lists, and the lists of a map, as :class:`_Rows` (the same items)."""
+    if isinstance(value, list):
+        return _Rows(value)
+    if isinstance(value, dict) and any(isinstance(v, list) for v in value.values()):
+        return {key: _Rows(v) if isinstance(v, list) else v for key, v in value.items()}
+    return value
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
