@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
     from graph.store import GraphStore
 
-__all__ = ["commands", "typer_app", "root", "ROOT_HELP", "console_width", "out", "err", "escape", "prints_as_is", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
+__all__ = ["commands", "typer_app", "root", "ROOT_HELP", "console_width", "out", "err", "escape", "prints_as_is", "word_breaks", "PLAIN_OPTIONS", "RICH_DECIDES", "Table", "Neo4jOpt", "HomeOpt", "JsonOpt", "SetOpt", "FreshOpt",
            "VersionOpt", "RenderFormatOpt", "get_settings", "command_settings", "command_store", "at_version",
            "counted", "print_json", "shortened", "handles_errors"]
 
@@ -159,6 +159,36 @@ def prints_as_is(text: str) -> bool:
     """Whether rich's console (:data:`PLAIN_OPTIONS`) prints ``text`` unchanged (no control
     characters); those that are not go through rich itself."""
     return _NOT_AS_IS.search(text) is None
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def word_breaks(text: str, width: int) -> list[int]:
+    """The offsets in ``text`` where rich wraps it at ``width`` columns when each character takes
+    one column (``rich._wrap.divide_line``): before each word that does not fit on the line, and
+    inside a word longer than ``width`` (folded every ``width`` characters). A line is
+    ``text[a:b]`` for consecutive offsets, with its trailing spaces still on it."""
+    breaks: list[int] = []
+    column = 0
+    for word in _WORD.finditer(text):
+        start, found = word.start(), word.group()
+        length = len(found.rstrip())
+        if width - column >= length:
+            column += len(found)
+        elif length > width:  # folded
+            chunks = [found[i:i + width] for i in range(0, len(found), width)]
+            for i, chunk in enumerate(chunks):
+                if start:
+                    breaks.append(start)
+                if i == len(chunks) - 1:
+                    column = len(chunk)
+                else:
+                    start += len(chunk)
+        elif column and start:
+            breaks.append(start)
+            column = len(found)
+    return breaks
 
 
 def escape(text: str) -> str:

@@ -27,7 +27,7 @@ import typing
 from typing import get_args, get_origin
 
 from app.cli_params import Opt, summary_of
-from app.cli_registry import ROOT_HELP, RICH_DECIDES, commands, console_width, root
+from app.cli_registry import ROOT_HELP, RICH_DECIDES, commands, console_width, root, word_breaks
 
 __all__ = ["USAGE", "HELP_OPTION", "TYPER_DECIDES", "root_help", "page", "print_root_help"]
 
@@ -47,7 +47,6 @@ _PLAIN = re.compile(r"[ -~]*")
 _NOT_PLAIN = re.compile(r"\[|:\S*:")
 """... without what rich reads as markup (``[``) or as an emoji code (``:name:``)."""
 
-_WORD = re.compile(r"\s*\S+\s*")
 
 _DIM, _OPTION, _USAGE, _BOLD, _RESET = "\x1b[2m", "\x1b[1;36m", "\x1b[1;33m", "\x1b[1m", "\x1b[0m"
 _OPTION_WORD = re.compile(r"(?<![\w-])(--?[\w-]*\w)")
@@ -60,29 +59,9 @@ def _plain(text: str) -> bool:
 
 def _wrapped(text: str, width: int) -> list[str]:
     """``text`` wrapped by words at ``width`` columns as rich wraps a paragraph of one-column
-    characters (``rich._wrap.divide_line``: a word longer than a line is folded), each line
-    without its trailing spaces."""
-    lines: list[str] = []
-    line = ""
-    for match in _WORD.finditer(text):
-        word = match.group(0)
-        length = len(word.rstrip())
-        if width - len(line) >= length:
-            line += word
-            continue
-        if length > width:
-            if line:
-                lines.append(line)
-            chunks = [word[i:i + width] for i in range(0, len(word), width)]
-            lines.extend(chunks[:-1])
-            line = chunks[-1]
-        elif line:
-            lines.append(line)
-            line = word
-        else:
-            line = word
-    lines.append(line)
-    return [line.rstrip() for line in lines]
+    characters (:func:`app.cli_registry.word_breaks`), each line without its trailing spaces."""
+    breaks = word_breaks(text, width)
+    return [text[a:b].rstrip() for a, b in zip([0, *breaks], [*breaks, len(text)])]
 
 
 def _root_options() -> list[tuple[str, str]]:

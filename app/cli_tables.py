@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 from collections.abc import Iterable, Sequence
 
 from app.cli_params import Opt
-from app.cli_registry import prints_as_is
+from app.cli_registry import prints_as_is, word_breaks
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -277,7 +277,6 @@ def _plain_blocks(columns: Sequence[Column], rows: list[list[str | Text]], title
     return lines
 
 
-_WORD = re.compile(r"\s*\S+\s*")
 _TRAILING_SPACE = re.compile(r"\s+$")
 
 
@@ -302,25 +301,7 @@ def _text_lines(value: Any, width: int) -> list[str] | None:
             room = start
     if len(plain) > room:
         plain = plain[:room - 1] + "…"
-    breaks: list[int] = []  # rich's divide_line, each character one column
-    column = 0
-    for word in _WORD.finditer(plain):
-        start, text = word.start(), word.group()
-        length = len(text.rstrip())
-        if width - column >= length:
-            column += len(text)
-        elif length > width:  # folded
-            chunks = [text[i:i + width] for i in range(0, len(text), width)]
-            for i, chunk in enumerate(chunks):
-                if start:
-                    breaks.append(start)
-                if i == len(chunks) - 1:
-                    column = len(chunk)
-                else:
-                    start += len(chunk)
-        elif column and start:
-            breaks.append(start)
-            column = len(text)
+    breaks = word_breaks(plain, width)
     lines = []
     for start, end in zip([0, *breaks], [*breaks, len(plain)]):
         line = plain[start:end]
