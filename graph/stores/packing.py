@@ -143,14 +143,7 @@ class Packer:
             The value names a dictionary the file does not hold; a value that does not inflate
             raises it when first read.
         """
-        if isinstance(value, str):
-            return _Decoded(value, None)
-        if value[0] not in self._zdicts:
-            self.load()
-        zdict = self._zdicts.get(value[0])
-        if zdict is None:
-            raise sqlite3.DatabaseError(f"a packed property map names dictionary {value[0]}, which the store lacks")
-        return _Decoded(value, zdict)
+        return _Decoded(value, None if isinstance(value, str) else self._zdict_of(value))
 
     def text(self, value: str | bytes) -> str:
         """The JSON text of a stored value (:meth:`pack`'s input).
@@ -165,16 +158,27 @@ class Packer:
         known = self._packed.get(value)
         if known is not None:  # the write that packed it reads it back (its versions, the full-text index)
             return known
+        return _inflated(value, self._zdict_of(value))
+
+    def _zdict_of(self, value: bytes) -> bytes:
+        """The dictionary a packed value names (read from the file when this process has not yet);
+        ``sqlite3.DatabaseError`` when the file lacks it."""
         if value[0] not in self._zdicts:
             self.load()
         zdict = self._zdicts.get(value[0])
         if zdict is None:
             raise sqlite3.DatabaseError(f"a packed property map names dictionary {value[0]}, which the store lacks")
-        try:
-            inflate = zlib.decompressobj(WBITS, zdict)
-            return (inflate.decompress(value[1:]) + inflate.flush()).decode()
-        except (zlib.error, UnicodeDecodeError) as exc:
-            raise sqlite3.DatabaseError(f"a packed property map does not unpack: {exc}") from None
+        return zdict
+
+
+def _inflated(value: bytes, zdict: bytes) -> str:
+    """The JSON text of a value packed with ``zdict``; ``sqlite3.DatabaseError`` when it does not
+    inflate (damage)."""
+    try:
+        inflate = zlib.decompressobj(WBITS, zdict)
+        return (inflate.decompress(value[1:]) + inflate.flush()).decode()
+    except (zlib.error, UnicodeDecodeError) as exc:
+        raise sqlite3.DatabaseError(f"a packed property map does not unpack: {exc}") from None
 
 
 class _Decoded(Mapping[str, Any]):
@@ -193,11 +197,7 @@ class _Decoded(Mapping[str, Any]):
         if found is None:
             value = self._value
             if isinstance(value, bytes):
-                try:
-                    inflate = zlib.decompressobj(WBITS, self._zdict or b"")
-                    value = (inflate.decompress(value[1:]) + inflate.flush()).decode()
-                except (zlib.error, UnicodeDecodeError) as exc:
-                    raise sqlite3.DatabaseError(f"a packed property map does not unpack: {exc}") from None
+                value = _inflated(value, self._zdict or b"")
             found = self._map = json.loads(value or "{}")
             self._value = None
         return found
