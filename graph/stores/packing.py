@@ -183,7 +183,8 @@ def _inflated(value: bytes, zdict: bytes) -> str:
 
 class _Decoded(Mapping[str, Any]):
     """A stored property map (JSON text, or packed with dictionary ``zdict``), decoded on first
-    read and kept (:meth:`Packer.decoded_later`); compared, iterated and read as the dict it holds."""
+    read and kept (:meth:`Packer.decoded_later`); compared, iterated and read as the dict it holds.
+    Read from several threads at once (a cached set graph's edges are shared), each gets the map."""
 
     __slots__ = ("_map", "_value", "_zdict")
 
@@ -196,6 +197,8 @@ class _Decoded(Mapping[str, Any]):
         found = self._map
         if found is None:
             value = self._value
+            if value is None:  # another thread decoded it meanwhile: it sets the map before it drops the value
+                return self._map  # type: ignore[return-value]
             if isinstance(value, bytes):
                 value = _inflated(value, self._zdict or b"")
             found = self._map = json.loads(value or "{}")
